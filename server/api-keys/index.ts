@@ -1,0 +1,81 @@
+import { randomBytes } from "node:crypto";
+import { sha256 } from "../crypto";
+import { prisma } from "../db";
+import { AppError } from "../errors";
+import type { ApiKeyKind, Plan } from "../generated/prisma/enums";
+
+/**
+ * API keys: `gb_client_…` ships inside game builds, `gb_server_…` stays on a studio's servers.
+ * Only the SHA-256 of a key is stored. Lookups are cached briefly per process, so plan changes
+ * and revocations reach every instance within KEY_CACHE_TTL_MS.
+ */
+export const KEY_CACHE_TTL_MS = 30_000;
+const KEY_PREFIX = { CLIENT: "gb_client_", SERVER: "gb_server_" } as const;
+
+export type ApiKeyContext = {
+  keyId: string;
+  projectId: string;
+  kind: ApiKeyKind;
+  plan: Plan;
+  customRateLimit: number | null;
+};
+
+export function hashApiKey(key: string): Uint8Array<ArrayBuffer> {
+  return sha256(key);
+}
+
+export function generateApiKey(kind: ApiKeyKind): { key: string; prefix: string; hash: Uint8Array<ArrayBuffer> } {
+  const key = `${KEY_PREFIX[kind]}${randomBytes(24).toString("base64url")}`;
+  return { key, prefix: key.slice(0, KEY_PREFIX[kind].length + 6), hash: hashApiKey(key) };
+}
+
+type CacheEntry = { value: ApiKeyContext | null; expiresAt: number };
+const cache = new Map<string, CacheEntry>();
+const MAX_CACHE_ENTRIES = 10_000;
+const LAST_USED_EVERY_MS = 60_000;
+const lastUsedWritten = new Map<string, number>();
+
+/** Resolves a presented key, or throws INVALID_API_KEY. Unknown keys are cached too (briefly). */
+export async function resolveApiKey(presented: string): Promise<ApiKeyContext> {
+  const looksValid = presented.length <= 200 && (presented.startsWith(KEY_PREFIX.CLIENT) || presented.startsWith(KEY_PREFIX.SERVER));
+  if (!looksValid) throw new AppError("INVALID_API_KEY");
+  const hash = hashApiKey(presented);
+  const cacheKey = Buffer.from(hash).toString("base64");
+  const now = Date.now();
+  const hit = cache.get(cacheKey);
+  let value: ApiKeyContext | null;
+  if (hit && hit.expiresAt > now) {
+    value = hit.value;
+  } else {
+    value = await loadKey(hash);
+    if (cache.size >= MAX_CACHE_ENTRIES) cache.clear();
+    cache.set(cacheKey, { value, expiresAt: now + (value ? KEY_CACHE_TTL_MS : 5_000) });
+  }
+  if (!value) throw new AppError("INVALID_API_KEY");
+  touchLastUsed(value.keyId, now);
+  return value;
+}
+
+async function loadKey(hash: Uint8Array<ArrayBuffer>): Promise<ApiKeyContext | null> {
+  const row = await prisma().apiKey.findUnique({
+    where: { keyHash: hash },
+    select: { id: true, projectId: true, kind: true, revokedAt: true, project: { select: { plan: true, customRateLimit: true } } },
+  });
+  if (!row || row.revokedAt) return null;
+  return { keyId: row.id, projectId: row.projectId, kind: row.kind, plan: row.project.plan, customRateLimit: row.project.customRateLimit };
+}
+
+/** last_used_at is written at most once a minute per key per process, off the request path. */
+function touchLastUsed(keyId: string, now: number): void {
+  const last = lastUsedWritten.get(keyId) ?? 0;
+  if (now - last < LAST_USED_EVERY_MS) return;
+  lastUsedWritten.set(keyId, now);
+  prisma()
+    .apiKey.update({ where: { id: keyId }, data: { lastUsedAt: new Date(now) }, select: { id: true } })
+    .catch((error: unknown) => console.error("[api-keys] last_used_at update failed:", (error as Error).message));
+}
+
+/** Drops this process's cached lookups (revocation and plan changes made here apply at once). */
+export function clearApiKeyCache(): void {
+  cache.clear();
+}

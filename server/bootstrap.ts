@@ -1,0 +1,35 @@
+import { seedDemo } from "../prisma/seed";
+import { pool } from "./db";
+import { env } from "./env";
+import { migrate } from "./migrate";
+import { limiterKind } from "./ratelimit";
+
+/** Runs once per server process before the first request (instrumentation.ts). */
+export async function bootstrap(): Promise<void> {
+  const config = env();
+  const applied = await migrate(pool());
+  console.log(`[boot] database migrated (${applied.length ? `applied ${applied.join(", ")}` : "up to date"})`);
+  const store = limiterKind();
+  if (store === "memory") {
+    console.warn(
+      "[boot] rate limits are kept in-process: correct for a single instance only (set REDIS_URL or UPSTASH_REDIS_REST_* for more)",
+    );
+  } else {
+    console.log(`[boot] rate limits on ${store === "redis" ? "Redis (REDIS_URL)" : "Upstash"}`);
+  }
+  if (!config.SEED_DEMO) return;
+  const { demo, created } = await seedDemo();
+  console.log(
+    [
+      "",
+      `  Game backend ${created ? "ready, demo seeded" : "ready"}: ${demo.baseUrl}`,
+      `  Dashboard login:  ${demo.operatorEmail} / ${demo.operatorPassword}`,
+      `  Client API key:   ${demo.apiKey}   (Demo Game, Pro)`,
+      `  Server API key:   ${demo.serverApiKey}`,
+      `  Free API key:     ${demo.freeApiKey}   (Free Demo, Free)`,
+      `  API docs:         ${demo.baseUrl}/docs`,
+      `  (also in ${config.DATA_DIR}/demo.json)`,
+      "",
+    ].join("\n"),
+  );
+}

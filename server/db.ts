@@ -1,0 +1,43 @@
+import { PrismaPg } from "@prisma/adapter-pg";
+import pg from "pg";
+import { env } from "./env";
+import { PrismaClient } from "./generated/prisma/client";
+
+type Db = { pool: pg.Pool; prisma: PrismaClient };
+
+// One pool per process, kept on globalThis so dev hot reload and separately bundled
+// entry points (instrumentation, route handlers) share it.
+const holder = globalThis as typeof globalThis & { __gameBackendDb?: Db };
+
+function create(): Db {
+  const { DATABASE_URL, DATABASE_POOL_SIZE } = env();
+  const pool = new pg.Pool({
+    connectionString: DATABASE_URL,
+    max: DATABASE_POOL_SIZE,
+    connectionTimeoutMillis: 5_000,
+    idleTimeoutMillis: 30_000,
+    application_name: "game-backend",
+  });
+  // An idle client losing its connection must not crash the process; the next query reconnects.
+  pool.on("error", (error) => console.error("[db] idle client error:", error.message));
+  const prisma = new PrismaClient({ adapter: new PrismaPg(pool) });
+  return { pool, prisma };
+}
+
+function db(): Db {
+  holder.__gameBackendDb ??= create();
+  return holder.__gameBackendDb;
+}
+
+/** The Prisma client. Every query a service makes is scoped by projectId. */
+export function prisma(): PrismaClient {
+  return db().prisma;
+}
+
+/** The raw pg pool, for the migration runner and hot-path statements Prisma cannot express. */
+export function pool(): pg.Pool {
+  return db().pool;
+}
+
+export type { PrismaClient } from "./generated/prisma/client";
+export { Prisma } from "./generated/prisma/client";

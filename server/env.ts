@@ -1,0 +1,56 @@
+import { z } from "zod";
+
+/** The only reader of process.env. A bad environment fails at start, with every problem listed. */
+const ZEnv = z.object({
+  NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
+  DATABASE_URL: z.string().url(),
+  DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(200).default(10),
+  /** HS256 secret for access tokens: at least 32 characters. */
+  JWT_SECRET: z.string().min(32).optional(),
+  JWT_ISSUER: z.string().min(1).default("game-backend"),
+  ACCESS_TOKEN_TTL_SECONDS: z.coerce.number().int().min(60).max(86_400).default(900),
+  REFRESH_TOKEN_TTL_DAYS: z.coerce.number().int().min(1).max(365).default(30),
+  REDIS_URL: z.string().url().optional(),
+  UPSTASH_REDIS_REST_URL: z.string().url().optional(),
+  UPSTASH_REDIS_REST_TOKEN: z.string().min(1).optional(),
+  /** Where the launcher keeps embedded Postgres data, generated secrets and demo.json. */
+  DATA_DIR: z.string().min(1).default(".data"),
+  PUBLIC_URL: z.string().url().optional(),
+  PORT: z.coerce.number().int().min(1).max(65_535).default(3000),
+  SEED_DEMO: z
+    .enum(["true", "false", "1", "0"])
+    .default("true")
+    .transform((v) => v === "true" || v === "1"),
+  /** Trust X-Forwarded-For for the client IP (set when behind your own proxy). */
+  TRUST_PROXY: z
+    .enum(["true", "false", "1", "0"])
+    .default("false")
+    .transform((v) => v === "true" || v === "1"),
+  /** Length of every rate-limit window. 60 in production; tests shorten it to see resets. */
+  RATE_LIMIT_WINDOW_SECONDS: z.coerce.number().int().min(1).max(3_600).default(60),
+  /** Budget per client IP per window for requests without a valid API key. */
+  RATE_LIMIT_IP_PER_WINDOW: z.coerce.number().int().min(1).default(60),
+  LOG_LEVEL: z.enum(["debug", "info", "warn", "error", "silent"]).default("info"),
+});
+
+export type Env = z.infer<typeof ZEnv> & { JWT_SECRET: string };
+
+let cached: Env | undefined;
+
+export function env(): Env {
+  if (cached) return cached;
+  const parsed = ZEnv.safeParse(process.env);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((i) => `  ${i.path.join(".")}: ${i.message}`);
+    throw new Error(`Invalid environment:\n${lines.join("\n")}`);
+  }
+  const value = parsed.data;
+  if (!value.JWT_SECRET) {
+    if (value.NODE_ENV === "production") {
+      throw new Error("Invalid environment:\n  JWT_SECRET: required in production (at least 32 characters)");
+    }
+    throw new Error("Invalid environment:\n  JWT_SECRET: required (npm start and npm run dev generate one into .data)");
+  }
+  cached = { ...value, JWT_SECRET: value.JWT_SECRET };
+  return cached;
+}

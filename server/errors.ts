@@ -1,0 +1,88 @@
+/**
+ * The one error table: code → HTTP status → tRPC code → default message.
+ * REST (server/http), tRPC and the OpenAPI document all read it.
+ */
+export const ERRORS = {
+  INVALID_JSON: { status: 400, trpc: "PARSE_ERROR", message: "The request body is not valid JSON." },
+  VALIDATION_ERROR: { status: 400, trpc: "BAD_REQUEST", message: "The request is invalid." },
+  UNKNOWN_PROVIDER: { status: 400, trpc: "BAD_REQUEST", message: "Unknown identity provider." },
+  MISSING_API_KEY: { status: 401, trpc: "UNAUTHORIZED", message: "The X-API-Key header is required." },
+  INVALID_API_KEY: { status: 401, trpc: "UNAUTHORIZED", message: "The API key is unknown or revoked." },
+  MISSING_TOKEN: { status: 401, trpc: "UNAUTHORIZED", message: "A bearer access token is required." },
+  INVALID_TOKEN: { status: 401, trpc: "UNAUTHORIZED", message: "The access token is not valid." },
+  INVALID_CREDENTIALS: { status: 401, trpc: "UNAUTHORIZED", message: "E-mail or password is wrong." },
+  INVALID_IDP_TOKEN: { status: 401, trpc: "UNAUTHORIZED", message: "The identity provider token is not valid." },
+  UNAUTHENTICATED: { status: 401, trpc: "UNAUTHORIZED", message: "Sign in first." },
+  FORBIDDEN: { status: 403, trpc: "FORBIDDEN", message: "You may not do this." },
+  CLIENT_WRITE_FORBIDDEN: { status: 403, trpc: "FORBIDDEN", message: "Only a server key may write this." },
+  PLAYER_BANNED: { status: 403, trpc: "FORBIDDEN", message: "This player is banned." },
+  NOT_FOUND: { status: 404, trpc: "NOT_FOUND", message: "Not found." },
+  PLAYER_NOT_FOUND: { status: 404, trpc: "NOT_FOUND", message: "Player not found." },
+  KEY_NOT_FOUND: { status: 404, trpc: "NOT_FOUND", message: "Key not found." },
+  SAVE_NOT_FOUND: { status: 404, trpc: "NOT_FOUND", message: "Save not found." },
+  LEADERBOARD_NOT_FOUND: { status: 404, trpc: "NOT_FOUND", message: "Leaderboard not found." },
+  ENTRY_NOT_FOUND: { status: 404, trpc: "NOT_FOUND", message: "Leaderboard entry not found." },
+  CURRENCY_NOT_FOUND: { status: 404, trpc: "NOT_FOUND", message: "Currency not found." },
+  ITEM_NOT_FOUND: { status: 404, trpc: "NOT_FOUND", message: "Item not found." },
+  PURCHASE_NOT_FOUND: { status: 404, trpc: "NOT_FOUND", message: "Purchase not found." },
+  METHOD_NOT_ALLOWED: { status: 405, trpc: "METHOD_NOT_SUPPORTED", message: "Method not allowed." },
+  EMAIL_TAKEN: { status: 409, trpc: "CONFLICT", message: "This e-mail is already registered." },
+  ACCOUNT_ALREADY_LINKED: { status: 409, trpc: "CONFLICT", message: "This account is already linked." },
+  INSUFFICIENT_FUNDS: { status: 409, trpc: "CONFLICT", message: "Insufficient funds." },
+  INSUFFICIENT_ITEMS: { status: 409, trpc: "CONFLICT", message: "Insufficient items." },
+  CURRENCY_MAX_EXCEEDED: { status: 409, trpc: "CONFLICT", message: "The balance would exceed the maximum." },
+  IDEMPOTENCY_IN_PROGRESS: { status: 409, trpc: "CONFLICT", message: "A request with this Idempotency-Key is still running." },
+  CONFLICT: { status: 409, trpc: "CONFLICT", message: "Conflict." },
+  VERSION_CONFLICT: { status: 412, trpc: "PRECONDITION_FAILED", message: "The stored version does not match." },
+  PAYLOAD_TOO_LARGE: { status: 413, trpc: "PAYLOAD_TOO_LARGE", message: "The request body is too large." },
+  UNSUPPORTED_MEDIA_TYPE: { status: 415, trpc: "UNSUPPORTED_MEDIA_TYPE", message: "Send Content-Type: application/json." },
+  LIMIT_EXCEEDED: { status: 422, trpc: "UNPROCESSABLE_CONTENT", message: "A limit was exceeded." },
+  SCORE_OUT_OF_RANGE: { status: 422, trpc: "UNPROCESSABLE_CONTENT", message: "The score is outside the leaderboard's bounds." },
+  IDEMPOTENCY_KEY_REUSED: {
+    status: 422,
+    trpc: "UNPROCESSABLE_CONTENT",
+    message: "This Idempotency-Key was used with another request body.",
+  },
+  RATE_LIMITED: { status: 429, trpc: "TOO_MANY_REQUESTS", message: "Too many requests." },
+  INTERNAL_ERROR: { status: 500, trpc: "INTERNAL_SERVER_ERROR", message: "Something went wrong on our side." },
+  SERVICE_UNAVAILABLE: { status: 503, trpc: "INTERNAL_SERVER_ERROR", message: "The service is temporarily unavailable." },
+} as const satisfies Record<string, { status: number; trpc: string; message: string }>;
+
+export type ErrorCode = keyof typeof ERRORS;
+export const ERROR_CODES = Object.keys(ERRORS) as ErrorCode[];
+
+export type ErrorDetails = Record<string, unknown>;
+
+export class AppError extends Error {
+  readonly code: ErrorCode;
+  readonly details: ErrorDetails;
+  /** Extra response headers (Retry-After, Allow, ETag…). */
+  readonly headers: Record<string, string>;
+
+  constructor(
+    code: ErrorCode,
+    options: { message?: string; details?: ErrorDetails; headers?: Record<string, string>; cause?: unknown } = {},
+  ) {
+    super(options.message ?? ERRORS[code].message, { cause: options.cause });
+    this.name = "AppError";
+    this.code = code;
+    this.details = options.details ?? {};
+    this.headers = options.headers ?? {};
+  }
+
+  get status(): number {
+    return ERRORS[this.code].status;
+  }
+}
+
+export function isAppError(value: unknown): value is AppError {
+  return value instanceof AppError;
+}
+
+export type ErrorBody = { error: { code: ErrorCode; message: string; details: ErrorDetails } };
+
+/** What a client sees. 5xx never carry the internal message. */
+export function toErrorBody(error: AppError): ErrorBody {
+  const message = error.status >= 500 ? ERRORS[error.code].message : error.message;
+  return { error: { code: error.code, message, details: error.details } };
+}

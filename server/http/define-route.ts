@@ -1,0 +1,179 @@
+import type { z } from "zod";
+import { type ApiKeyContext, resolveApiKey } from "../api-keys";
+import { authenticateActingPlayer, authenticateBearer } from "../auth/player";
+import { AppError } from "../errors";
+import { type LimitResult, limitIp, limitProject } from "../ratelimit";
+import { MAX_BODY_BYTES, parseWith, readJsonBody } from "./body";
+import { clientIp, corsHeaders, preflightHeaders, rateLimitHeaders, requestIdFrom } from "./headers";
+import { errorResponse, jsonResponse, Reply, toAppError } from "./respond";
+
+/**
+ * The REST edge. Every /api/v1 handler runs the same fixed order:
+ * request id → API key → rate limit (before the body is read) → bearer token or server key +
+ * X-Player-Id → body (type, size while streaming, JSON, schema) → one service call → JSON.
+ * Any throw becomes the one error shape, keeping the request-id and rate-limit headers.
+ */
+export type AuthMode = "none" | "key" | "player" | "optional-player";
+
+export type PlayerCaller = { playerId: string; sessionId: string | null; viaServerKey: boolean };
+
+export type Caller = {
+  requestId: string;
+  ip: string;
+  projectId: string;
+  keyId: string;
+  keyKind: ApiKeyContext["kind"];
+};
+
+type PlayerFor<A extends AuthMode> = A extends "player" ? PlayerCaller : PlayerCaller | null;
+
+type Schema = z.ZodType;
+type Out<S> = S extends Schema ? z.output<S> : undefined;
+
+export type RouteSpec<A extends AuthMode, P, Q, B> = {
+  auth: A;
+  params?: P;
+  query?: Q;
+  body?: B;
+  /** Credential endpoints fail closed when the rate-limit store is down. */
+  credential?: boolean;
+  maxBodyBytes?: number;
+};
+
+export type RouteContext<A extends AuthMode, P, Q, B> = {
+  req: Request;
+  caller: A extends "none" ? Omit<Caller, "projectId" | "keyId" | "keyKind"> : Caller;
+  player: PlayerFor<A>;
+  params: Out<P>;
+  query: Out<Q>;
+  body: Out<B>;
+  /** Headers the handler wants on the response, even an error one (ETag, Idempotent-Replayed…). */
+  responseHeaders: Record<string, string>;
+};
+
+type NextContext = { params: Promise<Record<string, string | string[] | undefined>> };
+export type RouteHandler = (req: Request, ctx: NextContext) => Promise<Response>;
+
+export function defineRoute<
+  A extends AuthMode,
+  P extends Schema | undefined = undefined,
+  Q extends Schema | undefined = undefined,
+  B extends Schema | undefined = undefined,
+>(spec: RouteSpec<A, P, Q, B>, handler: (ctx: RouteContext<A, P, Q, B>) => Promise<unknown>): RouteHandler {
+  return async (req, nextCtx) => {
+    const requestId = requestIdFrom(req);
+    const headers: Record<string, string> = { "X-Request-Id": requestId, ...corsHeaders() };
+    try {
+      const ip = clientIp(req);
+      const key = spec.auth === "none" ? null : await authenticateKey(req, ip, headers, spec.credential === true);
+      const player = key ? await authenticatePlayer(req, spec.auth, key) : null;
+      const url = new URL(req.url);
+      const params = spec.params ? parseWith(spec.params, await nextCtx.params, "params") : undefined;
+      const query = spec.query ? parseWith(spec.query, Object.fromEntries(url.searchParams), "query") : undefined;
+      const body = spec.body ? await readJsonBody(req, spec.body, spec.maxBodyBytes ?? MAX_BODY_BYTES) : undefined;
+      const caller = { requestId, ip, ...(key ? { projectId: key.projectId, keyId: key.keyId, keyKind: key.kind } : {}) };
+      const responseHeaders: Record<string, string> = {};
+      const ctx = { req, caller, player, params, query, body, responseHeaders } as RouteContext<A, P, Q, B>;
+      try {
+        const result = await handler(ctx);
+        const reply = result instanceof Reply ? result : new Reply(200, result);
+        return jsonResponse(reply.status, reply.body, { ...headers, ...responseHeaders, ...reply.headers });
+      } catch (error) {
+        return errorResponse(toAppError(error, requestId), { ...headers, ...responseHeaders });
+      }
+    } catch (error) {
+      return errorResponse(toAppError(error, requestId), headers);
+    }
+  };
+}
+
+function applyLimit(result: LimitResult, headers: Record<string, string>): void {
+  Object.assign(headers, rateLimitHeaders(result));
+  if (result.allowed) return;
+  const retryAfterSeconds = Math.max(1, Math.ceil((result.resetMs - Date.now()) / 1000));
+  throw new AppError("RATE_LIMITED", {
+    headers: { "Retry-After": String(retryAfterSeconds) },
+    details: { limit: result.limit, windowSeconds: result.windowSeconds, retryAfterSeconds, scope: result.policy },
+  });
+}
+
+async function authenticateKey(req: Request, ip: string, headers: Record<string, string>, credential: boolean): Promise<ApiKeyContext> {
+  const presented = req.headers.get("x-api-key");
+  if (!presented) {
+    applyLimit(await limitIp(ip, credential), headers);
+    throw new AppError("MISSING_API_KEY");
+  }
+  let key: ApiKeyContext;
+  try {
+    key = await resolveApiKey(presented);
+  } catch (error) {
+    if (error instanceof AppError && error.code === "INVALID_API_KEY") applyLimit(await limitIp(ip, credential), headers);
+    throw error;
+  }
+  applyLimit(await limitProject(key, credential), headers);
+  return key;
+}
+
+async function authenticatePlayer(req: Request, mode: AuthMode, key: ApiKeyContext): Promise<PlayerCaller | null> {
+  if (mode === "none" || mode === "key") return null;
+  const actingAs = req.headers.get("x-player-id");
+  if (actingAs !== null) {
+    if (key.kind !== "SERVER") throw new AppError("FORBIDDEN", { message: "Only a server key may act as a player with X-Player-Id." });
+    const { playerId } = await authenticateActingPlayer(actingAs, key.projectId);
+    return { playerId, sessionId: null, viaServerKey: true };
+  }
+  const authorization = req.headers.get("authorization");
+  if (!authorization) {
+    if (mode === "optional-player") return null;
+    throw new AppError("MISSING_TOKEN");
+  }
+  const match = /^Bearer\s+(\S+)$/i.exec(authorization);
+  if (!match?.[1]) throw new AppError("INVALID_TOKEN", { details: { reason: "malformed" } });
+  const { playerId, sessionId } = await authenticateBearer(match[1], key.projectId);
+  return { playerId, sessionId, viaServerKey: false };
+}
+
+type Method = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
+const ALL_METHODS: Method[] = ["GET", "POST", "PUT", "PATCH", "DELETE"];
+
+/**
+ * Exports for a route file: the given handlers, a JSON 405 with Allow for every other method,
+ * and the CORS preflight answer. `export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({...})`.
+ */
+export function methods(handlers: Partial<Record<Method, RouteHandler>>): Record<Method | "OPTIONS", RouteHandler> {
+  const implemented = ALL_METHODS.filter((m) => handlers[m]);
+  const allow = [...implemented, "OPTIONS"].join(", ");
+  const notAllowed = answerWithoutRoute(() => new AppError("METHOD_NOT_ALLOWED", { details: { allow: [...implemented, "OPTIONS"] } }), {
+    Allow: allow,
+  });
+  const options: RouteHandler = async (req) =>
+    new Response(null, { status: 204, headers: { "X-Request-Id": requestIdFrom(req), Allow: allow, ...preflightHeaders(allow) } });
+  const out = { OPTIONS: options } as Record<Method | "OPTIONS", RouteHandler>;
+  for (const m of ALL_METHODS) out[m] = handlers[m] ?? notAllowed;
+  return out;
+}
+
+/**
+ * Answers that no handler produces (404, 405) still count against the caller's budget and
+ * carry the rate-limit headers; a missing or unknown key does not hide the real answer.
+ */
+function answerWithoutRoute(makeError: (req: Request) => AppError, extra: Record<string, string> = {}): RouteHandler {
+  return async (req) => {
+    const requestId = requestIdFrom(req);
+    const headers: Record<string, string> = { "X-Request-Id": requestId, ...corsHeaders(), ...extra };
+    try {
+      await authenticateKey(req, clientIp(req), headers, false).catch((error: unknown) => {
+        if (error instanceof AppError && (error.code === "MISSING_API_KEY" || error.code === "INVALID_API_KEY")) return;
+        throw error;
+      });
+      return errorResponse(makeError(req), headers);
+    } catch (error) {
+      return errorResponse(toAppError(error, requestId), headers);
+    }
+  };
+}
+
+/** Unknown paths under /api answer the JSON 404, never an HTML page. */
+export const notFoundRoute: RouteHandler = answerWithoutRoute(
+  (req) => new AppError("NOT_FOUND", { message: `No route for ${req.method} ${new URL(req.url).pathname}.` }),
+);

@@ -1,0 +1,64 @@
+import { AppError, toErrorBody } from "../errors";
+
+/** What a handler returns when 200 with a JSON body is not the whole story. */
+export class Reply {
+  constructor(
+    readonly status: number,
+    readonly body: unknown,
+    readonly headers: Record<string, string> = {},
+  ) {}
+}
+
+export const created = (body: unknown, headers?: Record<string, string>) => new Reply(201, body, headers);
+export const ok = (body: unknown, headers?: Record<string, string>) => new Reply(200, body, headers);
+export const noContent = (headers?: Record<string, string>) => new Reply(204, null, headers);
+
+export function jsonResponse(status: number, body: unknown, headers: Record<string, string>): Response {
+  if (status === 204 || body === null) return new Response(null, { status, headers });
+  return new Response(JSON.stringify(body), {
+    status,
+    headers: { "Content-Type": "application/json; charset=utf-8", "Cache-Control": "no-store", ...headers },
+  });
+}
+
+const DB_UNAVAILABLE_CODES = new Set([
+  "ECONNREFUSED",
+  "ECONNRESET",
+  "ETIMEDOUT",
+  "ENOTFOUND",
+  "57P01",
+  "57P03",
+  "53300",
+  "P1001",
+  "P1002",
+  "P1017",
+]);
+
+function isDatabaseUnavailable(error: unknown): boolean {
+  for (let e: unknown = error, depth = 0; e && depth < 5; e = (e as { cause?: unknown }).cause, depth++) {
+    const code = (e as { code?: unknown }).code;
+    if (typeof code === "string" && DB_UNAVAILABLE_CODES.has(code)) return true;
+    const message = (e as { message?: unknown }).message;
+    if (
+      typeof message === "string" &&
+      /timeout exceeded when trying to connect|Connection terminated|DatabaseNotReachable|Can't reach database/i.test(message)
+    )
+      return true;
+  }
+  return false;
+}
+
+/** Any throw becomes the one error shape; unknown errors are logged, never shown. */
+export function toAppError(error: unknown, requestId: string): AppError {
+  if (error instanceof AppError) return error;
+  if (isDatabaseUnavailable(error)) {
+    console.error(`[http] ${requestId} database unavailable:`, (error as Error).message);
+    return new AppError("SERVICE_UNAVAILABLE", { headers: { "Retry-After": "5" }, details: { retryAfterSeconds: 5 } });
+  }
+  console.error(`[http] ${requestId} unhandled error:`, error);
+  return new AppError("INTERNAL_ERROR");
+}
+
+export function errorResponse(error: AppError, headers: Record<string, string>): Response {
+  return jsonResponse(error.status, toErrorBody(error), { ...headers, ...error.headers });
+}

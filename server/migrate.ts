@@ -1,0 +1,93 @@
+import { createHash, randomUUID } from "node:crypto";
+import { readdir, readFile } from "node:fs/promises";
+import path from "node:path";
+import type pg from "pg";
+
+/**
+ * Applies prisma/migrations/<name>/migration.sql in name order, keeping Prisma's own
+ * `_prisma_migrations` bookkeeping (SHA-256 checksum of the file), so `prisma migrate deploy`
+ * agrees with what ran here wherever the schema engine exists.
+ * Prisma's advisory lock key is used, so two instances (or this and Prisma) never race.
+ */
+const PRISMA_ADVISORY_LOCK = 72707369;
+
+const BOOKKEEPING = `CREATE TABLE IF NOT EXISTS "_prisma_migrations" (
+  "id" VARCHAR(36) PRIMARY KEY NOT NULL,
+  "checksum" VARCHAR(64) NOT NULL,
+  "finished_at" TIMESTAMPTZ,
+  "migration_name" VARCHAR(255) NOT NULL,
+  "logs" TEXT,
+  "rolled_back_at" TIMESTAMPTZ,
+  "started_at" TIMESTAMPTZ NOT NULL DEFAULT now(),
+  "applied_steps_count" INTEGER NOT NULL DEFAULT 0
+)`;
+
+export type Migration = { name: string; sql: string; checksum: string };
+
+export const MIGRATIONS_DIR = path.join(/*turbopackIgnore: true*/ process.cwd(), "prisma", "migrations");
+
+export async function readMigrations(dir = MIGRATIONS_DIR): Promise<Migration[]> {
+  const entries = await readdir(dir, { withFileTypes: true });
+  const names = entries
+    .filter((e) => e.isDirectory())
+    .map((e) => e.name)
+    .sort();
+  return Promise.all(
+    names.map(async (name) => {
+      const sql = await readFile(path.join(dir, name, "migration.sql"), "utf8");
+      return { name, sql, checksum: createHash("sha256").update(sql).digest("hex") };
+    }),
+  );
+}
+
+type AppliedRow = { migration_name: string; checksum: string; finished_at: Date | null; rolled_back_at: Date | null };
+
+/** Returns the names of the migrations it applied. */
+export async function migrate(pool: pg.Pool, dir = MIGRATIONS_DIR): Promise<string[]> {
+  const migrations = await readMigrations(dir);
+  const client = await pool.connect();
+  try {
+    await client.query("SELECT pg_advisory_lock($1)", [PRISMA_ADVISORY_LOCK]);
+    await client.query(BOOKKEEPING);
+    const { rows } = await client.query<AppliedRow>(
+      `SELECT migration_name, checksum, finished_at, rolled_back_at FROM "_prisma_migrations" WHERE rolled_back_at IS NULL`,
+    );
+    const applied = new Map(rows.map((r) => [r.migration_name, r]));
+    const ran: string[] = [];
+    for (const migration of migrations) {
+      const row = applied.get(migration.name);
+      if (row?.finished_at) {
+        if (row.checksum !== migration.checksum) {
+          throw new Error(`Migration ${migration.name} was changed after it was applied (checksum mismatch).`);
+        }
+        continue;
+      }
+      if (row) {
+        throw new Error(`Migration ${migration.name} failed earlier; resolve it before starting again.`);
+      }
+      await applyOne(client, migration);
+      ran.push(migration.name);
+    }
+    return ran;
+  } finally {
+    await client.query("SELECT pg_advisory_unlock($1)", [PRISMA_ADVISORY_LOCK]).catch(() => undefined);
+    client.release();
+  }
+}
+
+async function applyOne(client: pg.PoolClient, migration: Migration): Promise<void> {
+  // Postgres DDL is transactional: a failing migration leaves no trace and no bookkeeping row.
+  await client.query("BEGIN");
+  try {
+    await client.query(migration.sql);
+    await client.query(
+      `INSERT INTO "_prisma_migrations" (id, checksum, migration_name, started_at, finished_at, applied_steps_count)
+       VALUES ($1, $2, $3, now(), now(), 1)`,
+      [randomUUID(), migration.checksum, migration.name],
+    );
+    await client.query("COMMIT");
+  } catch (error) {
+    await client.query("ROLLBACK");
+    throw new Error(`Migration ${migration.name} failed: ${(error as Error).message}`, { cause: error });
+  }
+}

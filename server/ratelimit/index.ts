@@ -1,0 +1,133 @@
+import { Ratelimit } from "@upstash/ratelimit";
+import { env } from "../env";
+import { AppError } from "../errors";
+import type { Plan } from "../generated/prisma/enums";
+import { createStore, type ScriptStore, type StoreKind } from "./stores";
+
+/**
+ * Named rate-limit policies on @upstash/ratelimit (fixed window, so X-RateLimit-Reset is the
+ * moment the whole budget comes back). Same algorithm on every store.
+ */
+export const PLAN_LIMITS: Record<Plan, number> = { FREE: 100, PRO: 1_000, ENTERPRISE: 10_000 };
+/** Store calls slower than this count as "store down". */
+const STORE_TIMEOUT_MS = 100;
+
+export type LimitResult = {
+  policy: string;
+  allowed: boolean;
+  limit: number;
+  remaining: number;
+  /** Epoch milliseconds when the window resets. */
+  resetMs: number;
+  windowSeconds: number;
+  /** The store failed and the request was let through. */
+  degraded: boolean;
+};
+
+type Limiter = { kind: StoreKind; store: ScriptStore; ping: () => Promise<void>; instances: Map<string, Ratelimit> };
+const holder = globalThis as typeof globalThis & { __gameBackendLimiter?: Limiter };
+
+export const limiterStats = { failOpen: 0, failClosed: 0 };
+
+function limiter(): Limiter {
+  if (!holder.__gameBackendLimiter) {
+    const created = createStore(env());
+    holder.__gameBackendLimiter = { ...created, instances: new Map() };
+  }
+  return holder.__gameBackendLimiter;
+}
+
+export function limiterKind(): StoreKind {
+  return limiter().kind;
+}
+
+function instance(policy: string, limit: number, windowSeconds: number): Ratelimit {
+  const { store, instances } = limiter();
+  const id = `${policy}:${limit}:${windowSeconds}`;
+  let found = instances.get(id);
+  if (!found) {
+    found = new Ratelimit({
+      redis: store as unknown as ConstructorParameters<typeof Ratelimit>[0]["redis"],
+      limiter: Ratelimit.fixedWindow(limit, `${windowSeconds} s`),
+      // The prefix leaves out the limit, so a plan change keeps the window's count.
+      prefix: `gb:rl:${policy}`,
+      timeout: 0,
+      analytics: false,
+    });
+    instances.set(id, found);
+  }
+  return found;
+}
+
+function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`rate-limit store slower than ${ms} ms`)), ms);
+  });
+  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
+}
+
+type ConsumeOptions = { policy: string; identifier: string; limit: number; windowSeconds: number; failClosed: boolean };
+
+async function consume({ policy, identifier, limit, windowSeconds, failClosed }: ConsumeOptions): Promise<LimitResult> {
+  try {
+    const r = await withTimeout(instance(policy, limit, windowSeconds).limit(identifier), STORE_TIMEOUT_MS);
+    return { policy, allowed: r.success, limit: r.limit, remaining: r.remaining, resetMs: r.reset, windowSeconds, degraded: false };
+  } catch (error) {
+    return storeFailed(error, { policy, limit, windowSeconds, failClosed });
+  }
+}
+
+function storeFailed(error: unknown, o: Omit<ConsumeOptions, "identifier">): LimitResult {
+  const windowMs = o.windowSeconds * 1_000;
+  const resetMs = (Math.floor(Date.now() / windowMs) + 1) * windowMs;
+  if (o.failClosed) {
+    limiterStats.failClosed++;
+    console.error(`[ratelimit] store unavailable, refusing ${o.policy}:`, (error as Error).message);
+    throw new AppError("SERVICE_UNAVAILABLE", { headers: { "Retry-After": "5" }, details: { retryAfterSeconds: 5 } });
+  }
+  limiterStats.failOpen++;
+  console.warn(`[ratelimit] store unavailable, letting ${o.policy} through:`, (error as Error).message);
+  return { policy: o.policy, allowed: true, limit: o.limit, remaining: o.limit, resetMs, windowSeconds: o.windowSeconds, degraded: true };
+}
+
+export function projectLimit(plan: Plan, customRateLimit: number | null): number {
+  if (plan === "ENTERPRISE" && customRateLimit) return customRateLimit;
+  return PLAN_LIMITS[plan];
+}
+
+/** The project's per-minute budget, counted for every request with a valid key. */
+export function limitProject(
+  p: { projectId: string; plan: Plan; customRateLimit: number | null },
+  failClosed = false,
+): Promise<LimitResult> {
+  return consume({
+    policy: "project",
+    identifier: p.projectId,
+    limit: projectLimit(p.plan, p.customRateLimit),
+    windowSeconds: env().RATE_LIMIT_WINDOW_SECONDS,
+    failClosed,
+  });
+}
+
+/** Requests without a valid API key, per client IP (throttles key guessing). */
+export function limitIp(ip: string, failClosed = false): Promise<LimitResult> {
+  return consume({
+    policy: "ip",
+    identifier: ip,
+    limit: env().RATE_LIMIT_IP_PER_WINDOW,
+    windowSeconds: env().RATE_LIMIT_WINDOW_SECONDS,
+    failClosed,
+  });
+}
+
+export async function pingStore(): Promise<{ kind: StoreKind; ok: boolean; latencyMs: number }> {
+  const { kind, ping } = limiter();
+  const started = performance.now();
+  try {
+    await withTimeout(ping(), 500);
+    return { kind, ok: true, latencyMs: Math.round((performance.now() - started) * 10) / 10 };
+  } catch {
+    return { kind, ok: false, latencyMs: Math.round(performance.now() - started) };
+  }
+}

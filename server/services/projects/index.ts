@@ -1,0 +1,55 @@
+import { clearApiKeyCache, generateApiKey } from "../../api-keys";
+import { prisma } from "../../db";
+import { AppError } from "../../errors";
+import type { ApiKeyKind, Plan } from "../../generated/prisma/enums";
+
+export type ProjectDto = { id: string; name: string; plan: Plan; customRateLimit: number | null; createdAt: Date };
+const projectSelect = { id: true, name: true, plan: true, customRateLimit: true, createdAt: true } as const;
+
+export async function createProject(o: {
+  name: string;
+  plan?: Plan;
+  customRateLimit?: number | null;
+  ownerId?: string;
+}): Promise<ProjectDto> {
+  return prisma().project.create({
+    data: {
+      name: o.name,
+      plan: o.plan ?? "FREE",
+      customRateLimit: o.customRateLimit ?? null,
+      ...(o.ownerId ? { members: { create: { operatorId: o.ownerId, role: "OWNER" } } } : {}),
+    },
+    select: projectSelect,
+  });
+}
+
+export async function setProjectPlan(o: { projectId: string; plan: Plan; customRateLimit?: number | null }): Promise<ProjectDto> {
+  const updated = await prisma().project.updateMany({
+    where: { id: o.projectId },
+    data: { plan: o.plan, customRateLimit: o.plan === "ENTERPRISE" ? (o.customRateLimit ?? null) : null },
+  });
+  if (updated.count === 0) throw new AppError("NOT_FOUND", { message: "Project not found." });
+  clearApiKeyCache();
+  return prisma().project.findUniqueOrThrow({ where: { id: o.projectId }, select: projectSelect });
+}
+
+export type CreatedApiKey = { id: string; kind: ApiKeyKind; name: string; prefix: string; key: string; createdAt: Date };
+
+/** The only moment the whole key exists outside the caller's hands: it is returned once. */
+export async function createApiKey(o: { projectId: string; kind: ApiKeyKind; name: string }): Promise<CreatedApiKey> {
+  const generated = generateApiKey(o.kind);
+  const row = await prisma().apiKey.create({
+    data: { projectId: o.projectId, kind: o.kind, name: o.name, prefix: generated.prefix, keyHash: generated.hash },
+    select: { id: true, kind: true, name: true, prefix: true, createdAt: true },
+  });
+  return { ...row, key: generated.key };
+}
+
+export async function revokeApiKey(o: { projectId: string; keyId: string }): Promise<void> {
+  const updated = await prisma().apiKey.updateMany({
+    where: { id: o.keyId, projectId: o.projectId, revokedAt: null },
+    data: { revokedAt: new Date() },
+  });
+  if (updated.count === 0) throw new AppError("NOT_FOUND", { message: "API key not found." });
+  clearApiKeyCache();
+}
