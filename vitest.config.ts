@@ -1,0 +1,16 @@
+import path from "node:path";
+import { defineConfig } from "vitest/config";
+
+export default defineConfig({
+  resolve: { alias: { "@": path.resolve(import.meta.dirname) } },
+  test: {
+    include: ["server/**/*.test.ts", "e2e/api/**/*.test.ts"],
+    globalSetup: ["e2e/support/global-setup.ts"],
+    setupFiles: ["e2e/support/worker-env.ts"],
+    testTimeout: 30_000,
+    hookTimeout: 120_000,
+    // Two cores: the app server under test needs one.
+    maxWorkers: 2,
+    fileParallelism: true,
+  },
+});
