@@ -7,6 +7,8 @@ export default defineConfig({
     include: ["server/**/*.test.ts", "e2e/api/**/*.test.ts"],
     globalSetup: ["e2e/support/global-setup.ts"],
     setupFiles: ["e2e/support/worker-env.ts"],
+    reporters: ["default", "json"],
+    outputFile: { json: "test-results/vitest.json" },
     testTimeout: 30_000,
     hookTimeout: 120_000,
     // Two cores: the app server under test needs one.
