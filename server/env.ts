@@ -30,6 +30,9 @@ const ZEnv = z.object({
   RATE_LIMIT_WINDOW_SECONDS: z.coerce.number().int().min(1).max(3_600).default(60),
   /** Budget per client IP per window for requests without a valid API key. */
   RATE_LIMIT_IP_PER_WINDOW: z.coerce.number().int().min(1).default(60),
+  LOGIN_FAILURES_PER_ACCOUNT: z.coerce.number().int().min(1).default(10),
+  LOGIN_FAILURES_PER_IP: z.coerce.number().int().min(1).default(50),
+  LOGIN_FAILURE_WINDOW_SECONDS: z.coerce.number().int().min(1).default(900),
   LOG_LEVEL: z.enum(["debug", "info", "warn", "error", "silent"]).default("info"),
 });
 

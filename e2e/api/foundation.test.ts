@@ -3,7 +3,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { prisma } from "@/server/db";
 import { revokeApiKey } from "@/server/services/projects";
 import { api, baseUrl, expectError } from "../support/api";
-import { type TestProject, makeProject } from "../support/fixtures";
+import { makeProject, type TestProject } from "../support/fixtures";
 
 let project: TestProject;
 beforeAll(async () => {
@@ -64,7 +64,11 @@ describe("API keys", () => {
 
 describe("request bodies", () => {
   it("answers 415 for a body that is not JSON by content type", async () => {
-    expectError(await api("POST", ANON, { key: project.clientKey, body: "{}", headers: { "Content-Type": "text/plain" } }), 415, "UNSUPPORTED_MEDIA_TYPE");
+    expectError(
+      await api("POST", ANON, { key: project.clientKey, body: "{}", headers: { "Content-Type": "text/plain" } }),
+      415,
+      "UNSUPPORTED_MEDIA_TYPE",
+    );
   });
 
   it("answers 415 for a body without a content type", async () => {
@@ -141,7 +145,11 @@ describe("routing", () => {
   it("answers CORS preflights without a key", async () => {
     const res = await fetch(`${baseUrl()}${ANON}`, {
       method: "OPTIONS",
-      headers: { Origin: "https://game.example", "Access-Control-Request-Method": "POST", "Access-Control-Request-Headers": "x-api-key, content-type" },
+      headers: {
+        Origin: "https://game.example",
+        "Access-Control-Request-Method": "POST",
+        "Access-Control-Request-Headers": "x-api-key, content-type",
+      },
     });
     expect(res.status).toBe(204);
     expect(res.headers.get("access-control-allow-origin")).toBe("*");

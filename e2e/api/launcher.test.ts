@@ -25,7 +25,10 @@ function embeddedEnv(port: number, pgPort: number): Record<string, string | unde
 type Demo = { baseUrl: string; apiKey: string; serverApiKey: string; freeApiKey: string; operatorEmail: string; operatorPassword: string };
 
 async function signIn(baseUrl: string, key: string): Promise<number> {
-  const res = await fetch(`${baseUrl}/api/v1/auth/anonymous`, { method: "POST", headers: { "X-API-Key": key, "Content-Type": "application/json" } });
+  const res = await fetch(`${baseUrl}/api/v1/auth/anonymous`, {
+    method: "POST",
+    headers: { "X-API-Key": key, "Content-Type": "application/json" },
+  });
   return res.status;
 }
 
@@ -57,7 +60,15 @@ describe("the embedded default", () => {
 
   it("refuses to start in production without JWT_SECRET when given a database", async () => {
     await expect(
-      startApp({ DATA_DIR: dataDir, JWT_SECRET: undefined, DATABASE_URL: "postgresql://postgres@127.0.0.1:5432/postgres", PORT: String(await freePort()) }, 60_000),
+      startApp(
+        {
+          DATA_DIR: dataDir,
+          JWT_SECRET: undefined,
+          DATABASE_URL: "postgresql://postgres@127.0.0.1:5432/postgres",
+          PORT: String(await freePort()),
+        },
+        60_000,
+      ),
     ).rejects.toThrow(/JWT_SECRET/);
   }, 90_000);
 });

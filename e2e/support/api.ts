@@ -9,7 +9,9 @@ import { expect, inject } from "vitest";
  */
 export const baseUrl = (): string => inject("baseUrl");
 
-type OpenApiDoc = { paths: Record<string, Record<string, { responses: Record<string, { content?: Record<string, { schema: unknown }> }> }>> };
+type OpenApiDoc = {
+  paths: Record<string, Record<string, { responses: Record<string, { content?: Record<string, { schema: unknown }> }> }>>;
+};
 
 let docPromise: Promise<{ doc: OpenApiDoc; ajv: Ajv2020 }> | undefined;
 function openApi() {
@@ -33,7 +35,7 @@ function templateFor(doc: OpenApiDoc, pathname: string): string | undefined {
   return candidates.sort((a, b) => b.replace(/\{[^}]+\}/g, "").length - a.replace(/\{[^}]+\}/g, "").length)[0];
 }
 
-const escape = (s: string) => s.replace(/~/g, "~0").replace(/\//g, "~1");
+const pointerEscape = (s: string) => s.replace(/~/g, "~0").replace(/\//g, "~1");
 
 export const responsesChecked = { count: 0 };
 
@@ -47,10 +49,13 @@ async function checkAgainstDocument(method: string, pathname: string, status: nu
   const response = operation.responses[String(status)];
   expect(response, `${method} ${template} answered ${status}, which the OpenAPI document does not list`).toBeDefined();
   if (status === 204 || !response?.content) return;
-  const ref = `openapi.json#/paths/${escape(template)}/${method.toLowerCase()}/responses/${status}/content/application~1json/schema`;
+  const ref = `openapi.json#/paths/${pointerEscape(template)}/${method.toLowerCase()}/responses/${status}/content/application~1json/schema`;
   const validate = ajv.getSchema(ref) ?? ajv.compile({ $ref: ref });
   const valid = validate(body);
-  expect(valid, `${method} ${template} ${status} body does not match the document: ${ajv.errorsText(validate.errors)}\n${JSON.stringify(body)}`).toBe(true);
+  expect(
+    valid,
+    `${method} ${template} ${status} body does not match the document: ${ajv.errorsText(validate.errors)}\n${JSON.stringify(body)}`,
+  ).toBe(true);
   responsesChecked.count++;
 }
 

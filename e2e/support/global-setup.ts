@@ -60,7 +60,7 @@ export type StartedApp = { baseUrl: string; child: ChildProcess; output: () => s
 /** Runs `node server/cli/start.mjs` with the given environment and waits until it says ready. */
 export async function startApp(env: Record<string, string | undefined>, timeoutMs = 600_000): Promise<StartedApp> {
   const port = Number(env.PORT ?? (await freePort()));
-  const childEnv: Record<string, string> = {};
+  const childEnv: NodeJS.ProcessEnv = { NODE_ENV: "production" };
   for (const [name, value] of Object.entries({ ...process.env, NODE_ENV: "production", PORT: String(port), HOST: "127.0.0.1", ...env })) {
     if (value !== undefined) childEnv[name] = value;
   }

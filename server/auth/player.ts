@@ -42,8 +42,10 @@ export async function authenticateBearer(token: string, projectId: string): Prom
     values: [claims.sessionId, projectId, claims.playerId],
   });
   const row = rows[0];
-  if (!row || row.revoked_at) throw invalidToken("revoked");
+  if (!row) throw invalidToken("revoked");
+  // A ban ends the player's sessions too; the ban is the answer the game can act on.
   assertNotBanned({ bannedAt: row.banned_at, bannedUntil: row.banned_until, banReason: row.ban_reason });
+  if (row.revoked_at) throw invalidToken("revoked");
   return { playerId: claims.playerId, sessionId: claims.sessionId };
 }
 

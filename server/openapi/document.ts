@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { createDocument, type ZodOpenApiOperationObject, type ZodOpenApiResponsesObject } from "zod-openapi";
 import { ERROR_CODES, ERRORS, type ErrorCode } from "../errors";
-import { ZAnonymousBody, ZSession } from "../services/auth/schemas";
+import { ZAnonymousBody, ZIdpBody, ZLoginBody, ZRefreshBody, ZRegisterBody, ZSession } from "../services/auth/schemas";
 
 /**
  * The OpenAPI 3.1 document, built from the same zod schemas the handlers validate with.
@@ -43,6 +43,18 @@ function errorResponses(codes: ErrorCode[]): ZodOpenApiResponsesObject {
 /** Errors any keyed request can get. */
 const KEY_ERRORS: ErrorCode[] = ["MISSING_API_KEY", "INVALID_API_KEY", "RATE_LIMITED", "INTERNAL_ERROR", "SERVICE_UNAVAILABLE"];
 const BODY_ERRORS: ErrorCode[] = ["INVALID_JSON", "VALIDATION_ERROR", "PAYLOAD_TOO_LARGE", "UNSUPPORTED_MEDIA_TYPE"];
+/** Errors of a request that carries (or may carry) a player's credentials. */
+const PLAYER_ERRORS: ErrorCode[] = ["MISSING_TOKEN", "INVALID_TOKEN", "PLAYER_BANNED", "FORBIDDEN", "PLAYER_NOT_FOUND", "VALIDATION_ERROR"];
+const OPTIONAL_PLAYER: ZodOpenApiOperationObject["security"] = [
+  { apiKey: [] },
+  { apiKey: [], bearer: [] },
+  { apiKey: [], actingPlayer: [] },
+];
+const PLAYER: ZodOpenApiOperationObject["security"] = [
+  { apiKey: [], bearer: [] },
+  { apiKey: [], actingPlayer: [] },
+];
+const json = (schema: z.ZodType) => ({ required: true, content: { "application/json": { schema } } });
 
 type OperationSpec = Omit<ZodOpenApiOperationObject, "responses"> & {
   ok: { status: 200 | 201 | 204; description: string; schema?: z.ZodType };
@@ -90,6 +102,76 @@ export function buildOpenApiDocument(serverUrl = "/api/v1") {
           requestBody: { required: false, content: { "application/json": { schema: ZAnonymousBody } } },
           ok: { status: 200, description: "The new player's session.", schema: ZSession },
           errors: BODY_ERRORS,
+        }),
+      },
+      "/auth/email/register": {
+        post: operation({
+          operationId: "registerWithEmail",
+          tags: ["auth"],
+          summary: "Register an e-mail account, or link an e-mail to the bearer's player",
+          description:
+            "Password 8–128 characters, stored as argon2id. The e-mail is trimmed and lower-cased and unique per project. " +
+            "With the bearer token of a player that has no e-mail yet, the e-mail is linked to that player (same playerId, `created: false`); " +
+            "a player that already has an e-mail gets 409 ACCOUNT_ALREADY_LINKED. Fails closed (503) when the rate-limit store is down.",
+          security: OPTIONAL_PLAYER,
+          requestBody: json(ZRegisterBody),
+          ok: { status: 200, description: "The player's session.", schema: ZSession },
+          errors: [...BODY_ERRORS, ...PLAYER_ERRORS, "EMAIL_TAKEN", "ACCOUNT_ALREADY_LINKED"],
+        }),
+      },
+      "/auth/email/login": {
+        post: operation({
+          operationId: "loginWithEmail",
+          tags: ["auth"],
+          summary: "Sign in with e-mail and password",
+          description:
+            "Unknown e-mail and wrong password both answer 401 INVALID_CREDENTIALS. Failed attempts are limited per (project, e-mail) " +
+            "and per client IP (429 with `details.scope` `login-account` or `login-ip`). Fails closed (503) when the rate-limit store is down.",
+          requestBody: json(ZLoginBody),
+          ok: { status: 200, description: "A new session.", schema: ZSession },
+          errors: [...BODY_ERRORS, "INVALID_CREDENTIALS", "PLAYER_BANNED"],
+        }),
+      },
+      "/auth/idp": {
+        post: operation({
+          operationId: "signInWithIdentityProvider",
+          tags: ["auth"],
+          summary: "Sign in with an OpenID Connect ID token from a configured identity provider",
+          description:
+            "The token is verified against the provider's JWKS (signature), issuer, audience, expiry and allowed algorithms. " +
+            "The player is found or created by (provider, sub). With a bearer token, the identity is linked to that player. " +
+            "`details.reason` of INVALID_IDP_TOKEN: expired | issuer | audience | algorithm | unknown_key | signature | claim | malformed.",
+          security: OPTIONAL_PLAYER,
+          requestBody: json(ZIdpBody),
+          ok: { status: 200, description: "The player's session.", schema: ZSession },
+          errors: [...BODY_ERRORS, ...PLAYER_ERRORS, "UNKNOWN_PROVIDER", "INVALID_IDP_TOKEN", "ACCOUNT_ALREADY_LINKED"],
+        }),
+      },
+      "/auth/refresh": {
+        post: operation({
+          operationId: "refreshSession",
+          tags: ["auth"],
+          summary: "Exchange a refresh token for a new session (rotation)",
+          description:
+            "The presented refresh token stops working. Presenting an already-rotated token revokes the whole session " +
+            "(its newest refresh token and its access tokens too) and answers 401 INVALID_TOKEN with `reason: revoked`. " +
+            "Each rotation extends the session to 30 days from now.",
+          requestBody: json(ZRefreshBody),
+          ok: { status: 200, description: "The rotated session.", schema: ZSession },
+          errors: [...BODY_ERRORS, "INVALID_TOKEN", "PLAYER_BANNED"],
+        }),
+      },
+      "/auth/logout": {
+        post: operation({
+          operationId: "logout",
+          tags: ["auth"],
+          summary: "End the session",
+          description:
+            "The bearer token's session ends: its access and refresh tokens are refused from then on. " +
+            "A server key acting as a player (X-Player-Id) signs that player out of every session.",
+          security: PLAYER,
+          ok: { status: 204, description: "Signed out." },
+          errors: PLAYER_ERRORS,
         }),
       },
     },

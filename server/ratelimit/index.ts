@@ -10,7 +10,7 @@ import { createStore, type ScriptStore, type StoreKind } from "./stores";
  */
 export const PLAN_LIMITS: Record<Plan, number> = { FREE: 100, PRO: 1_000, ENTERPRISE: 10_000 };
 /** Store calls slower than this count as "store down". */
-const STORE_TIMEOUT_MS = 100;
+export const STORE_TIMEOUT_MS = 100;
 
 export type LimitResult = {
   policy: string;
@@ -41,7 +41,7 @@ export function limiterKind(): StoreKind {
   return limiter().kind;
 }
 
-function instance(policy: string, limit: number, windowSeconds: number): Ratelimit {
+export function instance(policy: string, limit: number, windowSeconds: number): Ratelimit {
   const { store, instances } = limiter();
   const id = `${policy}:${limit}:${windowSeconds}`;
   let found = instances.get(id);
@@ -59,7 +59,7 @@ function instance(policy: string, limit: number, windowSeconds: number): Ratelim
   return found;
 }
 
-function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
+export function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<never>((_, reject) => {
     timer = setTimeout(() => reject(new Error(`rate-limit store slower than ${ms} ms`)), ms);
@@ -67,7 +67,7 @@ function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
   return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
 }
 
-type ConsumeOptions = { policy: string; identifier: string; limit: number; windowSeconds: number; failClosed: boolean };
+export type ConsumeOptions = { policy: string; identifier: string; limit: number; windowSeconds: number; failClosed: boolean };
 
 async function consume({ policy, identifier, limit, windowSeconds, failClosed }: ConsumeOptions): Promise<LimitResult> {
   try {
@@ -78,7 +78,7 @@ async function consume({ policy, identifier, limit, windowSeconds, failClosed }:
   }
 }
 
-function storeFailed(error: unknown, o: Omit<ConsumeOptions, "identifier">): LimitResult {
+export function storeFailed(error: unknown, o: Omit<ConsumeOptions, "identifier">): LimitResult {
   const windowMs = o.windowSeconds * 1_000;
   const resetMs = (Math.floor(Date.now() / windowMs) + 1) * windowMs;
   if (o.failClosed) {

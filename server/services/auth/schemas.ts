@@ -14,3 +14,34 @@ export type SessionDto = z.infer<typeof ZSession>;
 
 /** `POST /auth/anonymous` takes no body or `{}`. */
 export const ZAnonymousBody = z.strictObject({}).optional().meta({ id: "AnonymousBody" });
+
+const ZEmail = z
+  .string()
+  .trim()
+  .toLowerCase()
+  .max(254)
+  .pipe(z.email({ message: "Must be an e-mail address." }));
+
+export const ZRegisterBody = z
+  .strictObject({
+    email: ZEmail,
+    password: z.string().min(8, "At least 8 characters.").max(128, "At most 128 characters."),
+    displayName: z.string().trim().min(1).max(64).optional(),
+  })
+  .meta({ id: "RegisterBody" });
+
+export const ZLoginBody = z
+  .strictObject({
+    email: ZEmail,
+    password: z.string().min(1).max(128),
+  })
+  .meta({ id: "LoginBody" });
+
+export const ZIdpBody = z
+  .strictObject({
+    provider: z.string().min(1).max(64).meta({ description: "The id an operator gave the identity provider." }),
+    token: z.string().min(1).max(16_384).meta({ description: "The provider's OpenID Connect ID token (a JWT)." }),
+  })
+  .meta({ id: "IdpBody" });
+
+export const ZRefreshBody = z.strictObject({ refreshToken: z.string().min(1).max(512) }).meta({ id: "RefreshBody" });

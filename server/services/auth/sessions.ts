@@ -1,5 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { sha256 } from "../../crypto";
+import { prisma } from "../../db";
 import { env } from "../../env";
 import { signAccessToken } from "../../tokens/access-token";
 import type { SessionDto } from "./schemas";
@@ -27,4 +28,28 @@ export async function sessionDto(o: {
 }): Promise<SessionDto> {
   const { token, expiresIn } = await signAccessToken({ playerId: o.playerId, projectId: o.projectId, sessionId: o.sessionId });
   return { playerId: o.playerId, accessToken: token, refreshToken: o.refreshToken, expiresIn, tokenType: "Bearer", created: o.created };
+}
+
+/** A new session (sign-in) for an existing player. */
+export async function issueSession(o: { projectId: string; playerId: string; created: boolean }): Promise<SessionDto> {
+  const refresh = newRefreshToken();
+  const session = await prisma().session.create({
+    data: {
+      projectId: o.projectId,
+      playerId: o.playerId,
+      expiresAt: refreshExpiry(),
+      refreshTokens: { create: { tokenHash: refresh.hash } },
+    },
+    select: { id: true },
+  });
+  return sessionDto({ ...o, sessionId: session.id, refreshToken: refresh.token });
+}
+
+/** Ends sessions; their access and refresh tokens are refused from then on. */
+export async function revokeSessions(o: { projectId: string; playerId: string; sessionId?: string; reason: string }): Promise<number> {
+  const { count } = await prisma().session.updateMany({
+    where: { projectId: o.projectId, playerId: o.playerId, ...(o.sessionId ? { id: o.sessionId } : {}), revokedAt: null },
+    data: { revokedAt: new Date(), revokedReason: o.reason },
+  });
+  return count;
 }

@@ -1,0 +1,261 @@
+import { randomBytes } from "node:crypto";
+import { beforeAll, describe, expect, it } from "vitest";
+import { prisma } from "@/server/db";
+import { banPlayer, unbanPlayer } from "@/server/services/players/bans";
+import { api, expectError } from "../support/api";
+import { anonymousPlayer, makeProject, type TestPlayer, type TestProject } from "../support/fixtures";
+import { playerRouteCredentialSuite } from "../support/player-route-suite";
+
+type Session = TestPlayer & { created: boolean; expiresIn: number; tokenType: string };
+
+let project: TestProject;
+beforeAll(async () => {
+  project = await makeProject();
+});
+
+const email = () => `player-${randomBytes(5).toString("hex")}@example.com`;
+const PASSWORD = "correct horse battery";
+
+async function register(body: Record<string, unknown>, token?: string) {
+  return api<Session>("POST", "/api/v1/auth/email/register", { key: project.clientKey, body, token: token ?? null });
+}
+async function login(address: string, password = PASSWORD, ip?: string) {
+  return api<Session>("POST", "/api/v1/auth/email/login", {
+    key: project.clientKey,
+    body: { email: address, password },
+    ...(ip ? { ip } : {}),
+  });
+}
+async function refresh(refreshToken: string, key = project.clientKey) {
+  return api<Session>("POST", "/api/v1/auth/refresh", { key, body: { refreshToken } });
+}
+async function logout(token: string) {
+  return api("POST", "/api/v1/auth/logout", { key: project.clientKey, token });
+}
+
+describe("POST /auth/email/register", () => {
+  it("creates a player with an argon2id hash and a normalised e-mail", async () => {
+    const address = email();
+    const res = await register({ email: `  ${address.toUpperCase()} `, password: PASSWORD, displayName: "Ada" });
+    expect(res.status).toBe(200);
+    expect(res.body.created).toBe(true);
+    const row = await prisma().player.findUniqueOrThrow({
+      where: { id: res.body.playerId },
+      select: { email: true, passwordHash: true, displayName: true },
+    });
+    expect(row.email).toBe(address);
+    expect(row.displayName).toBe("Ada");
+    expect(row.passwordHash).toMatch(/^\$argon2id\$v=19\$m=19456,p=1,t=2\$/);
+  });
+
+  it("answers 409 EMAIL_TAKEN for an e-mail already registered in the project, in any case", async () => {
+    const address = email();
+    expect((await register({ email: address, password: PASSWORD })).status).toBe(200);
+    expectError(await register({ email: address.toUpperCase(), password: PASSWORD }), 409, "EMAIL_TAKEN");
+  });
+
+  it("lets the same e-mail register in another project", async () => {
+    const address = email();
+    expect((await register({ email: address, password: PASSWORD })).status).toBe(200);
+    const other = await makeProject();
+    const res = await api("POST", "/api/v1/auth/email/register", { key: other.clientKey, body: { email: address, password: PASSWORD } });
+    expect(res.status).toBe(200);
+  });
+
+  it("validates e-mail, password length and unknown fields", async () => {
+    expectError(await register({ email: "not-an-email", password: PASSWORD }), 400, "VALIDATION_ERROR");
+    expectError(await register({ email: email(), password: "short" }), 400, "VALIDATION_ERROR");
+    expectError(await register({ email: email(), password: "x".repeat(129) }), 400, "VALIDATION_ERROR");
+    expectError(await register({ email: email(), password: PASSWORD, role: "admin" }), 400, "VALIDATION_ERROR");
+    expectError(await register({ email: 42, password: PASSWORD }), 400, "VALIDATION_ERROR");
+    expectError(await api("POST", "/api/v1/auth/email/register", { key: project.clientKey, body: "{" }), 400, "INVALID_JSON");
+    const boundary = await register({ email: email(), password: "x".repeat(128) });
+    expect(boundary.status).toBe(200);
+  });
+
+  it("upgrades an anonymous player: same playerId, created false, and login returns that player", async () => {
+    const anon = await anonymousPlayer(project.clientKey);
+    const address = email();
+    const upgraded = await register({ email: address, password: PASSWORD }, anon.accessToken);
+    expect(upgraded.status).toBe(200);
+    expect(upgraded.body).toMatchObject({ playerId: anon.playerId, created: false });
+    const again = await login(address);
+    expect(again.status).toBe(200);
+    expect(again.body).toMatchObject({ playerId: anon.playerId, created: false });
+  });
+
+  it("refuses a second e-mail for a player that has one", async () => {
+    const first = await register({ email: email(), password: PASSWORD });
+    expectError(await register({ email: email(), password: PASSWORD }, first.body.accessToken), 409, "ACCOUNT_ALREADY_LINKED");
+  });
+
+  it("refuses to link with an invalid bearer token instead of creating a new player", async () => {
+    const res = await register({ email: email(), password: PASSWORD }, "garbage");
+    expectError(res, 401, "INVALID_TOKEN");
+  });
+});
+
+describe("POST /auth/email/login", () => {
+  let address: string;
+  let playerId: string;
+  beforeAll(async () => {
+    address = email();
+    playerId = (await register({ email: address, password: PASSWORD })).body.playerId;
+  });
+
+  it("signs in with a new session", async () => {
+    const res = await login(address.toUpperCase());
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ playerId, created: false, tokenType: "Bearer" });
+    expect(await prisma().session.count({ where: { playerId } })).toBeGreaterThanOrEqual(2);
+  });
+
+  it("answers 401 INVALID_CREDENTIALS alike for a wrong password and an unknown e-mail", async () => {
+    const wrong = await login(address, "wrong password!");
+    const unknown = await login(email());
+    expectError(wrong, 401, "INVALID_CREDENTIALS");
+    expectError(unknown, 401, "INVALID_CREDENTIALS");
+    expect((wrong.body as unknown as { error: unknown }).error).toEqual((unknown.body as unknown as { error: unknown }).error);
+  });
+
+  it("does not sign in an anonymous player that has no password", async () => {
+    expectError(await login(email()), 401, "INVALID_CREDENTIALS");
+  });
+});
+
+describe("POST /auth/refresh", () => {
+  it("rotates: the new tokens work and the old refresh token stops working", async () => {
+    const anon = await anonymousPlayer(project.clientKey);
+    const rotated = await refresh(anon.refreshToken);
+    expect(rotated.status).toBe(200);
+    expect(rotated.body).toMatchObject({ playerId: anon.playerId, created: false });
+    expect(rotated.body.refreshToken).not.toBe(anon.refreshToken);
+    const second = await refresh(rotated.body.refreshToken);
+    expect(second.status).toBe(200);
+  });
+
+  it("reuse of a rotated token revokes the whole session: newest refresh and access tokens stop working", async () => {
+    const anon = await anonymousPlayer(project.clientKey);
+    const rotated = await refresh(anon.refreshToken);
+    const reused = await refresh(anon.refreshToken);
+    expectError(reused, 401, "INVALID_TOKEN");
+    expect(reused.body).toMatchObject({ error: { details: { reason: "revoked" } } });
+    const newest = await refresh(rotated.body.refreshToken);
+    expect(newest.body).toMatchObject({ error: { code: "INVALID_TOKEN", details: { reason: "revoked" } } });
+    const withAccess = await logout(rotated.body.accessToken);
+    expect(withAccess.body).toMatchObject({ error: { code: "INVALID_TOKEN", details: { reason: "revoked" } } });
+  });
+
+  it("lets exactly one of many concurrent refreshes with the same token succeed", async () => {
+    const anon = await anonymousPlayer(project.clientKey);
+    const results = await Promise.all(Array.from({ length: 10 }, () => refresh(anon.refreshToken)));
+    const ok = results.filter((r) => r.status === 200);
+    expect(ok.length).toBeLessThanOrEqual(1);
+    expect(results.every((r) => r.status === 200 || r.status === 401)).toBe(true);
+    const tokens = await prisma().refreshToken.count({ where: { session: { playerId: anon.playerId } } });
+    expect(tokens).toBe(1 + ok.length);
+  });
+
+  it("refuses unknown tokens and another project's tokens", async () => {
+    const unknown = await refresh(`rt_${randomBytes(32).toString("base64url")}`);
+    expect(unknown.body).toMatchObject({ error: { code: "INVALID_TOKEN", details: { reason: "malformed" } } });
+    const other = await makeProject();
+    const stranger = await anonymousPlayer(other.clientKey);
+    const cross = await refresh(stranger.refreshToken);
+    expect(cross.body).toMatchObject({ error: { code: "INVALID_TOKEN", details: { reason: "project" } } });
+    // The refusal did not spend the token in its own project.
+    expect((await refresh(stranger.refreshToken, other.clientKey)).status).toBe(200);
+  });
+
+  it("refuses an expired session", async () => {
+    const anon = await anonymousPlayer(project.clientKey);
+    await prisma().session.updateMany({ where: { playerId: anon.playerId }, data: { expiresAt: new Date(Date.now() - 1000) } });
+    const res = await refresh(anon.refreshToken);
+    expect(res.body).toMatchObject({ error: { code: "INVALID_TOKEN", details: { reason: "expired" } } });
+  });
+
+  it("validates the body", async () => {
+    expectError(await api("POST", "/api/v1/auth/refresh", { key: project.clientKey, body: {} }), 400, "VALIDATION_ERROR");
+    expectError(await api("POST", "/api/v1/auth/refresh", { key: project.clientKey, body: { refreshToken: 5 } }), 400, "VALIDATION_ERROR");
+  });
+});
+
+describe("POST /auth/logout", () => {
+  it("ends the session: its access and refresh tokens are refused from then on", async () => {
+    const anon = await anonymousPlayer(project.clientKey);
+    const res = await logout(anon.accessToken);
+    expect(res.status).toBe(204);
+    expect(res.text).toBe("");
+    const again = await logout(anon.accessToken);
+    expect(again.body).toMatchObject({ error: { code: "INVALID_TOKEN", details: { reason: "revoked" } } });
+    const refreshed = await refresh(anon.refreshToken);
+    expect(refreshed.body).toMatchObject({ error: { code: "INVALID_TOKEN", details: { reason: "revoked" } } });
+  });
+
+  it("ends only that session; the player's other sessions go on", async () => {
+    const address = email();
+    const a = await register({ email: address, password: PASSWORD });
+    const b = await login(address);
+    expect((await logout(a.body.accessToken)).status).toBe(204);
+    expect((await refresh(b.body.refreshToken)).status).toBe(200);
+  });
+
+  it("with a server key acting as the player, signs the player out everywhere", async () => {
+    const address = email();
+    const a = await register({ email: address, password: PASSWORD });
+    const b = await login(address);
+    const res = await api("POST", "/api/v1/auth/logout", { key: project.serverKey, headers: { "X-Player-Id": a.body.playerId } });
+    expect(res.status).toBe(204);
+    expect((await refresh(a.body.refreshToken)).status).toBe(401);
+    expect((await refresh(b.body.refreshToken)).status).toBe(401);
+  });
+});
+
+playerRouteCredentialSuite({ method: "POST", path: "/api/v1/auth/logout" });
+
+describe("bans", () => {
+  it("refuses a banned player on login, refresh and player requests, with until and reason", async () => {
+    const address = email();
+    const session = await register({ email: address, password: PASSWORD });
+    const until = new Date(Date.now() + 3_600_000);
+    await banPlayer({ projectId: project.projectId, playerId: session.body.playerId, reason: "cheating", until });
+    const loginRes = await login(address);
+    expectError(loginRes, 403, "PLAYER_BANNED");
+    expect(loginRes.body).toMatchObject({ error: { details: { until: until.toISOString(), reason: "cheating" } } });
+    expectError(await refresh(session.body.refreshToken), 403, "PLAYER_BANNED");
+    expectError(await logout(session.body.accessToken), 403, "PLAYER_BANNED");
+    const acting = await api("POST", "/api/v1/auth/logout", { key: project.serverKey, headers: { "X-Player-Id": session.body.playerId } });
+    expectError(acting, 403, "PLAYER_BANNED");
+  });
+
+  it("a ban ends the sessions; after unban the player signs in again", async () => {
+    const address = email();
+    const session = await register({ email: address, password: PASSWORD });
+    await banPlayer({ projectId: project.projectId, playerId: session.body.playerId, reason: "abuse" });
+    const banned = await login(address);
+    expect(banned.body).toMatchObject({ error: { code: "PLAYER_BANNED", details: { until: null, reason: "abuse" } } });
+    await unbanPlayer({ projectId: project.projectId, playerId: session.body.playerId });
+    expect((await refresh(session.body.refreshToken)).body).toMatchObject({
+      error: { code: "INVALID_TOKEN", details: { reason: "revoked" } },
+    });
+    expect((await login(address)).status).toBe(200);
+  });
+
+  it("an expired ban no longer applies", async () => {
+    const address = email();
+    const session = await register({ email: address, password: PASSWORD });
+    await prisma().player.update({
+      where: { id: session.body.playerId },
+      data: { bannedAt: new Date(Date.now() - 7_200_000), bannedUntil: new Date(Date.now() - 3_600_000), banReason: "old" },
+    });
+    expect((await login(address)).status).toBe(200);
+  });
+
+  it("cannot ban another project's player", async () => {
+    const other = await makeProject();
+    const stranger = await anonymousPlayer(other.clientKey);
+    await expect(banPlayer({ projectId: project.projectId, playerId: stranger.playerId, reason: "x" })).rejects.toMatchObject({
+      code: "PLAYER_NOT_FOUND",
+    });
+  });
+});

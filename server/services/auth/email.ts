@@ -1,0 +1,62 @@
+import { dummyPasswordHash, hashPassword, verifyPassword } from "../../auth/passwords";
+import { assertNotBanned } from "../../auth/player";
+import { Prisma, prisma } from "../../db";
+import { AppError } from "../../errors";
+import { checkLoginAllowed, recordLoginFailure } from "../../ratelimit/login";
+import type { SessionDto } from "./schemas";
+import { issueSession } from "./sessions";
+
+function emailTaken(error: unknown): boolean {
+  return error instanceof Prisma.PrismaClientKnownRequestError && error.code === "P2002";
+}
+
+/**
+ * Registers an e-mail account. With a player (a bearer token of a player without an e-mail),
+ * the e-mail is linked to that player instead: the anonymous account upgrade.
+ */
+export async function registerWithEmail(o: {
+  projectId: string;
+  email: string;
+  password: string;
+  displayName?: string;
+  playerId: string | null;
+}): Promise<SessionDto> {
+  const passwordHash = await hashPassword(o.password);
+  try {
+    if (o.playerId) {
+      const linked = await prisma().player.updateMany({
+        where: { id: o.playerId, projectId: o.projectId, email: null },
+        data: { email: o.email, passwordHash, ...(o.displayName ? { displayName: o.displayName } : {}), lastLoginAt: new Date() },
+      });
+      if (linked.count === 0) {
+        throw new AppError("ACCOUNT_ALREADY_LINKED", { message: "This player already has an e-mail address." });
+      }
+      return issueSession({ projectId: o.projectId, playerId: o.playerId, created: false });
+    }
+    const player = await prisma().player.create({
+      data: { projectId: o.projectId, email: o.email, passwordHash, displayName: o.displayName ?? null, lastLoginAt: new Date() },
+      select: { id: true },
+    });
+    return issueSession({ projectId: o.projectId, playerId: player.id, created: true });
+  } catch (error) {
+    if (emailTaken(error)) throw new AppError("EMAIL_TAKEN");
+    throw error;
+  }
+}
+
+/** Unknown e-mail and wrong password answer alike, and take as long. */
+export async function loginWithEmail(o: { projectId: string; email: string; password: string; ip: string }): Promise<SessionDto> {
+  const limits = await checkLoginAllowed({ projectId: o.projectId, email: o.email, ip: o.ip });
+  const player = await prisma().player.findUnique({
+    where: { projectId_email: { projectId: o.projectId, email: o.email } },
+    select: { id: true, passwordHash: true, bannedAt: true, bannedUntil: true, banReason: true },
+  });
+  const valid = await verifyPassword(player?.passwordHash ?? (await dummyPasswordHash()), o.password);
+  if (!player?.passwordHash || !valid) {
+    await recordLoginFailure(limits);
+    throw new AppError("INVALID_CREDENTIALS");
+  }
+  assertNotBanned(player);
+  await prisma().player.update({ where: { id: player.id }, data: { lastLoginAt: new Date() }, select: { id: true } });
+  return issueSession({ projectId: o.projectId, playerId: player.id, created: false });
+}

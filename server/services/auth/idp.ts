@@ -1,0 +1,103 @@
+import { createRemoteJWKSet, type JWTVerifyGetKey, errors as joseErrors, jwtVerify } from "jose";
+import { assertNotBanned } from "../../auth/player";
+import { Prisma, prisma } from "../../db";
+import { AppError } from "../../errors";
+import { findIdentityProvider, type IdentityProviderDto } from "../identity-providers";
+import type { SessionDto } from "./schemas";
+import { issueSession } from "./sessions";
+
+/** One cached key set per JWKS URL: keys are fetched once, re-fetched on an unknown kid (with a cooldown). */
+const keySets = new Map<string, JWTVerifyGetKey>();
+function keySet(jwksUrl: string): JWTVerifyGetKey {
+  let found = keySets.get(jwksUrl);
+  if (!found) {
+    found = createRemoteJWKSet(new URL(jwksUrl), { timeoutDuration: 3_000, cooldownDuration: 30_000, cacheMaxAge: 10 * 60_000 });
+    keySets.set(jwksUrl, found);
+  }
+  return found;
+}
+
+function idpError(reason: string): AppError {
+  return new AppError("INVALID_IDP_TOKEN", { details: { reason } });
+}
+
+async function verifyIdToken(provider: IdentityProviderDto, token: string): Promise<string> {
+  try {
+    const { payload } = await jwtVerify(token, keySet(provider.jwksUrl), {
+      issuer: provider.issuer,
+      audience: provider.audience,
+      algorithms: provider.algorithms,
+      requiredClaims: ["sub", "exp"],
+    });
+    if (typeof payload.sub !== "string" || payload.sub.length === 0 || payload.sub.length > 255) throw idpError("claim");
+    return payload.sub;
+  } catch (error) {
+    if (error instanceof AppError) throw error;
+    if (error instanceof joseErrors.JWKSTimeout || (error instanceof TypeError && /fetch/i.test(error.message))) {
+      throw new AppError("SERVICE_UNAVAILABLE", {
+        message: "The identity provider's keys could not be fetched.",
+        headers: { "Retry-After": "5" },
+      });
+    }
+    if (error instanceof joseErrors.JWTExpired) throw idpError("expired");
+    if (error instanceof joseErrors.JWTClaimValidationFailed)
+      throw idpError(error.claim === "iss" ? "issuer" : error.claim === "aud" ? "audience" : "claim");
+    if (error instanceof joseErrors.JOSEAlgNotAllowed) throw idpError("algorithm");
+    if (error instanceof joseErrors.JWKSNoMatchingKey) throw idpError("unknown_key");
+    if (error instanceof joseErrors.JWSSignatureVerificationFailed) throw idpError("signature");
+    throw idpError("malformed");
+  }
+}
+
+function uniqueViolation(error: unknown): boolean {
+  return error instanceof Prisma.PrismaClientKnownRequestError && error.code === "P2002";
+}
+
+/**
+ * Signs in with an OpenID Connect ID token. The player is found or created by (provider, sub);
+ * with a player (bearer token), the identity is linked to that player instead.
+ */
+export async function signInWithIdp(o: {
+  projectId: string;
+  provider: string;
+  token: string;
+  playerId: string | null;
+}): Promise<SessionDto> {
+  const provider = await findIdentityProvider({ projectId: o.projectId, id: o.provider });
+  if (!provider) throw new AppError("UNKNOWN_PROVIDER", { details: { provider: o.provider } });
+  const subject = await verifyIdToken(provider, o.token);
+  const where = { projectId_provider_subject: { projectId: o.projectId, provider: provider.id, subject } };
+  const existing = await prisma().identity.findUnique({
+    where,
+    select: { player: { select: { id: true, bannedAt: true, bannedUntil: true, banReason: true } } },
+  });
+  if (existing) {
+    if (o.playerId && existing.player.id !== o.playerId) {
+      throw new AppError("ACCOUNT_ALREADY_LINKED", { message: "This identity belongs to another player." });
+    }
+    assertNotBanned(existing.player);
+    return issueSession({ projectId: o.projectId, playerId: existing.player.id, created: false });
+  }
+  try {
+    if (o.playerId) {
+      await prisma().identity.create({
+        data: { projectId: o.projectId, playerId: o.playerId, provider: provider.id, subject },
+        select: { id: true },
+      });
+      return issueSession({ projectId: o.projectId, playerId: o.playerId, created: false });
+    }
+    const player = await prisma().player.create({
+      data: {
+        projectId: o.projectId,
+        lastLoginAt: new Date(),
+        identities: { create: { projectId: o.projectId, provider: provider.id, subject } },
+      },
+      select: { id: true },
+    });
+    return issueSession({ projectId: o.projectId, playerId: player.id, created: true });
+  } catch (error) {
+    // Two first sign-ins with the same identity at once: the loser signs in to the winner's player.
+    if (uniqueViolation(error)) return signInWithIdp(o);
+    throw error;
+  }
+}

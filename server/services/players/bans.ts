@@ -1,0 +1,30 @@
+import { prisma } from "../../db";
+import { AppError } from "../../errors";
+import { revokeSessions } from "../auth/sessions";
+
+export type BanDto = { playerId: string; bannedAt: Date | null; bannedUntil: Date | null; banReason: string | null };
+const select = { id: true, bannedAt: true, bannedUntil: true, banReason: true } as const;
+
+/** Bans a player (until a date, or until unbanned) and ends every session it has. */
+export async function banPlayer(o: { projectId: string; playerId: string; reason: string; until?: Date | null }): Promise<BanDto> {
+  const now = new Date();
+  if (o.until && o.until <= now)
+    throw new AppError("VALIDATION_ERROR", { details: { issues: [{ path: "until", message: "Must be in the future." }] } });
+  const updated = await prisma().player.updateMany({
+    where: { id: o.playerId, projectId: o.projectId },
+    data: { bannedAt: now, bannedUntil: o.until ?? null, banReason: o.reason },
+  });
+  if (updated.count === 0) throw new AppError("PLAYER_NOT_FOUND");
+  await revokeSessions({ projectId: o.projectId, playerId: o.playerId, reason: "banned" });
+  const row = await prisma().player.findUniqueOrThrow({ where: { id: o.playerId }, select });
+  return { playerId: row.id, bannedAt: row.bannedAt, bannedUntil: row.bannedUntil, banReason: row.banReason };
+}
+
+export async function unbanPlayer(o: { projectId: string; playerId: string }): Promise<BanDto> {
+  const updated = await prisma().player.updateMany({
+    where: { id: o.playerId, projectId: o.projectId },
+    data: { bannedAt: null, bannedUntil: null, banReason: null },
+  });
+  if (updated.count === 0) throw new AppError("PLAYER_NOT_FOUND");
+  return { playerId: o.playerId, bannedAt: null, bannedUntil: null, banReason: null };
+}
