@@ -2,7 +2,7 @@ import { seedDemo } from "../prisma/seed";
 import { pool } from "./db";
 import { env } from "./env";
 import { migrate } from "./migrate";
-import { limiterKind } from "./ratelimit";
+import { limiterKind, limiterReady } from "./ratelimit";
 
 /** Runs once per server process before the first request (instrumentation.ts). */
 export async function bootstrap(): Promise<void> {
@@ -14,8 +14,10 @@ export async function bootstrap(): Promise<void> {
     console.warn(
       "[boot] rate limits are kept in-process: correct for a single instance only (set REDIS_URL or UPSTASH_REDIS_REST_* for more)",
     );
-  } else {
+  } else if (await limiterReady()) {
     console.log(`[boot] rate limits on ${store === "redis" ? "Redis (REDIS_URL)" : "Upstash"}`);
+  } else {
+    console.warn("[boot] the rate-limit store is not reachable yet: gameplay requests pass unlimited, e-mail auth answers 503 until it is");
   }
   if (!config.SEED_DEMO) return;
   const { demo, created } = await seedDemo();

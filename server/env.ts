@@ -30,6 +30,10 @@ const ZEnv = z.object({
   RATE_LIMIT_WINDOW_SECONDS: z.coerce.number().int().min(1).max(3_600).default(60),
   /** Budget per client IP per window for requests without a valid API key. */
   RATE_LIMIT_IP_PER_WINDOW: z.coerce.number().int().min(1).default(60),
+  /** `off` disables the API budgets (for a deployment behind a gateway that limits; the benchmark's baseline). */
+  RATE_LIMITS: z.enum(["on", "off"]).default("on"),
+  /** How long an instance trusts its cached API key → project/plan lookup. */
+  API_KEY_CACHE_TTL_SECONDS: z.coerce.number().min(0).max(300).default(30),
   LOGIN_FAILURES_PER_ACCOUNT: z.coerce.number().int().min(1).default(10),
   LOGIN_FAILURES_PER_IP: z.coerce.number().int().min(1).default(50),
   LOGIN_FAILURE_WINDOW_SECONDS: z.coerce.number().int().min(1).default(900),

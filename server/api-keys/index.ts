@@ -1,15 +1,16 @@
 import { randomBytes } from "node:crypto";
 import { sha256 } from "../crypto";
 import { prisma } from "../db";
+import { env } from "../env";
 import { AppError } from "../errors";
 import type { ApiKeyKind, Plan } from "../generated/prisma/enums";
 
 /**
  * API keys: `gb_client_…` ships inside game builds, `gb_server_…` stays on a studio's servers.
- * Only the SHA-256 of a key is stored. Lookups are cached briefly per process, so plan changes
- * and revocations reach every instance within KEY_CACHE_TTL_MS.
+ * Only the SHA-256 of a key is stored. Lookups are cached briefly per process
+ * (API_KEY_CACHE_TTL_SECONDS, 30 by default), so plan changes and revocations reach every
+ * instance within that time, without a restart.
  */
-export const KEY_CACHE_TTL_MS = 30_000;
 const KEY_PREFIX = { CLIENT: "gb_client_", SERVER: "gb_server_" } as const;
 
 export type ApiKeyContext = {
@@ -49,7 +50,8 @@ export async function resolveApiKey(presented: string): Promise<ApiKeyContext> {
   } else {
     value = await loadKey(hash);
     if (cache.size >= MAX_CACHE_ENTRIES) cache.clear();
-    cache.set(cacheKey, { value, expiresAt: now + (value ? KEY_CACHE_TTL_MS : 5_000) });
+    const ttlMs = env().API_KEY_CACHE_TTL_SECONDS * 1_000;
+    cache.set(cacheKey, { value, expiresAt: now + (value ? ttlMs : Math.min(ttlMs, 5_000)) });
   }
   if (!value) throw new AppError("INVALID_API_KEY");
   touchLastUsed(value.keyId, now);

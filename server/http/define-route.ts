@@ -87,7 +87,8 @@ export function defineRoute<
   };
 }
 
-function applyLimit(result: LimitResult, headers: Record<string, string>): void {
+function applyLimit(result: LimitResult | null, headers: Record<string, string>): void {
+  if (!result) return;
   Object.assign(headers, rateLimitHeaders(result));
   if (result.allowed) return;
   const retryAfterSeconds = Math.max(1, Math.ceil((result.resetMs - Date.now()) / 1000));

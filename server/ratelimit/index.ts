@@ -2,7 +2,7 @@ import { Ratelimit } from "@upstash/ratelimit";
 import { env } from "../env";
 import { AppError } from "../errors";
 import type { Plan } from "../generated/prisma/enums";
-import { createStore, type ScriptStore, type StoreKind } from "./stores";
+import { createStore, type Store, type StoreKind } from "./stores";
 
 /**
  * Named rate-limit policies on @upstash/ratelimit (fixed window, so X-RateLimit-Reset is the
@@ -24,7 +24,7 @@ export type LimitResult = {
   degraded: boolean;
 };
 
-type Limiter = { kind: StoreKind; store: ScriptStore; ping: () => Promise<void>; instances: Map<string, Ratelimit> };
+type Limiter = Store & { instances: Map<string, Ratelimit> };
 const holder = globalThis as typeof globalThis & { __gameBackendLimiter?: Limiter };
 
 export const limiterStats = { failOpen: 0, failClosed: 0 };
@@ -39,6 +39,11 @@ function limiter(): Limiter {
 
 export function limiterKind(): StoreKind {
   return limiter().kind;
+}
+
+/** Waits (bounded) for the store's first connection; false when it is not reachable yet. */
+export function limiterReady(timeoutMs = 3_000): Promise<boolean> {
+  return limiter().ready(timeoutMs);
 }
 
 export function instance(policy: string, limit: number, windowSeconds: number): Ratelimit {
@@ -96,11 +101,14 @@ export function projectLimit(plan: Plan, customRateLimit: number | null): number
   return PLAN_LIMITS[plan];
 }
 
+const limitsOff = () => env().RATE_LIMITS === "off";
+
 /** The project's per-minute budget, counted for every request with a valid key. */
-export function limitProject(
+export async function limitProject(
   p: { projectId: string; plan: Plan; customRateLimit: number | null },
   failClosed = false,
-): Promise<LimitResult> {
+): Promise<LimitResult | null> {
+  if (limitsOff()) return null;
   return consume({
     policy: "project",
     identifier: p.projectId,
@@ -111,7 +119,8 @@ export function limitProject(
 }
 
 /** Requests without a valid API key, per client IP (throttles key guessing). */
-export function limitIp(ip: string, failClosed = false): Promise<LimitResult> {
+export async function limitIp(ip: string, failClosed = false): Promise<LimitResult | null> {
+  if (limitsOff()) return null;
   return consume({
     policy: "ip",
     identifier: ip,

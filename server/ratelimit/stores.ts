@@ -113,7 +113,9 @@ export class MemoryStore implements ScriptStore {
 
 export type StoreConfig = { REDIS_URL?: string; UPSTASH_REDIS_REST_URL?: string; UPSTASH_REDIS_REST_TOKEN?: string };
 
-export function createStore(config: StoreConfig): { kind: StoreKind; store: ScriptStore; ping: () => Promise<void> } {
+export type Store = { kind: StoreKind; store: ScriptStore; ping: () => Promise<void>; ready: (timeoutMs: number) => Promise<boolean> };
+
+export function createStore(config: StoreConfig): Store {
   if (config.UPSTASH_REDIS_REST_URL && config.UPSTASH_REDIS_REST_TOKEN) {
     const redis = new UpstashRedis({ url: config.UPSTASH_REDIS_REST_URL, token: config.UPSTASH_REDIS_REST_TOKEN });
     return {
@@ -122,6 +124,7 @@ export function createStore(config: StoreConfig): { kind: StoreKind; store: Scri
       ping: async () => {
         await redis.ping();
       },
+      ready: async () => true,
     };
   }
   if (config.REDIS_URL) {
@@ -141,7 +144,18 @@ export function createStore(config: StoreConfig): { kind: StoreKind; store: Scri
       ping: async () => {
         await client.ping();
       },
+      // Commands fail fast while disconnected, so wait for the first connection at start.
+      ready: (timeoutMs) =>
+        client.status === "ready"
+          ? Promise.resolve(true)
+          : new Promise<boolean>((resolve) => {
+              const timer = setTimeout(() => resolve(false), timeoutMs);
+              client.once("ready", () => {
+                clearTimeout(timer);
+                resolve(true);
+              });
+            }),
     };
   }
-  return { kind: "memory", store: new MemoryStore(), ping: async () => {} };
+  return { kind: "memory", store: new MemoryStore(), ping: async () => {}, ready: async () => true };
 }
