@@ -2,24 +2,14 @@
 // Cold start of the embedded default: from `node server/cli/start.mjs` (what `npm start` runs,
 // build already done) to the first served API request. Prints a table.
 //   node e2e/load/cold-start.mjs [runs=3]
-import { spawn, spawnSync } from "node:child_process";
+import { spawn } from "node:child_process";
 import { chmodSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
-import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { ensureBuild, freePort, root } from "./lib.mjs";
 
 const runs = Number(process.argv[2] ?? 3);
-const root = path.resolve(import.meta.dirname, "../..");
-spawnSync(process.execPath, ["server/cli/start.mjs", "--build-only"], { cwd: root, stdio: "inherit" });
-
-const freePort = () =>
-  new Promise((resolve) => {
-    const s = createServer();
-    s.listen(0, "127.0.0.1", () => {
-      const { port } = s.address();
-      s.close(() => resolve(port));
-    });
-  });
+ensureBuild();
 
 async function startOnce(dataDir, pgPort) {
   const port = await freePort();
