@@ -40,4 +40,23 @@ export function pool(): pg.Pool {
 }
 
 export type { PrismaClient } from "./generated/prisma/client";
+/**
+ * Runs `work` in one transaction on one pooled connection (for locking transactions written
+ * in SQL). Any throw rolls back.
+ */
+export async function transaction<T>(work: (client: pg.PoolClient) => Promise<T>): Promise<T> {
+  const client = await pool().connect();
+  try {
+    await client.query("BEGIN");
+    const result = await work(client);
+    await client.query("COMMIT");
+    return result;
+  } catch (error) {
+    await client.query("ROLLBACK").catch(() => undefined);
+    throw error;
+  } finally {
+    client.release();
+  }
+}
+
 export { Prisma } from "./generated/prisma/client";

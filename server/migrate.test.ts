@@ -50,6 +50,7 @@ const NATIVE_TYPES: Record<string, (args: string[]) => string> = {
   SmallInt: () => "smallint",
   DoublePrecision: () => "double precision",
   JsonB: () => "jsonb",
+  Json: () => "json",
 };
 
 function expectedType(field: Field): string {

@@ -13,15 +13,40 @@ try {
   const json = { "X-API-Key": demo.apiKey, "Content-Type": "application/json" };
   const email = `bench-${Date.now()}@example.com`;
   const password = "correct horse battery";
-  const reg = await fetch(`${baseUrl}/api/v1/auth/email/register`, { method: "POST", headers: json, body: JSON.stringify({ email, password }) });
+  const reg = await fetch(`${baseUrl}/api/v1/auth/email/register`, {
+    method: "POST",
+    headers: json,
+    body: JSON.stringify({ email, password }),
+  });
   if (reg.status !== 200) throw new Error(`register failed: ${reg.status}`);
 
   const rows = [];
-  const run = async (name, connections, request, expect) => rows.push({ name, connections, ...(await measure({ request, connections, seconds, expect })) });
-  await run("trivial: GET /api/v1/auth/anonymous (405 after key + limit, no DB)", 8, () => [`${baseUrl}/api/v1/auth/anonymous`, { headers: { "X-API-Key": demo.apiKey } }], 405);
-  await run("POST /api/v1/auth/anonymous", 8, () => [`${baseUrl}/api/v1/auth/anonymous`, { method: "POST", headers: json, body: "{}" }], 200);
-  await run("POST /api/v1/auth/email/login (argon2id 19 MiB, t=2)", 1, () => [`${baseUrl}/api/v1/auth/email/login`, { method: "POST", headers: json, body: JSON.stringify({ email, password }) }], 200);
-  await run("POST /api/v1/auth/email/login (argon2id 19 MiB, t=2)", 4, () => [`${baseUrl}/api/v1/auth/email/login`, { method: "POST", headers: json, body: JSON.stringify({ email, password }) }], 200);
+  const run = async (name, connections, request, expect) =>
+    rows.push({ name, connections, ...(await measure({ request, connections, seconds, expect })) });
+  await run(
+    "trivial: GET /api/v1/auth/anonymous (405 after key + limit, no DB)",
+    8,
+    () => [`${baseUrl}/api/v1/auth/anonymous`, { headers: { "X-API-Key": demo.apiKey } }],
+    405,
+  );
+  await run(
+    "POST /api/v1/auth/anonymous",
+    8,
+    () => [`${baseUrl}/api/v1/auth/anonymous`, { method: "POST", headers: json, body: "{}" }],
+    200,
+  );
+  await run(
+    "POST /api/v1/auth/email/login (argon2id 19 MiB, t=2)",
+    1,
+    () => [`${baseUrl}/api/v1/auth/email/login`, { method: "POST", headers: json, body: JSON.stringify({ email, password }) }],
+    200,
+  );
+  await run(
+    "POST /api/v1/auth/email/login (argon2id 19 MiB, t=2)",
+    4,
+    () => [`${baseUrl}/api/v1/auth/email/login`, { method: "POST", headers: json, body: JSON.stringify({ email, password }) }],
+    200,
+  );
   table(`Auth against npm start (embedded Postgres, in-process limiter), ${seconds} s per row after 2 s warm-up`, rows);
 } finally {
   await product.stop();

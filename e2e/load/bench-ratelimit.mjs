@@ -23,8 +23,16 @@ for (const [label, env] of variants) {
     await unlimitDemo(product);
     const { baseUrl, demo } = product;
     const trivial = () => [`${baseUrl}/api/v1/auth/anonymous`, { headers: { "X-API-Key": demo.apiKey } }];
-    rows.push({ name: `${label}: GET /auth/anonymous → 405 (key + limit only)`, connections: 1, ...(await measure({ request: trivial, connections: 1, seconds, expect: 405 })) });
-    rows.push({ name: `${label}: same, 8 connections`, connections: 8, ...(await measure({ request: trivial, connections: 8, seconds, expect: 405 })) });
+    rows.push({
+      name: `${label}: GET /auth/anonymous → 405 (key + limit only)`,
+      connections: 1,
+      ...(await measure({ request: trivial, connections: 1, seconds, expect: 405 })),
+    });
+    rows.push({
+      name: `${label}: same, 8 connections`,
+      connections: 8,
+      ...(await measure({ request: trivial, connections: 8, seconds, expect: 405 })),
+    });
   } finally {
     await product.stop();
   }

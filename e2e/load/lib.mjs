@@ -32,7 +32,13 @@ export async function startProduct(extraEnv = {}) {
   const dataDir = mkdtempSync(path.join(tmpdir(), "gb-bench-"));
   chmodSync(dataDir, 0o755);
   const port = await freePort();
-  const env = { ...process.env, DATA_DIR: dataDir, PORT: String(port), HOST: "127.0.0.1", EMBEDDED_POSTGRES_PORT: String(await freePort()) };
+  const env = {
+    ...process.env,
+    DATA_DIR: dataDir,
+    PORT: String(port),
+    HOST: "127.0.0.1",
+    EMBEDDED_POSTGRES_PORT: String(await freePort()),
+  };
   for (const name of ["DATABASE_URL", "JWT_SECRET", "REDIS_URL", "PUBLIC_URL"]) delete env[name];
   Object.assign(env, extraEnv);
   const child = spawn(process.execPath, ["server/cli/start.mjs"], { cwd: root, env, stdio: ["ignore", "pipe", "pipe"] });
@@ -122,6 +128,8 @@ export function table(title, rows) {
   console.log("| what | connections | requests | req/s | p50 ms | p99 ms | unexpected status |");
   console.log("|---|---|---|---|---|---|---|");
   for (const r of rows) {
-    console.log(`| ${r.name} | ${r.connections} | ${r.requests} | ${r.rps.toFixed(0)} | ${r.p50.toFixed(2)} | ${r.p99.toFixed(2)} | ${r.errors} |`);
+    console.log(
+      `| ${r.name} | ${r.connections} | ${r.requests} | ${r.rps.toFixed(0)} | ${r.p50.toFixed(2)} | ${r.p99.toFixed(2)} | ${r.errors} |`,
+    );
   }
 }

@@ -178,3 +178,8 @@ function answerWithoutRoute(makeError: (req: Request) => AppError, extra: Record
 export const notFoundRoute: RouteHandler = answerWithoutRoute(
   (req) => new AppError("NOT_FOUND", { message: `No route for ${req.method} ${new URL(req.url).pathname}.` }),
 );
+
+/** The service-layer view of a player request. */
+export function actorOf(caller: Caller, player: PlayerCaller): { projectId: string; playerId: string; serverKey: boolean } {
+  return { projectId: caller.projectId, playerId: player.playerId, serverKey: player.viaServerKey };
+}

@@ -2,6 +2,8 @@ import { z } from "zod";
 import { createDocument, type ZodOpenApiOperationObject, type ZodOpenApiResponsesObject } from "zod-openapi";
 import { ERROR_CODES, ERRORS, type ErrorCode } from "../errors";
 import { ZAnonymousBody, ZIdpBody, ZLoginBody, ZRefreshBody, ZRegisterBody, ZSession } from "../services/auth/schemas";
+import { ZDataKeyParams, ZDataParams, ZDataRecord, ZPatchDataBody, ZPutDataBody } from "../services/player-data/schemas";
+import { ZPutSaveBody, ZSave, ZSaveMetadata, ZSaveParams } from "../services/saves/schemas";
 
 /**
  * The OpenAPI 3.1 document, built from the same zod schemas the handlers validate with.
@@ -56,23 +58,42 @@ const PLAYER: ZodOpenApiOperationObject["security"] = [
 ];
 const json = (schema: z.ZodType) => ({ required: true, content: { "application/json": { schema } } });
 
+type Success = { status: 200 | 201 | 204; description: string; schema?: z.ZodType; etag?: boolean };
 type OperationSpec = Omit<ZodOpenApiOperationObject, "responses"> & {
-  ok: { status: 200 | 201 | 204; description: string; schema?: z.ZodType };
+  ok: Success;
+  /** More success answers (201 created beside 200 updated). */
+  alsoOk?: Success[];
   errors?: ErrorCode[];
 };
 
-function operation({ ok, errors = [], ...rest }: OperationSpec): ZodOpenApiOperationObject {
-  const success = {
+const etagHeaders = rateLimitHeaders.extend({
+  ETag: z.string().meta({ description: 'The version in quotes, e.g. "3"; send it back as If-Match.' }),
+});
+
+function successResponse(ok: Success) {
+  return {
     description: ok.description,
-    headers: rateLimitHeaders,
+    headers: ok.etag ? etagHeaders : rateLimitHeaders,
     ...(ok.schema ? { content: { "application/json": { schema: ok.schema } } } : {}),
   };
+}
+
+function operation({ ok, alsoOk = [], errors = [], ...rest }: OperationSpec): ZodOpenApiOperationObject {
+  const successes = Object.fromEntries([ok, ...alsoOk].map((s) => [String(s.status), successResponse(s)]));
   return {
     ...rest,
     security: rest.security ?? [{ apiKey: [] }],
-    responses: { [String(ok.status)]: success, ...errorResponses([...KEY_ERRORS, ...errors]) },
+    responses: { ...successes, ...errorResponses([...KEY_ERRORS, ...errors]) },
   };
 }
+
+const conditionalHeaders = z.object({
+  "If-Match": z.string().optional().meta({ description: 'Write only if the stored version is this one, e.g. "3". Mismatch: 412.' }),
+  "If-None-Match": z.literal("*").optional().meta({ description: "Create only: 412 if the key exists." }),
+});
+const ifMatchHeader = z.object({
+  "If-Match": z.string().optional().meta({ description: 'Delete only if the stored version is this one, e.g. "3". Mismatch: 412.' }),
+});
 
 export function buildOpenApiDocument(serverUrl = "/api/v1") {
   return createDocument({
@@ -172,6 +193,111 @@ export function buildOpenApiDocument(serverUrl = "/api/v1") {
           security: PLAYER,
           ok: { status: 204, description: "Signed out." },
           errors: PLAYER_ERRORS,
+        }),
+      },
+      "/players/{id}/data": {
+        get: operation({
+          operationId: "listPlayerData",
+          tags: ["player data"],
+          summary: "List a player's data records, sorted by key",
+          description: "The owner sees every key; another player of the project sees only `public` keys.",
+          security: PLAYER,
+          requestParams: { path: ZDataParams },
+          ok: { status: 200, description: "The records.", schema: z.array(ZDataRecord) },
+          errors: PLAYER_ERRORS,
+        }),
+        patch: operation({
+          operationId: "patchPlayerData",
+          tags: ["player data"],
+          summary: "Set and delete up to 100 keys, all or nothing",
+          description:
+            "Owner only. `version` per set key is the expected current version (0: must not exist). Any mismatch answers 412 " +
+            "listing every conflict and changes nothing. Deleting an absent key is not an error. Limits are checked for the whole batch.",
+          security: PLAYER,
+          requestParams: { path: ZDataParams },
+          requestBody: json(ZPatchDataBody),
+          ok: { status: 200, description: "The records written, sorted by key.", schema: z.array(ZDataRecord) },
+          errors: [...BODY_ERRORS, ...PLAYER_ERRORS, "CLIENT_WRITE_FORBIDDEN", "VERSION_CONFLICT", "LIMIT_EXCEEDED"],
+        }),
+      },
+      "/players/{id}/data/{key}": {
+        get: operation({
+          operationId: "getPlayerData",
+          tags: ["player data"],
+          summary: "Read one record",
+          description: "A key the caller may not read answers 404 KEY_NOT_FOUND, like an absent one.",
+          security: PLAYER,
+          requestParams: { path: ZDataKeyParams },
+          ok: { status: 200, description: "The record.", schema: ZDataRecord, etag: true },
+          errors: [...PLAYER_ERRORS, "KEY_NOT_FOUND"],
+        }),
+        put: operation({
+          operationId: "putPlayerData",
+          tags: ["player data"],
+          summary: "Create or replace one record",
+          description:
+            "Owner only (another player's data: 403 FORBIDDEN). `protected` keys are written only by a server key acting as the owner " +
+            "(403 CLIENT_WRITE_FORBIDDEN). Value ≤ 1 MiB serialised (413); ≤ 2,000 keys and ≤ 5 MiB per player (422 LIMIT_EXCEEDED).",
+          security: PLAYER,
+          requestParams: { path: ZDataKeyParams, header: conditionalHeaders },
+          requestBody: json(ZPutDataBody),
+          ok: { status: 200, description: "Updated.", schema: ZDataRecord, etag: true },
+          alsoOk: [{ status: 201, description: "Created.", schema: ZDataRecord, etag: true }],
+          errors: [...BODY_ERRORS, ...PLAYER_ERRORS, "CLIENT_WRITE_FORBIDDEN", "VERSION_CONFLICT", "LIMIT_EXCEEDED"],
+        }),
+        delete: operation({
+          operationId: "deletePlayerData",
+          tags: ["player data"],
+          summary: "Delete one record",
+          security: PLAYER,
+          requestParams: { path: ZDataKeyParams, header: ifMatchHeader },
+          ok: { status: 204, description: "Deleted." },
+          errors: [...PLAYER_ERRORS, "KEY_NOT_FOUND", "CLIENT_WRITE_FORBIDDEN", "VERSION_CONFLICT"],
+        }),
+      },
+      "/saves": {
+        get: operation({
+          operationId: "listSaves",
+          tags: ["cloud saves"],
+          summary: "The caller's saves (metadata only), newest first",
+          security: PLAYER,
+          ok: { status: 200, description: "Save metadata.", schema: z.array(ZSaveMetadata) },
+          errors: PLAYER_ERRORS,
+        }),
+      },
+      "/saves/{key}": {
+        get: operation({
+          operationId: "getSave",
+          tags: ["cloud saves"],
+          summary: "One save with its data",
+          security: PLAYER,
+          requestParams: { path: ZSaveParams },
+          ok: { status: 200, description: "The save.", schema: ZSave, etag: true },
+          errors: [...PLAYER_ERRORS, "SAVE_NOT_FOUND"],
+        }),
+        put: operation({
+          operationId: "putSave",
+          tags: ["cloud saves"],
+          summary: "Create or replace a save",
+          description:
+            "`data` ≤ 1 MiB serialised (413), `meta` ≤ 2 KiB (400), ≤ 50 saves per player (422 LIMIT_EXCEEDED). " +
+            "A 412 carries the server copy's metadata in `details.current` so the game can offer keep cloud / keep local. " +
+            "`meta` omitted on update keeps the stored meta.",
+          security: PLAYER,
+          requestParams: { path: ZSaveParams, header: conditionalHeaders },
+          requestBody: json(ZPutSaveBody),
+          ok: { status: 200, description: "Updated.", schema: ZSaveMetadata, etag: true },
+          alsoOk: [{ status: 201, description: "Created.", schema: ZSaveMetadata, etag: true }],
+          errors: [...BODY_ERRORS, ...PLAYER_ERRORS, "VERSION_CONFLICT", "LIMIT_EXCEEDED"],
+        }),
+        delete: operation({
+          operationId: "deleteSave",
+          tags: ["cloud saves"],
+          summary: "Delete a save",
+          security: PLAYER,
+          requestParams: { path: ZSaveParams, header: ifMatchHeader },
+          ok: { status: 204, description: "Deleted." },
+          errors: [...PLAYER_ERRORS, "SAVE_NOT_FOUND", "VERSION_CONFLICT"],
         }),
       },
     },

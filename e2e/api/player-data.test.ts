@@ -1,0 +1,311 @@
+import { beforeAll, describe, expect, it } from "vitest";
+import { prisma } from "@/server/db";
+import { type ApiOptions, api, expectError } from "../support/api";
+import { anonymousPlayer, makeProject, type TestPlayer, type TestProject } from "../support/fixtures";
+import { playerRouteCredentialSuite } from "../support/player-route-suite";
+
+type Rec = { key: string; value: unknown; version: number; visibility: string; createdAt: string; updatedAt: string };
+type Conflicts = {
+  error: { code: string; details: { conflicts: Array<{ key: string; expectedVersion: number | null; currentVersion: number | null }> } };
+};
+
+let project: TestProject;
+let owner: TestPlayer;
+let other: TestPlayer;
+beforeAll(async () => {
+  project = await makeProject();
+  owner = await anonymousPlayer(project.clientKey);
+  other = await anonymousPlayer(project.clientKey);
+});
+
+const as = (p: TestPlayer): ApiOptions => ({ key: project.clientKey, token: p.accessToken });
+const asServer = (p: TestPlayer): ApiOptions => ({ key: project.serverKey, headers: { "X-Player-Id": p.playerId } });
+const url = (id: string, key?: string) => `/api/v1/players/${id}/data${key ? `/${key}` : ""}`;
+const put = (who: ApiOptions, id: string, key: string, body: unknown, headers: Record<string, string> = {}) =>
+  api<Rec>("PUT", url(id, key), { ...who, body, headers: { ...who.headers, ...headers } });
+
+describe("PUT / GET / DELETE /players/{id}/data/{key}", () => {
+  it("creates (201), reads with ETag, updates (200) with a new version, and deletes (204)", async () => {
+    const created = await put(as(owner), "me", "settings", { value: { volume: 0.8, lang: "fr" } });
+    expect(created.status).toBe(201);
+    expect(created.body).toMatchObject({ key: "settings", value: { volume: 0.8, lang: "fr" }, version: 1, visibility: "private" });
+    expect(created.headers.get("etag")).toBe('"1"');
+    const read = await api<Rec>("GET", url(owner.playerId, "settings"), as(owner));
+    expect(read.status).toBe(200);
+    expect(read.headers.get("etag")).toBe('"1"');
+    expect(read.body.value).toEqual({ volume: 0.8, lang: "fr" });
+    const updated = await put(as(owner), "me", "settings", { value: [1, "two", null] });
+    expect(updated.status).toBe(200);
+    expect(updated.body).toMatchObject({ version: 2, value: [1, "two", null], visibility: "private" });
+    expect(Date.parse(updated.body.updatedAt)).toBeGreaterThanOrEqual(Date.parse(updated.body.createdAt));
+    expect((await api("DELETE", url("me", "settings"), as(owner))).status).toBe(204);
+    expectError(await api("GET", url("me", "settings"), as(owner)), 404, "KEY_NOT_FOUND");
+    expectError(await api("DELETE", url("me", "settings"), as(owner)), 404, "KEY_NOT_FOUND");
+  });
+
+  it("keeps visibility on update when the body leaves it out", async () => {
+    await put(as(owner), "me", "profile", { value: 1, visibility: "public" });
+    const res = await put(as(owner), "me", "profile", { value: 2 });
+    expect(res.body.visibility).toBe("public");
+  });
+
+  it("lists the owner's records sorted by key; another player sees only public ones", async () => {
+    const p = await anonymousPlayer(project.clientKey);
+    await put(as(p), "me", "b-public", { value: "b", visibility: "public" });
+    await put(as(p), "me", "a-private", { value: "a" });
+    await put(asServer(p), "me", "c-protected", { value: "c", visibility: "protected" });
+    const mine = await api<Rec[]>("GET", url("me"), as(p));
+    expect(mine.body.map((r) => r.key)).toEqual(["a-private", "b-public", "c-protected"]);
+    const theirs = await api<Rec[]>("GET", url(p.playerId), as(other));
+    expect(theirs.body.map((r) => r.key)).toEqual(["b-public"]);
+  });
+
+  it("answers 404 PLAYER_NOT_FOUND for an unknown player or another project's player", async () => {
+    expectError(await api("GET", url("00000000-0000-7000-8000-000000000000"), as(owner)), 404, "PLAYER_NOT_FOUND");
+    const foreign = await makeProject();
+    const stranger = await anonymousPlayer(foreign.clientKey);
+    expectError(await api("GET", url(stranger.playerId), as(owner)), 404, "PLAYER_NOT_FOUND");
+    expectError(await api("GET", url(stranger.playerId, "anything"), as(owner)), 404, "KEY_NOT_FOUND");
+  });
+
+  it("rejects malformed keys, ids and bodies", async () => {
+    expectError(await put(as(owner), "me", "has%20space", { value: 1 }), 400, "VALIDATION_ERROR");
+    expectError(await put(as(owner), "me", "k".repeat(129), { value: 1 }), 400, "VALIDATION_ERROR");
+    expect((await put(as(owner), "me", "k".repeat(128), { value: 1 })).status).toBe(201);
+    expectError(await put(as(owner), "not-a-uuid", "k", { value: 1 }), 400, "VALIDATION_ERROR");
+    expectError(await put(as(owner), "me", "k", {}), 400, "VALIDATION_ERROR");
+    expectError(await put(as(owner), "me", "k", { value: 1, visibility: "secret" }), 400, "VALIDATION_ERROR");
+    expectError(await put(as(owner), "me", "k", { value: 1, owner: "x" }), 400, "VALIDATION_ERROR");
+    expectError(await api("PUT", url("me", "k"), { ...as(owner), body: "{not json" }), 400, "INVALID_JSON");
+    expectError(
+      await api("PUT", url("me", "k"), { ...as(owner), body: '{"value":1}', headers: { "Content-Type": "text/plain" } }),
+      415,
+      "UNSUPPORTED_MEDIA_TYPE",
+    );
+    expectError(await put(as(owner), "me", "k", { value: 1 }, { "If-Match": "abc" }), 400, "VALIDATION_ERROR");
+  });
+});
+
+describe("visibility matrix", () => {
+  const cases: Array<[string, "private" | "public" | "protected"]> = [
+    ["priv", "private"],
+    ["pub", "public"],
+    ["prot", "protected"],
+  ];
+  let p: TestPlayer;
+  beforeAll(async () => {
+    p = await anonymousPlayer(project.clientKey);
+    for (const [key, visibility] of cases) expect((await put(asServer(p), "me", key, { value: key, visibility })).status).toBe(201);
+  });
+
+  it.each([
+    ["owner", "priv", 200],
+    ["owner", "pub", 200],
+    ["owner", "prot", 200],
+    ["other player", "priv", 404],
+    ["other player", "pub", 200],
+    ["other player", "prot", 404],
+    ["server key as owner", "priv", 200],
+    ["server key as owner", "pub", 200],
+    ["server key as owner", "prot", 200],
+  ])("%s reads %s → %i", async (who, key, status) => {
+    const opts = who === "owner" ? as(p) : who === "other player" ? as(other) : asServer(p);
+    const res = await api("GET", url(p.playerId, key), opts);
+    expect(res.status).toBe(status);
+    if (status === 404) expectError(res, 404, "KEY_NOT_FOUND");
+  });
+
+  it.each([
+    ["owner", "priv", 200, null],
+    ["owner", "pub", 200, null],
+    ["owner", "prot", 403, "CLIENT_WRITE_FORBIDDEN"],
+    ["other player", "priv", 403, "FORBIDDEN"],
+    ["other player", "pub", 403, "FORBIDDEN"],
+    ["other player", "prot", 403, "FORBIDDEN"],
+    ["server key as owner", "priv", 200, null],
+    ["server key as owner", "pub", 200, null],
+    ["server key as owner", "prot", 200, null],
+  ])("%s writes %s → %i", async (who, key, status, code) => {
+    const opts = who === "owner" ? as(p) : who === "other player" ? as(other) : asServer(p);
+    const res = await put(opts, p.playerId, key, { value: `${who} was here` });
+    expect(res.status).toBe(status);
+    if (code) expectError(res, status, code);
+  });
+
+  it("the owner cannot create a protected key or delete one; a server key can", async () => {
+    expectError(await put(as(p), "me", "new-prot", { value: 1, visibility: "protected" }), 403, "CLIENT_WRITE_FORBIDDEN");
+    expectError(await api("DELETE", url("me", "prot"), as(p)), 403, "CLIENT_WRITE_FORBIDDEN");
+    expectError(await api("PATCH", url("me"), { ...as(p), body: { delete: ["prot"] } }), 403, "CLIENT_WRITE_FORBIDDEN");
+    expect((await api("DELETE", url("me", "prot"), asServer(p))).status).toBe(204);
+  });
+
+  it("other players cannot delete or patch someone else's data", async () => {
+    expectError(await api("DELETE", url(p.playerId, "pub"), as(other)), 403, "FORBIDDEN");
+    expectError(await api("PATCH", url(p.playerId), { ...as(other), body: { set: { x: { value: 1 } } } }), 403, "FORBIDDEN");
+  });
+});
+
+describe("versions", () => {
+  it("If-Match writes only over the expected version; a mismatch is 412 with the conflict", async () => {
+    await put(as(owner), "me", "counter", { value: 1 });
+    expect((await put(as(owner), "me", "counter", { value: 2 }, { "If-Match": '"1"' })).status).toBe(200);
+    const stale = await api<Conflicts>("PUT", url("me", "counter"), { ...as(owner), body: { value: 3 }, headers: { "If-Match": '"1"' } });
+    expectError(stale, 412, "VERSION_CONFLICT");
+    expect(stale.body.error.details.conflicts).toEqual([{ key: "counter", expectedVersion: 1, currentVersion: 2 }]);
+    expect((await api<Rec>("GET", url("me", "counter"), as(owner))).body.value).toBe(2);
+    const absent = await api<Conflicts>("PUT", url("me", "never-written"), {
+      ...as(owner),
+      body: { value: 1 },
+      headers: { "If-Match": '"1"' },
+    });
+    expect(absent.body.error.details.conflicts).toEqual([{ key: "never-written", expectedVersion: 1, currentVersion: null }]);
+  });
+
+  it("If-None-Match: * creates only", async () => {
+    expect((await put(as(owner), "me", "once", { value: 1 }, { "If-None-Match": "*" })).status).toBe(201);
+    const again = await api<Conflicts>("PUT", url("me", "once"), { ...as(owner), body: { value: 2 }, headers: { "If-None-Match": "*" } });
+    expectError(again, 412, "VERSION_CONFLICT");
+    expect(again.body.error.details.conflicts[0]).toEqual({ key: "once", expectedVersion: null, currentVersion: 1 });
+  });
+
+  it("DELETE honours If-Match", async () => {
+    await put(as(owner), "me", "del", { value: 1 });
+    await put(as(owner), "me", "del", { value: 2 });
+    expectError(await api("DELETE", url("me", "del"), { ...as(owner), headers: { "If-Match": '"1"' } }), 412, "VERSION_CONFLICT");
+    expect((await api("DELETE", url("me", "del"), { ...as(owner), headers: { "If-Match": '"2"' } })).status).toBe(204);
+  });
+
+  it("50 parallel If-Match writes with the same version: exactly one succeeds", async () => {
+    const p = await anonymousPlayer(project.clientKey);
+    await put(as(p), "me", "race", { value: 0 });
+    const results = await Promise.all(
+      Array.from({ length: 50 }, (_, i) => put(as(p), "me", "race", { value: i + 1 }, { "If-Match": '"1"' })),
+    );
+    expect(results.filter((r) => r.status === 200)).toHaveLength(1);
+    expect(results.filter((r) => r.status === 412)).toHaveLength(49);
+    const final = await api<Rec>("GET", url("me", "race"), as(p));
+    expect(final.body.version).toBe(2);
+    expect(final.body.value).toBe(results.find((r) => r.status === 200)?.body.value);
+  });
+});
+
+describe("PATCH /players/{id}/data", () => {
+  it("sets and deletes in one step and returns the written records", async () => {
+    const p = await anonymousPlayer(project.clientKey);
+    await put(as(p), "me", "old", { value: 1 });
+    const res = await api<Rec[]>("PATCH", url("me"), {
+      ...as(p),
+      body: { set: { b: { value: 2 }, a: { value: 1, visibility: "public" } }, delete: ["old", "absent"] },
+    });
+    expect(res.status).toBe(200);
+    expect(res.body.map((r) => [r.key, r.version, r.visibility])).toEqual([
+      ["a", 1, "public"],
+      ["b", 1, "private"],
+    ]);
+    const all = await api<Rec[]>("GET", url("me"), as(p));
+    expect(all.body.map((r) => r.key)).toEqual(["a", "b"]);
+  });
+
+  it("with one stale version changes nothing and lists every conflict", async () => {
+    const p = await anonymousPlayer(project.clientKey);
+    await put(as(p), "me", "x", { value: 1 });
+    await put(as(p), "me", "y", { value: 1 });
+    await put(as(p), "me", "y", { value: 2 });
+    const res = await api<Conflicts>("PATCH", url("me"), {
+      ...as(p),
+      body: {
+        set: { x: { value: 10, version: 1 }, y: { value: 20, version: 1 }, z: { value: 30, version: 0 }, w: { value: 1 } },
+        delete: ["x2"],
+      },
+    });
+    expectError(res, 412, "VERSION_CONFLICT");
+    expect(res.body.error.details.conflicts).toEqual([{ key: "y", expectedVersion: 1, currentVersion: 2 }]);
+    const all = await api<Rec[]>("GET", url("me"), as(p));
+    expect(all.body.map((r) => [r.key, r.value, r.version])).toEqual([
+      ["x", 1, 1],
+      ["y", 2, 2],
+    ]);
+    const two = await api<Conflicts>("PATCH", url("me"), {
+      ...as(p),
+      body: { set: { x: { value: 0, version: 5 }, y: { value: 0, version: 0 } } },
+    });
+    expect(two.body.error.details.conflicts).toEqual([
+      { key: "x", expectedVersion: 5, currentVersion: 1 },
+      { key: "y", expectedVersion: null, currentVersion: 2 },
+    ]);
+  });
+
+  it("validates: at most 100 operations, not empty, no key both set and deleted", async () => {
+    const set = Object.fromEntries(Array.from({ length: 100 }, (_, i) => [`k${i}`, { value: i }]));
+    const p = await anonymousPlayer(project.clientKey);
+    expect((await api("PATCH", url("me"), { ...as(p), body: { set } })).status).toBe(200);
+    expectError(await api("PATCH", url("me"), { ...as(p), body: { set, delete: ["extra"] } }), 400, "VALIDATION_ERROR");
+    expectError(await api("PATCH", url("me"), { ...as(p), body: {} }), 400, "VALIDATION_ERROR");
+    expectError(await api("PATCH", url("me"), { ...as(p), body: { set: { a: { value: 1 } }, delete: ["a"] } }), 400, "VALIDATION_ERROR");
+    expectError(await api("PATCH", url("me"), { ...as(p), body: { set: { "bad key": { value: 1 } } } }), 400, "VALIDATION_ERROR");
+  });
+
+  it("parallel batches over the same keys in different orders all finish (no deadlock)", async () => {
+    const p = await anonymousPlayer(project.clientKey);
+    const keys = Array.from({ length: 20 }, (_, i) => `k${String(i).padStart(2, "0")}`);
+    const results = await Promise.all(
+      Array.from({ length: 10 }, (_, i) => {
+        const order = i % 2 ? [...keys].reverse() : keys;
+        return api("PATCH", url("me"), { ...as(p), body: { set: Object.fromEntries(order.map((k) => [k, { value: i }])) } });
+      }),
+    );
+    expect(results.every((r) => r.status === 200)).toBe(true);
+    const all = await api<Rec[]>("GET", url("me"), as(p));
+    expect(all.body.every((r) => r.version === 10)).toBe(true);
+  });
+});
+
+describe("limits", () => {
+  const MiB = 1024 * 1024;
+  const stringOfBytes = (n: number) => "x".repeat(n - 2); // JSON adds two quotes
+
+  it("value: exactly 1 MiB serialised is accepted, one byte more is 413", async () => {
+    const p = await anonymousPlayer(project.clientKey);
+    expect((await put(as(p), "me", "big", { value: stringOfBytes(MiB) })).status).toBe(201);
+    const over = await api("PUT", url("me", "big2"), { ...as(p), body: { value: stringOfBytes(MiB + 1) } });
+    expectError(over, 413, "PAYLOAD_TOO_LARGE");
+    expect(over.body).toMatchObject({ error: { details: { limitBytes: MiB } } });
+  });
+
+  it("bytes per player: 5 MiB is accepted, one byte over is 422, and parallel writes cannot pass it together", async () => {
+    const p = await anonymousPlayer(project.clientKey);
+    for (let i = 0; i < 5; i++) expect((await put(as(p), "me", `slot${i}`, { value: stringOfBytes(MiB) })).status).toBe(201);
+    const over = await put(as(p), "me", "tiny", { value: 1 });
+    expectError(over, 422, "LIMIT_EXCEEDED");
+    expect(over.body).toMatchObject({ error: { details: { limit: "bytesPerPlayer", max: 5 * MiB } } });
+    expect((await put(as(p), "me", "slot0", { value: stringOfBytes(MiB - 2) })).status).toBe(200); // now 2 bytes under
+    const racers = await Promise.all(Array.from({ length: 5 }, (_, i) => put(as(p), "me", `race${i}`, { value: 1 })));
+    expect(racers.filter((r) => r.status === 201)).toHaveLength(2);
+    expect(racers.filter((r) => r.status === 422)).toHaveLength(3);
+  }, 60_000);
+
+  it("keys per player: 2,000 are accepted, the 2,001st is 422, parallel creates cannot pass it together", async () => {
+    const p = await anonymousPlayer(project.clientKey);
+    for (let batch = 0; batch < 20; batch++) {
+      const set = Object.fromEntries(Array.from({ length: 100 }, (_, i) => [`key${batch * 100 + i}`, { value: i }]));
+      if (batch === 19) delete set.key1999;
+      expect((await api("PATCH", url("me"), { ...as(p), body: { set } })).status).toBe(200);
+    }
+    expect(await prisma().playerData.count({ where: { playerId: p.playerId } })).toBe(1_999);
+    const racers = await Promise.all(Array.from({ length: 5 }, (_, i) => put(as(p), "me", `last${i}`, { value: i })));
+    expect(racers.filter((r) => r.status === 201)).toHaveLength(1);
+    const refused = racers.find((r) => r.status === 422);
+    expect(refused?.body).toMatchObject({
+      error: { code: "LIMIT_EXCEEDED", details: { limit: "keysPerPlayer", max: 2_000, current: 2_000 } },
+    });
+    expect((await put(as(p), "me", "key0", { value: "update is fine at the limit" })).status).toBe(200);
+    expectError(await api("PATCH", url("me"), { ...as(p), body: { set: { brandNew: { value: 1 } } } }), 422, "LIMIT_EXCEEDED");
+    expect((await api("PATCH", url("me"), { ...as(p), body: { set: { brandNew: { value: 1 } }, delete: ["key0"] } })).status).toBe(200);
+  }, 60_000);
+});
+
+playerRouteCredentialSuite({ method: "GET", path: "/api/v1/players/me/data" });
+playerRouteCredentialSuite({ method: "PATCH", path: "/api/v1/players/me/data", body: { set: { a: { value: 1 } } } });
+playerRouteCredentialSuite({ method: "GET", path: "/api/v1/players/me/data/a" });
+playerRouteCredentialSuite({ method: "PUT", path: "/api/v1/players/me/data/a", body: { value: 1 } });
+playerRouteCredentialSuite({ method: "DELETE", path: "/api/v1/players/me/data/a" });

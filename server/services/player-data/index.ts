@@ -1,0 +1,225 @@
+import type pg from "pg";
+import { pool, transaction } from "../../db";
+import { AppError } from "../../errors";
+import { checkPrecondition, limitExceeded, lockPlayer, serialise, type VersionConflict, versionConflict } from "../storage-limits";
+import { type DataRecord, LIMITS, type PatchDataBody, type Visibility } from "./schemas";
+
+/**
+ * Per-player key/value data. Owners read everything; other players read only public keys, and
+ * a key they may not read does not exist for them (404, never 403). Owners write private and
+ * public keys; protected keys only a server key acting as the owner writes.
+ */
+export type Actor = { projectId: string; playerId: string; serverKey: boolean };
+type Precondition = { ifMatch?: number; ifNoneMatch?: true };
+
+type Row = { key: string; value: unknown; version: number; visibility: string; size_bytes: number; created_at: Date; updated_at: Date };
+const COLUMNS = "key, value, version, visibility, size_bytes, created_at, updated_at";
+
+const toVisibility = (v: string) => v.toLowerCase() as Visibility;
+const toDb = (v: Visibility) => v.toUpperCase();
+
+function toRecord(r: Row): DataRecord {
+  return {
+    key: r.key,
+    value: r.value as DataRecord["value"],
+    version: r.version,
+    visibility: toVisibility(r.visibility),
+    createdAt: r.created_at.toISOString(),
+    updatedAt: r.updated_at.toISOString(),
+  };
+}
+
+/** `me` and the caller's own id are the caller. */
+export function resolveTarget(actor: Actor, id: string): { playerId: string; own: boolean } {
+  const playerId = id === "me" ? actor.playerId : id.toLowerCase();
+  return { playerId, own: playerId === actor.playerId };
+}
+
+async function assertPlayerExists(projectId: string, playerId: string): Promise<void> {
+  const { rowCount } = await pool().query({
+    name: "player-exists",
+    text: "SELECT 1 FROM players WHERE id = $1 AND project_id = $2",
+    values: [playerId, projectId],
+  });
+  if (rowCount === 0) throw new AppError("PLAYER_NOT_FOUND");
+}
+
+export async function listPlayerData(o: { actor: Actor; id: string }): Promise<DataRecord[]> {
+  const target = resolveTarget(o.actor, o.id);
+  if (!target.own) await assertPlayerExists(o.actor.projectId, target.playerId);
+  const { rows } = await pool().query<Row>(
+    `SELECT ${COLUMNS} FROM player_data WHERE player_id = $1 AND project_id = $2 ${target.own ? "" : "AND visibility = 'PUBLIC'"} ORDER BY key`,
+    [target.playerId, o.actor.projectId],
+  );
+  return rows.map(toRecord);
+}
+
+export async function getPlayerData(o: { actor: Actor; id: string; key: string }): Promise<DataRecord> {
+  const target = resolveTarget(o.actor, o.id);
+  const { rows } = await pool().query<Row>({
+    name: "player-data-get",
+    text: `SELECT ${COLUMNS} FROM player_data WHERE player_id = $1 AND project_id = $2 AND key = $3`,
+    values: [target.playerId, o.actor.projectId, o.key],
+  });
+  const row = rows[0];
+  if (!row || (!target.own && row.visibility !== "PUBLIC")) throw new AppError("KEY_NOT_FOUND");
+  return toRecord(row);
+}
+
+function assertOwner(target: { own: boolean }): void {
+  if (!target.own) throw new AppError("FORBIDDEN", { message: "Players write only their own data." });
+}
+
+function assertMayWrite(actor: Actor, visibilities: Array<string | undefined>): void {
+  if (actor.serverKey) return;
+  if (visibilities.some((v) => v?.toUpperCase() === "PROTECTED")) {
+    throw new AppError("CLIENT_WRITE_FORBIDDEN", { message: "Protected keys are written only with a server key." });
+  }
+}
+
+async function usage(client: pg.PoolClient, playerId: string): Promise<{ keys: number; bytes: number }> {
+  const { rows } = await client.query<{ keys: number; bytes: string }>(
+    "SELECT count(*)::int AS keys, coalesce(sum(size_bytes), 0)::bigint AS bytes FROM player_data WHERE player_id = $1",
+    [playerId],
+  );
+  return { keys: rows[0]?.keys ?? 0, bytes: Number(rows[0]?.bytes ?? 0) };
+}
+
+function assertWithinLimits(after: { keys: number; bytes: number }, before: { keys: number; bytes: number }): void {
+  if (after.keys > LIMITS.keysPerPlayer && after.keys > before.keys)
+    throw limitExceeded("keysPerPlayer", LIMITS.keysPerPlayer, before.keys);
+  if (after.bytes > LIMITS.bytesPerPlayer && after.bytes > before.bytes)
+    throw limitExceeded("bytesPerPlayer", LIMITS.bytesPerPlayer, before.bytes);
+}
+
+export async function putPlayerData(o: {
+  actor: Actor;
+  id: string;
+  key: string;
+  value: unknown;
+  visibility?: Visibility;
+  precondition: Precondition;
+}): Promise<{ record: DataRecord; created: boolean }> {
+  const target = resolveTarget(o.actor, o.id);
+  assertOwner(target);
+  assertMayWrite(o.actor, [o.visibility]);
+  const { text, bytes } = serialise(o.value, LIMITS.valueBytes);
+  return transaction(async (client) => {
+    await lockPlayer(client, o.actor.projectId, target.playerId);
+    const { rows } = await client.query<Row>(`SELECT ${COLUMNS} FROM player_data WHERE player_id = $1 AND key = $2`, [
+      target.playerId,
+      o.key,
+    ]);
+    const existing = rows[0];
+    assertMayWrite(o.actor, [existing?.visibility]);
+    const conflict = checkPrecondition(o.key, existing?.version ?? null, o.precondition);
+    if (conflict) throw versionConflict([conflict]);
+    const before = await usage(client, target.playerId);
+    assertWithinLimits({ keys: before.keys + (existing ? 0 : 1), bytes: before.bytes - (existing?.size_bytes ?? 0) + bytes }, before);
+    const visibility = o.visibility ? toDb(o.visibility) : (existing?.visibility ?? "PRIVATE");
+    const written = await client.query<Row>(
+      `INSERT INTO player_data (player_id, project_id, key, value, visibility, size_bytes)
+       VALUES ($1, $2, $3, $4::jsonb, $5::"DataVisibility", $6)
+       ON CONFLICT (player_id, key) DO UPDATE
+         SET value = EXCLUDED.value, visibility = EXCLUDED.visibility, size_bytes = EXCLUDED.size_bytes,
+             version = player_data.version + 1, updated_at = now()
+       RETURNING ${COLUMNS}`,
+      [target.playerId, o.actor.projectId, o.key, text, visibility, bytes],
+    );
+    const row = written.rows[0];
+    if (!row) throw new Error("upsert returned no row");
+    return { record: toRecord(row), created: !existing };
+  });
+}
+
+export async function deletePlayerData(o: { actor: Actor; id: string; key: string; precondition: Precondition }): Promise<void> {
+  const target = resolveTarget(o.actor, o.id);
+  assertOwner(target);
+  await transaction(async (client) => {
+    await lockPlayer(client, o.actor.projectId, target.playerId);
+    const { rows } = await client.query<Row>(`SELECT ${COLUMNS} FROM player_data WHERE player_id = $1 AND key = $2`, [
+      target.playerId,
+      o.key,
+    ]);
+    const existing = rows[0];
+    if (!existing) {
+      if (o.precondition.ifMatch !== undefined)
+        throw versionConflict([{ key: o.key, expectedVersion: o.precondition.ifMatch, currentVersion: null }]);
+      throw new AppError("KEY_NOT_FOUND");
+    }
+    assertMayWrite(o.actor, [existing.visibility]);
+    const conflict = checkPrecondition(o.key, existing.version, o.precondition);
+    if (conflict) throw versionConflict([conflict]);
+    await client.query("DELETE FROM player_data WHERE player_id = $1 AND key = $2", [target.playerId, o.key]);
+  });
+}
+
+/**
+ * Sets and deletes up to 100 keys, all or nothing. Every version mismatch is reported at once
+ * and nothing changes. Deleting an absent key is not an error.
+ */
+export async function patchPlayerData(o: { actor: Actor; id: string; body: PatchDataBody }): Promise<DataRecord[]> {
+  const target = resolveTarget(o.actor, o.id);
+  assertOwner(target);
+  const sets = Object.entries(o.body.set).sort(([a], [b]) => (a < b ? -1 : 1));
+  assertMayWrite(
+    o.actor,
+    sets.map(([, s]) => s.visibility),
+  );
+  const serialised = sets.map(([key, s]) => ({ key, ...s, ...serialise(s.value, LIMITS.valueBytes) }));
+  const keys = [...sets.map(([k]) => k), ...o.body.delete].sort();
+  return transaction(async (client) => {
+    await lockPlayer(client, o.actor.projectId, target.playerId);
+    const { rows } = await client.query<Row>(
+      `SELECT ${COLUMNS} FROM player_data WHERE player_id = $1 AND key = ANY($2::text[]) ORDER BY key FOR UPDATE`,
+      [target.playerId, keys],
+    );
+    const existing = new Map(rows.map((r) => [r.key, r]));
+    assertMayWrite(
+      o.actor,
+      rows.map((r) => r.visibility),
+    );
+    const conflicts: VersionConflict[] = [];
+    for (const s of serialised) {
+      if (s.version === undefined) continue;
+      const current = existing.get(s.key)?.version ?? null;
+      if ((s.version === 0 && current !== null) || (s.version > 0 && current !== s.version)) {
+        conflicts.push({ key: s.key, expectedVersion: s.version === 0 ? null : s.version, currentVersion: current });
+      }
+    }
+    if (conflicts.length) throw versionConflict(conflicts);
+    const before = await usage(client, target.playerId);
+    let after = { ...before };
+    for (const s of serialised) {
+      const old = existing.get(s.key);
+      after = { keys: after.keys + (old ? 0 : 1), bytes: after.bytes - (old?.size_bytes ?? 0) + s.bytes };
+    }
+    for (const key of o.body.delete) {
+      const old = existing.get(key);
+      if (old) after = { keys: after.keys - 1, bytes: after.bytes - old.size_bytes };
+    }
+    assertWithinLimits(after, before);
+    if (o.body.delete.length) {
+      await client.query("DELETE FROM player_data WHERE player_id = $1 AND key = ANY($2::text[])", [target.playerId, o.body.delete]);
+    }
+    if (!serialised.length) return [];
+    const written = await client.query<Row>(
+      `INSERT INTO player_data (player_id, project_id, key, value, visibility, size_bytes)
+       SELECT $1, $2, t.key, t.value::jsonb, t.visibility::"DataVisibility", t.size
+         FROM unnest($3::text[], $4::text[], $5::text[], $6::int[]) AS t(key, value, visibility, size)
+       ON CONFLICT (player_id, key) DO UPDATE
+         SET value = EXCLUDED.value, visibility = EXCLUDED.visibility, size_bytes = EXCLUDED.size_bytes,
+             version = player_data.version + 1, updated_at = now()
+       RETURNING ${COLUMNS}`,
+      [
+        target.playerId,
+        o.actor.projectId,
+        serialised.map((s) => s.key),
+        serialised.map((s) => s.text),
+        serialised.map((s) => (s.visibility ? toDb(s.visibility) : (existing.get(s.key)?.visibility ?? "PRIVATE"))),
+        serialised.map((s) => s.bytes),
+      ],
+    );
+    return written.rows.map(toRecord).sort((a, b) => (a.key < b.key ? -1 : 1));
+  });
+}

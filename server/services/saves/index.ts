@@ -1,0 +1,105 @@
+import { createHash } from "node:crypto";
+import type pg from "pg";
+import { pool, transaction } from "../../db";
+import { AppError } from "../../errors";
+import { checkPrecondition, limitExceeded, lockPlayer, serialise, versionConflict } from "../storage-limits";
+import { SAVE_LIMITS, type Save, type SaveMetadata } from "./schemas";
+
+/** Cloud saves: slots that belong to the calling player only. */
+export type SaveOwner = { projectId: string; playerId: string };
+type Precondition = { ifMatch?: number; ifNoneMatch?: true };
+
+type Row = {
+  key: string;
+  version: number;
+  size_bytes: number;
+  sha256: string;
+  meta: Record<string, unknown>;
+  created_at: Date;
+  updated_at: Date;
+};
+const META_COLUMNS = "key, version, size_bytes, sha256, meta, created_at, updated_at";
+
+function toMetadata(r: Row): SaveMetadata {
+  return {
+    key: r.key,
+    version: r.version,
+    sizeBytes: r.size_bytes,
+    sha256: r.sha256,
+    meta: r.meta as SaveMetadata["meta"],
+    createdAt: r.created_at.toISOString(),
+    updatedAt: r.updated_at.toISOString(),
+  };
+}
+
+export async function listSaves(o: { owner: SaveOwner }): Promise<SaveMetadata[]> {
+  const { rows } = await pool().query<Row>(
+    `SELECT ${META_COLUMNS} FROM player_saves WHERE player_id = $1 AND project_id = $2 ORDER BY updated_at DESC, key`,
+    [o.owner.playerId, o.owner.projectId],
+  );
+  return rows.map(toMetadata);
+}
+
+export async function getSave(o: { owner: SaveOwner; key: string }): Promise<Save> {
+  const { rows } = await pool().query<Row & { data: unknown }>(
+    `SELECT ${META_COLUMNS}, data FROM player_saves WHERE player_id = $1 AND project_id = $2 AND key = $3`,
+    [o.owner.playerId, o.owner.projectId, o.key],
+  );
+  const row = rows[0];
+  if (!row) throw new AppError("SAVE_NOT_FOUND");
+  return { ...toMetadata(row), data: row.data as Save["data"] };
+}
+
+async function currentMetadata(client: pg.PoolClient, playerId: string, key: string): Promise<Row | undefined> {
+  const { rows } = await client.query<Row>(`SELECT ${META_COLUMNS} FROM player_saves WHERE player_id = $1 AND key = $2`, [playerId, key]);
+  return rows[0];
+}
+
+/** A 412 carries the server copy's metadata, so a game can offer "keep cloud / keep local". */
+export async function putSave(o: {
+  owner: SaveOwner;
+  key: string;
+  data: unknown;
+  meta?: Record<string, unknown>;
+  precondition: Precondition;
+}): Promise<{ metadata: SaveMetadata; created: boolean }> {
+  const { text, bytes } = serialise(o.data, SAVE_LIMITS.dataBytes);
+  const sha256 = createHash("sha256").update(text).digest("hex");
+  return transaction(async (client) => {
+    await lockPlayer(client, o.owner.projectId, o.owner.playerId);
+    const existing = await currentMetadata(client, o.owner.playerId, o.key);
+    const conflict = checkPrecondition(o.key, existing?.version ?? null, o.precondition);
+    if (conflict) throw versionConflict([conflict], { current: existing ? toMetadata(existing) : null });
+    if (!existing) {
+      const { rows } = await client.query<{ n: number }>("SELECT count(*)::int AS n FROM player_saves WHERE player_id = $1", [
+        o.owner.playerId,
+      ]);
+      const count = rows[0]?.n ?? 0;
+      if (count >= SAVE_LIMITS.savesPerPlayer) throw limitExceeded("savesPerPlayer", SAVE_LIMITS.savesPerPlayer, count);
+    }
+    const meta = JSON.stringify(o.meta ?? existing?.meta ?? {});
+    const written = await client.query<Row>(
+      `INSERT INTO player_saves (player_id, project_id, key, data, meta, size_bytes, sha256)
+       VALUES ($1, $2, $3, $4::json, $5::jsonb, $6, $7)
+       ON CONFLICT (player_id, key) DO UPDATE
+         SET data = EXCLUDED.data, meta = EXCLUDED.meta, size_bytes = EXCLUDED.size_bytes, sha256 = EXCLUDED.sha256,
+             version = player_saves.version + 1, updated_at = now()
+       RETURNING ${META_COLUMNS}`,
+      [o.owner.playerId, o.owner.projectId, o.key, text, meta, bytes, sha256],
+    );
+    const row = written.rows[0];
+    if (!row) throw new Error("upsert returned no row");
+    return { metadata: toMetadata(row), created: !existing };
+  });
+}
+
+export async function deleteSave(o: { owner: SaveOwner; key: string; precondition: Precondition }): Promise<void> {
+  await transaction(async (client) => {
+    await lockPlayer(client, o.owner.projectId, o.owner.playerId);
+    const existing = await currentMetadata(client, o.owner.playerId, o.key);
+    if (!existing) throw new AppError("SAVE_NOT_FOUND");
+    const conflict = checkPrecondition(o.key, existing.version, o.precondition);
+    if (conflict) throw versionConflict([conflict], { current: toMetadata(existing) });
+    await client.query("DELETE FROM player_saves WHERE player_id = $1 AND key = $2", [o.owner.playerId, o.key]);
+  });
+}

@@ -1,0 +1,41 @@
+import type pg from "pg";
+import { AppError } from "../errors";
+
+/** Shared by player data and cloud saves: what one JSON value costs, and the guards around it. */
+export function serialise(value: unknown, limitBytes: number): { text: string; bytes: number } {
+  const text = JSON.stringify(value);
+  const bytes = Buffer.byteLength(text, "utf8");
+  if (bytes > limitBytes)
+    throw new AppError("PAYLOAD_TOO_LARGE", { message: `The value is over ${limitBytes} bytes serialised.`, details: { limitBytes } });
+  return { text, bytes };
+}
+
+export function limitExceeded(limit: string, max: number, current: number): AppError {
+  return new AppError("LIMIT_EXCEEDED", { details: { limit, max, current } });
+}
+
+/**
+ * Locks the player's row for the rest of the transaction: every write to one player's data or
+ * saves runs one at a time, so limits hold under concurrency and batches cannot deadlock.
+ */
+export async function lockPlayer(client: pg.PoolClient, projectId: string, playerId: string): Promise<void> {
+  const { rowCount } = await client.query("SELECT 1 FROM players WHERE id = $1 AND project_id = $2 FOR UPDATE", [playerId, projectId]);
+  if (rowCount === 0) throw new AppError("PLAYER_NOT_FOUND");
+}
+
+export type VersionConflict = { key: string; expectedVersion: number | null; currentVersion: number | null };
+
+export function versionConflict(conflicts: VersionConflict[], extra: Record<string, unknown> = {}): AppError {
+  return new AppError("VERSION_CONFLICT", { details: { conflicts, ...extra } });
+}
+
+/** If-Match / If-None-Match against the stored version (null: absent). */
+export function checkPrecondition(
+  key: string,
+  current: number | null,
+  p: { ifMatch?: number; ifNoneMatch?: true },
+): VersionConflict | null {
+  if (p.ifNoneMatch && current !== null) return { key, expectedVersion: null, currentVersion: current };
+  if (p.ifMatch !== undefined && current !== p.ifMatch) return { key, expectedVersion: p.ifMatch, currentVersion: current };
+  return null;
+}
