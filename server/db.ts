@@ -1,7 +1,7 @@
 import { PrismaPg } from "@prisma/adapter-pg";
 import pg from "pg";
 import { env } from "./env";
-import { PrismaClient } from "./generated/prisma/client";
+import { Prisma, PrismaClient } from "./generated/prisma/client";
 
 type Db = { pool: pg.Pool; prisma: PrismaClient };
 
@@ -57,6 +57,11 @@ export async function transaction<T>(work: (client: pg.PoolClient) => Promise<T>
   } finally {
     client.release();
   }
+}
+
+/** A unique constraint refused the write (Prisma's P2002): the caller maps it to a domain conflict. */
+export function isUniqueViolation(error: unknown): boolean {
+  return error instanceof Prisma.PrismaClientKnownRequestError && error.code === "P2002";
 }
 
 export { Prisma } from "./generated/prisma/client";

@@ -1,14 +1,10 @@
 import { dummyPasswordHash, hashPassword, verifyPassword } from "../../auth/passwords";
 import { assertNotBanned } from "../../auth/player";
-import { Prisma, prisma } from "../../db";
+import { isUniqueViolation, prisma } from "../../db";
 import { AppError } from "../../errors";
 import { checkLoginAllowed, recordLoginFailure } from "../../ratelimit/login";
 import type { SessionDto } from "./schemas";
 import { issueSession } from "./sessions";
-
-function emailTaken(error: unknown): boolean {
-  return error instanceof Prisma.PrismaClientKnownRequestError && error.code === "P2002";
-}
 
 /**
  * Registers an e-mail account. With a player (a bearer token of a player without an e-mail),
@@ -39,7 +35,7 @@ export async function registerWithEmail(o: {
     });
     return issueSession({ projectId: o.projectId, playerId: player.id, created: true });
   } catch (error) {
-    if (emailTaken(error)) throw new AppError("EMAIL_TAKEN");
+    if (isUniqueViolation(error)) throw new AppError("EMAIL_TAKEN");
     throw error;
   }
 }

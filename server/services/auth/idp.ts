@@ -1,6 +1,6 @@
 import { createRemoteJWKSet, type JWTVerifyGetKey, errors as joseErrors, jwtVerify } from "jose";
 import { assertNotBanned } from "../../auth/player";
-import { Prisma, prisma } from "../../db";
+import { isUniqueViolation, prisma } from "../../db";
 import { AppError } from "../../errors";
 import { findIdentityProvider, type IdentityProviderDto } from "../identity-providers";
 import type { SessionDto } from "./schemas";
@@ -49,10 +49,6 @@ async function verifyIdToken(provider: IdentityProviderDto, token: string): Prom
   }
 }
 
-function uniqueViolation(error: unknown): boolean {
-  return error instanceof Prisma.PrismaClientKnownRequestError && error.code === "P2002";
-}
-
 /**
  * Signs in with an OpenID Connect ID token. The player is found or created by (provider, sub);
  * with a player (bearer token), the identity is linked to that player instead.
@@ -97,7 +93,7 @@ export async function signInWithIdp(o: {
     return issueSession({ projectId: o.projectId, playerId: player.id, created: true });
   } catch (error) {
     // Two first sign-ins with the same identity at once: the loser signs in to the winner's player.
-    if (uniqueViolation(error)) return signInWithIdp(o);
+    if (isUniqueViolation(error)) return signInWithIdp(o);
     throw error;
   }
 }

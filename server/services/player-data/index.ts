@@ -92,6 +92,14 @@ function assertWithinLimits(after: { keys: number; bytes: number }, before: { ke
     throw limitExceeded("bytesPerPlayer", LIMITS.bytesPerPlayer, before.bytes);
 }
 
+/** Takes the player's write lock and reads the key; refuses clients on a protected key. */
+async function lockAndRead(client: pg.PoolClient, actor: Actor, playerId: string, key: string): Promise<Row | undefined> {
+  await lockPlayer(client, actor.projectId, playerId);
+  const { rows } = await client.query<Row>(`SELECT ${COLUMNS} FROM player_data WHERE player_id = $1 AND key = $2`, [playerId, key]);
+  assertMayWrite(actor, [rows[0]?.visibility]);
+  return rows[0];
+}
+
 export async function putPlayerData(o: {
   actor: Actor;
   id: string;
@@ -105,13 +113,7 @@ export async function putPlayerData(o: {
   assertMayWrite(o.actor, [o.visibility]);
   const { text, bytes } = serialise(o.value, LIMITS.valueBytes);
   return transaction(async (client) => {
-    await lockPlayer(client, o.actor.projectId, target.playerId);
-    const { rows } = await client.query<Row>(`SELECT ${COLUMNS} FROM player_data WHERE player_id = $1 AND key = $2`, [
-      target.playerId,
-      o.key,
-    ]);
-    const existing = rows[0];
-    assertMayWrite(o.actor, [existing?.visibility]);
+    const existing = await lockAndRead(client, o.actor, target.playerId, o.key);
     const conflict = checkPrecondition(o.key, existing?.version ?? null, o.precondition);
     if (conflict) throw versionConflict([conflict]);
     const before = await usage(client, target.playerId);
@@ -136,18 +138,12 @@ export async function deletePlayerData(o: { actor: Actor; id: string; key: strin
   const target = resolveTarget(o.actor, o.id);
   assertOwner(target);
   await transaction(async (client) => {
-    await lockPlayer(client, o.actor.projectId, target.playerId);
-    const { rows } = await client.query<Row>(`SELECT ${COLUMNS} FROM player_data WHERE player_id = $1 AND key = $2`, [
-      target.playerId,
-      o.key,
-    ]);
-    const existing = rows[0];
+    const existing = await lockAndRead(client, o.actor, target.playerId, o.key);
     if (!existing) {
       if (o.precondition.ifMatch !== undefined)
         throw versionConflict([{ key: o.key, expectedVersion: o.precondition.ifMatch, currentVersion: null }]);
       throw new AppError("KEY_NOT_FOUND");
     }
-    assertMayWrite(o.actor, [existing.visibility]);
     const conflict = checkPrecondition(o.key, existing.version, o.precondition);
     if (conflict) throw versionConflict([conflict]);
     await client.query("DELETE FROM player_data WHERE player_id = $1 AND key = $2", [target.playerId, o.key]);
