@@ -77,10 +77,10 @@ function assertMayWrite(actor: Actor, visibilities: Array<string | undefined>): 
   }
 }
 
-async function usage(client: pg.PoolClient, playerId: string): Promise<{ keys: number; bytes: number }> {
+async function usage(client: pg.PoolClient, projectId: string, playerId: string): Promise<{ keys: number; bytes: number }> {
   const { rows } = await client.query<{ keys: number; bytes: string }>(
-    "SELECT count(*)::int AS keys, coalesce(sum(size_bytes), 0)::bigint AS bytes FROM player_data WHERE player_id = $1",
-    [playerId],
+    "SELECT count(*)::int AS keys, coalesce(sum(size_bytes), 0)::bigint AS bytes FROM player_data WHERE project_id = $1 AND player_id = $2",
+    [projectId, playerId],
   );
   return { keys: rows[0]?.keys ?? 0, bytes: Number(rows[0]?.bytes ?? 0) };
 }
@@ -95,7 +95,11 @@ function assertWithinLimits(after: { keys: number; bytes: number }, before: { ke
 /** Takes the player's write lock and reads the key; refuses clients on a protected key. */
 async function lockAndRead(client: pg.PoolClient, actor: Actor, playerId: string, key: string): Promise<Row | undefined> {
   await lockPlayer(client, actor.projectId, playerId);
-  const { rows } = await client.query<Row>(`SELECT ${COLUMNS} FROM player_data WHERE player_id = $1 AND key = $2`, [playerId, key]);
+  const { rows } = await client.query<Row>(`SELECT ${COLUMNS} FROM player_data WHERE project_id = $1 AND player_id = $2 AND key = $3`, [
+    actor.projectId,
+    playerId,
+    key,
+  ]);
   assertMayWrite(actor, [rows[0]?.visibility]);
   return rows[0];
 }
@@ -116,7 +120,7 @@ export async function putPlayerData(o: {
     const existing = await lockAndRead(client, o.actor, target.playerId, o.key);
     const conflict = checkPrecondition(o.key, existing?.version ?? null, o.precondition);
     if (conflict) throw versionConflict([conflict]);
-    const before = await usage(client, target.playerId);
+    const before = await usage(client, o.actor.projectId, target.playerId);
     assertWithinLimits({ keys: before.keys + (existing ? 0 : 1), bytes: before.bytes - (existing?.size_bytes ?? 0) + bytes }, before);
     const visibility = o.visibility ? toDb(o.visibility) : (existing?.visibility ?? "PRIVATE");
     const written = await client.query<Row>(
@@ -146,7 +150,11 @@ export async function deletePlayerData(o: { actor: Actor; id: string; key: strin
     }
     const conflict = checkPrecondition(o.key, existing.version, o.precondition);
     if (conflict) throw versionConflict([conflict]);
-    await client.query("DELETE FROM player_data WHERE player_id = $1 AND key = $2", [target.playerId, o.key]);
+    await client.query("DELETE FROM player_data WHERE project_id = $1 AND player_id = $2 AND key = $3", [
+      o.actor.projectId,
+      target.playerId,
+      o.key,
+    ]);
   });
 }
 
@@ -167,8 +175,8 @@ export async function patchPlayerData(o: { actor: Actor; id: string; body: Patch
   return transaction(async (client) => {
     await lockPlayer(client, o.actor.projectId, target.playerId);
     const { rows } = await client.query<Row>(
-      `SELECT ${COLUMNS} FROM player_data WHERE player_id = $1 AND key = ANY($2::text[]) ORDER BY key FOR UPDATE`,
-      [target.playerId, keys],
+      `SELECT ${COLUMNS} FROM player_data WHERE project_id = $1 AND player_id = $2 AND key = ANY($3::text[]) ORDER BY key FOR UPDATE`,
+      [o.actor.projectId, target.playerId, keys],
     );
     const existing = new Map(rows.map((r) => [r.key, r]));
     assertMayWrite(
@@ -184,7 +192,7 @@ export async function patchPlayerData(o: { actor: Actor; id: string; body: Patch
       }
     }
     if (conflicts.length) throw versionConflict(conflicts);
-    const before = await usage(client, target.playerId);
+    const before = await usage(client, o.actor.projectId, target.playerId);
     let after = { ...before };
     for (const s of serialised) {
       const old = existing.get(s.key);
@@ -196,7 +204,11 @@ export async function patchPlayerData(o: { actor: Actor; id: string; body: Patch
     }
     assertWithinLimits(after, before);
     if (o.body.delete.length) {
-      await client.query("DELETE FROM player_data WHERE player_id = $1 AND key = ANY($2::text[])", [target.playerId, o.body.delete]);
+      await client.query("DELETE FROM player_data WHERE project_id = $1 AND player_id = $2 AND key = ANY($3::text[])", [
+        o.actor.projectId,
+        target.playerId,
+        o.body.delete,
+      ]);
     }
     if (!serialised.length) return [];
     const written = await client.query<Row>(

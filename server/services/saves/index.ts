@@ -50,8 +50,11 @@ export async function getSave(o: { owner: SaveOwner; key: string }): Promise<Sav
   return { ...toMetadata(row), data: row.data as Save["data"] };
 }
 
-async function currentMetadata(client: pg.PoolClient, playerId: string, key: string): Promise<Row | undefined> {
-  const { rows } = await client.query<Row>(`SELECT ${META_COLUMNS} FROM player_saves WHERE player_id = $1 AND key = $2`, [playerId, key]);
+async function currentMetadata(client: pg.PoolClient, owner: SaveOwner, key: string): Promise<Row | undefined> {
+  const { rows } = await client.query<Row>(
+    `SELECT ${META_COLUMNS} FROM player_saves WHERE project_id = $1 AND player_id = $2 AND key = $3`,
+    [owner.projectId, owner.playerId, key],
+  );
   return rows[0];
 }
 
@@ -67,13 +70,14 @@ export async function putSave(o: {
   const sha256 = createHash("sha256").update(text).digest("hex");
   return transaction(async (client) => {
     await lockPlayer(client, o.owner.projectId, o.owner.playerId);
-    const existing = await currentMetadata(client, o.owner.playerId, o.key);
+    const existing = await currentMetadata(client, o.owner, o.key);
     const conflict = checkPrecondition(o.key, existing?.version ?? null, o.precondition);
     if (conflict) throw versionConflict([conflict], { current: existing ? toMetadata(existing) : null });
     if (!existing) {
-      const { rows } = await client.query<{ n: number }>("SELECT count(*)::int AS n FROM player_saves WHERE player_id = $1", [
-        o.owner.playerId,
-      ]);
+      const { rows } = await client.query<{ n: number }>(
+        "SELECT count(*)::int AS n FROM player_saves WHERE project_id = $1 AND player_id = $2",
+        [o.owner.projectId, o.owner.playerId],
+      );
       const count = rows[0]?.n ?? 0;
       if (count >= SAVE_LIMITS.savesPerPlayer) throw limitExceeded("savesPerPlayer", SAVE_LIMITS.savesPerPlayer, count);
     }
@@ -96,10 +100,14 @@ export async function putSave(o: {
 export async function deleteSave(o: { owner: SaveOwner; key: string; precondition: Precondition }): Promise<void> {
   await transaction(async (client) => {
     await lockPlayer(client, o.owner.projectId, o.owner.playerId);
-    const existing = await currentMetadata(client, o.owner.playerId, o.key);
+    const existing = await currentMetadata(client, o.owner, o.key);
     if (!existing) throw new AppError("SAVE_NOT_FOUND");
     const conflict = checkPrecondition(o.key, existing.version, o.precondition);
     if (conflict) throw versionConflict([conflict], { current: toMetadata(existing) });
-    await client.query("DELETE FROM player_saves WHERE player_id = $1 AND key = $2", [o.owner.playerId, o.key]);
+    await client.query("DELETE FROM player_saves WHERE project_id = $1 AND player_id = $2 AND key = $3", [
+      o.owner.projectId,
+      o.owner.playerId,
+      o.key,
+    ]);
   });
 }
