@@ -17,7 +17,12 @@ export function jsonResponse(status: number, body: unknown, headers: Record<stri
   if (status === 204 || body === null) return new Response(null, { status, headers });
   return new Response(JSON.stringify(body), {
     status,
-    headers: { "Content-Type": "application/json; charset=utf-8", "Cache-Control": "no-store", ...headers },
+    headers: {
+      "Content-Type": "application/json; charset=utf-8",
+      "Cache-Control": "no-store",
+      "X-Content-Type-Options": "nosniff",
+      ...headers,
+    },
   });
 }
 
