@@ -1,6 +1,7 @@
 import { seedDemo } from "../prisma/seed";
 import { pool } from "./db";
 import { env } from "./env";
+import { scheduleMaintenance } from "./maintenance";
 import { migrate } from "./migrate";
 import { limiterKind, limiterReady } from "./ratelimit";
 
@@ -9,6 +10,7 @@ export async function bootstrap(): Promise<void> {
   const config = env();
   const applied = await migrate(pool());
   console.log(`[boot] database migrated (${applied.length ? `applied ${applied.join(", ")}` : "up to date"})`);
+  scheduleMaintenance();
   const store = limiterKind();
   if (store === "memory") {
     console.warn(

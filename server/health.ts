@@ -1,3 +1,4 @@
+import packageJson from "../package.json";
 import { pool } from "./db";
 import { limiterKind, limiterStats, pingStore } from "./ratelimit";
 
@@ -9,16 +10,15 @@ export type Health = {
   limiter: { store: string; ok: boolean; latencyMs: number; failOpen: number; failClosed: number };
 };
 
-const VERSION = process.env.npm_package_version ?? "0.1.0";
+const VERSION = packageJson.version;
 
 async function pingDatabase(): Promise<{ ok: boolean; latencyMs: number }> {
   const started = performance.now();
   try {
-    const client = await Promise.race([
+    await Promise.race([
       pool().query("SELECT 1"),
       new Promise<never>((_, reject) => setTimeout(() => reject(new Error("timeout")), 2_000)),
     ]);
-    void client;
     return { ok: true, latencyMs: Math.round((performance.now() - started) * 10) / 10 };
   } catch {
     return { ok: false, latencyMs: Math.round(performance.now() - started) };

@@ -1,0 +1,27 @@
+import { describe, expect, it } from "vitest";
+import { anonymousPlayer, makeProject } from "../e2e/support/fixtures";
+import { prisma } from "./db";
+import { pruneAuthTables } from "./maintenance";
+
+describe("auth table housekeeping", () => {
+  it("deletes sessions ended over a week ago and used refresh tokens over a week old, and nothing live", async () => {
+    const project = await makeProject();
+    const [expired, revoked, live, rotated] = await Promise.all([1, 2, 3, 4].map(() => anonymousPlayer(project.clientKey)));
+    const eightDaysAgo = new Date(Date.now() - 8 * 86_400_000);
+    const sixDaysAgo = new Date(Date.now() - 6 * 86_400_000);
+    await prisma().session.updateMany({ where: { playerId: expired?.playerId }, data: { expiresAt: eightDaysAgo } });
+    await prisma().session.updateMany({ where: { playerId: revoked?.playerId }, data: { revokedAt: eightDaysAgo } });
+    await prisma().refreshToken.updateMany({ where: { session: { playerId: rotated?.playerId } }, data: { usedAt: eightDaysAgo } });
+    await prisma().session.updateMany({ where: { playerId: live?.playerId }, data: { revokedAt: sixDaysAgo } });
+
+    await pruneAuthTables();
+
+    const left = async (playerId: string | undefined) => prisma().session.count({ where: { playerId } });
+    expect(await left(expired?.playerId)).toBe(0);
+    expect(await left(revoked?.playerId)).toBe(0);
+    expect(await left(live?.playerId)).toBe(1);
+    expect(await left(rotated?.playerId)).toBe(1);
+    expect(await prisma().refreshToken.count({ where: { session: { playerId: rotated?.playerId } } })).toBe(0);
+    expect(await prisma().refreshToken.count({ where: { session: { playerId: live?.playerId } } })).toBe(1);
+  });
+});

@@ -1,0 +1,42 @@
+import { pool } from "./db";
+
+/**
+ * Housekeeping that keeps auth tables from growing without bound. Ended sessions (expired or
+ * revoked) are deleted a week after they ended, with their refresh tokens. Used refresh tokens
+ * are kept a week for reuse detection, then deleted: a token presented more than a week after
+ * it was rotated is simply unknown (401 INVALID_TOKEN) instead of revoking its session.
+ */
+export const RETENTION_DAYS = 7;
+const MAINTENANCE_LOCK = 72707370;
+
+export async function pruneAuthTables(now = new Date()): Promise<{ sessions: number; refreshTokens: number }> {
+  const client = await pool().connect();
+  try {
+    // One instance at a time; the others skip this round.
+    const { rows } = await client.query<{ locked: boolean }>("SELECT pg_try_advisory_lock($1) AS locked", [MAINTENANCE_LOCK]);
+    if (!rows[0]?.locked) return { sessions: 0, refreshTokens: 0 };
+    try {
+      const cutoff = new Date(now.getTime() - RETENTION_DAYS * 86_400_000);
+      const sessions = await client.query("DELETE FROM sessions WHERE expires_at < $1 OR revoked_at < $1", [cutoff]);
+      const tokens = await client.query("DELETE FROM refresh_tokens WHERE used_at < $1", [cutoff]);
+      return { sessions: sessions.rowCount ?? 0, refreshTokens: tokens.rowCount ?? 0 };
+    } finally {
+      await client.query("SELECT pg_advisory_unlock($1)", [MAINTENANCE_LOCK]);
+    }
+  } finally {
+    client.release();
+  }
+}
+
+/** Runs the housekeeping hourly in the background of a server process. */
+export function scheduleMaintenance(everyMs = 3_600_000): void {
+  const run = () =>
+    pruneAuthTables()
+      .then((r) => {
+        if (r.sessions || r.refreshTokens)
+          console.log(`[maintenance] pruned ${r.sessions} ended sessions, ${r.refreshTokens} used refresh tokens`);
+      })
+      .catch((error: unknown) => console.error("[maintenance] failed:", (error as Error).message));
+  setTimeout(run, 60_000).unref();
+  setInterval(run, everyMs).unref();
+}
