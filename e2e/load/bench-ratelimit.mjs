@@ -1,10 +1,13 @@
 #!/usr/bin/env node
-// What the rate limiter adds per request: the same routes on instances with the limiter on
-// Redis (REDIS_URL, loopback), in-process, and off — all started and measured in one run.
-//   REDIS_URL=redis://127.0.0.1:6379 node e2e/load/bench-ratelimit.mjs [seconds=10]
+// What the rate limiter adds per request: the same route on three instances — limiter off,
+// on Redis (REDIS_URL, loopback), in-process — started together and measured in interleaved
+// rounds of one run, so drift on a shared 2-core machine hits every variant alike.
+//   REDIS_URL=redis://127.0.0.1:6379 node e2e/load/bench-ratelimit.mjs [secondsPerRound=4] [rounds=3]
+import { Redis } from "ioredis";
 import { ensureBuild, measure, startProduct, table, unlimitDemo } from "./lib.mjs";
 
-const seconds = Number(process.argv[2] ?? 10);
+const seconds = Number(process.argv[2] ?? 4);
+const rounds = Number(process.argv[3] ?? 3);
 const redisUrl = process.env.REDIS_URL;
 if (!redisUrl) {
   console.error("Set REDIS_URL (e.g. redis://127.0.0.1:6379)");
@@ -12,29 +15,56 @@ if (!redisUrl) {
 }
 ensureBuild();
 const variants = [
-  ["limiter off (baseline)", { RATE_LIMITS: "off" }],
-  ["limiter on Redis", { REDIS_URL: redisUrl }],
-  ["limiter in-process", {}],
+  { label: "limiter off (baseline)", env: { RATE_LIMITS: "off" } },
+  { label: "limiter on Redis", env: { REDIS_URL: redisUrl } },
+  { label: "limiter in-process", env: {} },
 ];
+for (const v of variants) {
+  v.product = await startProduct({ API_KEY_CACHE_TTL_SECONDS: "1", ...v.env });
+  await unlimitDemo(v.product);
+  v.samples = { 1: [], 8: [] };
+}
+
+// Context: one Redis round trip on loopback, as the limiter's EVALSHA pays it.
+const redis = new Redis(redisUrl);
+const rtts = [];
+for (let i = 0; i < 2_000; i++) {
+  const t0 = performance.now();
+  await redis.ping();
+  rtts.push(performance.now() - t0);
+}
+redis.disconnect();
+rtts.sort((a, b) => a - b);
+
+try {
+  for (let r = 0; r < rounds; r++) {
+    for (const connections of [1, 8]) {
+      for (const v of variants) {
+        const { baseUrl, demo } = v.product;
+        const request = () => [`${baseUrl}/api/v1/auth/anonymous`, { headers: { "X-API-Key": demo.apiKey } }];
+        v.samples[connections].push(await measure({ request, connections, seconds, expect: 405, warmupSeconds: 1 }));
+      }
+    }
+  }
+} finally {
+  for (const v of variants) await v.product.stop();
+}
+
+const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const rows = [];
-for (const [label, env] of variants) {
-  const product = await startProduct({ API_KEY_CACHE_TTL_SECONDS: "1", ...env });
-  try {
-    await unlimitDemo(product);
-    const { baseUrl, demo } = product;
-    const trivial = () => [`${baseUrl}/api/v1/auth/anonymous`, { headers: { "X-API-Key": demo.apiKey } }];
+for (const connections of [1, 8]) {
+  for (const v of variants) {
+    const s = v.samples[connections];
     rows.push({
-      name: `${label}: GET /auth/anonymous → 405 (key + limit only)`,
-      connections: 1,
-      ...(await measure({ request: trivial, connections: 1, seconds, expect: 405 })),
+      name: `${v.label}: GET /auth/anonymous → 405 (key + limit only)`,
+      connections,
+      requests: s.reduce((a, x) => a + x.requests, 0),
+      rps: median(s.map((x) => x.rps)),
+      p50: median(s.map((x) => x.p50)),
+      p99: median(s.map((x) => x.p99)),
+      errors: s.reduce((a, x) => a + x.errors, 0),
     });
-    rows.push({
-      name: `${label}: same, 8 connections`,
-      connections: 8,
-      ...(await measure({ request: trivial, connections: 8, seconds, expect: 405 })),
-    });
-  } finally {
-    await product.stop();
   }
 }
-table(`Rate limiter cost, ${seconds} s per row after 2 s warm-up (one run; Redis on loopback)`, rows);
+table(`Rate limiter cost: ${rounds} interleaved rounds of ${seconds} s per variant (medians of the rounds), one run`, rows);
+console.log(`\nRedis PING round trip on loopback (2,000 sequential): p50 ${rtts[1000].toFixed(3)} ms, p99 ${rtts[1980].toFixed(3)} ms`);
