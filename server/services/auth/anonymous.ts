@@ -1,19 +1,25 @@
-import { prisma } from "../../db";
+import { uuidv7 } from "../../crypto";
+import { pool } from "../../db";
 import type { SessionDto } from "./schemas";
 import { newRefreshToken, refreshExpiry, sessionDto } from "./sessions";
 
-/** A new player with a new session, every call. */
+/**
+ * A new player with a new session, every call. One statement writes the player, its session
+ * and the refresh token's hash (a game's launch-day spike lands here).
+ */
 export async function signInAnonymously({ projectId }: { projectId: string }): Promise<SessionDto> {
   const refresh = newRefreshToken();
-  const player = await prisma().player.create({
-    data: {
-      projectId,
-      lastLoginAt: new Date(),
-      sessions: { create: { projectId, expiresAt: refreshExpiry(), refreshTokens: { create: { tokenHash: refresh.hash } } } },
-    },
-    select: { id: true, sessions: { select: { id: true } } },
+  const playerId = uuidv7();
+  const sessionId = uuidv7();
+  await pool().query({
+    name: "anonymous-sign-in",
+    text: `WITH player AS (
+             INSERT INTO players (id, project_id, last_login_at, updated_at) VALUES ($1, $2, now(), now())
+           ), session AS (
+             INSERT INTO sessions (id, project_id, player_id, expires_at) VALUES ($3, $2, $1, $4)
+           )
+           INSERT INTO refresh_tokens (id, session_id, token_hash) VALUES ($5, $3, $6)`,
+    values: [playerId, projectId, sessionId, refreshExpiry(), uuidv7(), Buffer.from(refresh.hash)],
   });
-  const sessionId = player.sessions[0]?.id;
-  if (!sessionId) throw new Error("session was not created");
-  return sessionDto({ projectId, playerId: player.id, sessionId, refreshToken: refresh.token, created: true });
+  return sessionDto({ projectId, playerId, sessionId, refreshToken: refresh.token, created: true });
 }
