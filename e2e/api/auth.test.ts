@@ -68,6 +68,7 @@ describe("POST /auth/email/register", () => {
     expectError(await register({ email: email(), password: "x".repeat(129) }), 400, "VALIDATION_ERROR");
     expectError(await register({ email: email(), password: PASSWORD, role: "admin" }), 400, "VALIDATION_ERROR");
     expectError(await register({ email: 42, password: PASSWORD }), 400, "VALIDATION_ERROR");
+    expectError(await register({ email: email(), password: PASSWORD, displayName: "x\u0000" }), 400, "VALIDATION_ERROR");
     expectError(await api("POST", "/api/v1/auth/email/register", { key: project.clientKey, body: "{" }), 400, "INVALID_JSON");
     const boundary = await register({ email: email(), password: "x".repeat(128) });
     expect(boundary.status).toBe(200);

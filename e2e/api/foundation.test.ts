@@ -63,6 +63,14 @@ describe("API keys", () => {
 });
 
 describe("request bodies", () => {
+  it("refuses X-Player-Id from a client key on every route", async () => {
+    expectError(
+      await api("POST", ANON, { key: project.clientKey, headers: { "X-Player-Id": "00000000-0000-7000-8000-000000000000" } }),
+      403,
+      "FORBIDDEN",
+    );
+  });
+
   it("answers 415 for a body that is not JSON by content type", async () => {
     expectError(
       await api("POST", ANON, { key: project.clientKey, body: "{}", headers: { "Content-Type": "text/plain" } }),

@@ -23,7 +23,11 @@ let ec: Signer;
 let stranger: Signer;
 let jwksUrl: string;
 let jwksHits = 0;
-const server = createServer((_req, res) => {
+const server = createServer((req, res) => {
+  if (req.url === "/broken") {
+    res.statusCode = 500;
+    return res.end("upstream trouble");
+  }
   jwksHits++;
   res.setHeader("Content-Type", "application/json");
   res.end(JSON.stringify({ keys: [rsa.jwk, ec.jwk] }));
@@ -40,10 +44,22 @@ beforeAll(async () => {
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   jwksUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}/jwks.json`;
   project = await makeProject();
-  await upsertIdentityProvider({ projectId: project.projectId, provider: { id: "acme", issuer: ISSUER, jwksUrl, audience: AUDIENCE } });
+  // The JWKS endpoint lives on loopback here, which production configuration refuses.
+  const allowPrivateNetwork = true;
+  await upsertIdentityProvider({
+    projectId: project.projectId,
+    provider: { id: "acme", issuer: ISSUER, jwksUrl, audience: AUDIENCE },
+    allowPrivateNetwork,
+  });
   await upsertIdentityProvider({
     projectId: project.projectId,
     provider: { id: "acme-rsa-only", issuer: ISSUER, jwksUrl, audience: AUDIENCE, algorithms: ["RS256"] },
+    allowPrivateNetwork,
+  });
+  await upsertIdentityProvider({
+    projectId: project.projectId,
+    provider: { id: "broken", issuer: ISSUER, jwksUrl: jwksUrl.replace("/jwks.json", "/broken"), audience: AUDIENCE },
+    allowPrivateNetwork,
   });
 });
 afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
@@ -166,12 +182,27 @@ describe("POST /auth/idp", () => {
     expectError(await signIn({ provider: "acme", token: "x", extra: 1 }), 400, "VALIDATION_ERROR");
   });
 
-  it("accepts only https JWKS URLs (http on loopback) from operators", async () => {
-    await expect(
-      upsertIdentityProvider({
+  it("answers 503 when the provider's key set cannot be fetched, so the client keeps its token and retries", async () => {
+    const res = await signIn({ provider: "broken", token: await idToken(rsa) });
+    expectError(res, 503, "SERVICE_UNAVAILABLE");
+  });
+
+  it("refuses JWKS URLs that are not https or point at private addresses (production configuration)", async () => {
+    const bad = [
+      "http://example.com/keys",
+      "https://169.254.169.254/keys",
+      "https://127.0.0.1/keys",
+      "https://10.1.2.3/keys",
+      "https://[::1]/keys",
+      "https://localhost/keys",
+    ];
+    for (const jwksUrl of bad) {
+      const attempt = upsertIdentityProvider({
         projectId: project.projectId,
-        provider: { id: "bad", issuer: ISSUER, jwksUrl: "http://169.254.169.254/keys", audience: AUDIENCE },
-      }),
-    ).rejects.toMatchObject({ code: "VALIDATION_ERROR" });
+        provider: { id: "bad", issuer: ISSUER, jwksUrl, audience: AUDIENCE },
+        allowPrivateNetwork: false,
+      });
+      await expect(attempt, jwksUrl).rejects.toMatchObject({ code: "VALIDATION_ERROR" });
+    }
   });
 });

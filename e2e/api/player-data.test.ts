@@ -68,6 +68,23 @@ describe("PUT / GET / DELETE /players/{id}/data/{key}", () => {
     expectError(await api("GET", url(stranger.playerId, "anything"), as(owner)), 404, "KEY_NOT_FOUND");
   });
 
+  it("answers 400, not 500, for strings the database cannot store, deep nesting and __proto__ keys", async () => {
+    const raw = (body: string) => api("PUT", url("me", "odd"), { ...as(owner), body });
+    for (const body of [
+      '{"value":"x\\u0000y"}',
+      '{"value":"\\ud800"}',
+      '{"value":{"\\u0000":1}}',
+      '{"value":{"__proto__":{"x":1},"a":2}}',
+    ]) {
+      expectError(await raw(body), 400, "VALIDATION_ERROR");
+    }
+    expectError(await raw(`{"value":${"[".repeat(5000)}${"]".repeat(5000)}}`), 400, "VALIDATION_ERROR");
+    expect((await raw(`{"value":${"[".repeat(60)}${"]".repeat(60)}}`)).status).toBe(201);
+    expectError(await raw(`{"value":${"[".repeat(70)}${"]".repeat(70)}}`), 400, "VALIDATION_ERROR");
+    expect((await raw('{"value":"emoji 🎮 and \\ud83c\\udfae are fine"}')).status).toBe(200);
+    expectError(await api("PATCH", url("me"), { ...as(owner), body: '{"set":{"__proto__":{"value":1}}}' }), 400, "VALIDATION_ERROR");
+  });
+
   it("rejects malformed keys, ids and bodies", async () => {
     expectError(await put(as(owner), "me", "has%20space", { value: 1 }), 400, "VALIDATION_ERROR");
     expectError(await put(as(owner), "me", "k".repeat(129), { value: 1 }), 400, "VALIDATION_ERROR");
@@ -166,6 +183,10 @@ describe("versions", () => {
     const again = await api<Conflicts>("PUT", url("me", "once"), { ...as(owner), body: { value: 2 }, headers: { "If-None-Match": "*" } });
     expectError(again, 412, "VERSION_CONFLICT");
     expect(again.body.error.details.conflicts[0]).toEqual({ key: "once", expectedVersion: null, currentVersion: 1 });
+  });
+
+  it("DELETE of an absent key is 404 even with If-Match", async () => {
+    expectError(await api("DELETE", url("me", "ghost"), { ...as(owner), headers: { "If-Match": '"1"' } }), 404, "KEY_NOT_FOUND");
   });
 
   it("DELETE honours If-Match", async () => {

@@ -54,7 +54,9 @@ async function atWindowStart(): Promise<void> {
   if (into > 300) await new Promise((r) => setTimeout(r, ms - into + 50));
 }
 
-const uniqueIp = () => `203.0.113.${1 + ((randomBytes(1)[0] ?? 0) % 250)}`;
+let ipCounter = 0;
+/** An address no other test in this file uses (documentation range, counter + random). */
+const uniqueIp = () => `2001:db8:${randomBytes(2).toString("hex")}::${(++ipCounter).toString(16)}`;
 
 function behaviourSuite(name: string, base: () => string, demo: () => { freeApiKey: string }) {
   describe(`${name}: per-plan budgets`, () => {
@@ -116,6 +118,14 @@ function behaviourSuite(name: string, base: () => string, demo: () => { freeApiK
       expect(results[IP_BUDGET]?.body).toMatchObject({ error: { code: "RATE_LIMITED", details: { scope: "ip", limit: IP_BUDGET } } });
       expect((await call(base(), { ip: "192.0.2.77" })).status).toBe(401);
     }, 30_000);
+
+    it("behind the trusted proxy only the last X-Forwarded-For entry counts (the left ones are the client's)", async () => {
+      await atWindowStart();
+      const ip = uniqueIp();
+      const statuses: number[] = [];
+      for (let i = 0; i < IP_BUDGET + 1; i++) statuses.push((await call(base(), { ip: `10.9.${i}.1, ${ip}` })).status);
+      expect(statuses.at(-1)).toBe(429);
+    }, 30_000);
   });
 
   describe(`${name}: e-mail login brute force`, () => {
@@ -130,8 +140,43 @@ function behaviourSuite(name: string, base: () => string, demo: () => { freeApiK
       for (let i = 0; i < LOGIN_PER_ACCOUNT; i++) expect((await login(victim, `guess ${i}`, uniqueIp())).status).toBe(401);
       const blocked = await login(victim, "the real password", uniqueIp());
       expect(blocked.status).toBe(429);
-      expect(blocked.body).toMatchObject({ error: { code: "RATE_LIMITED", details: { scope: "login-account" } } });
+      expect(blocked.body).toMatchObject({
+        error: { code: "RATE_LIMITED", details: { scope: "login-account", limit: LOGIN_PER_ACCOUNT } },
+      });
+      expect(blocked.headers.get("ratelimit-policy")).toBe(`"login-account";q=${LOGIN_PER_ACCOUNT};w=900`);
+      expect(blocked.headers.get("x-ratelimit-remaining")).toBe("0");
+      expect(Number(blocked.headers.get("retry-after"))).toBeGreaterThan(0);
       expect((await login(other, "other password", uniqueIp())).status).toBe(200);
+    }, 30_000);
+
+    it("a burst of parallel guesses cannot get more than the budget checked", async () => {
+      const project = await makeProject();
+      const victim = `burst-${randomBytes(4).toString("hex")}@example.com`;
+      await registerWithEmail({ projectId: project.projectId, email: victim, password: "the real password", playerId: null });
+      const results = await Promise.all(
+        Array.from({ length: 20 }, (_, i) =>
+          call(base(), {
+            key: project.clientKey,
+            path: "/api/v1/auth/email/login",
+            body: { email: victim, password: `guess ${i}` },
+            ip: uniqueIp(),
+          }),
+        ),
+      );
+      expect(results.filter((r) => r.status === 401).length).toBeLessThanOrEqual(LOGIN_PER_ACCOUNT);
+      expect(results.filter((r) => r.status === 429).length).toBeGreaterThanOrEqual(20 - LOGIN_PER_ACCOUNT);
+    }, 30_000);
+
+    it("only failures count: correct logins give their attempt back", async () => {
+      const project = await makeProject();
+      const email = `ok-${randomBytes(4).toString("hex")}@example.com`;
+      await registerWithEmail({ projectId: project.projectId, email, password: "the real password", playerId: null });
+      const login = (password: string) =>
+        call(base(), { key: project.clientKey, path: "/api/v1/auth/email/login", body: { email, password }, ip: uniqueIp() });
+      for (let i = 0; i < LOGIN_PER_ACCOUNT - 1; i++) expect((await login("wrong")).status).toBe(401);
+      for (let i = 0; i < LOGIN_PER_ACCOUNT + 2; i++) expect((await login("the real password")).status).toBe(200);
+      expect((await login("wrong")).status).toBe(401);
+      expect((await login("wrong")).status).toBe(429);
     }, 30_000);
 
     it("cuts off one IP guessing many accounts; other IPs still log in", async () => {
@@ -236,6 +281,8 @@ describe("store failure (a private redis-server that the test stops and restarts
     expect(refused.status).toBe(503);
     expect(refused.body).toMatchObject({ error: { code: "SERVICE_UNAVAILABLE" } });
     expect(refused.headers.get("retry-after")).toBeTruthy();
+    expect(refused.headers.get("x-ratelimit-limit")).toBe("5");
+    expect(refused.headers.get("x-ratelimit-remaining")).toBe("0");
     const health = (await (await fetch(`${app.baseUrl}/api/health`)).json()) as {
       status: string;
       limiter: { ok: boolean; failOpen: number };

@@ -114,6 +114,7 @@ describe("cloud saves", () => {
     expectError(await put(p, "k", { meta: {} }), 400, "VALIDATION_ERROR");
     expectError(await put(p, "k", { data: 1, meta: "label" }), 400, "VALIDATION_ERROR");
     expectError(await put(p, "k", { data: 1, extra: true }), 400, "VALIDATION_ERROR");
+    expectError(await put(p, "k", { data: 1, meta: { l: "\u0000" } }), 400, "VALIDATION_ERROR");
   });
 });
 

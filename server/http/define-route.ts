@@ -2,7 +2,7 @@ import type { z } from "zod";
 import { type ApiKeyContext, resolveApiKey } from "../api-keys";
 import { authenticateActingPlayer, authenticateBearer } from "../auth/player";
 import { AppError } from "../errors";
-import { type LimitResult, limitIp, limitProject } from "../ratelimit";
+import { type LimitResult, limitIp, limitProject, storeUnavailable } from "../ratelimit";
 import { MAX_BODY_BYTES, parseWith, readJsonBody } from "./body";
 import { clientIp, corsHeaders, preflightHeaders, rateLimitHeaders, requestIdFrom } from "./headers";
 import { errorResponse, jsonResponse, Reply, toAppError } from "./respond";
@@ -91,6 +91,7 @@ function applyLimit(result: LimitResult | null, headers: Record<string, string>)
   if (!result) return;
   Object.assign(headers, rateLimitHeaders(result));
   if (result.allowed) return;
+  if (result.degraded) throw storeUnavailable();
   const retryAfterSeconds = Math.max(1, Math.ceil((result.resetMs - Date.now()) / 1000));
   throw new AppError("RATE_LIMITED", {
     headers: { "Retry-After": String(retryAfterSeconds) },
@@ -116,10 +117,12 @@ async function authenticateKey(req: Request, ip: string, headers: Record<string,
 }
 
 async function authenticatePlayer(req: Request, mode: AuthMode, key: ApiKeyContext): Promise<PlayerCaller | null> {
-  if (mode === "none" || mode === "key") return null;
   const actingAs = req.headers.get("x-player-id");
+  if (actingAs !== null && key.kind !== "SERVER") {
+    throw new AppError("FORBIDDEN", { message: "Only a server key may act as a player with X-Player-Id." });
+  }
+  if (mode === "none" || mode === "key") return null;
   if (actingAs !== null) {
-    if (key.kind !== "SERVER") throw new AppError("FORBIDDEN", { message: "Only a server key may act as a player with X-Player-Id." });
     const { playerId } = await authenticateActingPlayer(actingAs, key.projectId);
     return { playerId, sessionId: null, viaServerKey: true };
   }

@@ -39,9 +39,29 @@ export function rateLimitHeaders(r: LimitResult): Record<string, string> {
   };
 }
 
-/** The client address: the launcher overwrites X-Forwarded-For with the socket address unless TRUST_PROXY. */
+/**
+ * The client address. The launcher overwrites X-Forwarded-For with the socket address unless
+ * TRUST_PROXY; with it, the one trusted proxy appended the address it saw as the last entry
+ * (entries to its left come from the client and prove nothing).
+ */
 export function clientIp(req: Request): string {
   const forwarded = req.headers.get("x-forwarded-for");
-  const first = forwarded?.split(",")[0]?.trim();
-  return first || "unknown";
+  const last = forwarded?.split(",").at(-1)?.trim();
+  return last || "unknown";
+}
+
+/** A 429 names the policy that refused it; its rate-limit headers describe that policy. */
+export function rateLimitHeadersOfRefusal(details: Record<string, unknown>): Record<string, string> {
+  const { limit, windowSeconds, retryAfterSeconds, scope } = details;
+  if (typeof limit !== "number" || typeof windowSeconds !== "number" || typeof retryAfterSeconds !== "number" || typeof scope !== "string")
+    return {};
+  return rateLimitHeaders({
+    policy: scope,
+    allowed: false,
+    limit,
+    remaining: 0,
+    resetMs: Date.now() + retryAfterSeconds * 1000,
+    windowSeconds,
+    degraded: false,
+  });
 }

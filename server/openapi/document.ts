@@ -43,7 +43,14 @@ function errorResponses(codes: ErrorCode[]): ZodOpenApiResponsesObject {
 }
 
 /** Errors any keyed request can get. */
-const KEY_ERRORS: ErrorCode[] = ["MISSING_API_KEY", "INVALID_API_KEY", "RATE_LIMITED", "INTERNAL_ERROR", "SERVICE_UNAVAILABLE"];
+const KEY_ERRORS: ErrorCode[] = [
+  "MISSING_API_KEY",
+  "INVALID_API_KEY",
+  "FORBIDDEN",
+  "RATE_LIMITED",
+  "INTERNAL_ERROR",
+  "SERVICE_UNAVAILABLE",
+];
 const BODY_ERRORS: ErrorCode[] = ["INVALID_JSON", "VALIDATION_ERROR", "PAYLOAD_TOO_LARGE", "UNSUPPORTED_MEDIA_TYPE"];
 /** Errors of a request that carries (or may carry) a player's credentials. */
 const PLAYER_ERRORS: ErrorCode[] = ["MISSING_TOKEN", "INVALID_TOKEN", "PLAYER_BANNED", "FORBIDDEN", "PLAYER_NOT_FOUND", "VALIDATION_ERROR"];

@@ -83,17 +83,30 @@ async function consume({ policy, identifier, limit, windowSeconds, failClosed }:
   }
 }
 
+/**
+ * The store failed or was too slow. Fail open: the request passes (logged, counted). Fail
+ * closed: a refused result marked degraded, which the edge answers with 503.
+ */
 export function storeFailed(error: unknown, o: Omit<ConsumeOptions, "identifier">): LimitResult {
   const windowMs = o.windowSeconds * 1_000;
   const resetMs = (Math.floor(Date.now() / windowMs) + 1) * windowMs;
+  const base = { policy: o.policy, limit: o.limit, resetMs, windowSeconds: o.windowSeconds, degraded: true };
   if (o.failClosed) {
     limiterStats.failClosed++;
     console.error(`[ratelimit] store unavailable, refusing ${o.policy}:`, (error as Error).message);
-    throw new AppError("SERVICE_UNAVAILABLE", { headers: { "Retry-After": "5" }, details: { retryAfterSeconds: 5 } });
+    return { ...base, allowed: false, remaining: 0 };
   }
   limiterStats.failOpen++;
   console.warn(`[ratelimit] store unavailable, letting ${o.policy} through:`, (error as Error).message);
-  return { policy: o.policy, allowed: true, limit: o.limit, remaining: o.limit, resetMs, windowSeconds: o.windowSeconds, degraded: true };
+  return { ...base, allowed: true, remaining: o.limit };
+}
+
+export function storeUnavailable(): AppError {
+  return new AppError("SERVICE_UNAVAILABLE", {
+    message: "Rate limiting is unavailable; credential requests are refused until it is back.",
+    headers: { "Retry-After": "5" },
+    details: { retryAfterSeconds: 5 },
+  });
 }
 
 export function projectLimit(plan: Plan, customRateLimit: number | null): number {

@@ -1,13 +1,15 @@
 import { env } from "../env";
 import { AppError } from "../errors";
-import { instance, STORE_TIMEOUT_MS, storeFailed, withTimeout } from "./index";
+import { instance, STORE_TIMEOUT_MS, storeFailed, storeUnavailable, withTimeout } from "./index";
 
 /**
- * Password guessing: failed e-mail logins are counted per (project, e-mail) and per client IP.
- * Only failures count, so a player who types the password right is never slowed down, and a
- * flood against one account does not lock out the project's other players. Fails closed.
+ * Password guessing: failed e-mail logins are limited per (project, e-mail) and per client IP.
+ * Every attempt takes one unit from both budgets before the password is checked — so a burst
+ * of parallel guesses cannot all pass the check before any failure is counted — and a correct
+ * password gives both units back. In effect only failures count: guessing one account does not
+ * lock out the project's other players. Fails closed when the store is unavailable.
  */
-type LoginKeys = { account: string; ip: string };
+export type LoginAttempt = { identifiers: [string, string] };
 
 function policies() {
   const windowSeconds = env().LOGIN_FAILURE_WINDOW_SECONDS;
@@ -17,43 +19,37 @@ function policies() {
   ] as const;
 }
 
-function identifiers(keys: LoginKeys): [string, string] {
-  return [keys.account, keys.ip];
-}
-
-export async function checkLoginAllowed(o: { projectId: string; email: string; ip: string }): Promise<LoginKeys> {
-  const keys = { account: `${o.projectId}:${o.email}`, ip: o.ip };
-  const ids = identifiers(keys);
-  const checks = policies().map(async (p, i) => {
-    try {
-      const r = await withTimeout(instance(p.policy, p.limit, p.windowSeconds).getRemaining(ids[i] ?? ""), STORE_TIMEOUT_MS);
-      return { ...p, remaining: r.remaining, resetMs: r.reset };
-    } catch (error) {
-      storeFailed(error, { ...p, failClosed: true });
-      throw error;
-    }
-  });
-  for (const r of await Promise.all(checks)) {
-    if (r.remaining > 0) continue;
-    const retryAfterSeconds = Math.max(1, Math.ceil((r.resetMs - Date.now()) / 1000));
-    throw new AppError("RATE_LIMITED", {
-      message: "Too many failed logins; try again later.",
-      headers: { "Retry-After": String(retryAfterSeconds) },
-      details: { limit: r.limit, windowSeconds: r.windowSeconds, retryAfterSeconds, scope: r.policy },
-    });
-  }
-  return keys;
-}
-
-export async function recordLoginFailure(keys: LoginKeys): Promise<void> {
-  const ids = identifiers(keys);
-  await Promise.all(
+async function take(identifiers: [string, string], rate: 1 | -1) {
+  return Promise.all(
     policies().map(async (p, i) => {
       try {
-        await withTimeout(instance(p.policy, p.limit, p.windowSeconds).limit(ids[i] ?? ""), STORE_TIMEOUT_MS);
+        const r = await withTimeout(instance(p.policy, p.limit, p.windowSeconds).limit(identifiers[i] ?? "", { rate }), STORE_TIMEOUT_MS);
+        return { ...p, allowed: r.success, resetMs: r.reset };
       } catch (error) {
         storeFailed(error, { ...p, failClosed: true });
+        throw storeUnavailable();
       }
     }),
   );
+}
+
+/** Reserves one attempt on both budgets, or refuses with 429 naming the exhausted one. */
+export async function beginLoginAttempt(o: { projectId: string; email: string; ip: string }): Promise<LoginAttempt> {
+  const identifiers: [string, string] = [`${o.projectId}:${o.email}`, o.ip];
+  const results = await take(identifiers, 1);
+  const refused = results.find((r) => !r.allowed);
+  if (refused) {
+    const retryAfterSeconds = Math.max(1, Math.ceil((refused.resetMs - Date.now()) / 1000));
+    throw new AppError("RATE_LIMITED", {
+      message: "Too many failed logins; try again later.",
+      headers: { "Retry-After": String(retryAfterSeconds) },
+      details: { limit: refused.limit, windowSeconds: refused.windowSeconds, retryAfterSeconds, scope: refused.policy },
+    });
+  }
+  return { identifiers };
+}
+
+/** The password was right: the attempt does not count. */
+export async function loginSucceeded(attempt: LoginAttempt): Promise<void> {
+  await take(attempt.identifiers, -1).catch(() => undefined);
 }

@@ -1,20 +1,62 @@
+import { lookup } from "node:dns/promises";
+import { BlockList, isIP } from "node:net";
 import { z } from "zod";
 import { prisma } from "../db";
+import { env } from "../env";
 import { AppError } from "../errors";
 
-const LOOPBACK = new Set(["127.0.0.1", "localhost", "[::1]"]);
+/** Addresses a JWKS URL may not point at unless private networks are allowed. */
+const PRIVATE = new BlockList();
+for (const [net, bits] of [
+  ["0.0.0.0", 8],
+  ["10.0.0.0", 8],
+  ["100.64.0.0", 10],
+  ["127.0.0.0", 8],
+  ["169.254.0.0", 16],
+  ["172.16.0.0", 12],
+  ["192.168.0.0", 16],
+] as const) {
+  PRIVATE.addSubnet(net, bits, "ipv4");
+}
+for (const [net, bits] of [
+  ["::", 127],
+  ["fc00::", 7],
+  ["fe80::", 10],
+  ["::ffff:0:0", 96],
+] as const) {
+  PRIVATE.addSubnet(net, bits, "ipv6");
+}
 
-/** JWKS URLs come only from here (operators), never from a client: https, or http on loopback. */
+function invalidJwksUrl(message: string): AppError {
+  return new AppError("VALIDATION_ERROR", { details: { issues: [{ path: "jwksUrl", message }] } });
+}
+
+/**
+ * JWKS URLs come only from operators, never from clients. Unless private networks are allowed
+ * (IDP_ALLOW_PRIVATE_NETWORKS, for development and tests), they must be https and every
+ * address the host resolves to must be public, so the server cannot be pointed at its own
+ * network. Checked when the provider is saved; a DNS change afterwards is not re-checked.
+ */
+async function assertJwksUrlAllowed(jwksUrl: string, allowPrivateNetwork: boolean): Promise<void> {
+  const url = new URL(jwksUrl);
+  if (allowPrivateNetwork) {
+    if (url.protocol !== "https:" && url.protocol !== "http:") throw invalidJwksUrl("Must be an http(s) URL.");
+    return;
+  }
+  if (url.protocol !== "https:") throw invalidJwksUrl("Must be https.");
+  const host = url.hostname.replace(/^\[|\]$/g, "");
+  const addresses = isIP(host) ? [{ address: host, family: isIP(host) }] : await lookup(host, { all: true }).catch(() => []);
+  if (addresses.length === 0) throw invalidJwksUrl("The host does not resolve.");
+  for (const a of addresses) {
+    if (PRIVATE.check(a.address, a.family === 6 ? "ipv6" : "ipv4"))
+      throw invalidJwksUrl("The host resolves to a private or loopback address.");
+  }
+}
+
 export const ZIdentityProviderInput = z.strictObject({
   id: z.string().regex(/^[a-z0-9][a-z0-9_-]{0,63}$/, "Lower-case letters, digits, - and _, up to 64."),
   issuer: z.string().min(1).max(512),
-  jwksUrl: z
-    .string()
-    .url()
-    .refine((u) => {
-      const url = new URL(u);
-      return url.protocol === "https:" || (url.protocol === "http:" && LOOPBACK.has(url.hostname));
-    }, "Must be https (http only on loopback)."),
+  jwksUrl: z.string().url().max(2048),
   audience: z.string().min(1).max(512),
   algorithms: z
     .array(z.enum(["RS256", "RS384", "RS512", "PS256", "PS384", "PS512", "ES256", "ES384", "ES512", "EdDSA"]))
@@ -26,13 +68,18 @@ export type IdentityProviderDto = { id: string; issuer: string; jwksUrl: string;
 
 const select = { id: true, issuer: true, jwksUrl: true, audience: true, algorithms: true } as const;
 
-export async function upsertIdentityProvider(o: { projectId: string; provider: IdentityProviderInput }): Promise<IdentityProviderDto> {
+export async function upsertIdentityProvider(o: {
+  projectId: string;
+  provider: IdentityProviderInput;
+  allowPrivateNetwork?: boolean;
+}): Promise<IdentityProviderDto> {
   const parsed = ZIdentityProviderInput.safeParse(o.provider);
   if (!parsed.success) {
     throw new AppError("VALIDATION_ERROR", {
       details: { issues: parsed.error.issues.map((i) => ({ path: i.path.join("."), message: i.message })) },
     });
   }
+  await assertJwksUrlAllowed(parsed.data.jwksUrl, o.allowPrivateNetwork ?? env().IDP_ALLOW_PRIVATE_NETWORKS);
   const { id, ...data } = parsed.data;
   return prisma().identityProvider.upsert({
     where: { projectId_id: { projectId: o.projectId, id } },

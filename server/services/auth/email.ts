@@ -2,7 +2,7 @@ import { dummyPasswordHash, hashPassword, verifyPassword } from "../../auth/pass
 import { assertNotBanned } from "../../auth/player";
 import { isUniqueViolation, prisma } from "../../db";
 import { AppError } from "../../errors";
-import { checkLoginAllowed, recordLoginFailure } from "../../ratelimit/login";
+import { beginLoginAttempt, loginSucceeded } from "../../ratelimit/login";
 import type { SessionDto } from "./schemas";
 import { issueSession } from "./sessions";
 
@@ -42,16 +42,14 @@ export async function registerWithEmail(o: {
 
 /** Unknown e-mail and wrong password answer alike, and take as long. */
 export async function loginWithEmail(o: { projectId: string; email: string; password: string; ip: string }): Promise<SessionDto> {
-  const limits = await checkLoginAllowed({ projectId: o.projectId, email: o.email, ip: o.ip });
+  const attempt = await beginLoginAttempt({ projectId: o.projectId, email: o.email, ip: o.ip });
   const player = await prisma().player.findUnique({
     where: { projectId_email: { projectId: o.projectId, email: o.email } },
     select: { id: true, passwordHash: true, bannedAt: true, bannedUntil: true, banReason: true },
   });
   const valid = await verifyPassword(player?.passwordHash ?? (await dummyPasswordHash()), o.password);
-  if (!player?.passwordHash || !valid) {
-    await recordLoginFailure(limits);
-    throw new AppError("INVALID_CREDENTIALS");
-  }
+  if (!player?.passwordHash || !valid) throw new AppError("INVALID_CREDENTIALS");
+  await loginSucceeded(attempt);
   assertNotBanned(player);
   await prisma().player.update({ where: { id: player.id }, data: { lastLoginAt: new Date() }, select: { id: true } });
   return issueSession({ projectId: o.projectId, playerId: player.id, created: false });

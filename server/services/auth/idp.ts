@@ -33,7 +33,13 @@ async function verifyIdToken(provider: IdentityProviderDto, token: string): Prom
     return payload.sub;
   } catch (error) {
     if (error instanceof AppError) throw error;
-    if (error instanceof joseErrors.JWKSTimeout || (error instanceof TypeError && /fetch/i.test(error.message))) {
+    // The provider's key set could not be had (timeout, network, non-200, not a JWKS): not the token's fault.
+    const keySetUnavailable =
+      error instanceof joseErrors.JWKSTimeout ||
+      error instanceof joseErrors.JWKSInvalid ||
+      (error instanceof Error && error.constructor === joseErrors.JOSEError) ||
+      (error instanceof TypeError && /fetch/i.test(error.message));
+    if (keySetUnavailable) {
       throw new AppError("SERVICE_UNAVAILABLE", {
         message: "The identity provider's keys could not be fetched.",
         headers: { "Retry-After": "5" },

@@ -143,11 +143,7 @@ export async function deletePlayerData(o: { actor: Actor; id: string; key: strin
   assertOwner(target);
   await transaction(async (client) => {
     const existing = await lockAndRead(client, o.actor, target.playerId, o.key);
-    if (!existing) {
-      if (o.precondition.ifMatch !== undefined)
-        throw versionConflict([{ key: o.key, expectedVersion: o.precondition.ifMatch, currentVersion: null }]);
-      throw new AppError("KEY_NOT_FOUND");
-    }
+    if (!existing) throw new AppError("KEY_NOT_FOUND");
     const conflict = checkPrecondition(o.key, existing.version, o.precondition);
     if (conflict) throw versionConflict([conflict]);
     await client.query("DELETE FROM player_data WHERE project_id = $1 AND player_id = $2 AND key = $3", [
