@@ -111,7 +111,8 @@ export function buildOpenApiDocument(serverUrl = "/api/v1") {
       description:
         "The game API: every request carries `X-API-Key`; player requests carry `Authorization: Bearer <accessToken>` " +
         "(or a server key plus `X-Player-Id`). Every response carries `X-Request-Id` and rate-limit headers. " +
-        "Unknown body fields are rejected. Bodies are limited to 2 MiB.",
+        "Unknown body fields are rejected. Bodies are limited to 2 MiB, JSON nesting to 64 levels; strings may not contain U+0000 " +
+        "or unpaired surrogates and objects may not have `__proto__` keys (400 VALIDATION_ERROR).",
     },
     servers: [{ url: serverUrl }],
     components: {
