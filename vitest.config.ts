@@ -4,7 +4,7 @@ import { defineConfig } from "vitest/config";
 export default defineConfig({
   resolve: { alias: { "@": path.resolve(import.meta.dirname) } },
   test: {
-    include: ["server/**/*.test.ts", "e2e/api/**/*.test.ts"],
+    include: ["server/**/*.test.ts", "e2e/api/**/*.test.ts", "e2e/browser/**/*.test.ts"],
     globalSetup: ["e2e/support/global-setup.ts"],
     setupFiles: ["e2e/support/worker-env.ts"],
     reporters: ["default", "json"],
