@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { checkAgainstDocument } from "../support/api";
 import { anonymousPlayer, makeProject } from "../support/fixtures";
 import { type StartedApp, startApp } from "../support/global-setup";
 import { type TcpProxy, tcpProxy } from "../support/tcp-proxy";
@@ -46,6 +47,7 @@ describe("database outage", () => {
     expect(await health.json()).toMatchObject({ status: "down", database: { ok: false } });
     const refused = await signIn();
     expect(refused.status).toBe(503);
+    await checkAgainstDocument("POST", "/api/v1/auth/anonymous", 503, await refused.clone().json());
     expect(refused.headers.get("retry-after")).toBeTruthy();
     const body = (await refused.json()) as { error: { code: string; message: string } };
     expect(body.error.code).toBe("SERVICE_UNAVAILABLE");

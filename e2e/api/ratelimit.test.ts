@@ -5,6 +5,7 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { registerWithEmail } from "@/server/services/auth/email";
 import { setProjectPlan } from "@/server/services/projects";
+import { checkAgainstDocument } from "../support/api";
 import { makeProject } from "../support/fixtures";
 import { type StartedApp, startApp } from "../support/global-setup";
 import { type PrivateRedis, privateRedis } from "../support/redis-server";
@@ -44,7 +45,9 @@ async function call(base: string, o: { key?: string; path?: string; method?: str
     body: o.body === undefined ? undefined : JSON.stringify(o.body),
   });
   const text = await res.text();
-  return { status: res.status, headers: res.headers, body: text ? (JSON.parse(text) as Record<string, unknown>) : {} };
+  const body = text ? (JSON.parse(text) as Record<string, unknown>) : {};
+  await checkAgainstDocument(o.method ?? "POST", new URL(res.url).pathname, res.status, body);
+  return { status: res.status, headers: res.headers, body };
 }
 
 /** Waits for the start of a fresh window, so a burst lands inside one window. */

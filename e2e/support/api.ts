@@ -39,7 +39,7 @@ const pointerEscape = (s: string) => s.replace(/~/g, "~0").replace(/\//g, "~1");
 
 export const responsesChecked = { count: 0 };
 
-async function checkAgainstDocument(method: string, pathname: string, status: number, body: unknown): Promise<void> {
+export async function checkAgainstDocument(method: string, pathname: string, status: number, body: unknown): Promise<void> {
   if (!pathname.startsWith("/api/v1/") || pathname === "/api/v1/openapi.json" || method === "OPTIONS") return;
   const { doc, ajv } = await openApi();
   const template = templateFor(doc, pathname);
