@@ -2,13 +2,10 @@
 // Auth throughput and latency against the product as `npm start` runs it (embedded Postgres,
 // in-process limiter), beside a trivial route measured in the same run.
 //   node e2e/load/bench-auth.mjs [seconds=10]
-import { ensureBuild, measure, startProduct, table, unlimitDemo } from "./lib.mjs";
+import { measure, table, trivialRequest, withProduct } from "./lib.mjs";
 
 const seconds = Number(process.argv[2] ?? 10);
-ensureBuild();
-const product = await startProduct({ API_KEY_CACHE_TTL_SECONDS: "1" });
-try {
-  await unlimitDemo(product);
+await withProduct({}, async (product) => {
   const { baseUrl, demo } = product;
   const json = { "X-API-Key": demo.apiKey, "Content-Type": "application/json" };
   const email = `bench-${Date.now()}@example.com`;
@@ -23,12 +20,7 @@ try {
   const rows = [];
   const run = async (name, connections, request, expect) =>
     rows.push({ name, connections, ...(await measure({ request, connections, seconds, expect })) });
-  await run(
-    "trivial: GET /api/v1/auth/anonymous (405 after key + limit, no DB)",
-    8,
-    () => [`${baseUrl}/api/v1/auth/anonymous`, { headers: { "X-API-Key": demo.apiKey } }],
-    405,
-  );
+  await run("trivial: GET /api/v1/auth/anonymous (405 after key + limit, no DB)", 8, trivialRequest(product), 405);
   await run(
     "POST /api/v1/auth/anonymous",
     8,
@@ -48,6 +40,4 @@ try {
     200,
   );
   table(`Auth against npm start (embedded Postgres, in-process limiter), ${seconds} s per row after 2 s warm-up`, rows);
-} finally {
-  await product.stop();
-}
+});

@@ -2,13 +2,10 @@
 // Player data throughput and latency (1 KiB values) against the product as `npm start` runs
 // it, beside a trivial route measured in the same run.
 //   node e2e/load/bench-data.mjs [seconds=10]
-import { ensureBuild, measure, startProduct, table, unlimitDemo } from "./lib.mjs";
+import { measure, table, trivialRequest, withProduct } from "./lib.mjs";
 
 const seconds = Number(process.argv[2] ?? 10);
-ensureBuild();
-const product = await startProduct({ API_KEY_CACHE_TTL_SECONDS: "1" });
-try {
-  await unlimitDemo(product);
+await withProduct({}, async (product) => {
   const { baseUrl, demo } = product;
   const connections = 8;
   const players = [];
@@ -29,11 +26,7 @@ try {
   const rows = [];
   const run = async (name, request, expect) =>
     rows.push({ name, connections, ...(await measure({ request, connections, seconds, expect })) });
-  await run(
-    "trivial: GET /api/v1/auth/anonymous (405 after key + limit)",
-    () => [`${baseUrl}/api/v1/auth/anonymous`, { headers: { "X-API-Key": demo.apiKey } }],
-    405,
-  );
+  await run("trivial: GET /api/v1/auth/anonymous (405 after key + limit)", trivialRequest(product), 405);
   await run(
     "GET /api/v1/players/me/data/profile (1 KiB)",
     (i) => [`${baseUrl}/api/v1/players/me/data/profile`, { headers: headers(i) }],
@@ -45,6 +38,4 @@ try {
     200,
   );
   table(`Player data against npm start (embedded Postgres, ${players.length} players), ${seconds} s per row after 2 s warm-up`, rows);
-} finally {
-  await product.stop();
-}
+});

@@ -4,7 +4,7 @@
 // rounds of one run, so drift on a shared 2-core machine hits every variant alike.
 //   REDIS_URL=redis://127.0.0.1:6379 node e2e/load/bench-ratelimit.mjs [secondsPerRound=4] [rounds=3]
 import { Redis } from "ioredis";
-import { ensureBuild, measure, startProduct, table, unlimitDemo } from "./lib.mjs";
+import { ensureBuild, measure, startProduct, table, trivialRequest, unlimitDemo } from "./lib.mjs";
 
 const seconds = Number(process.argv[2] ?? 4);
 const rounds = Number(process.argv[3] ?? 3);
@@ -40,9 +40,9 @@ try {
   for (let r = 0; r < rounds; r++) {
     for (const connections of [1, 8]) {
       for (const v of variants) {
-        const { baseUrl, demo } = v.product;
-        const request = () => [`${baseUrl}/api/v1/auth/anonymous`, { headers: { "X-API-Key": demo.apiKey } }];
-        v.samples[connections].push(await measure({ request, connections, seconds, expect: 405, warmupSeconds: 1 }));
+        v.samples[connections].push(
+          await measure({ request: trivialRequest(v.product), connections, seconds, expect: 405, warmupSeconds: 1 }),
+        );
       }
     }
   }

@@ -133,3 +133,23 @@ export function table(title, rows) {
     );
   }
 }
+
+/**
+ * The common frame of a benchmark: build if needed, start the product (demo lifted to an
+ * unlimited plan), run `body`, always stop.
+ */
+export async function withProduct(extraEnv, body) {
+  ensureBuild();
+  const product = await startProduct({ API_KEY_CACHE_TTL_SECONDS: "1", ...extraEnv });
+  try {
+    await unlimitDemo(product);
+    return await body(product);
+  } finally {
+    await product.stop();
+  }
+}
+
+/** The baseline every table carries: key lookup + rate limit + a JSON 405, no database work. */
+export function trivialRequest({ baseUrl, demo }) {
+  return () => [`${baseUrl}/api/v1/auth/anonymous`, { headers: { "X-API-Key": demo.apiKey } }];
+}
