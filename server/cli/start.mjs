@@ -26,7 +26,7 @@ function loadSecrets() {
   const file = path.join(dataDir, "secrets.json");
   const secrets = existsSync(file) ? JSON.parse(readFileSync(file, "utf8")) : {};
   let changed = false;
-  for (const name of ["jwtSecret", "authSecret", "postgresPassword"]) {
+  for (const name of ["jwtSecret", "postgresPassword"]) {
     if (!secrets[name]) {
       secrets[name] = randomBytes(32).toString("base64url");
       changed = true;
@@ -157,13 +157,11 @@ async function main() {
   // your own database must set JWT_SECRET (server/env.ts refuses to start without it).
   if (embeddedDefault || dev) {
     process.env.JWT_SECRET ??= secrets.jwtSecret;
-    process.env.AUTH_SECRET ??= secrets.authSecret;
   }
   process.env.PORT ??= "3000";
   const port = Number(process.env.PORT);
   const hostname = process.env.HOST ?? "0.0.0.0";
   process.env.PUBLIC_URL ??= `http://localhost:${port}`;
-  process.env.AUTH_URL ??= process.env.PUBLIC_URL;
 
   ensureClient();
   if (!dev) ensureBuild();

@@ -1,5 +1,6 @@
 import type pg from "pg";
 import { bannedError, isBanned } from "../../auth/player";
+import { uuidv7 } from "../../crypto";
 import { pool } from "../../db";
 import { invalidToken } from "../../tokens/access-token";
 import type { SessionDto } from "./schemas";
@@ -43,7 +44,8 @@ export async function refreshSession(o: { projectId: string; refreshToken: strin
     if (claimed.revoked_at) throw invalidToken("revoked");
     if (claimed.expires_at <= new Date()) throw invalidToken("expired");
     const next = newRefreshToken();
-    await client.query(`INSERT INTO refresh_tokens (id, session_id, token_hash) VALUES (gen_random_uuid(), $1, $2)`, [
+    await client.query(`INSERT INTO refresh_tokens (id, session_id, token_hash) VALUES ($1, $2, $3)`, [
+      uuidv7(),
       claimed.session_id,
       Buffer.from(next.hash),
     ]);
