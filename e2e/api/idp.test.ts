@@ -126,6 +126,19 @@ describe("POST /auth/idp", () => {
     expectError(await signIn({ provider: "acme", token: await idToken(rsa, { sub }) }, anon.accessToken), 409, "ACCOUNT_ALREADY_LINKED");
   });
 
+  it("links at most one account per provider to a player", async () => {
+    const anon = await anonymousPlayer(project.clientKey);
+    expect((await signIn({ provider: "acme", token: await idToken(rsa, { sub: "first-account" }) }, anon.accessToken)).status).toBe(200);
+    const second = await signIn({ provider: "acme", token: await idToken(rsa, { sub: "second-account" }) }, anon.accessToken);
+    expectError(second, 409, "ACCOUNT_ALREADY_LINKED");
+    expect(await prisma().identity.count({ where: { playerId: anon.playerId } })).toBe(1);
+    const otherProvider = await signIn(
+      { provider: "acme-rsa-only", token: await idToken(rsa, { sub: "second-account" }) },
+      anon.accessToken,
+    );
+    expect(otherProvider.status).toBe(200);
+  });
+
   it("keeps one player for concurrent first sign-ins with the same identity", async () => {
     const sub = "race|1";
     const results = await Promise.all(

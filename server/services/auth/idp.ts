@@ -68,9 +68,14 @@ export async function signInWithIdp(o: {
   const provider = await findIdentityProvider({ projectId: o.projectId, id: o.provider });
   if (!provider) throw new AppError("UNKNOWN_PROVIDER", { details: { provider: o.provider } });
   const subject = await verifyIdToken(provider, o.token);
-  const where = { projectId_provider_subject: { projectId: o.projectId, provider: provider.id, subject } };
+  return findOrLink({ projectId: o.projectId, playerId: o.playerId, provider: provider.id, subject }, false);
+}
+
+type IdentityRef = { projectId: string; playerId: string | null; provider: string; subject: string };
+
+async function findOrLink(o: IdentityRef, retried: boolean): Promise<SessionDto> {
   const existing = await prisma().identity.findUnique({
-    where,
+    where: { projectId_provider_subject: { projectId: o.projectId, provider: o.provider, subject: o.subject } },
     select: { player: { select: { id: true, bannedAt: true, bannedUntil: true, banReason: true } } },
   });
   if (existing) {
@@ -83,7 +88,7 @@ export async function signInWithIdp(o: {
   try {
     if (o.playerId) {
       await prisma().identity.create({
-        data: { projectId: o.projectId, playerId: o.playerId, provider: provider.id, subject },
+        data: { projectId: o.projectId, playerId: o.playerId, provider: o.provider, subject: o.subject },
         select: { id: true },
       });
       return issueSession({ projectId: o.projectId, playerId: o.playerId, created: false });
@@ -92,14 +97,16 @@ export async function signInWithIdp(o: {
       data: {
         projectId: o.projectId,
         lastLoginAt: new Date(),
-        identities: { create: { projectId: o.projectId, provider: provider.id, subject } },
+        identities: { create: { projectId: o.projectId, provider: o.provider, subject: o.subject } },
       },
       select: { id: true },
     });
     return issueSession({ projectId: o.projectId, playerId: player.id, created: true });
   } catch (error) {
-    // Two first sign-ins with the same identity at once: the loser signs in to the winner's player.
-    if (isUniqueViolation(error)) return signInWithIdp(o);
-    throw error;
+    if (!isUniqueViolation(error)) throw error;
+    // Two first sign-ins with the same identity at once: the loser signs in to the winner's
+    // player. Still refused after that: the player already has another account of this provider.
+    if (!retried) return findOrLink(o, true);
+    throw new AppError("ACCOUNT_ALREADY_LINKED", { message: "This player is already linked to another account of this provider." });
   }
 }
