@@ -47,8 +47,6 @@ export type RouteContext<A extends AuthMode, P, Q, B> = {
   params: Out<P>;
   query: Out<Q>;
   body: Out<B>;
-  /** Headers the handler wants on the response, even an error one (ETag, Idempotent-Replayed…). */
-  responseHeaders: Record<string, string>;
 };
 
 type NextContext = { params: Promise<Record<string, string | string[] | undefined>> };
@@ -72,15 +70,9 @@ export function defineRoute<
       const query = spec.query ? parseWith(spec.query, Object.fromEntries(url.searchParams), "query") : undefined;
       const body = spec.body ? await readJsonBody(req, spec.body, spec.maxBodyBytes ?? MAX_BODY_BYTES) : undefined;
       const caller = { requestId, ip, ...(key ? { projectId: key.projectId, keyId: key.keyId, keyKind: key.kind } : {}) };
-      const responseHeaders: Record<string, string> = {};
-      const ctx = { req, caller, player, params, query, body, responseHeaders } as RouteContext<A, P, Q, B>;
-      try {
-        const result = await handler(ctx);
-        const reply = result instanceof Reply ? result : new Reply(200, result);
-        return jsonResponse(reply.status, reply.body, { ...headers, ...responseHeaders, ...reply.headers });
-      } catch (error) {
-        return errorResponse(toAppError(error, requestId), { ...headers, ...responseHeaders });
-      }
+      const result = await handler({ req, caller, player, params, query, body } as RouteContext<A, P, Q, B>);
+      const reply = result instanceof Reply ? result : new Reply(200, result);
+      return jsonResponse(reply.status, reply.body, { ...headers, ...reply.headers });
     } catch (error) {
       return errorResponse(toAppError(error, requestId), headers);
     }
