@@ -75,10 +75,6 @@ export class AppError extends Error {
   }
 }
 
-export function isAppError(value: unknown): value is AppError {
-  return value instanceof AppError;
-}
-
 export type ErrorBody = { error: { code: ErrorCode; message: string; details: ErrorDetails } };
 
 /** What a client sees. 5xx never carry the internal message. */

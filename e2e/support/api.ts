@@ -37,8 +37,6 @@ function templateFor(doc: OpenApiDoc, pathname: string): string | undefined {
 
 const pointerEscape = (s: string) => s.replace(/~/g, "~0").replace(/\//g, "~1");
 
-export const responsesChecked = { count: 0 };
-
 export async function checkAgainstDocument(method: string, pathname: string, status: number, body: unknown): Promise<void> {
   if (!pathname.startsWith("/api/v1/") || pathname === "/api/v1/openapi.json" || method === "OPTIONS") return;
   const { doc, ajv } = await openApi();
@@ -56,7 +54,6 @@ export async function checkAgainstDocument(method: string, pathname: string, sta
     valid,
     `${method} ${template} ${status} body does not match the document: ${ajv.errorsText(validate.errors)}\n${JSON.stringify(body)}`,
   ).toBe(true);
-  responsesChecked.count++;
 }
 
 export type ApiResponse<T = unknown> = { status: number; headers: Headers; body: T; text: string };

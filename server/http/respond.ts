@@ -10,8 +10,6 @@ export class Reply {
   ) {}
 }
 
-export const created = (body: unknown, headers?: Record<string, string>) => new Reply(201, body, headers);
-export const ok = (body: unknown, headers?: Record<string, string>) => new Reply(200, body, headers);
 export const noContent = (headers?: Record<string, string>) => new Reply(204, null, headers);
 
 export function jsonResponse(status: number, body: unknown, headers: Record<string, string>): Response {
