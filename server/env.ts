@@ -38,6 +38,11 @@ const ZEnv = z.object({
   LOGIN_FAILURES_PER_IP: z.coerce.number().int().min(1).default(50),
   LOGIN_FAILURE_WINDOW_SECONDS: z.coerce.number().int().min(1).default(900),
   /** Let identity providers' JWKS URLs point at private/loopback addresses (development, tests). */
+  /** Serve the benchmark's bare baseline route (/api/internal/bare); only `npm run bench` sets it. */
+  BENCH_BARE_ROUTE: z
+    .enum(["true", "false", "1", "0"])
+    .default("false")
+    .transform((v) => v === "true" || v === "1"),
   IDP_ALLOW_PRIVATE_NETWORKS: z
     .enum(["true", "false", "1", "0"])
     .default("false")

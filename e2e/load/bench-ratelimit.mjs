@@ -4,7 +4,7 @@
 // rounds of one run, so drift on a shared 2-core machine hits every variant alike.
 //   REDIS_URL=redis://127.0.0.1:6379 node e2e/load/bench-ratelimit.mjs [secondsPerRound=4] [rounds=3]
 import { Redis } from "ioredis";
-import { ensureBuild, measure, startProduct, table, trivialRequest, unlimitDemo } from "./lib.mjs";
+import { ensureBuild, load, startProduct, trivialRequest, unlimitDemo } from "./lib.mjs";
 
 const seconds = Number(process.argv[2] ?? 4);
 const rounds = Number(process.argv[3] ?? 3);
@@ -15,14 +15,14 @@ if (!redisUrl) {
 }
 ensureBuild();
 const variants = [
-  { label: "limiter off (baseline)", env: { RATE_LIMITS: "off" } },
+  { label: "limiter off (baseline)", env: { RATE_LIMITS: "off", REDIS_URL: "" } },
   { label: "limiter on Redis", env: { REDIS_URL: redisUrl } },
-  { label: "limiter in-process", env: {} },
+  { label: "limiter in-process", env: { REDIS_URL: "" } },
 ];
 for (const v of variants) {
   v.product = await startProduct({ API_KEY_CACHE_TTL_SECONDS: "1", ...v.env });
   await unlimitDemo(v.product);
-  v.samples = { 1: [], 8: [] };
+  v.samples = { 1: [], 32: [] };
 }
 
 // Context: one Redis round trip on loopback, as the limiter's EVALSHA pays it.
@@ -38,11 +38,9 @@ rtts.sort((a, b) => a - b);
 
 try {
   for (let r = 0; r < rounds; r++) {
-    for (const connections of [1, 8]) {
+    for (const connections of [1, 32]) {
       for (const v of variants) {
-        v.samples[connections].push(
-          await measure({ request: trivialRequest(v.product), connections, seconds, expect: 405, warmupSeconds: 1 }),
-        );
+        v.samples[connections].push(await load(v.product.baseUrl, trivialRequest(v.product), { duration: seconds, connections }));
       }
     }
   }
@@ -51,20 +49,17 @@ try {
 }
 
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
-const rows = [];
-for (const connections of [1, 8]) {
+console.log(`\nRate limiter cost: ${rounds} interleaved rounds of ${seconds} s per variant (medians of the rounds), one run, autocannon\n`);
+console.log("| variant: GET /auth/anonymous → 405 (key + limit only) | connections | req/s | p50 ms | p99 ms | errors |");
+console.log("|---|---:|---:|---:|---:|---:|");
+for (const connections of [1, 32]) {
   for (const v of variants) {
     const s = v.samples[connections];
-    rows.push({
-      name: `${v.label}: GET /auth/anonymous → 405 (key + limit only)`,
-      connections,
-      requests: s.reduce((a, x) => a + x.requests, 0),
-      rps: median(s.map((x) => x.rps)),
-      p50: median(s.map((x) => x.p50)),
-      p99: median(s.map((x) => x.p99)),
-      errors: s.reduce((a, x) => a + x.errors, 0),
-    });
+    const m = (f) => median(s.map(f));
+    const errors = s.reduce((a, x) => a + x.errors, 0);
+    console.log(
+      `| ${v.label} | ${connections} | ${m((x) => x.rps).toFixed(0)} | ${m((x) => x.p50).toFixed(2)} | ${m((x) => x.p99).toFixed(2)} | ${errors} |`,
+    );
   }
 }
-table(`Rate limiter cost: ${rounds} interleaved rounds of ${seconds} s per variant (medians of the rounds), one run`, rows);
 console.log(`\nRedis PING round trip on loopback (2,000 sequential): p50 ${rtts[1000].toFixed(3)} ms, p99 ${rtts[1980].toFixed(3)} ms`);

@@ -1,10 +1,12 @@
-// Shared pieces of the benchmark scripts: start the product the way `npm start` does, drive
-// load with a bounded closed loop, print Markdown tables. Loopback only, bounded in time.
+// Shared pieces of the benchmark scripts: start the product the way `npm start` does and drive
+// load with autocannon. Loopback only, bounded in time.
 import { spawn, spawnSync } from "node:child_process";
+import { createHash } from "node:crypto";
 import { chmodSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import autocannon from "autocannon";
 import pg from "pg";
 
 export const root = path.resolve(import.meta.dirname, "../..");
@@ -25,8 +27,9 @@ export function ensureBuild() {
 }
 
 /**
- * Starts `node server/cli/start.mjs` (what `npm start` runs) on the embedded Postgres in a
- * temporary data directory, waits until it is ready, and returns its demo.json.
+ * Starts `node server/cli/start.mjs` (what `npm start` runs) in a temporary data directory —
+ * on a fresh embedded Postgres, or on DATABASE_URL when the caller's environment sets it (and
+ * REDIS_URL for the limiter likewise) — waits until it is ready, and returns its demo.json.
  */
 export async function startProduct(extraEnv = {}) {
   const dataDir = mkdtempSync(path.join(tmpdir(), "gb-bench-"));
@@ -39,8 +42,11 @@ export async function startProduct(extraEnv = {}) {
     HOST: "127.0.0.1",
     EMBEDDED_POSTGRES_PORT: String(await freePort()),
   };
-  for (const name of ["DATABASE_URL", "JWT_SECRET", "REDIS_URL", "PUBLIC_URL"]) delete env[name];
+  for (const name of ["PUBLIC_URL", "NODE_ENV"]) delete env[name];
+  for (const name of ["DATABASE_URL", "REDIS_URL", "JWT_SECRET"]) if (!env[name]) delete env[name];
+  if (env.DATABASE_URL && !env.JWT_SECRET) env.JWT_SECRET = "bench-only-secret-bench-only-secret-0123456789";
   Object.assign(env, extraEnv);
+  for (const [name, value] of Object.entries(env)) if (value === "") delete env[name]; // "" means unset
   const child = spawn(process.execPath, ["server/cli/start.mjs"], { cwd: root, env, stdio: ["ignore", "pipe", "pipe"] });
   let output = "";
   child.stdout.on("data", (d) => (output += d));
@@ -59,11 +65,16 @@ export async function startProduct(extraEnv = {}) {
   });
   const demo = JSON.parse(readFileSync(path.join(dataDir, "demo.json"), "utf8"));
   const secrets = JSON.parse(readFileSync(path.join(dataDir, "secrets.json"), "utf8"));
-  const databaseUrl = `postgresql://postgres:${encodeURIComponent(secrets.postgresPassword)}@127.0.0.1:${env.EMBEDDED_POSTGRES_PORT}/game`;
+  const databaseUrl =
+    env.DATABASE_URL ??
+    `postgresql://postgres:${encodeURIComponent(secrets.postgresPassword)}@127.0.0.1:${env.EMBEDDED_POSTGRES_PORT}/game`;
   return {
     baseUrl: `http://127.0.0.1:${port}`,
     demo,
-    /** Runs SQL against the product's database (to lift the demo plan's budget for load). */
+    database: env.DATABASE_URL ? "DATABASE_URL" : "embedded Postgres",
+    store: env.UPSTASH_REDIS_REST_URL ? "Upstash" : env.REDIS_URL ? "Redis (REDIS_URL)" : "in-process",
+    output: () => output,
+    /** Runs SQL against the product's database (to lift the bench project's budget). */
     sql: async (text, values = []) => {
       const client = new pg.Client({ connectionString: databaseUrl });
       await client.connect();
@@ -82,61 +93,49 @@ export async function startProduct(extraEnv = {}) {
   };
 }
 
-/** Lifts the demo project's budget so load is not cut off by its own plan. */
+/** Lifts the budget of the demo key's project so load is not cut off by its own plan. */
 export async function unlimitDemo(product) {
-  await product.sql(`UPDATE projects SET plan = 'ENTERPRISE', custom_rate_limit = 100000000 WHERE name = 'Demo Game'`);
+  const hash = createHash("sha256").update(product.demo.apiKey).digest();
+  await product.sql(
+    `UPDATE projects SET plan = 'ENTERPRISE', custom_rate_limit = 1000000000 WHERE id = (SELECT project_id FROM api_keys WHERE key_hash = $1)`,
+    [hash],
+  );
   await new Promise((r) => setTimeout(r, 1_500)); // API_KEY_CACHE_TTL_SECONDS=1 in the bench instances
 }
 
 /**
- * A closed-loop load generator: `connections` loops each send one request, wait for the answer,
- * send the next, for `seconds`. Latency per request with sub-millisecond resolution.
- * `request(i)` returns [url, init]; `expect` is the status every answer must have.
+ * One autocannon run against `baseUrl`. `spec`: method, path, headers, body, setupClient (per
+ * connection headers) and `expect`, the status every answer must have. `rate` caps the overall
+ * request rate (autocannon then corrects latencies for coordinated omission).
  */
-export async function measure({ request, connections = 8, seconds = 10, expect = 200, warmupSeconds = 2 }) {
-  const run = async (durationMs, record) => {
-    const latencies = [];
-    let errors = 0;
-    let i = 0;
-    const end = performance.now() + durationMs;
-    await Promise.all(
-      Array.from({ length: connections }, async () => {
-        while (performance.now() < end) {
-          const [url, init] = request(i++);
-          const t0 = performance.now();
-          const res = await fetch(url, init);
-          await res.arrayBuffer();
-          const dt = performance.now() - t0;
-          if (res.status !== expect) errors++;
-          if (record) latencies.push(dt);
-        }
-      }),
-    );
-    return { latencies, errors };
+export async function load(baseUrl, spec, { duration, connections = 32, rate } = {}) {
+  const result = await autocannon({
+    // autocannon takes the path from the URL (a separate `path` option is ignored).
+    url: `${baseUrl}${spec.path}`,
+    connections,
+    duration,
+    overallRate: rate,
+    method: spec.method ?? "GET",
+    headers: spec.headers ?? {},
+    body: spec.body,
+    setupClient: spec.setupClient,
+  });
+  const expected = Number(result.statusCodeStats?.[spec.expect]?.count ?? 0);
+  const answered = Object.values(result.statusCodeStats ?? {}).reduce((n, st) => n + Number(st.count), 0);
+  return {
+    rps: result.requests.total / result.duration,
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    // Wrong status, socket errors and time-outs all count.
+    errors: answered - expected + result.errors + result.timeouts,
+    requests: result.requests.total,
+    statuses: Object.fromEntries(Object.entries(result.statusCodeStats ?? {}).map(([code, st]) => [code, Number(st.count)])),
   };
-  await run(warmupSeconds * 1000, false);
-  const started = performance.now();
-  const { latencies, errors } = await run(seconds * 1000, true);
-  const elapsed = (performance.now() - started) / 1000;
-  latencies.sort((a, b) => a - b);
-  const pct = (p) => latencies[Math.min(latencies.length - 1, Math.floor((p / 100) * latencies.length))] ?? 0;
-  return { requests: latencies.length, rps: latencies.length / elapsed, p50: pct(50), p99: pct(99), errors };
-}
-
-export function table(title, rows) {
-  console.log(`\n${title}\n`);
-  console.log("| what | connections | requests | req/s | p50 ms | p99 ms | unexpected status |");
-  console.log("|---|---|---|---|---|---|---|");
-  for (const r of rows) {
-    console.log(
-      `| ${r.name} | ${r.connections} | ${r.requests} | ${r.rps.toFixed(0)} | ${r.p50.toFixed(2)} | ${r.p99.toFixed(2)} | ${r.errors} |`,
-    );
-  }
 }
 
 /**
- * The common frame of a benchmark: build if needed, start the product (demo lifted to an
- * unlimited plan), run `body`, always stop.
+ * The common frame of a benchmark: build if needed, start the product (bench project lifted
+ * to an unlimited plan), run `body`, always stop.
  */
 export async function withProduct(extraEnv, body) {
   ensureBuild();
@@ -149,7 +148,7 @@ export async function withProduct(extraEnv, body) {
   }
 }
 
-/** The baseline every table carries: key lookup + rate limit + a JSON 405, no database work. */
-export function trivialRequest({ baseUrl, demo }) {
-  return () => [`${baseUrl}/api/v1/auth/anonymous`, { headers: { "X-API-Key": demo.apiKey } }];
+/** Key lookup + rate limit + a JSON 405, no database work. */
+export function trivialRequest({ demo }) {
+  return { path: "/api/v1/auth/anonymous", headers: { "X-API-Key": demo.apiKey }, expect: 405 };
 }

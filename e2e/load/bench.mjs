@@ -1,0 +1,90 @@
+#!/usr/bin/env node
+// `npm run bench`: the request path under load, every scenario beside a bare Next route handler
+// measured in the same run, with autocannon. Starts the production build through the launcher
+// on a fresh embedded Postgres (or DATABASE_URL / REDIS_URL when set), lifts the bench project's
+// budget, and for each scenario measures: the bare route, then the scenario at full load, then
+// the scenario at half its measured rate (the latency a service sees below saturation).
+// Prints one table, writes it as JSON and draws it as an SVG chart.
+//   npm run bench -- [--duration 8] [--connections 32] [--only name,name] [--out dir]
+// Loopback only; every run is bounded in time.
+import { mkdirSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import { parseArgs } from "node:util";
+import { drawChart } from "./chart.mjs";
+import { load, root, withProduct } from "./lib.mjs";
+import { scenarios } from "./scenarios.mjs";
+
+const { values: args } = parseArgs({
+  options: {
+    duration: { type: "string", default: process.env.BENCH_DURATION ?? "8" },
+    connections: { type: "string", default: "32" },
+    only: { type: "string" },
+    out: { type: "string", default: path.join(root, "e2e/load/results") },
+  },
+});
+const duration = Number(args.duration);
+const connections = Number(args.connections);
+const only = args.only?.split(",");
+const chosen = scenarios.filter((s) => !only || only.includes(s.name));
+
+async function measureScenario(product, scenario, bare) {
+  const spec = await scenario.setup(product, { connections });
+  await load(product.baseUrl, spec, { duration: 2, connections }); // warm-up: JIT, pools, caches
+  const full = await load(product.baseUrl, spec, { duration, connections });
+  const half = await load(product.baseUrl, spec, {
+    duration: Math.max(3, duration / 2),
+    rate: Math.max(1, Math.round(full.rps / 2)),
+    connections,
+  });
+  return {
+    name: scenario.name,
+    title: scenario.title,
+    goal: scenario.goal ?? null,
+    ...full,
+    ratio: full.rps / bare.rps,
+    bareRps: bare.rps,
+    halfRateP99: half.p99,
+  };
+}
+
+const bareRoute = { path: "/api/internal/bare", expect: 200 };
+
+const report = await withProduct(
+  { BENCH_BARE_ROUTE: "1", ...(process.env.BENCH_ENV ? JSON.parse(process.env.BENCH_ENV) : {}) },
+  async (product) => {
+    const rows = [];
+    await load(product.baseUrl, bareRoute, { duration: 2, connections });
+    for (const scenario of chosen) {
+      // The bare route right before each scenario: the machine's ceiling at that moment.
+      const bare = await load(product.baseUrl, bareRoute, { duration, connections });
+      const row = await measureScenario(product, scenario, bare);
+      rows.push(row);
+      console.error(
+        `[bench] ${scenario.name}: ${row.rps.toFixed(0)} req/s (${(row.ratio * 100).toFixed(0)} % of bare ${bare.rps.toFixed(0)}), statuses ${JSON.stringify(row.statuses)}`,
+      );
+    }
+    return { rows, store: product.store, database: product.database };
+  },
+);
+
+const when = new Date().toISOString();
+const machine = `${(await import("node:os")).cpus().length} cores, Node ${process.version}`;
+const header = `npm run bench — ${when}, ${machine}, ${connections} connections, ${duration} s per run, database: ${report.database}, limiter: ${report.store}`;
+const lines = [
+  header,
+  "",
+  "| scenario | req/s | p50 ms | p99 ms | errors | share of bare route | goal | p99 ms at half rate |",
+  "|---|---:|---:|---:|---:|---:|---:|---:|",
+  ...report.rows.map(
+    (r) =>
+      `| ${r.title} | ${r.rps.toFixed(0)} | ${r.p50.toFixed(1)} | ${r.p99.toFixed(1)} | ${r.errors} | ${(r.ratio * 100).toFixed(0)} % | ${
+        r.goal ? `≥ ${r.goal * 100} % ${r.ratio >= r.goal ? "met" : "**not met**"}` : "—"
+      } | ${r.halfRateP99.toFixed(1)} |`,
+  ),
+];
+console.log(lines.join("\n"));
+mkdirSync(args.out, { recursive: true });
+writeFileSync(path.join(args.out, "bench.json"), `${JSON.stringify({ when, machine, connections, duration, ...report }, null, 2)}\n`);
+writeFileSync(path.join(args.out, "bench.md"), `${lines.join("\n")}\n`);
+writeFileSync(path.join(args.out, "bench.svg"), drawChart(report.rows, header));
+console.error(`[bench] wrote ${path.relative(process.cwd(), args.out)}/bench.{json,md,svg}`);

@@ -1,0 +1,108 @@
+// The scenarios of `npm run bench`. Each names what it measures, the status every answer must
+// have, the goal as a share of the bare route (null where none is set), and a setup that
+// prepares its data and returns the autocannon request (method, path, headers, body,
+// setupClient for per-connection headers). Add a domain's scenarios here.
+
+const json = { "Content-Type": "application/json" };
+/** {"value":{"blob":"…"}} with a 1 KiB value, as a game's profile blob. */
+const KIB_VALUE = JSON.stringify({ value: { blob: "x".repeat(1024 - 11) } });
+
+/** One anonymous player per connection, so writes of different connections never queue on one player. */
+async function players(product, count) {
+  const tokens = [];
+  for (let i = 0; i < count; i++) {
+    const res = await fetch(`${product.baseUrl}/api/v1/auth/anonymous`, { method: "POST", headers: { "X-API-Key": product.demo.apiKey } });
+    if (res.status !== 200) throw new Error(`bench setup: anonymous sign-in answered ${res.status}: ${await res.text()}`);
+    tokens.push(await res.json());
+  }
+  return tokens;
+}
+
+async function putProfiles(product, sessions) {
+  for (const s of sessions) {
+    const res = await fetch(`${product.baseUrl}/api/v1/players/me/data/profile`, {
+      method: "PUT",
+      headers: { ...json, "X-API-Key": product.demo.apiKey, Authorization: `Bearer ${s.accessToken}` },
+      body: KIB_VALUE,
+    });
+    if (res.status !== 201) throw new Error(`bench setup: data PUT answered ${res.status}`);
+  }
+}
+
+/** Gives each autocannon connection its own player's bearer token. */
+function perPlayer(product, sessions, extra = {}) {
+  let next = 0;
+  return (client) => {
+    const session = sessions[next++ % sessions.length];
+    client.setHeaders({ "X-API-Key": product.demo.apiKey, Authorization: `Bearer ${session.accessToken}`, ...extra });
+  };
+}
+
+export const scenarios = [
+  {
+    name: "health",
+    title: "`GET /api/health` (SELECT 1 + limiter ping, no key)",
+    setup: async () => ({ path: "/api/health", expect: 200 }),
+  },
+  {
+    name: "key-limit-reply",
+    title: "key + limiter + JSON reply (`GET /auth/anonymous` → 405)",
+    goal: 0.92,
+    setup: async (product) => ({ path: "/api/v1/auth/anonymous", headers: { "X-API-Key": product.demo.apiKey }, expect: 405 }),
+  },
+  {
+    name: "anonymous-sign-in",
+    title: "`POST /auth/anonymous` (player + session + refresh token)",
+    goal: 0.7,
+    setup: async (product) => ({
+      method: "POST",
+      path: "/api/v1/auth/anonymous",
+      headers: { "X-API-Key": product.demo.apiKey },
+      expect: 200,
+    }),
+  },
+  {
+    name: "data-get",
+    title: "`GET /players/me/data/profile` (1 KiB, bearer)",
+    goal: 0.8,
+    setup: async (product, { connections }) => {
+      const sessions = await players(product, connections);
+      await putProfiles(product, sessions);
+      return { path: "/api/v1/players/me/data/profile", setupClient: perPlayer(product, sessions), expect: 200 };
+    },
+  },
+  {
+    name: "data-put",
+    title: "`PUT /players/me/data/profile` (1 KiB, bearer)",
+    goal: 0.6,
+    setup: async (product, { connections }) => {
+      const sessions = await players(product, connections);
+      await putProfiles(product, sessions); // every measured PUT is an update (200)
+      return {
+        method: "PUT",
+        path: "/api/v1/players/me/data/profile",
+        body: KIB_VALUE,
+        setupClient: perPlayer(product, sessions, json),
+        expect: 200,
+      };
+    },
+  },
+  {
+    name: "email-login",
+    title: "`POST /auth/email/login` (argon2id verify, by design slow)",
+    setup: async (product, { connections }) => {
+      // One account per connection: parallel logins of one account queue on its attempt budget.
+      const headers = { ...json, "X-API-Key": product.demo.apiKey };
+      const bodies = [];
+      for (let i = 0; i < connections; i++) {
+        const body = JSON.stringify({ email: `bench-${Date.now()}-${i}@example.com`, password: "long enough bench passphrase 7" });
+        const res = await fetch(`${product.baseUrl}/api/v1/auth/email/register`, { method: "POST", headers, body });
+        if (res.status !== 200) throw new Error(`bench setup: register answered ${res.status}: ${await res.text()}`);
+        bodies.push(body);
+      }
+      let next = 0;
+      const setupClient = (client) => client.setBody(bodies[next++ % bodies.length]);
+      return { method: "POST", path: "/api/v1/auth/email/login", headers, body: bodies[0], setupClient, expect: 200 };
+    },
+  },
+];
