@@ -31,7 +31,7 @@ export function ensureBuild() {
  * on a fresh embedded Postgres, or on DATABASE_URL when the caller's environment sets it (and
  * REDIS_URL for the limiter likewise) — waits until it is ready, and returns its demo.json.
  */
-export async function startProduct(extraEnv = {}) {
+export async function startProduct(extraEnv = {}, nodeArgs = []) {
   const dataDir = mkdtempSync(path.join(tmpdir(), "gb-bench-"));
   chmodSync(dataDir, 0o755);
   const port = await freePort();
@@ -47,7 +47,7 @@ export async function startProduct(extraEnv = {}) {
   if (env.DATABASE_URL && !env.JWT_SECRET) env.JWT_SECRET = "bench-only-secret-bench-only-secret-0123456789";
   Object.assign(env, extraEnv);
   for (const [name, value] of Object.entries(env)) if (value === "") delete env[name]; // "" means unset
-  const child = spawn(process.execPath, ["server/cli/start.mjs"], { cwd: root, env, stdio: ["ignore", "pipe", "pipe"] });
+  const child = spawn(process.execPath, [...nodeArgs, "server/cli/start.mjs"], { cwd: root, env, stdio: ["ignore", "pipe", "pipe"] });
   let output = "";
   child.stdout.on("data", (d) => (output += d));
   child.stderr.on("data", (d) => (output += d));
