@@ -1,12 +1,17 @@
 import path from "node:path";
 import { defineConfig } from "vitest/config";
 
+/**
+ * Two projects: `unit` (server/**: pure functions, the OpenAPI document, migrations against a
+ * scratch database — no app) and `integration` (e2e/api, e2e/browser: the real app started by
+ * the launcher on a fresh database, tested over HTTP). `npm test` runs both;
+ * `npx vitest run --project unit` is the quick loop.
+ */
+const alias = { "@": path.resolve(import.meta.dirname) };
+
 export default defineConfig({
-  resolve: { alias: { "@": path.resolve(import.meta.dirname) } },
+  resolve: { alias },
   test: {
-    include: ["server/**/*.test.ts", "e2e/api/**/*.test.ts", "e2e/browser/**/*.test.ts"],
-    globalSetup: ["e2e/support/global-setup.ts"],
-    setupFiles: ["e2e/support/worker-env.ts"],
     reporters: ["default", "json"],
     outputFile: { json: "test-results/vitest.json" },
     testTimeout: 30_000,
@@ -14,5 +19,19 @@ export default defineConfig({
     // Two cores: the app server under test needs one.
     maxWorkers: 2,
     fileParallelism: true,
+    projects: [
+      { resolve: { alias }, test: { name: "unit", include: ["server/**/*.test.ts"], setupFiles: ["e2e/support/unit-env.ts"] } },
+      {
+        resolve: { alias },
+        test: {
+          name: "integration",
+          include: ["e2e/api/**/*.test.ts", "e2e/browser/**/*.test.ts"],
+          globalSetup: ["e2e/support/global-setup.ts"],
+          setupFiles: ["e2e/support/worker-env.ts"],
+          testTimeout: 30_000,
+          hookTimeout: 120_000,
+        },
+      },
+    ],
   },
 });

@@ -108,6 +108,7 @@ export function buildOpenApiDocument(serverUrl = "/api/v1") {
     info: {
       title: "Game backend API",
       version: "1.0.0",
+      license: { name: "MIT", identifier: "MIT" },
       description:
         "The game API: every request carries `X-API-Key`; player requests carry `Authorization: Bearer <accessToken>` " +
         "(or a server key plus `X-Player-Id`). Every response carries `X-Request-Id` and rate-limit headers. " +

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { ZJsonValue } from "../json-value";
 
 export const KEY_PATTERN = /^[A-Za-z0-9_.-]{1,128}$/;
 export const ZKey = z.string().regex(KEY_PATTERN, "Keys match ^[A-Za-z0-9_.-]{1,128}$.").meta({ example: "settings.audio" });
@@ -22,7 +23,7 @@ export type Visibility = z.infer<typeof ZVisibility>;
 export const ZDataRecord = z
   .object({
     key: z.string(),
-    value: z.json(),
+    value: ZJsonValue,
     version: z.number().int().min(1),
     visibility: ZVisibility,
     createdAt: z.iso.datetime(),
@@ -36,7 +37,7 @@ export const ZDataKeyParams = z.strictObject({ id: ZPlayerRef, key: ZKey });
 
 export const ZPutDataBody = z
   .strictObject({
-    value: z.json().meta({ description: "Any JSON; at most 1 MiB serialised." }),
+    value: ZJsonValue,
     visibility: ZVisibility.optional().meta({ description: "Defaults to private on create; unchanged on update." }),
   })
   .meta({ id: "PutPlayerDataBody" });
@@ -47,7 +48,7 @@ export const ZPatchDataBody = z
       .record(
         ZKey,
         z.strictObject({
-          value: z.json(),
+          value: ZJsonValue,
           visibility: ZVisibility.optional(),
           version: z.number().int().min(0).optional().meta({ description: "Expected current version; 0 = the key must not exist." }),
         }),

@@ -1,10 +1,11 @@
 import { z } from "zod";
+import { ZJsonValue } from "../json-value";
 import { ZKey } from "../player-data/schemas";
 
 export const SAVE_LIMITS = { dataBytes: 1024 * 1024, metaBytes: 2 * 1024, savesPerPlayer: 50 } as const;
 
 const ZMeta = z
-  .record(z.string(), z.json())
+  .record(z.string(), ZJsonValue)
   .refine(
     (m) => Buffer.byteLength(JSON.stringify(m), "utf8") <= SAVE_LIMITS.metaBytes,
     `At most ${SAVE_LIMITS.metaBytes} bytes serialised.`,
@@ -25,17 +26,15 @@ export const ZSaveMetadata = z
       .meta({
         description: "SHA-256 (hex) of `data` as the server serialised it (JSON.stringify); the stored text is returned unchanged.",
       }),
-    meta: z.record(z.string(), z.json()),
+    meta: z.record(z.string(), ZJsonValue),
     createdAt: z.iso.datetime(),
     updatedAt: z.iso.datetime(),
   })
   .meta({ id: "SaveMetadata" });
 export type SaveMetadata = z.infer<typeof ZSaveMetadata>;
 
-export const ZSave = ZSaveMetadata.extend({ data: z.json() }).meta({ id: "Save" });
+export const ZSave = ZSaveMetadata.extend({ data: ZJsonValue }).meta({ id: "Save" });
 export type Save = z.infer<typeof ZSave>;
 
 export const ZSaveParams = z.strictObject({ key: ZKey });
-export const ZPutSaveBody = z
-  .strictObject({ data: z.json().meta({ description: "Any JSON; at most 1 MiB serialised." }), meta: ZMeta.optional() })
-  .meta({ id: "PutSaveBody" });
+export const ZPutSaveBody = z.strictObject({ data: ZJsonValue, meta: ZMeta.optional() }).meta({ id: "PutSaveBody" });

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { anonymousPlayer, makeProject } from "../e2e/support/fixtures";
-import { prisma } from "./db";
-import { pruneAuthTables } from "./maintenance";
+import { prisma } from "@/server/db";
+import { pruneAuthTables } from "@/server/maintenance";
+import { anonymousPlayer, makeProject } from "../support/fixtures";
 
 describe("auth table housekeeping", () => {
   it("deletes sessions ended over a week ago and used refresh tokens over a week old, and nothing live", async () => {

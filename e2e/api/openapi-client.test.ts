@@ -1,0 +1,180 @@
+import { spawnSync } from "node:child_process";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import { pathToFileURL } from "node:url";
+import openapiTS, { astToString } from "openapi-typescript";
+import ts from "typescript";
+import { beforeAll, describe, expect, it } from "vitest";
+import { baseUrl } from "../support/api";
+import { makeProject, type TestProject } from "../support/fixtures";
+
+/**
+ * Game developers generate clients from the document. This generates one the way they would
+ * (openapi-typescript 7 + openapi-fetch 0.17), typechecks a program that calls every operation
+ * of the document, runs it against the server, and lints the document with Redocly.
+ */
+const root = path.resolve(import.meta.dirname, "../..");
+const dir = path.join(root, "test-results/openapi-client");
+
+// One call per operation of the document; `covered` lists them so the test notices a new
+// operation that the program does not call yet.
+const PROGRAM = `
+import createClient from "openapi-fetch";
+import type { paths } from "./schema";
+
+export const covered = [
+  "post /auth/anonymous", "post /auth/email/register", "post /auth/email/login", "post /auth/idp",
+  "post /auth/refresh", "post /auth/logout",
+  "get /players/{id}/data", "patch /players/{id}/data",
+  "get /players/{id}/data/{key}", "put /players/{id}/data/{key}", "delete /players/{id}/data/{key}",
+  "get /saves", "get /saves/{key}", "put /saves/{key}", "delete /saves/{key}",
+];
+
+export async function run(baseUrl: string, apiKey: string): Promise<Record<string, number>> {
+  const client = createClient<paths>({ baseUrl: baseUrl + "/api/v1", headers: { "X-API-Key": apiKey } });
+  const statuses: Record<string, number> = {};
+  const anon = await client.POST("/auth/anonymous", {});
+  statuses["post /auth/anonymous"] = anon.response.status;
+  if (!anon.data) throw new Error("anonymous sign-in failed");
+  const session: { accessToken: string; refreshToken: string; playerId: string } = anon.data;
+  const auth = { Authorization: "Bearer " + session.accessToken };
+  const email = "client-" + Date.now() + "@example.com";
+  const password = "a long and unusual passphrase 42";
+  const reg = await client.POST("/auth/email/register", { body: { email, password, displayName: "Typed" } });
+  statuses["post /auth/email/register"] = reg.response.status;
+  const login = await client.POST("/auth/email/login", { body: { email, password } });
+  statuses["post /auth/email/login"] = login.response.status;
+  const idp = await client.POST("/auth/idp", { body: { provider: "nobody", token: "x.y.z" } });
+  statuses["post /auth/idp"] = idp.response.status;
+  const put = await client.PUT("/players/{id}/data/{key}", {
+    params: { path: { id: "me", key: "profile" }, header: { "If-None-Match": "*" } },
+    headers: auth,
+    body: { value: { level: 3, tags: ["a", null, true], nested: { x: 1.5 } }, visibility: "public" },
+  });
+  statuses["put /players/{id}/data/{key}"] = put.response.status;
+  const version: number | undefined = put.data?.version;
+  const get = await client.GET("/players/{id}/data/{key}", { params: { path: { id: "me", key: "profile" } }, headers: auth });
+  statuses["get /players/{id}/data/{key}"] = get.response.status;
+  const list = await client.GET("/players/{id}/data", { params: { path: { id: session.playerId } }, headers: auth });
+  statuses["get /players/{id}/data"] = list.response.status;
+  const patch = await client.PATCH("/players/{id}/data", {
+    params: { path: { id: "me" } },
+    headers: auth,
+    body: { set: { settings: { value: "loud", version: 0 } }, delete: [] },
+  });
+  statuses["patch /players/{id}/data"] = patch.response.status;
+  const del = await client.DELETE("/players/{id}/data/{key}", {
+    params: { path: { id: "me", key: "profile" }, header: { "If-Match": '"' + String(version) + '"' } },
+    headers: auth,
+  });
+  statuses["delete /players/{id}/data/{key}"] = del.response.status;
+  const save = await client.PUT("/saves/{key}", {
+    params: { path: { key: "slot-1" } },
+    headers: auth,
+    body: { data: { chapter: 3, inventory: [1, 2, 3] }, meta: { label: "Chapter 3" } },
+  });
+  statuses["put /saves/{key}"] = save.response.status;
+  const sha: string | undefined = save.data?.sha256;
+  if (sha === undefined) throw new Error("save has no sha256");
+  const saves = await client.GET("/saves", { headers: auth });
+  statuses["get /saves"] = saves.response.status;
+  const one = await client.GET("/saves/{key}", { params: { path: { key: "slot-1" } }, headers: auth });
+  statuses["get /saves/{key}"] = one.response.status;
+  const gone = await client.DELETE("/saves/{key}", { params: { path: { key: "slot-1" } }, headers: auth });
+  statuses["delete /saves/{key}"] = gone.response.status;
+  const refresh = await client.POST("/auth/refresh", { body: { refreshToken: session.refreshToken } });
+  statuses["post /auth/refresh"] = refresh.response.status;
+  const fresh = refresh.data?.accessToken ?? "";
+  const logout = await client.POST("/auth/logout", { headers: { Authorization: "Bearer " + fresh } });
+  statuses["post /auth/logout"] = logout.response.status;
+  return statuses;
+}
+`;
+
+let project: TestProject;
+let doc: { paths: Record<string, Record<string, unknown>> };
+
+beforeAll(async () => {
+  project = await makeProject();
+  doc = await (await fetch(`${baseUrl()}/api/v1/openapi.json`)).json();
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(path.join(dir, "openapi.json"), JSON.stringify(doc, null, 2));
+  writeFileSync(path.join(dir, "schema.d.ts"), astToString(await openapiTS(doc as never)));
+  writeFileSync(path.join(dir, "program.ts"), PROGRAM);
+});
+
+describe("a client generated from the document", () => {
+  it("names every component (one JsonValue, no anonymous __schemaN)", () => {
+    const generated = readFileSync(path.join(dir, "schema.d.ts"), "utf8");
+    expect(generated).not.toMatch(/__schema\d/);
+    expect(generated).toContain('"JsonValue"');
+  });
+
+  it("typechecks a program that calls every operation (openapi-typescript 7 + openapi-fetch 0.17, strict)", () => {
+    const program = ts.createProgram([path.join(dir, "program.ts")], {
+      strict: true,
+      noUncheckedIndexedAccess: true,
+      noEmit: true,
+      target: ts.ScriptTarget.ES2022,
+      module: ts.ModuleKind.ESNext,
+      moduleResolution: ts.ModuleResolutionKind.Bundler,
+      skipLibCheck: true,
+      types: [],
+      lib: ["lib.es2022.d.ts", "lib.dom.d.ts"],
+    });
+    const problems = ts.getPreEmitDiagnostics(program).map((d) => ts.flattenDiagnosticMessageText(d.messageText, "\n"));
+    expect(problems).toEqual([]);
+  });
+
+  it("calls every operation of the document, and each answers as documented against the server", async () => {
+    const js = ts.transpileModule(PROGRAM, {
+      compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022 },
+    }).outputText;
+    writeFileSync(path.join(dir, "program.mjs"), js);
+    const mod = (await import(/* @vite-ignore */ pathToFileURL(path.join(dir, "program.mjs")).href)) as {
+      covered: string[];
+      run: (baseUrl: string, key: string) => Promise<Record<string, number>>;
+    };
+    const operations = Object.entries(doc.paths).flatMap(([p, item]) => Object.keys(item).map((m) => `${m} ${p}`));
+    expect([...mod.covered].sort()).toEqual([...operations].sort());
+    const statuses = await mod.run(baseUrl(), project.clientKey);
+    expect(statuses).toEqual({
+      "post /auth/anonymous": 200,
+      "post /auth/email/register": 200,
+      "post /auth/email/login": 200,
+      "post /auth/idp": 400,
+      "put /players/{id}/data/{key}": 201,
+      "get /players/{id}/data/{key}": 200,
+      "get /players/{id}/data": 200,
+      "patch /players/{id}/data": 200,
+      "delete /players/{id}/data/{key}": 204,
+      "put /saves/{key}": 201,
+      "get /saves": 200,
+      "get /saves/{key}": 200,
+      "delete /saves/{key}": 204,
+      "post /auth/refresh": 200,
+      "post /auth/logout": 204,
+    });
+  });
+});
+
+describe("the published document", () => {
+  it("passes `redocly lint` (recommended rules) with no errors and no warnings", () => {
+    const file = path.join(dir, "openapi.json");
+    const result = spawnSync(
+      process.execPath,
+      [path.join(root, "node_modules/@redocly/cli/bin/cli.js"), "lint", file, "--format", "json"],
+      {
+        cwd: root,
+        encoding: "utf8",
+        env: { ...process.env, REDOCLY_TELEMETRY: "off", REDOCLY_SUPPRESS_UPDATE_NOTICE: "true" },
+      },
+    );
+    const report = JSON.parse(result.stdout.slice(result.stdout.indexOf("{"))) as {
+      totals: { errors: number; warnings: number };
+      problems: Array<{ ruleId: string; message: string }>;
+    };
+    expect(report.problems.map((p) => `${p.ruleId}: ${p.message}`)).toEqual([]);
+    expect(report.totals).toMatchObject({ errors: 0, warnings: 0 });
+  });
+});
