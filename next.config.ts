@@ -6,8 +6,8 @@ const nextConfig: NextConfig = {
   poweredByHeader: false,
   // JSON answers here are small; gzip cost more CPU than it saved (measured). Compress at a proxy if you need it.
   compress: false,
-  // `npm run check` runs tsc and Biome; the build does not repeat them.
-  typescript: { ignoreBuildErrors: true },
+  // Under /api a trailing slash is just an unknown path (JSON 404), never a redirect.
+  skipTrailingSlashRedirect: true,
   turbopack: { root: import.meta.dirname },
 };
 

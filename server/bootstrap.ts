@@ -23,17 +23,21 @@ export async function bootstrap(): Promise<void> {
   }
   if (!config.SEED_DEMO) return;
   const { demo, created } = await seedDemo();
-  console.log(
-    [
-      "",
-      `  Game backend ${created ? "ready, demo seeded" : "ready"}: ${demo.baseUrl}`,
-      `  Dashboard login:  ${demo.operatorEmail} / ${demo.operatorPassword}`,
-      `  Client API key:   ${demo.apiKey}   (Demo Game, Pro)`,
-      `  Server API key:   ${demo.serverApiKey}`,
-      `  Free API key:     ${demo.freeApiKey}   (Free Demo, Free)`,
-      `  API docs:         ${demo.baseUrl}/docs`,
-      `  (also in ${config.DATA_DIR}/demo.json)`,
-      "",
-    ].join("\n"),
-  );
+  // Secrets are printed once, when they are made; later starts point to the file instead.
+  const lines = created
+    ? [
+        `  Game backend ready, demo seeded: ${demo.baseUrl}`,
+        `  Dashboard login:  ${demo.operatorEmail} / ${demo.operatorPassword}`,
+        `  Client API key:   ${demo.apiKey}   (Demo Game, Pro)`,
+        `  Server API key:   ${demo.serverApiKey}`,
+        `  Free API key:     ${demo.freeApiKey}   (Free Demo, Free)`,
+        `  API docs:         ${demo.baseUrl}/docs`,
+        `  (saved to ${config.DATA_DIR}/demo.json; they are not printed again)`,
+      ]
+    : [
+        `  Game backend ready: ${demo.baseUrl}`,
+        `  API docs:         ${demo.baseUrl}/docs`,
+        `  Demo keys and the dashboard login: ${config.DATA_DIR}/demo.json`,
+      ];
+  console.log(["", ...lines, ""].join("\n"));
 }

@@ -55,7 +55,9 @@ let cached: Env | undefined;
 
 export function env(): Env {
   if (cached) return cached;
-  const parsed = ZEnv.safeParse(process.env);
+  // An empty variable (`REDIS_URL=`) means unset, as in most tools: it must not fail validation.
+  const set = Object.fromEntries(Object.entries(process.env).filter(([, value]) => value !== ""));
+  const parsed = ZEnv.safeParse(set);
   if (!parsed.success) {
     const lines = parsed.error.issues.map((i) => `  ${i.path.join(".")}: ${i.message}`);
     throw new Error(`Invalid environment:\n${lines.join("\n")}`);

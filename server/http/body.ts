@@ -18,7 +18,7 @@ async function readText(req: Request, limitBytes: number): Promise<string> {
   const chunks: Uint8Array[] = [];
   let received = 0;
   for (;;) {
-    const { done, value } = await reader.read();
+    const { done, value } = await reader.read().catch(clientWentAway);
     if (done) break;
     received += value.byteLength;
     if (received > limitBytes) {
@@ -27,7 +27,20 @@ async function readText(req: Request, limitBytes: number): Promise<string> {
     }
     chunks.push(value);
   }
-  return Buffer.concat(chunks, received).toString("utf8");
+  try {
+    return UTF8.decode(Buffer.concat(chunks, received));
+  } catch {
+    // Buffer#toString would turn invalid bytes into U+FFFD and store them silently.
+    throw new AppError("INVALID_JSON", { message: "The request body is not valid UTF-8." });
+  }
+}
+
+const UTF8 = new TextDecoder("utf-8", { fatal: true });
+
+/** The socket closed mid-body: the client's doing, not a server fault (no 503, no alarm). */
+function clientWentAway(cause: unknown): never {
+  console.info("[http] client closed the connection before the body was complete");
+  throw new AppError("CLIENT_CLOSED_REQUEST", { cause });
 }
 
 function tooLarge(limitBytes: number): AppError {

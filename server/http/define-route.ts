@@ -130,6 +130,8 @@ async function authenticatePlayer(req: Request, mode: AuthMode, key: ApiKeyConte
 }
 
 type Method = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
+/** Set by the launcher (server/cli/edge.mjs), never by a client: the request's real method was another. */
+const UNSUPPORTED_METHOD_HEADER = "x-gb-unsupported-method";
 const ALL_METHODS: Method[] = ["GET", "POST", "PUT", "PATCH", "DELETE"];
 
 /**
@@ -146,6 +148,9 @@ export function methods(handlers: Partial<Record<Method, RouteHandler>>): Record
     new Response(null, { status: 204, headers: { "X-Request-Id": requestIdFrom(req), Allow: allow, ...preflightHeaders(allow) } });
   const out = { OPTIONS: options } as Record<Method | "OPTIONS", RouteHandler>;
   for (const m of ALL_METHODS) out[m] = handlers[m] ?? notAllowed;
+  // The launcher hands methods Next cannot route (TRACE, PROPFIND…) over as GET, marked.
+  const get = handlers.GET;
+  if (get) out.GET = (req, ctx) => (req.headers.has(UNSUPPORTED_METHOD_HEADER) ? notAllowed(req, ctx) : get(req, ctx));
   return out;
 }
 

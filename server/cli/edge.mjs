@@ -1,0 +1,155 @@
+// What the launcher answers itself, before Next sees a request: requests Next would answer
+// with a 500, an HTML page or a redirect, and errors of Node's HTTP parser, which would
+// otherwise close the socket with an empty body. Every answer is the API's JSON error shape
+// with X-Request-Id. Plain JavaScript (the launcher runs before anything is compiled); the
+// codes and statuses are the ones of server/errors.ts, which server/cli/edge.test.ts checks.
+import { randomUUID } from "node:crypto";
+
+/** Methods Next's route handlers serve; any other one under /api is a 405 from the route itself. */
+const ROUTED_METHODS = new Set(["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"]);
+/** Set by the launcher only (a client-sent one is dropped): tells the route that the real method was another. */
+export const UNSUPPORTED_METHOD_HEADER = "x-gb-unsupported-method";
+const ALLOW_ANY_ROUTE = "GET, POST, PUT, PATCH, DELETE, OPTIONS";
+const SANE_REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
+
+export const EDGE_ERRORS = {
+  VALIDATION_ERROR: 400,
+  NOT_FOUND: 404,
+  METHOD_NOT_ALLOWED: 405,
+  REQUEST_TIMEOUT: 408,
+  REQUEST_HEADER_FIELDS_TOO_LARGE: 431,
+};
+
+function requestId(headers) {
+  const incoming = headers?.["x-request-id"];
+  return typeof incoming === "string" && SANE_REQUEST_ID.test(incoming) ? incoming : randomUUID();
+}
+
+function errorBody(code, message, details = {}) {
+  return JSON.stringify({ error: { code, message, details } });
+}
+
+function headersFor(id, extra = {}) {
+  return {
+    "Content-Type": "application/json; charset=utf-8",
+    "Cache-Control": "no-store",
+    "X-Content-Type-Options": "nosniff",
+    "X-Request-Id": id,
+    "Access-Control-Allow-Origin": "*",
+    "Access-Control-Expose-Headers": "X-Request-Id, Allow",
+    ...extra,
+  };
+}
+
+function reply(res, status, code, message, details, extra) {
+  const body = errorBody(code, message, details);
+  res.writeHead(status, { ...headersFor(requestId(res.req?.headers), extra), "Content-Length": Buffer.byteLength(body) });
+  res.end(body);
+}
+
+/** True when every %XX escape decodes and the result is UTF-8 (`%E0%A4%A`, `%ZZ`, `%C0%AE` are not). */
+function decodesCleanly(path) {
+  try {
+    decodeURIComponent(path);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Rewrites the request in place for Next, or answers it. Returns true when answered. Costs a
+ * few string checks on ordinary requests.
+ */
+export function guardRequest(req, res) {
+  let url = req.url ?? "/";
+  if (url[0] !== "/") {
+    // Absolute-form request line (`GET http://evil.example/x`): serve the path, never the
+    // client's host, so nothing can redirect there.
+    try {
+      const parsed = new URL(url);
+      url = `${parsed.pathname}${parsed.search}`;
+      req.url = url;
+    } catch {
+      reply(res, 400, "VALIDATION_ERROR", "The request target is malformed.", { issues: [{ path: "url", message: "Not a path." }] });
+      return true;
+    }
+  }
+  if (Object.hasOwn(req.headers, UNSUPPORTED_METHOD_HEADER)) delete req.headers[UNSUPPORTED_METHOD_HEADER];
+  const query = url.indexOf("?");
+  const path = query === -1 ? url : url.slice(0, query);
+  const api = path.length >= 4 && path.slice(0, 4).toLowerCase() === "/api" && (path.length === 4 || path[4] === "/");
+  if (path.includes("%") && !decodesCleanly(path)) {
+    const issues = [{ path: "path", message: "Malformed percent-encoding (each % must start a valid UTF-8 escape)." }];
+    reply(res, 400, "VALIDATION_ERROR", "The request path is malformed.", { issues });
+    return true;
+  }
+  if (!ROUTED_METHODS.has(req.method)) {
+    if (!api) {
+      reply(
+        res,
+        405,
+        "METHOD_NOT_ALLOWED",
+        `${req.method} is not supported.`,
+        { allow: ALLOW_ANY_ROUTE.split(", ") },
+        { Allow: ALLOW_ANY_ROUTE },
+      );
+      return true;
+    }
+    // The route answers the 405 with its own Allow header (server/http/define-route.ts).
+    req.headers[UNSUPPORTED_METHOD_HEADER] = req.method;
+    req.method = "GET";
+  }
+  if (api && !path.startsWith("/api/")) {
+    // `/api` itself and other spellings (`/API/v1/...`): no route, and not Next's HTML 404.
+    reply(res, 404, "NOT_FOUND", `No route for ${req.method} ${path}.`);
+    return true;
+  }
+  return false;
+}
+
+/** What a parser error becomes; null when nothing should be written. */
+export function clientErrorAnswer(error) {
+  switch (error.code) {
+    case "ECONNRESET":
+    case "EPIPE":
+      return null;
+    case "HPE_HEADER_OVERFLOW":
+      return { status: 431, code: "REQUEST_HEADER_FIELDS_TOO_LARGE", message: "The request headers are too large." };
+    case "ERR_HTTP_REQUEST_TIMEOUT":
+    case "ERR_HTTP_HEADERS_TIMEOUT":
+      return { status: 408, code: "REQUEST_TIMEOUT", message: "The request was not received in time." };
+    case "HPE_INVALID_METHOD":
+      return { status: 405, code: "METHOD_NOT_ALLOWED", message: "This method is not supported.", allow: ALLOW_ANY_ROUTE };
+    default:
+      return {
+        status: 400,
+        code: "VALIDATION_ERROR",
+        message: "The request is malformed HTTP.",
+        issues: [{ path: "request", message: String(error.reason ?? error.code ?? "unparseable") }],
+      };
+  }
+}
+
+const REASONS = { 400: "Bad Request", 405: "Method Not Allowed", 408: "Request Timeout", 431: "Request Header Fields Too Large" };
+
+/** server.on("clientError"): answer in the JSON shape while the socket still takes a write, then close. */
+export function answerClientError(error, socket) {
+  const answer = clientErrorAnswer(error);
+  // As Node's own default: only while no response on this socket has started.
+  if (answer && socket.writable && !socket._httpMessage?.headersSent) {
+    const details = answer.issues ? { issues: answer.issues } : answer.allow ? { allow: answer.allow.split(", ") } : {};
+    const body = errorBody(answer.code, answer.message, details);
+    const headers = headersFor(randomUUID(), {
+      Connection: "close",
+      "Content-Length": Buffer.byteLength(body),
+      ...(answer.allow ? { Allow: answer.allow } : {}),
+    });
+    const head = Object.entries(headers)
+      .map(([name, value]) => `${name}: ${value}\r\n`)
+      .join("");
+    socket.end(`HTTP/1.1 ${answer.status} ${REASONS[answer.status]}\r\n${head}\r\n${body}`);
+    return;
+  }
+  socket.destroy();
+}
