@@ -37,7 +37,7 @@ const profile = JSON.parse(readFileSync(file, "utf8"));
 
 const selfMs = new Map();
 const deltas = profile.timeDeltas;
-profile.samples.forEach((id, i) => selfMs.set(id, (selfMs.get(id) ?? 0) + (deltas[i] ?? 0) / 1000));
+for (const [i, id] of profile.samples.entries()) selfMs.set(id, (selfMs.get(id) ?? 0) + (deltas[i] ?? 0) / 1000);
 const byFunction = new Map();
 const byPackage = new Map();
 let total = 0;
