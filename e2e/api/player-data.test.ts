@@ -330,3 +330,37 @@ playerRouteCredentialSuite({ method: "PATCH", path: "/api/v1/players/me/data", b
 playerRouteCredentialSuite({ method: "GET", path: "/api/v1/players/me/data/a" });
 playerRouteCredentialSuite({ method: "PUT", path: "/api/v1/players/me/data/a", body: { value: 1 } });
 playerRouteCredentialSuite({ method: "DELETE", path: "/api/v1/players/me/data/a" });
+
+describe("keys named like Object.prototype members and reserved keys", () => {
+  const PROTOTYPE_NAMES = ["constructor", "toString", "valueOf", "hasOwnProperty", "__defineGetter__", "isPrototypeOf"];
+
+  it.each(PROTOTYPE_NAMES)("%s works through PUT, GET, list, PATCH set/delete and DELETE, read back each time", async (key) => {
+    const p = await anonymousPlayer(project.clientKey);
+    expect((await put(as(p), "me", key, { value: 1 })).status).toBe(201);
+    expect((await api<Rec>("GET", url("me", key), as(p))).body).toMatchObject({ key, value: 1, version: 1 });
+    const patched = await api<Rec[]>("PATCH", url("me"), { ...as(p), body: { set: { [key]: { value: 2, version: 1 } } } });
+    expect(patched.status).toBe(200);
+    expect((await api<Rec>("GET", url("me", key), as(p))).body).toMatchObject({ value: 2, version: 2 });
+    expect((await api<Rec[]>("GET", url("me"), as(p))).body.map((r) => r.key)).toEqual([key]);
+    const deleted = await api<Rec[]>("PATCH", url("me"), { ...as(p), body: { delete: [key] } });
+    expect(deleted.status).toBe(200);
+    expectError(await api("GET", url("me", key), as(p)), 404, "KEY_NOT_FOUND");
+    expect((await put(as(p), "me", key, { value: 3 })).status).toBe(201);
+    expect((await api("DELETE", url("me", key), as(p))).status).toBe(204);
+    expectError(await api("GET", url("me", key), as(p)), 404, "KEY_NOT_FOUND");
+  });
+
+  it("refuses `.`, `..` and `__proto__` as keys in PATCH set and delete, and `__proto__` in the path (400), storing nothing", async () => {
+    const p = await anonymousPlayer(project.clientKey);
+    for (const key of [".", ".."]) {
+      expectError(await api("PATCH", url("me"), { ...as(p), body: { set: { [key]: { value: 1 } } } }), 400, "VALIDATION_ERROR");
+      expectError(await api("PATCH", url("me"), { ...as(p), body: { delete: [key] } }), 400, "VALIDATION_ERROR");
+    }
+    expectError(await api("PATCH", url("me"), { ...as(p), body: { delete: ["__proto__"] } }), 400, "VALIDATION_ERROR");
+    expectError(await put(as(p), "me", "__proto__", { value: 1 }), 400, "VALIDATION_ERROR");
+    expectError(await api("GET", url("me", "__proto__"), as(p)), 400, "VALIDATION_ERROR");
+    expectError(await api("PUT", `/api/v1/saves/__proto__`, { ...as(p), body: { data: 1 } }), 400, "VALIDATION_ERROR");
+    expect(await prisma().playerData.count({ where: { playerId: p.playerId } })).toBe(0);
+    expect(await prisma().playerSave.count({ where: { playerId: p.playerId } })).toBe(0);
+  });
+});

@@ -2,7 +2,14 @@ import { z } from "zod";
 import { ZJsonValue } from "../json-value";
 
 export const KEY_PATTERN = /^[A-Za-z0-9_.-]{1,128}$/;
-export const ZKey = z.string().regex(KEY_PATTERN, "Keys match ^[A-Za-z0-9_.-]{1,128}$.").meta({ example: "settings.audio" });
+/** Match the pattern but cannot round-trip: `.`/`..` are path segments, `__proto__` a JavaScript accessor. */
+export const RESERVED_KEYS: ReadonlySet<string> = new Set([".", "..", "__proto__"]);
+/** The one key rule, for data paths, data bodies (PATCH set and delete) and save paths. */
+export const ZKey = z
+  .string()
+  .regex(KEY_PATTERN, "Keys match ^[A-Za-z0-9_.-]{1,128}$.")
+  .refine((key) => !RESERVED_KEYS.has(key), "The keys `.`, `..` and `__proto__` are reserved.")
+  .meta({ description: "Matches `^[A-Za-z0-9_.-]{1,128}$`, except `.`, `..` and `__proto__`.", example: "settings.audio" });
 export const ZPlayerRef = z
   .union([z.literal("me"), z.string().uuid()])
   .meta({ description: "A player id, or `me` for the caller.", example: "me" });
@@ -63,7 +70,7 @@ export const ZPatchDataBody = z
     }
     if (setKeys.length + body.delete.length === 0) ctx.addIssue({ code: "custom", message: "Nothing to do.", path: [] });
     for (const key of body.delete)
-      if (key in body.set) ctx.addIssue({ code: "custom", message: `"${key}" is both set and deleted.`, path: ["delete"] });
+      if (Object.hasOwn(body.set, key)) ctx.addIssue({ code: "custom", message: `"${key}" is both set and deleted.`, path: ["delete"] });
     if (new Set(body.delete).size !== body.delete.length)
       ctx.addIssue({ code: "custom", message: "Duplicate keys in delete.", path: ["delete"] });
   })
