@@ -1,9 +1,10 @@
 import { randomBytes } from "node:crypto";
-import { beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { prisma } from "@/server/db";
 import { banPlayer, unbanPlayer } from "@/server/services/players/bans";
 import { api, expectError } from "../support/api";
 import { anonymousPlayer, makeProject, type TestPlayer, type TestProject } from "../support/fixtures";
+import { type StartedApp, startApp } from "../support/global-setup";
 import { playerRouteCredentialSuite } from "../support/player-route-suite";
 
 type Session = TestPlayer & { created: boolean; expiresIn: number; tokenType: string };
@@ -60,6 +61,20 @@ describe("POST /auth/email/register", () => {
     const other = await makeProject();
     const res = await api("POST", "/api/v1/auth/email/register", { key: other.clientKey, body: { email: address, password: PASSWORD } });
     expect(res.status).toBe(200);
+  });
+
+  it("refuses common passwords, blank ones and ones built from the e-mail (400 at body.password), creating nothing", async () => {
+    for (const password of ["password", "12345678", "PASSWORD1", "        ", "qwertyuiop"]) {
+      const address = email();
+      const res = await register({ email: address, password });
+      expectError(res, 400, "VALIDATION_ERROR");
+      expect(res.body).toMatchObject({ error: { details: { issues: [{ path: "body.password" }] } } });
+      expect(await prisma().player.count({ where: { email: address } })).toBe(0);
+    }
+    const address = email();
+    expectError(await register({ email: address, password: address }), 400, "VALIDATION_ERROR");
+    expectError(await register({ email: address, password: `My${address.split("@")[0]}!` }), 400, "VALIDATION_ERROR");
+    expect((await register({ email: address, password: PASSWORD })).status).toBe(200);
   });
 
   it("validates e-mail, password length and unknown fields", async () => {
@@ -119,25 +134,41 @@ describe("POST /auth/email/login", () => {
     expect((wrong.body as unknown as { error: unknown }).error).toEqual((unknown.body as unknown as { error: unknown }).error);
   });
 
-  it("does not sign in an anonymous player that has no password", async () => {
-    expectError(await login(email()), 401, "INVALID_CREDENTIALS");
+  it("does not sign in a player that has an e-mail but no password", async () => {
+    const anon = await anonymousPlayer(project.clientKey);
+    const address = email();
+    await prisma().player.update({ where: { id: anon.playerId }, data: { email: address } });
+    expect((await prisma().player.findUniqueOrThrow({ where: { id: anon.playerId } })).passwordHash).toBeNull();
+    expectError(await login(address, PASSWORD), 401, "INVALID_CREDENTIALS");
   });
 });
 
+/** Moves the session's rotations back past the grace window (10 s by default). */
+async function pastGraceWindow(playerId: string): Promise<void> {
+  await prisma().refreshToken.updateMany({
+    where: { session: { playerId }, usedAt: { not: null } },
+    data: { usedAt: new Date(Date.now() - 60_000) },
+  });
+}
+
 describe("POST /auth/refresh", () => {
-  it("rotates: the new tokens work and the old refresh token stops working", async () => {
+  it("rotates: the new tokens work, and the old refresh token stops working once the grace window is over", async () => {
     const anon = await anonymousPlayer(project.clientKey);
     const rotated = await refresh(anon.refreshToken);
     expect(rotated.status).toBe(200);
     expect(rotated.body).toMatchObject({ playerId: anon.playerId, created: false });
     expect(rotated.body.refreshToken).not.toBe(anon.refreshToken);
-    const second = await refresh(rotated.body.refreshToken);
-    expect(second.status).toBe(200);
+    expect(rotated.body.accessToken).not.toBe(anon.accessToken);
+    expect((await api("GET", "/api/v1/saves", { key: project.clientKey, token: rotated.body.accessToken })).status).toBe(200);
+    await pastGraceWindow(anon.playerId);
+    expect((await refresh(anon.refreshToken)).body).toMatchObject({ error: { code: "INVALID_TOKEN", details: { reason: "revoked" } } });
   });
 
-  it("reuse of a rotated token revokes the whole session: newest refresh and access tokens stop working", async () => {
+  it("reuse after the grace window revokes the whole session: newest refresh and access tokens stop working", async () => {
     const anon = await anonymousPlayer(project.clientKey);
     const rotated = await refresh(anon.refreshToken);
+    expect(rotated.status).toBe(200);
+    await pastGraceWindow(anon.playerId);
     const reused = await refresh(anon.refreshToken);
     expectError(reused, 401, "INVALID_TOKEN");
     expect(reused.body).toMatchObject({ error: { details: { reason: "revoked" } } });
@@ -147,14 +178,33 @@ describe("POST /auth/refresh", () => {
     expect(withAccess.body).toMatchObject({ error: { code: "INVALID_TOKEN", details: { reason: "revoked" } } });
   });
 
-  it("lets exactly one of many concurrent refreshes with the same token succeed", async () => {
+  it("a retry within the grace window (a lost response) gets working tokens of the same session and revokes nothing", async () => {
+    const anon = await anonymousPlayer(project.clientKey);
+    const first = await refresh(anon.refreshToken);
+    const retry = await refresh(anon.refreshToken);
+    expect(first.status).toBe(200);
+    expect(retry.status).toBe(200);
+    expect(retry.body.refreshToken).not.toBe(first.body.refreshToken);
+    for (const s of [first.body, retry.body]) {
+      expect((await api("GET", "/api/v1/saves", { key: project.clientKey, token: s.accessToken })).status).toBe(200);
+      expect((await refresh(s.refreshToken)).status).toBe(200);
+    }
+    expect(await prisma().session.count({ where: { playerId: anon.playerId, revokedAt: { not: null } } })).toBe(0);
+  });
+
+  it("parallel refreshes with one token: one rotation, every caller gets 200 and working tokens, the session lives on", async () => {
     const anon = await anonymousPlayer(project.clientKey);
     const results = await Promise.all(Array.from({ length: 10 }, () => refresh(anon.refreshToken)));
-    const ok = results.filter((r) => r.status === 200);
-    expect(ok.length).toBeLessThanOrEqual(1);
-    expect(results.every((r) => r.status === 200 || r.status === 401)).toBe(true);
-    const tokens = await prisma().refreshToken.count({ where: { session: { playerId: anon.playerId } } });
-    expect(tokens).toBe(1 + ok.length);
+    expect(results.map((r) => r.status)).toEqual(Array(10).fill(200));
+    const original = await prisma().refreshToken.findMany({ where: { session: { playerId: anon.playerId }, usedAt: { not: null } } });
+    expect(original).toHaveLength(1);
+    expect(new Set(results.map((r) => r.body.refreshToken)).size).toBe(10);
+    expect(new Set(results.map((r) => r.body.accessToken)).size).toBe(10);
+    for (const r of results) {
+      expect((await api("GET", "/api/v1/saves", { key: project.clientKey, token: r.body.accessToken })).status).toBe(200);
+      expect((await refresh(r.body.refreshToken)).status).toBe(200);
+    }
+    expect(await prisma().session.count({ where: { playerId: anon.playerId, revokedAt: null } })).toBe(1);
   });
 
   it("refuses unknown tokens and another project's tokens", async () => {
@@ -173,6 +223,25 @@ describe("POST /auth/refresh", () => {
     await prisma().session.updateMany({ where: { playerId: anon.playerId }, data: { expiresAt: new Date(Date.now() - 1000) } });
     const res = await refresh(anon.refreshToken);
     expect(res.body).toMatchObject({ error: { code: "INVALID_TOKEN", details: { reason: "expired" } } });
+  });
+
+  it("access tokens carry a unique jti: two refreshes in the same second never return the same token", async () => {
+    const anon = await anonymousPlayer(project.clientKey);
+    const a = await refresh(anon.refreshToken);
+    const b = await refresh(a.body.refreshToken);
+    const jti = (t: string) => JSON.parse(Buffer.from(t.split(".")[1] ?? "", "base64url").toString()).jti as string;
+    expect(jti(a.body.accessToken)).toMatch(/^[0-9a-f-]{36}$/);
+    expect(jti(a.body.accessToken)).not.toBe(jti(b.body.accessToken));
+    expect(a.body.accessToken).not.toBe(b.body.accessToken);
+  });
+
+  it("refuses a bearer token whose session is past its end, though the token itself has not expired", async () => {
+    const anon = await anonymousPlayer(project.clientKey);
+    expect((await api("GET", "/api/v1/saves", { key: project.clientKey, token: anon.accessToken })).status).toBe(200);
+    await prisma().session.updateMany({ where: { playerId: anon.playerId }, data: { expiresAt: new Date(Date.now() - 1000) } });
+    const res = await api("GET", "/api/v1/saves", { key: project.clientKey, token: anon.accessToken });
+    expectError(res, 401, "INVALID_TOKEN");
+    expect(res.body).toMatchObject({ error: { details: { reason: "expired" } } });
   });
 
   it("validates the body", async () => {
@@ -229,6 +298,21 @@ describe("bans", () => {
     expectError(acting, 403, "PLAYER_BANNED");
   });
 
+  it("refuses a banned player on the data and save routes, by token and by server key", async () => {
+    const anon = await anonymousPlayer(project.clientKey);
+    await banPlayer({ projectId: project.projectId, playerId: anon.playerId, reason: "bot" });
+    const asPlayer = { key: project.clientKey, token: anon.accessToken };
+    const asServer = { key: project.serverKey, headers: { "X-Player-Id": anon.playerId } };
+    for (const who of [asPlayer, asServer]) {
+      expectError(await api("GET", "/api/v1/players/me/data", who), 403, "PLAYER_BANNED");
+      expectError(await api("PUT", "/api/v1/players/me/data/k", { ...who, body: { value: 1 } }), 403, "PLAYER_BANNED");
+      expectError(await api("GET", "/api/v1/saves", who), 403, "PLAYER_BANNED");
+      expectError(await api("PUT", "/api/v1/saves/slot", { ...who, body: { data: 1 } }), 403, "PLAYER_BANNED");
+    }
+    expect(await prisma().playerData.count({ where: { playerId: anon.playerId } })).toBe(0);
+    expect(await prisma().playerSave.count({ where: { playerId: anon.playerId } })).toBe(0);
+  });
+
   it("a ban ends the sessions; after unban the player signs in again", async () => {
     const address = email();
     const session = await register({ email: address, password: PASSWORD });
@@ -258,5 +342,37 @@ describe("bans", () => {
     await expect(banPlayer({ projectId: project.projectId, playerId: stranger.playerId, reason: "x" })).rejects.toMatchObject({
       code: "PLAYER_NOT_FOUND",
     });
+  });
+});
+
+describe("REFRESH_REUSE_GRACE_SECONDS=0 (strict rotation)", () => {
+  let app: StartedApp;
+  beforeAll(async () => {
+    app = await startApp({
+      DATABASE_URL: inject("databaseUrl"),
+      JWT_SECRET: inject("jwtSecret"),
+      DATA_DIR: inject("dataDir"),
+      SEED_DEMO: "false",
+      REFRESH_REUSE_GRACE_SECONDS: "0",
+    });
+  });
+  afterAll(async () => {
+    await app?.stop();
+  });
+
+  it("an immediate second use of a rotated token revokes the session", async () => {
+    const post = (path: string, body: unknown) =>
+      fetch(`${app.baseUrl}${path}`, {
+        method: "POST",
+        headers: { "X-API-Key": project.clientKey, "Content-Type": "application/json" },
+        body: JSON.stringify(body),
+      });
+    const anon = (await (await post("/api/v1/auth/anonymous", {})).json()) as TestPlayer;
+    const first = await post("/api/v1/auth/refresh", { refreshToken: anon.refreshToken });
+    expect(first.status).toBe(200);
+    const second = await post("/api/v1/auth/refresh", { refreshToken: anon.refreshToken });
+    expect(second.status).toBe(401);
+    expect(await second.json()).toMatchObject({ error: { code: "INVALID_TOKEN", details: { reason: "revoked" } } });
+    expect(await prisma().session.count({ where: { playerId: anon.playerId, revokedAt: { not: null } } })).toBe(1);
   });
 });

@@ -4,6 +4,7 @@ import { type CryptoKey, exportJWK, generateKeyPair, type JWK, SignJWT } from "j
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { prisma } from "@/server/db";
 import { upsertIdentityProvider } from "@/server/services/identity-providers";
+import { banPlayer } from "@/server/services/players/bans";
 import { api, expectError } from "../support/api";
 import { anonymousPlayer, makeProject, type TestPlayer, type TestProject } from "../support/fixtures";
 
@@ -217,5 +218,18 @@ describe("POST /auth/idp", () => {
       });
       await expect(attempt, jwksUrl).rejects.toMatchObject({ code: "VALIDATION_ERROR" });
     }
+  });
+});
+
+describe("banned players and identity providers", () => {
+  it("a banned player's identity-provider sign-in is refused with 403 PLAYER_BANNED (until, reason)", async () => {
+    const sub = `banned-${Math.random().toString(36).slice(2)}`;
+    const first = await signIn({ provider: "acme", token: await idToken(rsa, { sub }) });
+    expect(first.status).toBe(200);
+    const until = new Date(Date.now() + 3_600_000);
+    await banPlayer({ projectId: project.projectId, playerId: first.body.playerId, reason: "chargeback", until });
+    const again = await signIn({ provider: "acme", token: await idToken(rsa, { sub }) });
+    expectError(again, 403, "PLAYER_BANNED");
+    expect(again.body).toMatchObject({ error: { details: { until: until.toISOString(), reason: "chargeback" } } });
   });
 });

@@ -46,6 +46,8 @@ export async function authenticateBearer(token: string, projectId: string): Prom
   // A ban ends the player's sessions too; the ban is the answer the game can act on.
   assertNotBanned({ bannedAt: row.banned_at, bannedUntil: row.banned_until, banReason: row.ban_reason });
   if (row.revoked_at) throw invalidToken("revoked");
+  // The session outlives no access token: past its end, its tokens are refused too.
+  if (row.expires_at <= new Date()) throw invalidToken("expired");
   return { playerId: claims.playerId, sessionId: claims.sessionId };
 }
 

@@ -1,10 +1,12 @@
+import { randomUUID } from "node:crypto";
 import { errors as joseErrors, jwtVerify, SignJWT } from "jose";
 import { env } from "../env";
 import { AppError } from "../errors";
 
 /**
  * Access tokens: HS256 JWTs, algorithm, issuer and audience pinned on both sides.
- * Claims: sub = player id, pid = project id, sid = session id.
+ * Claims: sub = player id, pid = project id, sid = session id, jti = unique per token (RFC 9068),
+ * so no two issued tokens are equal even within one second.
  */
 const ALGORITHM = "HS256";
 const AUDIENCE = "game-api";
@@ -25,6 +27,7 @@ export async function signAccessToken(claims: AccessClaims): Promise<{ token: st
     .setSubject(claims.playerId)
     .setIssuer(env().JWT_ISSUER)
     .setAudience(AUDIENCE)
+    .setJti(randomUUID())
     .setIssuedAt()
     .setExpirationTime(`${expiresIn}s`)
     .sign(secret());

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { passwordProblem } from "../../auth/password-policy";
 
 export const ZSession = z
   .object({
@@ -28,7 +29,17 @@ export const ZRegisterBody = z
     password: z.string().min(8, "At least 8 characters.").max(128, "At most 128 characters."),
     displayName: z.string().trim().min(1).max(64).optional(),
   })
-  .meta({ id: "RegisterBody" });
+  .superRefine((body, ctx) => {
+    const problem = passwordProblem(body.password, body.email);
+    if (problem) ctx.addIssue({ code: "custom", message: problem, path: ["password"] });
+  })
+  .meta({
+    id: "RegisterBody",
+    description:
+      "Passwords: 8–128 characters, not one of the ~49,000 most common leaked passwords (case-insensitive), not the e-mail address " +
+      "or a password containing its name part (4+ characters), not only spaces (NIST SP 800-63B). Refusals are 400 VALIDATION_ERROR " +
+      "with the reason at `body.password`.",
+  });
 
 export const ZLoginBody = z
   .strictObject({
