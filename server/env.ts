@@ -36,9 +36,14 @@ const ZEnv = z.object({
   RATE_LIMITS: z.enum(["on", "off"]).default("on"),
   /** How long an instance trusts its cached API key → project/plan lookup. */
   API_KEY_CACHE_TTL_SECONDS: z.coerce.number().min(0).max(300).default(30),
-  LOGIN_FAILURES_PER_ACCOUNT: z.coerce.number().int().min(1).default(10),
+  /** Failed logins per (account, client IP) per window: the attacker's address is cut off from the account. */
+  LOGIN_FAILURES_PER_ACCOUNT_IP: z.coerce.number().int().min(1).default(10),
+  /** Failed logins per account from all addresses per window; when spent, only known addresses may still try. */
+  LOGIN_FAILURES_PER_ACCOUNT: z.coerce.number().int().min(1).default(100),
   LOGIN_FAILURES_PER_IP: z.coerce.number().int().min(1).default(50),
   LOGIN_FAILURE_WINDOW_SECONDS: z.coerce.number().int().min(1).default(900),
+  /** E-mail registrations per client IP and project per LOGIN_FAILURE_WINDOW_SECONDS. */
+  REGISTRATIONS_PER_IP: z.coerce.number().int().min(1).default(100),
   /** Let identity providers' JWKS URLs point at private/loopback addresses (development, tests). */
   /** Serve the benchmark's bare baseline route (/api/internal/bare); only `npm run bench` sets it. */
   BENCH_BARE_ROUTE: z

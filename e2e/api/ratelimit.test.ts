@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { registerWithEmail } from "@/server/services/auth/email";
-import { setProjectPlan } from "@/server/services/projects";
+import { setProjectPlan, setProjectShares } from "@/server/services/projects";
 import { checkAgainstDocument } from "../support/api";
 import { makeProject } from "../support/fixtures";
 import { type StartedApp, startApp } from "../support/global-setup";
@@ -16,8 +16,10 @@ import { type PrivateRedis, privateRedis } from "../support/redis-server";
  */
 const WINDOW = 10;
 const IP_BUDGET = 20;
-const LOGIN_PER_ACCOUNT = 5;
+const LOGIN_PER_ACCOUNT_IP = 5;
+const LOGIN_PER_ACCOUNT = 8;
 const LOGIN_PER_IP = 12;
+const REGISTRATIONS_PER_IP = 3;
 
 function appEnv(extra: Record<string, string | undefined>): Record<string, string | undefined> {
   return {
@@ -25,7 +27,9 @@ function appEnv(extra: Record<string, string | undefined>): Record<string, strin
     JWT_SECRET: inject("jwtSecret"),
     RATE_LIMIT_WINDOW_SECONDS: String(WINDOW),
     RATE_LIMIT_IP_PER_WINDOW: String(IP_BUDGET),
+    LOGIN_FAILURES_PER_ACCOUNT_IP: String(LOGIN_PER_ACCOUNT_IP),
     LOGIN_FAILURES_PER_ACCOUNT: String(LOGIN_PER_ACCOUNT),
+    REGISTRATIONS_PER_IP: String(REGISTRATIONS_PER_IP),
     LOGIN_FAILURES_PER_IP: String(LOGIN_PER_IP),
     API_KEY_CACHE_TTL_SECONDS: "1",
     TRUST_PROXY: "true",
@@ -35,9 +39,12 @@ function appEnv(extra: Record<string, string | undefined>): Record<string, strin
 }
 
 type Res = { status: number; headers: Headers; body: Record<string, unknown> };
-async function call(base: string, o: { key?: string; path?: string; method?: string; body?: unknown; ip?: string } = {}): Promise<Res> {
+type CallOptions = { key?: string; path?: string; method?: string; body?: unknown; ip?: string; token?: string; playerId?: string };
+async function call(base: string, o: CallOptions = {}): Promise<Res> {
   const headers: Record<string, string> = { "X-Forwarded-For": o.ip ?? "198.51.100.1" };
   if (o.key) headers["X-API-Key"] = o.key;
+  if (o.token) headers.Authorization = `Bearer ${o.token}`;
+  if (o.playerId) headers["X-Player-Id"] = o.playerId;
   if (o.body !== undefined) headers["Content-Type"] = "application/json";
   const res = await fetch(`${base}${o.path ?? "/api/v1/auth/anonymous"}`, {
     method: o.method ?? "POST",
@@ -50,6 +57,8 @@ async function call(base: string, o: { key?: string; path?: string; method?: str
   return { status: res.status, headers: res.headers, body };
 }
 
+const windowIndex = (ms: number) => Math.floor(ms / (WINDOW * 1000));
+
 /** Waits for the start of a fresh window, so a burst lands inside one window. */
 async function atWindowStart(): Promise<void> {
   const ms = WINDOW * 1000;
@@ -61,16 +70,16 @@ let ipCounter = 0;
 /** An address no other test in this file uses (documentation range, counter + random). */
 const uniqueIp = () => `2001:db8:${randomBytes(2).toString("hex")}::${(++ipCounter).toString(16)}`;
 
-function behaviourSuite(name: string, base: () => string, demo: () => { freeApiKey: string }) {
+function behaviourSuite(name: string, base: () => string) {
   describe(`${name}: per-plan budgets`, () => {
-    it("the Free demo project gets exactly 100 successes, then 429 with correct headers; remaining counts down", async () => {
+    it("a Free project gets exactly 100 answers a window (server key: no share), then 429; remaining counts down", async () => {
+      const free = await makeProject({ plan: "FREE" });
       await atWindowStart();
       const results: Res[] = [];
       // The limiter decides in arrival order; sending sequentially keeps the count exact to read.
-      for (let i = 0; i < 105; i++) results.push(await call(base(), { key: demo().freeApiKey, method: "GET" }));
-      const allowed = results.filter((r) => r.status !== 429);
-      expect(allowed).toHaveLength(100);
-      expect(results.slice(100).every((r) => r.status === 429)).toBe(true);
+      for (let i = 0; i < 105; i++) results.push(await call(base(), { key: free.serverKey, method: "GET" }));
+      expect(results.map((r) => r.status)).toEqual([...Array(100).fill(405), ...Array(5).fill(429)]);
+      const allowed = results.slice(0, 100);
       expect(allowed.map((r) => Number(r.headers.get("x-ratelimit-remaining")))).toEqual(Array.from({ length: 100 }, (_, i) => 99 - i));
       const limited = results[104] as Res;
       expect(limited.body).toMatchObject({
@@ -90,23 +99,26 @@ function behaviourSuite(name: string, base: () => string, demo: () => { freeApiK
     }, 60_000);
 
     it("the window resets: the budget comes back at X-RateLimit-Reset", async () => {
-      const last = await call(base(), { key: demo().freeApiKey, method: "GET" });
+      const free = await makeProject({ plan: "FREE" });
+      for (let i = 0; i < 3; i++) await call(base(), { key: free.serverKey, method: "GET" });
+      const last = await call(base(), { key: free.serverKey, method: "GET" });
+      expect(last.headers.get("x-ratelimit-remaining")).toBe("96");
       const reset = Number(last.headers.get("x-ratelimit-reset"));
       await new Promise((r) => setTimeout(r, Math.max(0, reset * 1000 - Date.now()) + 100));
-      const fresh = await call(base(), { key: demo().freeApiKey, method: "GET" });
+      const fresh = await call(base(), { key: free.serverKey, method: "GET" });
       expect(fresh.status).toBe(405);
       expect(fresh.headers.get("x-ratelimit-remaining")).toBe("99");
     }, 30_000);
 
-    it("a plan change takes effect without a restart", async () => {
+    it("a plan change reaches the limiter without a restart, within the key cache TTL (1 s here)", async () => {
       const project = await makeProject({ plan: "FREE" });
-      expect((await call(base(), { key: project.clientKey, method: "GET" })).headers.get("x-ratelimit-limit")).toBe("100");
+      expect((await call(base(), { key: project.serverKey, method: "GET" })).headers.get("x-ratelimit-limit")).toBe("100");
       await setProjectPlan({ projectId: project.projectId, plan: "ENTERPRISE", customRateLimit: 2_500 });
       await new Promise((r) => setTimeout(r, 1_200));
-      expect((await call(base(), { key: project.clientKey, method: "GET" })).headers.get("x-ratelimit-limit")).toBe("2500");
+      expect((await call(base(), { key: project.serverKey, method: "GET" })).headers.get("x-ratelimit-limit")).toBe("2500");
       await setProjectPlan({ projectId: project.projectId, plan: "PRO" });
       await new Promise((r) => setTimeout(r, 1_200));
-      expect((await call(base(), { key: project.clientKey, method: "GET" })).headers.get("x-ratelimit-limit")).toBe("1000");
+      expect((await call(base(), { key: project.serverKey, method: "GET" })).headers.get("x-ratelimit-limit")).toBe("1000");
     }, 30_000);
   });
 
@@ -131,41 +143,156 @@ function behaviourSuite(name: string, base: () => string, demo: () => { freeApiK
     }, 30_000);
   });
 
-  describe(`${name}: e-mail login brute force`, () => {
-    it("cuts off guessing one account while the project's other players still log in", async () => {
-      const project = await makeProject();
-      const victim = `victim-${randomBytes(4).toString("hex")}@example.com`;
-      const other = `other-${randomBytes(4).toString("hex")}@example.com`;
-      await registerWithEmail({ projectId: project.projectId, email: victim, password: "the real password", playerId: null });
-      await registerWithEmail({ projectId: project.projectId, email: other, password: "other password", playerId: null });
-      const login = (email: string, password: string, ip: string) =>
-        call(base(), { key: project.clientKey, path: "/api/v1/auth/email/login", body: { email, password }, ip });
-      for (let i = 0; i < LOGIN_PER_ACCOUNT; i++) expect((await login(victim, `guess ${i}`, uniqueIp())).status).toBe(401);
-      const blocked = await login(victim, "the real password", uniqueIp());
-      expect(blocked.status).toBe(429);
-      expect(blocked.body).toMatchObject({
-        error: { code: "RATE_LIMITED", details: { scope: "login-account", limit: LOGIN_PER_ACCOUNT } },
-      });
-      expect(blocked.headers.get("ratelimit-policy")).toBe(`"login-account";q=${LOGIN_PER_ACCOUNT};w=900`);
-      expect(blocked.headers.get("x-ratelimit-remaining")).toBe("0");
-      expect(Number(blocked.headers.get("retry-after"))).toBeGreaterThan(0);
-      expect((await login(other, "other password", uniqueIp())).status).toBe(200);
+  describe(`${name}: shares of the project budget`, () => {
+    // Enterprise 300: player share 60 (20 %, at least 60), IP share 90 (30 %).
+    it("a player hammering in parallel gets exactly its share (429 scope player); another player is answered throughout; refused requests do not drain the project", async () => {
+      const project = await makeProject({ plan: "ENTERPRISE", customRateLimit: 300 });
+      await atWindowStart();
+      const abuser = await anonymous(base(), project.clientKey, uniqueIp());
+      const victim = await anonymous(base(), project.clientKey, uniqueIp());
+      const t0 = Date.now();
+      const abuse = Promise.all(
+        Array.from({ length: 150 }, () => call(base(), { key: project.clientKey, path: "/api/v1/saves", method: "GET", token: abuser })),
+      );
+      const honest: Res[] = [];
+      for (let i = 0; i < 20; i++)
+        honest.push(await call(base(), { key: project.clientKey, path: "/api/v1/saves", method: "GET", token: victim }));
+      const flood = await abuse;
+      // On a loaded machine the burst can outlast the 10-second test window; then each window gives 60.
+      const windows = windowIndex(Date.now()) - windowIndex(t0) + 1;
+      expect(flood.map((r) => r.status).every((st) => st === 200 || st === 429)).toBe(true);
+      const answered = flood.filter((r) => r.status === 200).length;
+      if (windows === 1) expect(answered).toBe(60);
+      else expect(answered).toBeLessThanOrEqual(60 * windows);
+      expect(flood.find((r) => r.status === 429)?.body).toMatchObject({ error: { details: { scope: "player", limit: 60 } } });
+      expect(honest.map((r) => r.status)).toEqual(Array(20).fill(200));
+      // Project: 2 sign-ins + 60 + 20 answered + this one; the 90 refused were not counted.
+      const probe = await call(base(), { key: project.serverKey, method: "GET" });
+      if (windowIndex(Date.now()) === windowIndex(t0) && windows === 1)
+        expect(probe.headers.get("x-ratelimit-remaining")).toBe(String(300 - 83));
     }, 30_000);
 
-    it("a burst of parallel guesses cannot get more than the budget checked", async () => {
+    it("one address hammering sign-in gets its IP share (429 scope ip); another address still signs in", async () => {
+      const project = await makeProject({ plan: "ENTERPRISE", customRateLimit: 300 });
+      const ip = uniqueIp();
+      await atWindowStart();
+      const results = await Promise.all(Array.from({ length: 100 }, () => call(base(), { key: project.clientKey, ip })));
+      expect(results.filter((r) => r.status === 200)).toHaveLength(90);
+      expect(results.filter((r) => r.status === 429)).toHaveLength(10);
+      expect(results.find((r) => r.status === 429)?.body).toMatchObject({ error: { details: { scope: "ip", limit: 90 } } });
+      expect((await call(base(), { key: project.clientKey, ip: uniqueIp() })).status).toBe(200);
+    }, 30_000);
+
+    it("200 players behind one NAT address all sign in within a minute on a Pro project", async () => {
+      const project = await makeProject({ plan: "PRO" });
+      const ip = uniqueIp();
+      await atWindowStart();
+      const statuses: number[] = [];
+      for (let batch = 0; batch < 10; batch++) {
+        const answers = await Promise.all(Array.from({ length: 20 }, () => call(base(), { key: project.clientKey, ip })));
+        statuses.push(...answers.map((r) => r.status));
+      }
+      expect(statuses).toEqual(Array(200).fill(200));
+    }, 30_000);
+
+    it("headers describe the budget closest to running out: the player's share, or the project when it is closer", async () => {
+      const project = await makeProject({ plan: "FREE" });
+      const player = await anonymous(base(), project.clientKey, uniqueIp());
+      await atWindowStart();
+      const first = await call(base(), { key: project.clientKey, path: "/api/v1/saves", method: "GET", token: player });
+      expect(first.headers.get("ratelimit-policy")).toBe(`"player";q=60;w=${WINDOW}`);
+      expect(first.headers.get("x-ratelimit-remaining")).toBe("59");
+      for (let i = 0; i < 50; i++) expect((await call(base(), { key: project.serverKey, method: "GET" })).status).toBe(405);
+      const second = await call(base(), { key: project.clientKey, path: "/api/v1/saves", method: "GET", token: player });
+      expect(second.headers.get("ratelimit-policy")).toBe(`"project";q=100;w=${WINDOW}`);
+      expect(second.headers.get("x-ratelimit-remaining")).toBe(String(100 - 52));
+    }, 30_000);
+
+    it("server keys have no IP share; acting as a player they spend that player's share", async () => {
+      const project = await makeProject({ plan: "ENTERPRISE", customRateLimit: 300 });
+      const player = await anonymous(base(), project.clientKey, uniqueIp());
+      const playerId = JSON.parse(Buffer.from(player.split(".")[1] ?? "", "base64url").toString()).sub as string;
+      await atWindowStart();
+      const ip = uniqueIp();
+      const keyOnly = await Promise.all(Array.from({ length: 100 }, () => call(base(), { key: project.serverKey, method: "GET", ip })));
+      expect(keyOnly.map((r) => r.status)).toEqual(Array(100).fill(405));
+      const acting = await Promise.all(
+        Array.from({ length: 70 }, () => call(base(), { key: project.serverKey, path: "/api/v1/saves", method: "GET", playerId, ip })),
+      );
+      expect(acting.filter((r) => r.status === 200)).toHaveLength(60);
+      expect(acting.filter((r) => r.status === 429)).toHaveLength(10);
+    }, 30_000);
+
+    it("a project's own shares apply within the key cache TTL", async () => {
+      const project = await makeProject({ plan: "ENTERPRISE", customRateLimit: 300 });
+      const player = await anonymous(base(), project.clientKey, uniqueIp());
+      await setProjectShares({ projectId: project.projectId, playerRateLimit: 5, ipRateLimit: null });
+      await new Promise((r) => setTimeout(r, 1_200));
+      await atWindowStart();
+      const statuses: number[] = [];
+      for (let i = 0; i < 7; i++)
+        statuses.push((await call(base(), { key: project.clientKey, path: "/api/v1/saves", method: "GET", token: player })).status);
+      expect(statuses).toEqual([200, 200, 200, 200, 200, 429, 429]);
+    }, 30_000);
+
+    it("a forged token does not spend the named player's share (it counts as no player: the IP's)", async () => {
+      const project = await makeProject({ plan: "ENTERPRISE", customRateLimit: 300 });
+      const victim = await anonymous(base(), project.clientKey, uniqueIp());
+      const [header, payload] = victim.split(".");
+      const forged = `${header}.${payload}.${"A".repeat(43)}`;
+      await atWindowStart();
+      const ip = uniqueIp();
+      const forgeries = await Promise.all(
+        Array.from({ length: 70 }, () => call(base(), { key: project.clientKey, path: "/api/v1/saves", method: "GET", token: forged, ip })),
+      );
+      expect(forgeries.map((r) => r.status)).toEqual(Array(70).fill(401));
+      const honest = await call(base(), { key: project.clientKey, path: "/api/v1/saves", method: "GET", token: victim });
+      expect(honest.status).toBe(200);
+      expect(honest.headers.get("x-ratelimit-remaining")).toBe("59");
+    }, 30_000);
+  });
+
+  describe(`${name}: e-mail login brute force`, () => {
+    const login = (key: string, email: string, password: string, ip: string) =>
+      call(base(), { key, path: "/api/v1/auth/email/login", body: { email, password }, ip });
+
+    it("cuts the attacker's address off from the account while the owner, from an address that was not failing, signs in", async () => {
+      const project = await makeProject();
+      const victim = `victim-${randomBytes(4).toString("hex")}@example.com`;
+      await registerWithEmail({ projectId: project.projectId, email: victim, password: "the real password", playerId: null });
+      const attacker = uniqueIp();
+      for (let i = 0; i < LOGIN_PER_ACCOUNT_IP; i++)
+        expect((await login(project.clientKey, victim, `guess ${i}`, attacker)).status).toBe(401);
+      const blocked = await login(project.clientKey, victim, "the real password", attacker);
+      expect(blocked.status).toBe(429);
+      expect(blocked.body).toMatchObject({
+        error: { code: "RATE_LIMITED", details: { scope: "login-account-ip", limit: LOGIN_PER_ACCOUNT_IP } },
+      });
+      expect(blocked.headers.get("ratelimit-policy")).toBe(`"login-account-ip";q=${LOGIN_PER_ACCOUNT_IP};w=900`);
+      expect(blocked.headers.get("x-ratelimit-remaining")).toBe("0");
+      expect(Number(blocked.headers.get("retry-after"))).toBeGreaterThan(0);
+      expect((await login(project.clientKey, victim, "the real password", uniqueIp())).status).toBe(200);
+    }, 30_000);
+
+    it("the account-wide budget stops guessing from many addresses; the owner still signs in from an address used before", async () => {
+      const project = await makeProject();
+      const victim = `spread-${randomBytes(4).toString("hex")}@example.com`;
+      await registerWithEmail({ projectId: project.projectId, email: victim, password: "the real password", playerId: null });
+      const home = uniqueIp();
+      expect((await login(project.clientKey, victim, "the real password", home)).status).toBe(200);
+      for (let i = 0; i < LOGIN_PER_ACCOUNT; i++)
+        expect((await login(project.clientKey, victim, `guess ${i}`, uniqueIp())).status).toBe(401);
+      const botnet = await login(project.clientKey, victim, "the real password", uniqueIp());
+      expect(botnet.body).toMatchObject({ error: { code: "RATE_LIMITED", details: { scope: "login-account", limit: LOGIN_PER_ACCOUNT } } });
+      expect((await login(project.clientKey, victim, "the real password", home)).status).toBe(200);
+    }, 30_000);
+
+    it("a burst of parallel guesses from many addresses cannot get more than the account-wide budget checked", async () => {
       const project = await makeProject();
       const victim = `burst-${randomBytes(4).toString("hex")}@example.com`;
       await registerWithEmail({ projectId: project.projectId, email: victim, password: "the real password", playerId: null });
-      const results = await Promise.all(
-        Array.from({ length: 20 }, (_, i) =>
-          call(base(), {
-            key: project.clientKey,
-            path: "/api/v1/auth/email/login",
-            body: { email: victim, password: `guess ${i}` },
-            ip: uniqueIp(),
-          }),
-        ),
-      );
+      const results = await Promise.all(Array.from({ length: 20 }, (_, i) => login(project.clientKey, victim, `guess ${i}`, uniqueIp())));
+      expect(results.every((r) => r.status === 401 || r.status === 429)).toBe(true);
       expect(results.filter((r) => r.status === 401).length).toBeLessThanOrEqual(LOGIN_PER_ACCOUNT);
       expect(results.filter((r) => r.status === 429).length).toBeGreaterThanOrEqual(20 - LOGIN_PER_ACCOUNT);
     }, 30_000);
@@ -174,12 +301,12 @@ function behaviourSuite(name: string, base: () => string, demo: () => { freeApiK
       const project = await makeProject();
       const email = `ok-${randomBytes(4).toString("hex")}@example.com`;
       await registerWithEmail({ projectId: project.projectId, email, password: "the real password", playerId: null });
-      const login = (password: string) =>
-        call(base(), { key: project.clientKey, path: "/api/v1/auth/email/login", body: { email, password }, ip: uniqueIp() });
-      for (let i = 0; i < LOGIN_PER_ACCOUNT - 1; i++) expect((await login("wrong")).status).toBe(401);
-      for (let i = 0; i < LOGIN_PER_ACCOUNT + 2; i++) expect((await login("the real password")).status).toBe(200);
-      expect((await login("wrong")).status).toBe(401);
-      expect((await login("wrong")).status).toBe(429);
+      const ip = uniqueIp();
+      for (let i = 0; i < LOGIN_PER_ACCOUNT_IP - 1; i++) expect((await login(project.clientKey, email, "wrong", ip)).status).toBe(401);
+      for (let i = 0; i < LOGIN_PER_ACCOUNT_IP + 2; i++)
+        expect((await login(project.clientKey, email, "the real password", ip)).status).toBe(200);
+      expect((await login(project.clientKey, email, "wrong", ip)).status).toBe(401);
+      expect((await login(project.clientKey, email, "wrong", ip)).status).toBe(429);
     }, 30_000);
 
     it("cuts off one IP guessing many accounts; other IPs still log in", async () => {
@@ -187,18 +314,38 @@ function behaviourSuite(name: string, base: () => string, demo: () => { freeApiK
       const email = `p-${randomBytes(4).toString("hex")}@example.com`;
       await registerWithEmail({ projectId: project.projectId, email, password: "the real password", playerId: null });
       const attacker = uniqueIp();
-      const login = (address: string, password: string, ip: string) =>
-        call(base(), { key: project.clientKey, path: "/api/v1/auth/email/login", body: { email: address, password }, ip });
-      for (let i = 0; i < LOGIN_PER_IP; i++) expect((await login(`nobody-${i}@example.com`, "x", attacker)).status).toBe(401);
-      const blocked = await login(email, "the real password", attacker);
+      for (let i = 0; i < LOGIN_PER_IP; i++)
+        expect((await login(project.clientKey, `nobody-${i}@example.com`, "x", attacker)).status).toBe(401);
+      const blocked = await login(project.clientKey, email, "the real password", attacker);
       expect(blocked.body).toMatchObject({ error: { code: "RATE_LIMITED", details: { scope: "login-ip" } } });
-      expect((await login(email, "the real password", "192.0.2.200")).status).toBe(200);
+      expect((await login(project.clientKey, email, "the real password", uniqueIp())).status).toBe(200);
+    }, 30_000);
+
+    it("registrations are limited per address; another address still registers", async () => {
+      const project = await makeProject();
+      const ip = uniqueIp();
+      const register = (from: string) =>
+        call(base(), {
+          key: project.clientKey,
+          path: "/api/v1/auth/email/register",
+          body: { email: `r-${randomBytes(5).toString("hex")}@example.com`, password: "a long and unusual passphrase" },
+          ip: from,
+        });
+      for (let i = 0; i < REGISTRATIONS_PER_IP; i++) expect((await register(ip)).status).toBe(200);
+      const refused = await register(ip);
+      expect(refused.body).toMatchObject({
+        error: { code: "RATE_LIMITED", details: { scope: "register-ip", limit: REGISTRATIONS_PER_IP } },
+      });
+      expect((await register(uniqueIp())).status).toBe(200);
     }, 30_000);
   });
 }
 
-function demoOf(dir: string): { freeApiKey: string; apiKey: string } {
-  return JSON.parse(readFileSync(path.join(dir, "demo.json"), "utf8"));
+/** An anonymous player's access token. */
+async function anonymous(base: string, key: string, ip: string): Promise<string> {
+  const res = await call(base, { key, ip });
+  expect(res.status).toBe(200);
+  return String(res.body.accessToken);
 }
 
 const redisUrl = inject("redisUrl");
@@ -216,11 +363,7 @@ describe.skipIf(!redisUrl)("on Redis (REDIS_URL)", () => {
     rmSync(dataDir, { recursive: true, force: true });
   });
 
-  behaviourSuite(
-    "Redis",
-    () => a.baseUrl,
-    () => demoOf(dataDir),
-  );
+  behaviourSuite("Redis", () => a.baseUrl);
 
   it("two app instances sharing one Redis share one budget", async () => {
     const project = await makeProject({ plan: "ENTERPRISE", customRateLimit: 30 });
@@ -245,11 +388,7 @@ describe("in-process store", () => {
     rmSync(dataDir, { recursive: true, force: true });
   });
 
-  behaviourSuite(
-    "in-process",
-    () => app.baseUrl,
-    () => demoOf(dataDir),
-  );
+  behaviourSuite("in-process", () => app.baseUrl);
 });
 
 describe("store failure (a private redis-server that the test stops and restarts)", () => {
@@ -257,7 +396,7 @@ describe("store failure (a private redis-server that the test stops and restarts
   let redis: PrivateRedis;
   let app: StartedApp;
   beforeAll(async () => {
-    redis = await privateRedis();
+    redis = await privateRedis({ debugCommand: true });
     app = await startApp(appEnv({ REDIS_URL: redis.url, DATA_DIR: dataDir }));
   });
   afterAll(async () => {
@@ -307,17 +446,73 @@ describe("store failure (a private redis-server that the test stops and restarts
     expect(statuses).toEqual([405, 405, 405, 405, 405, 429, 429]);
   }, 60_000);
 
-  it("a store slower than ~100 ms lets gameplay through without waiting for it", async () => {
+  it("a store slower than ~100 ms lets gameplay through without waiting for it, and counts the fail-open", async () => {
     const project = await makeProject();
+    const failOpen = async () =>
+      ((await (await fetch(`${app.baseUrl}/api/health`)).json()) as { limiter: { failOpen: number } }).limiter.failOpen;
+    const before = await failOpen();
     const client = redis.client();
-    const sleeping = client.call("DEBUG", "SLEEP", "1").catch(() => undefined);
-    await new Promise((r) => setTimeout(r, 50));
+    const sleepStarted = Date.now();
+    // Redis is single-threaded: while it sleeps, the limiter's calls wait behind the sleep.
+    const sleeping = client.call("DEBUG", "SLEEP", "1.5");
+    await new Promise((r) => setTimeout(r, 100));
     const started = Date.now();
     const res = await call(app.baseUrl, { key: project.clientKey, method: "GET" });
     const took = Date.now() - started;
+    expect(await sleeping).toBe("OK");
+    expect(Date.now() - sleepStarted).toBeGreaterThanOrEqual(1_400);
     expect(res.status).toBe(405);
     expect(took).toBeLessThan(800);
-    await sleeping;
+    expect(await failOpen()).toBeGreaterThan(before);
     client.disconnect();
+  }, 30_000);
+});
+
+describe("defaults that matter: TRUST_PROXY unset, RATE_LIMITS=off", () => {
+  const dataDir = mkdtempSync(path.join(tmpdir(), "gb-rl-defaults-"));
+  let direct: StartedApp;
+  let unlimited: StartedApp;
+  beforeAll(async () => {
+    [direct, unlimited] = await Promise.all([
+      startApp(appEnv({ DATA_DIR: dataDir, TRUST_PROXY: undefined, SEED_DEMO: "false" })),
+      startApp(appEnv({ DATA_DIR: dataDir, RATE_LIMITS: "off", SEED_DEMO: "false" })),
+    ]);
+  });
+  afterAll(async () => {
+    await Promise.all([direct?.stop(), unlimited?.stop()]);
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it("without TRUST_PROXY a client-sent X-Forwarded-For is ignored: changing it does not buy a fresh IP budget", async () => {
+    await atWindowStart();
+    const statuses: number[] = [];
+    for (let i = 0; i < IP_BUDGET + 3; i++) statuses.push((await call(direct.baseUrl, { ip: uniqueIp() })).status);
+    expect(statuses).toEqual([...Array(IP_BUDGET).fill(401), 429, 429, 429]);
+  }, 30_000);
+
+  it("RATE_LIMITS=off lifts the API budgets but keeps the login budgets", async () => {
+    const project = await makeProject({ plan: "FREE" });
+    const answers = await Promise.all(
+      Array.from({ length: 120 }, () => call(unlimited.baseUrl, { key: project.serverKey, method: "GET" })),
+    );
+    expect(answers.map((r) => r.status)).toEqual(Array(120).fill(405));
+    expect(answers[0]?.headers.get("x-ratelimit-limit")).toBeNull();
+    const email = `off-${randomBytes(4).toString("hex")}@example.com`;
+    await registerWithEmail({ projectId: project.projectId, email, password: "the real password", playerId: null });
+    const ip = uniqueIp();
+    const statuses: number[] = [];
+    for (let i = 0; i < LOGIN_PER_ACCOUNT_IP + 1; i++) {
+      statuses.push(
+        (
+          await call(unlimited.baseUrl, {
+            key: project.clientKey,
+            path: "/api/v1/auth/email/login",
+            body: { email, password: "wrong" },
+            ip,
+          })
+        ).status,
+      );
+    }
+    expect(statuses).toEqual([...Array(LOGIN_PER_ACCOUNT_IP).fill(401), 429]);
   }, 30_000);
 });

@@ -8,11 +8,14 @@ import { freePort } from "./global-setup";
  */
 export type PrivateRedis = { url: string; port: number; stop: () => Promise<void>; start: () => Promise<void>; client: () => Redis };
 
-export async function privateRedis(): Promise<PrivateRedis> {
+/** `debugCommand`: allow DEBUG SLEEP (Redis 7 refuses it by default), to make the store really slow. */
+export async function privateRedis(o: { debugCommand?: boolean } = {}): Promise<PrivateRedis> {
   const port = await freePort();
   let child: ChildProcess | undefined;
   const start = async () => {
-    child = spawn("redis-server", ["--port", String(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"], { stdio: "ignore" });
+    const args = ["--port", String(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"];
+    if (o.debugCommand) args.push("--enable-debug-command", "yes");
+    child = spawn("redis-server", args, { stdio: "ignore" });
     const probe = new Redis({ port, host: "127.0.0.1", lazyConnect: true, retryStrategy: () => 50, maxRetriesPerRequest: 1 });
     probe.on("error", () => {});
     for (let i = 0; i < 100; i++) {

@@ -19,6 +19,8 @@ export type ApiKeyContext = {
   kind: ApiKeyKind;
   plan: Plan;
   customRateLimit: number | null;
+  playerRateLimit: number | null;
+  ipRateLimit: number | null;
 };
 
 export function hashApiKey(key: string): Uint8Array<ArrayBuffer> {
@@ -61,10 +63,16 @@ export async function resolveApiKey(presented: string): Promise<ApiKeyContext> {
 async function loadKey(hash: Uint8Array<ArrayBuffer>): Promise<ApiKeyContext | null> {
   const row = await prisma().apiKey.findUnique({
     where: { keyHash: hash },
-    select: { id: true, projectId: true, kind: true, revokedAt: true, project: { select: { plan: true, customRateLimit: true } } },
+    select: {
+      id: true,
+      projectId: true,
+      kind: true,
+      revokedAt: true,
+      project: { select: { plan: true, customRateLimit: true, playerRateLimit: true, ipRateLimit: true } },
+    },
   });
   if (!row || row.revokedAt) return null;
-  return { keyId: row.id, projectId: row.projectId, kind: row.kind, plan: row.project.plan, customRateLimit: row.project.customRateLimit };
+  return { keyId: row.id, projectId: row.projectId, kind: row.kind, ...row.project };
 }
 
 /** last_used_at is written at most once a minute per key per process, off the request path. */

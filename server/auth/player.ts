@@ -1,6 +1,6 @@
 import { pool } from "../db";
 import { AppError } from "../errors";
-import { invalidToken, verifyAccessToken } from "../tokens/access-token";
+import { type AccessClaims, invalidToken, verifyAccessToken } from "../tokens/access-token";
 
 export type BanState = { bannedAt: Date | null; bannedUntil: Date | null; banReason: string | null };
 
@@ -31,8 +31,12 @@ type SessionRow = {
  * (session by primary key joined to its player) makes logout, reuse detection and bans
  * take effect at once on every instance.
  */
-export async function authenticateBearer(token: string, projectId: string): Promise<{ playerId: string; sessionId: string }> {
-  const claims = await verifyAccessToken(token);
+export async function authenticateBearer(
+  token: string,
+  projectId: string,
+  verified: AccessClaims | null = null,
+): Promise<{ playerId: string; sessionId: string }> {
+  const claims = verified ?? (await verifyAccessToken(token));
   if (claims.projectId !== projectId) throw invalidToken("project");
   const { rows } = await pool().query<SessionRow>({
     name: "auth-session",

@@ -2,7 +2,8 @@ import type { z } from "zod";
 import { type ApiKeyContext, resolveApiKey } from "../api-keys";
 import { authenticateActingPlayer, authenticateBearer } from "../auth/player";
 import { AppError } from "../errors";
-import { type LimitResult, limitIp, limitProject, storeUnavailable } from "../ratelimit";
+import { decisiveLimit, type LimitResult, limitIp, limitKeyed, type Share, storeUnavailable } from "../ratelimit";
+import { type AccessClaims, verifyAccessToken } from "../tokens/access-token";
 import { MAX_BODY_BYTES, parseWith, readJsonBody } from "./body";
 import { clientIp, corsHeaders, preflightHeaders, rateLimitHeaders, requestIdFrom } from "./headers";
 import { errorResponse, jsonResponse, Reply, toAppError } from "./respond";
@@ -63,8 +64,9 @@ export function defineRoute<
     const headers: Record<string, string> = { "X-Request-Id": requestId, ...corsHeaders() };
     try {
       const ip = clientIp(req);
-      const key = spec.auth === "none" ? null : await authenticateKey(req, ip, headers, spec.credential === true);
-      const player = key ? await authenticatePlayer(req, spec.auth, key) : null;
+      const keyed = spec.auth === "none" ? null : await authenticateKey(req, ip, headers, spec.credential === true);
+      const player = keyed ? await authenticatePlayer(req, spec.auth, keyed) : null;
+      const key = keyed?.key;
       const url = new URL(req.url);
       const params = spec.params ? parseWith(spec.params, await nextCtx.params, "params") : undefined;
       const query = spec.query ? parseWith(spec.query, Object.fromEntries(url.searchParams), "query") : undefined;
@@ -79,7 +81,8 @@ export function defineRoute<
   };
 }
 
-function applyLimit(result: LimitResult | null, headers: Record<string, string>): void {
+function applyLimits(results: LimitResult[] | null, headers: Record<string, string>): void {
+  const result = results && decisiveLimit(results);
   if (!result) return;
   Object.assign(headers, rateLimitHeaders(result));
   if (result.allowed) return;
@@ -91,24 +94,61 @@ function applyLimit(result: LimitResult | null, headers: Record<string, string>)
   });
 }
 
-async function authenticateKey(req: Request, ip: string, headers: Record<string, string>, credential: boolean): Promise<ApiKeyContext> {
+type KeyedRequest = { key: ApiKeyContext; claims: AccessClaims | null };
+
+/** Key, then the rate limits: before the body is read, and before the player's session is looked up. */
+async function authenticateKey(req: Request, ip: string, headers: Record<string, string>, credential: boolean): Promise<KeyedRequest> {
   const presented = req.headers.get("x-api-key");
   if (!presented) {
-    applyLimit(await limitIp(ip, credential), headers);
+    applyLimits(await limitIp(ip, credential), headers);
     throw new AppError("MISSING_API_KEY");
   }
   let key: ApiKeyContext;
   try {
     key = await resolveApiKey(presented);
   } catch (error) {
-    if (error instanceof AppError && error.code === "INVALID_API_KEY") applyLimit(await limitIp(ip, credential), headers);
+    if (error instanceof AppError && error.code === "INVALID_API_KEY") applyLimits(await limitIp(ip, credential), headers);
     throw error;
   }
-  applyLimit(await limitProject(key, credential), headers);
-  return key;
+  const { share, claims } = await shareOf(req, key, ip);
+  applyLimits(await limitKeyed(key, share, credential), headers);
+  return { key, claims };
 }
 
-async function authenticatePlayer(req: Request, mode: AuthMode, key: ApiKeyContext): Promise<PlayerCaller | null> {
+/**
+ * Whose share the request spends. A verified access token of this project or a server key's
+ * X-Player-Id names the player; an unverifiable token counts as no player, so a forged token
+ * cannot spend someone else's share. Client keys without a player spend their IP's share;
+ * server keys have none.
+ */
+async function shareOf(req: Request, key: ApiKeyContext, ip: string): Promise<{ share: Share; claims: AccessClaims | null }> {
+  const server = key.kind === "SERVER";
+  const actingAs = req.headers.get("x-player-id");
+  if (server && actingAs !== null) return { share: { scope: "player", identifier: actingAs.toLowerCase() }, claims: null };
+  // A malformed Authorization header is refused after the limits, like any bad credential.
+  const token = (() => {
+    try {
+      return bearerToken(req);
+    } catch {
+      return null;
+    }
+  })();
+  if (token) {
+    const claims = await verifyAccessToken(token).catch(() => null);
+    if (claims && claims.projectId === key.projectId) return { share: { scope: "player", identifier: claims.playerId }, claims };
+  }
+  return { share: server ? null : { scope: "ip", identifier: ip }, claims: null };
+}
+
+function bearerToken(req: Request): string | null {
+  const authorization = req.headers.get("authorization");
+  if (!authorization) return null;
+  const match = /^Bearer\s+(\S+)$/i.exec(authorization);
+  if (!match?.[1]) throw new AppError("INVALID_TOKEN", { details: { reason: "malformed" } });
+  return match[1];
+}
+
+async function authenticatePlayer(req: Request, mode: AuthMode, { key, claims }: KeyedRequest): Promise<PlayerCaller | null> {
   const actingAs = req.headers.get("x-player-id");
   if (actingAs !== null && key.kind !== "SERVER") {
     throw new AppError("FORBIDDEN", { message: "Only a server key may act as a player with X-Player-Id." });
@@ -118,14 +158,12 @@ async function authenticatePlayer(req: Request, mode: AuthMode, key: ApiKeyConte
     const { playerId } = await authenticateActingPlayer(actingAs, key.projectId);
     return { playerId, sessionId: null, viaServerKey: true };
   }
-  const authorization = req.headers.get("authorization");
-  if (!authorization) {
+  const token = bearerToken(req);
+  if (!token) {
     if (mode === "optional-player") return null;
     throw new AppError("MISSING_TOKEN");
   }
-  const match = /^Bearer\s+(\S+)$/i.exec(authorization);
-  if (!match?.[1]) throw new AppError("INVALID_TOKEN", { details: { reason: "malformed" } });
-  const { playerId, sessionId } = await authenticateBearer(match[1], key.projectId);
+  const { playerId, sessionId } = await authenticateBearer(token, key.projectId, claims);
   return { playerId, sessionId, viaServerKey: false };
 }
 

@@ -114,33 +114,73 @@ export function projectLimit(plan: Plan, customRateLimit: number | null): number
   return PLAN_LIMITS[plan];
 }
 
+export type ProjectBudgets = { project: number; player: number; ip: number };
+type BudgetSource = { plan: Plan; customRateLimit: number | null; playerRateLimit: number | null; ipRateLimit: number | null };
+
+/** A share is at least this much (a player's normal play must fit), and never more than the project budget. */
+export const MIN_SHARE = 60;
+
+/**
+ * The project's per-window budget and its shares. Defaults: a player may spend 20 % of the
+ * project budget, a client IP 30 % on requests without a player (sign-in, registration) —
+ * each at least 60, at most the whole budget: Free 100 → 60/60, Pro 1,000 → 200/300,
+ * Enterprise 10,000 → 2,000/3,000. A project may set its own shares.
+ */
+export function budgetsOf(p: BudgetSource): ProjectBudgets {
+  const project = projectLimit(p.plan, p.customRateLimit);
+  const share = (own: number | null, fraction: number) => Math.min(project, own ?? Math.max(MIN_SHARE, Math.ceil(project * fraction)));
+  return { project, player: share(p.playerRateLimit, 0.2), ip: share(p.ipRateLimit, 0.3) };
+}
+
 const limitsOff = () => env().RATE_LIMITS === "off";
 
-/** The project's per-minute budget, counted for every request with a valid key. */
-export async function limitProject(
-  p: { projectId: string; plan: Plan; customRateLimit: number | null },
-  failClosed = false,
-): Promise<LimitResult | null> {
+/** Whose share a keyed request spends: its player's, its client IP's (client keys without a player), or none. */
+export type Share = { scope: "player" | "ip"; identifier: string } | null;
+
+/**
+ * Counts a request with a valid key: first against its share, then — only if the share let it
+ * through, so a refused abuser does not drain it — against the project budget. Returns what
+ * was consumed, in that order (null when limits are off).
+ */
+export async function limitKeyed(p: BudgetSource & { projectId: string }, share: Share, failClosed = false): Promise<LimitResult[] | null> {
   if (limitsOff()) return null;
-  return consume({
-    policy: "project",
-    identifier: p.projectId,
-    limit: projectLimit(p.plan, p.customRateLimit),
-    windowSeconds: env().RATE_LIMIT_WINDOW_SECONDS,
-    failClosed,
-  });
+  const budgets = budgetsOf(p);
+  const windowSeconds = env().RATE_LIMIT_WINDOW_SECONDS;
+  const results: LimitResult[] = [];
+  if (share) {
+    const limit = budgets[share.scope];
+    const shared = await consume({
+      policy: share.scope,
+      identifier: `${p.projectId}:${share.identifier}`,
+      limit,
+      windowSeconds,
+      failClosed,
+    });
+    results.push(shared);
+    if (!shared.allowed) return results;
+  }
+  results.push(await consume({ policy: "project", identifier: p.projectId, limit: budgets.project, windowSeconds, failClosed }));
+  return results;
 }
 
 /** Requests without a valid API key, per client IP (throttles key guessing). */
-export async function limitIp(ip: string, failClosed = false): Promise<LimitResult | null> {
+export async function limitIp(ip: string, failClosed = false): Promise<LimitResult[] | null> {
   if (limitsOff()) return null;
-  return consume({
+  const result = await consume({
     policy: "ip",
     identifier: ip,
     limit: env().RATE_LIMIT_IP_PER_WINDOW,
     windowSeconds: env().RATE_LIMIT_WINDOW_SECONDS,
     failClosed,
   });
+  return [result];
+}
+
+/** The budget a response describes: a refused one, else the one closest to running out. */
+export function decisiveLimit(results: LimitResult[]): LimitResult | undefined {
+  const refused = results.find((r) => !r.allowed);
+  if (refused) return refused;
+  return [...results].sort((a, b) => a.remaining - b.remaining || a.limit - b.limit)[0];
 }
 
 export async function pingStore(): Promise<{ kind: StoreKind; ok: boolean; latencyMs: number }> {

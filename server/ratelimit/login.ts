@@ -1,55 +1,108 @@
+import { sha256 } from "../crypto";
+import { pool } from "../db";
 import { env } from "../env";
 import { AppError } from "../errors";
 import { instance, STORE_TIMEOUT_MS, storeFailed, storeUnavailable, withTimeout } from "./index";
 
 /**
- * Password guessing: failed e-mail logins are limited per (project, e-mail) and per client IP.
- * Every attempt takes one unit from both budgets before the password is checked — so a burst
- * of parallel guesses cannot all pass the check before any failure is counted — and a correct
- * password gives both units back. In effect only failures count: guessing one account does not
- * lock out the project's other players. Fails closed when the store is unavailable.
+ * Password guessing. Failed e-mail logins are counted in three budgets per window
+ * (LOGIN_FAILURE_WINDOW_SECONDS):
+ * - per (account, client IP): an attacker's address is cut off from that account, while the
+ *   owner, from an address that has not been failing, still signs in;
+ * - per client IP, across accounts: one address guessing many accounts;
+ * - per account, across addresses: bounds distributed guessing. When it is spent, the account
+ *   still signs in from addresses it signed in from with the right password in the last 30
+ *   days (login_known_ips) and from nowhere else until the window ends.
+ * Every attempt takes its units before the password is checked — a burst of parallel guesses
+ * cannot all pass the check before any failure is counted — and a correct password gives them
+ * back, so in effect only failures count. These budgets fail closed and stay on with
+ * RATE_LIMITS=off.
  */
-export type LoginAttempt = { identifiers: [string, string] };
+export type LoginAttempt = { taken: Array<{ policy: string; limit: number; windowSeconds: number; identifier: string }> };
+type Budget = LoginAttempt["taken"][number];
 
-function policies() {
+const KNOWN_IP_DAYS = 30;
+
+function budgets(o: { projectId: string; email: string; ip: string }) {
   const windowSeconds = env().LOGIN_FAILURE_WINDOW_SECONDS;
-  return [
-    { policy: "login-account", limit: env().LOGIN_FAILURES_PER_ACCOUNT, windowSeconds },
-    { policy: "login-ip", limit: env().LOGIN_FAILURES_PER_IP, windowSeconds },
-  ] as const;
+  const account = `${o.projectId}:${o.email}`;
+  return {
+    accountIp: { policy: "login-account-ip", limit: env().LOGIN_FAILURES_PER_ACCOUNT_IP, windowSeconds, identifier: `${account}:${o.ip}` },
+    ip: { policy: "login-ip", limit: env().LOGIN_FAILURES_PER_IP, windowSeconds, identifier: o.ip },
+    account: { policy: "login-account", limit: env().LOGIN_FAILURES_PER_ACCOUNT, windowSeconds, identifier: account },
+  };
 }
 
-async function take(identifiers: [string, string], rate: 1 | -1) {
-  return Promise.all(
-    policies().map(async (p, i) => {
-      try {
-        const r = await withTimeout(instance(p.policy, p.limit, p.windowSeconds).limit(identifiers[i] ?? "", { rate }), STORE_TIMEOUT_MS);
-        return { ...p, allowed: r.success, resetMs: r.reset };
-      } catch (error) {
-        storeFailed(error, { ...p, failClosed: true });
-        throw storeUnavailable();
-      }
-    }),
-  );
-}
-
-/** Reserves one attempt on both budgets, or refuses with 429 naming the exhausted one. */
-export async function beginLoginAttempt(o: { projectId: string; email: string; ip: string }): Promise<LoginAttempt> {
-  const identifiers: [string, string] = [`${o.projectId}:${o.email}`, o.ip];
-  const results = await take(identifiers, 1);
-  const refused = results.find((r) => !r.allowed);
-  if (refused) {
-    const retryAfterSeconds = Math.max(1, Math.ceil((refused.resetMs - Date.now()) / 1000));
-    throw new AppError("RATE_LIMITED", {
-      message: "Too many failed logins; try again later.",
-      headers: { "Retry-After": String(retryAfterSeconds) },
-      details: { limit: refused.limit, windowSeconds: refused.windowSeconds, retryAfterSeconds, scope: refused.policy },
-    });
+async function take(budget: Budget, rate: 1 | -1): Promise<{ allowed: boolean; resetMs: number }> {
+  try {
+    const r = await withTimeout(
+      instance(budget.policy, budget.limit, budget.windowSeconds).limit(budget.identifier, { rate }),
+      STORE_TIMEOUT_MS,
+    );
+    return { allowed: r.success, resetMs: r.reset };
+  } catch (error) {
+    storeFailed(error, { ...budget, failClosed: true });
+    throw storeUnavailable();
   }
-  return { identifiers };
 }
 
-/** The password was right: the attempt does not count. */
-export async function loginSucceeded(attempt: LoginAttempt): Promise<void> {
-  await take(attempt.identifiers, -1).catch(() => undefined);
+function refused(budget: Budget, resetMs: number, message: string): AppError {
+  const retryAfterSeconds = Math.max(1, Math.ceil((resetMs - Date.now()) / 1000));
+  return new AppError("RATE_LIMITED", {
+    message,
+    headers: { "Retry-After": String(retryAfterSeconds) },
+    details: { limit: budget.limit, windowSeconds: budget.windowSeconds, retryAfterSeconds, scope: budget.policy },
+  });
+}
+
+const ipHash = (ip: string) => Buffer.from(sha256(ip));
+
+async function isKnownIp(o: { projectId: string; email: string; ip: string }): Promise<boolean> {
+  const { rowCount } = await pool().query({
+    name: "login-known-ip",
+    text: `SELECT 1 FROM login_known_ips k JOIN players p ON p.id = k.player_id
+            WHERE p.project_id = $1 AND p.email = $2 AND k.ip_hash = $3 AND k.last_success_at > now() - make_interval(days => $4)`,
+    values: [o.projectId, o.email, ipHash(o.ip), KNOWN_IP_DAYS],
+  });
+  return (rowCount ?? 0) > 0;
+}
+
+/** Reserves an attempt on every budget, or refuses with 429 naming the exhausted one. */
+export async function beginLoginAttempt(o: { projectId: string; email: string; ip: string }): Promise<LoginAttempt> {
+  const b = budgets(o);
+  const [accountIp, ip] = await Promise.all([take(b.accountIp, 1), take(b.ip, 1)]);
+  if (!accountIp.allowed)
+    throw refused(b.accountIp, accountIp.resetMs, "Too many failed logins for this account from here; try again later.");
+  if (!ip.allowed) throw refused(b.ip, ip.resetMs, "Too many failed logins from this address; try again later.");
+  const account = await take(b.account, 1);
+  if (!account.allowed && !(await isKnownIp(o))) {
+    throw refused(b.account, account.resetMs, "Too many failed logins for this account; try again later from a known device.");
+  }
+  return { taken: account.allowed ? [b.accountIp, b.ip, b.account] : [b.accountIp, b.ip] };
+}
+
+/** The password was right: the attempt does not count, and this address becomes known for the account. */
+export async function loginSucceeded(attempt: LoginAttempt, o: { playerId: string; ip: string }): Promise<void> {
+  await Promise.all(attempt.taken.map((budget) => take(budget, -1))).catch(() => undefined);
+  await pool().query({
+    name: "login-known-ip-upsert",
+    text: `INSERT INTO login_known_ips (player_id, ip_hash) VALUES ($1, $2)
+           ON CONFLICT (player_id, ip_hash) DO UPDATE SET last_success_at = now()`,
+    values: [o.playerId, ipHash(o.ip)],
+  });
+}
+
+/**
+ * Registrations per client IP (REGISTRATIONS_PER_IP per LOGIN_FAILURE_WINDOW_SECONDS): each
+ * hashes a password, and EMAIL_TAKEN answers tell which addresses exist. Fails closed.
+ */
+export async function countRegistration(o: { projectId: string; ip: string }): Promise<void> {
+  const budget = {
+    policy: "register-ip",
+    limit: env().REGISTRATIONS_PER_IP,
+    windowSeconds: env().LOGIN_FAILURE_WINDOW_SECONDS,
+    identifier: `${o.projectId}:${o.ip}`,
+  };
+  const r = await take(budget, 1);
+  if (!r.allowed) throw refused(budget, r.resetMs, "Too many registrations from this address; try again later.");
 }

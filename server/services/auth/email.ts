@@ -2,7 +2,7 @@ import { dummyPasswordHash, hashPassword, verifyPassword } from "../../auth/pass
 import { assertNotBanned } from "../../auth/player";
 import { isUniqueViolation, prisma } from "../../db";
 import { AppError } from "../../errors";
-import { beginLoginAttempt, loginSucceeded } from "../../ratelimit/login";
+import { beginLoginAttempt, countRegistration, loginSucceeded } from "../../ratelimit/login";
 import type { SessionDto } from "./schemas";
 import { issueSession } from "./sessions";
 
@@ -16,7 +16,10 @@ export async function registerWithEmail(o: {
   password: string;
   displayName?: string;
   playerId: string | null;
+  /** The client address, for the per-IP registration budget; absent for operator/system calls. */
+  ip?: string;
 }): Promise<SessionDto> {
+  if (o.ip !== undefined) await countRegistration({ projectId: o.projectId, ip: o.ip });
   const passwordHash = await hashPassword(o.password);
   try {
     if (o.playerId) {
@@ -49,7 +52,7 @@ export async function loginWithEmail(o: { projectId: string; email: string; pass
   });
   const valid = await verifyPassword(player?.passwordHash ?? (await dummyPasswordHash()), o.password);
   if (!player?.passwordHash || !valid) throw new AppError("INVALID_CREDENTIALS");
-  await loginSucceeded(attempt);
+  await loginSucceeded(attempt, { playerId: player.id, ip: o.ip });
   assertNotBanned(player);
   await prisma().player.update({ where: { id: player.id }, data: { lastLoginAt: new Date() }, select: { id: true } });
   return issueSession({ projectId: o.projectId, playerId: player.id, created: false });

@@ -33,6 +33,33 @@ export async function setProjectPlan(o: { projectId: string; plan: Plan; customR
   return prisma().project.findUniqueOrThrow({ where: { id: o.projectId }, select: projectSelect });
 }
 
+/**
+ * A project's own shares of its budget per window (null: the default, see budgetsOf in
+ * server/ratelimit). A share above the project budget is cut to the budget when applied.
+ */
+export async function setProjectShares(o: {
+  projectId: string;
+  playerRateLimit: number | null;
+  ipRateLimit: number | null;
+}): Promise<void> {
+  for (const [field, value] of [
+    ["playerRateLimit", o.playerRateLimit],
+    ["ipRateLimit", o.ipRateLimit],
+  ] as const) {
+    if (value !== null && (!Number.isInteger(value) || value < 1 || value > 100_000_000)) {
+      throw new AppError("VALIDATION_ERROR", {
+        details: { issues: [{ path: field, message: "A whole number from 1, or null for the default." }] },
+      });
+    }
+  }
+  const updated = await prisma().project.updateMany({
+    where: { id: o.projectId },
+    data: { playerRateLimit: o.playerRateLimit, ipRateLimit: o.ipRateLimit },
+  });
+  if (updated.count === 0) throw new AppError("NOT_FOUND", { message: "Project not found." });
+  clearApiKeyCache();
+}
+
 export type CreatedApiKey = { id: string; kind: ApiKeyKind; name: string; prefix: string; key: string; createdAt: Date };
 
 /** The only moment the whole key exists outside the caller's hands: it is returned once. */
