@@ -301,8 +301,8 @@ describe("limits", () => {
     expect(over.body).toMatchObject({ error: { details: { limit: "bytesPerPlayer", max: 5 * MiB } } });
     expect((await put(as(p), "me", "slot0", { value: stringOfBytes(MiB - 2) })).status).toBe(200); // now 2 bytes under
     const racers = await Promise.all(Array.from({ length: 5 }, (_, i) => put(as(p), "me", `race${i}`, { value: 1 })));
-    expect(racers.filter((r) => r.status === 201)).toHaveLength(2);
-    expect(racers.filter((r) => r.status === 422)).toHaveLength(3);
+    expect(racers.map((r) => r.status).sort()).toEqual([201, 201, 422, 422, 422]);
+    expect(await prisma().playerData.count({ where: { playerId: p.playerId } })).toBe(7);
   }, 60_000);
 
   it("keys per player: 2,000 are accepted, the 2,001st is 422, parallel creates cannot pass it together", async () => {
@@ -314,14 +314,19 @@ describe("limits", () => {
     }
     expect(await prisma().playerData.count({ where: { playerId: p.playerId } })).toBe(1_999);
     const racers = await Promise.all(Array.from({ length: 5 }, (_, i) => put(as(p), "me", `last${i}`, { value: i })));
-    expect(racers.filter((r) => r.status === 201)).toHaveLength(1);
+    expect(racers.map((r) => r.status).sort()).toEqual([201, 422, 422, 422, 422]);
+    expect(await prisma().playerData.count({ where: { playerId: p.playerId } })).toBe(2_000);
     const refused = racers.find((r) => r.status === 422);
     expect(refused?.body).toMatchObject({
       error: { code: "LIMIT_EXCEEDED", details: { limit: "keysPerPlayer", max: 2_000, current: 2_000 } },
     });
     expect((await put(as(p), "me", "key0", { value: "update is fine at the limit" })).status).toBe(200);
     expectError(await api("PATCH", url("me"), { ...as(p), body: { set: { brandNew: { value: 1 } } } }), 422, "LIMIT_EXCEEDED");
+    expectError(await api("GET", url("me", "brandNew"), as(p)), 404, "KEY_NOT_FOUND");
     expect((await api("PATCH", url("me"), { ...as(p), body: { set: { brandNew: { value: 1 } }, delete: ["key0"] } })).status).toBe(200);
+    expect((await api<Rec>("GET", url("me", "brandNew"), as(p))).body.value).toBe(1);
+    expectError(await api("GET", url("me", "key0"), as(p)), 404, "KEY_NOT_FOUND");
+    expect(await prisma().playerData.count({ where: { playerId: p.playerId } })).toBe(2_000);
   }, 60_000);
 });
 

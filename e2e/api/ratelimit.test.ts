@@ -5,7 +5,7 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { registerWithEmail } from "@/server/services/auth/email";
 import { setProjectPlan, setProjectShares } from "@/server/services/projects";
-import { checkAgainstDocument } from "../support/api";
+import { checkAgainstDocument, checkHeadersAndCode } from "../support/api";
 import { makeProject } from "../support/fixtures";
 import { type StartedApp, startApp } from "../support/global-setup";
 import { type PrivateRedis, privateRedis } from "../support/redis-server";
@@ -39,7 +39,17 @@ function appEnv(extra: Record<string, string | undefined>): Record<string, strin
 }
 
 type Res = { status: number; headers: Headers; body: Record<string, unknown> };
-type CallOptions = { key?: string; path?: string; method?: string; body?: unknown; ip?: string; token?: string; playerId?: string };
+type CallOptions = {
+  key?: string;
+  path?: string;
+  method?: string;
+  body?: unknown;
+  ip?: string;
+  token?: string;
+  playerId?: string;
+  /** false against an instance with RATE_LIMITS=off (no rate-limit headers expected). */
+  limitsOn?: boolean;
+};
 async function call(base: string, o: CallOptions = {}): Promise<Res> {
   const headers: Record<string, string> = { "X-Forwarded-For": o.ip ?? "198.51.100.1" };
   if (o.key) headers["X-API-Key"] = o.key;
@@ -53,7 +63,9 @@ async function call(base: string, o: CallOptions = {}): Promise<Res> {
   });
   const text = await res.text();
   const body = text ? (JSON.parse(text) as Record<string, unknown>) : {};
-  await checkAgainstDocument(o.method ?? "POST", new URL(res.url).pathname, res.status, body);
+  const pathname = new URL(res.url).pathname;
+  await checkAgainstDocument(o.method ?? "POST", pathname, res.status, body);
+  await checkHeadersAndCode(o.method ?? "POST", pathname, { status: res.status, headers: res.headers, body }, o.limitsOn ?? true);
   return { status: res.status, headers: res.headers, body };
 }
 
@@ -150,6 +162,7 @@ function behaviourSuite(name: string, base: () => string) {
       await atWindowStart();
       const abuser = await anonymous(base(), project.clientKey, uniqueIp());
       const victim = await anonymous(base(), project.clientKey, uniqueIp());
+      const failOpenBefore = await failOpenCount(base());
       const t0 = Date.now();
       const abuse = Promise.all(
         Array.from({ length: 150 }, () => call(base(), { key: project.clientKey, path: "/api/v1/saves", method: "GET", token: abuser })),
@@ -161,9 +174,12 @@ function behaviourSuite(name: string, base: () => string) {
       // On a loaded machine the burst can outlast the 10-second test window; then each window gives 60.
       const windows = windowIndex(Date.now()) - windowIndex(t0) + 1;
       expect(flood.map((r) => r.status).every((st) => st === 200 || st === 429)).toBe(true);
+      // A store answer slower than 100 ms fails open (by design, counted in /api/health); on a
+      // machine saturated by the rest of the suite that can happen, and each such request passes.
+      const failedOpen = (await failOpenCount(base())) - failOpenBefore;
       const answered = flood.filter((r) => r.status === 200).length;
-      if (windows === 1) expect(answered).toBe(60);
-      else expect(answered).toBeLessThanOrEqual(60 * windows);
+      if (windows === 1 && failedOpen === 0) expect(answered).toBe(60);
+      else expect(answered).toBeLessThanOrEqual(60 * windows + failedOpen);
       expect(flood.find((r) => r.status === 429)?.body).toMatchObject({ error: { details: { scope: "player", limit: 60 } } });
       expect(honest.map((r) => r.status)).toEqual(Array(20).fill(200));
       // Project: 2 sign-ins + 60 + 20 answered + this one; the 90 refused were not counted.
@@ -341,6 +357,11 @@ function behaviourSuite(name: string, base: () => string) {
   });
 }
 
+async function failOpenCount(base: string): Promise<number> {
+  const health = (await (await fetch(`${base}/api/health`)).json()) as { limiter: { failOpen: number } };
+  return health.limiter.failOpen;
+}
+
 /** An anonymous player's access token. */
 async function anonymous(base: string, key: string, ip: string): Promise<string> {
   const res = await call(base, { key, ip });
@@ -493,7 +514,7 @@ describe("defaults that matter: TRUST_PROXY unset, RATE_LIMITS=off", () => {
   it("RATE_LIMITS=off lifts the API budgets but keeps the login budgets", async () => {
     const project = await makeProject({ plan: "FREE" });
     const answers = await Promise.all(
-      Array.from({ length: 120 }, () => call(unlimited.baseUrl, { key: project.serverKey, method: "GET" })),
+      Array.from({ length: 120 }, () => call(unlimited.baseUrl, { key: project.serverKey, method: "GET", limitsOn: false })),
     );
     expect(answers.map((r) => r.status)).toEqual(Array(120).fill(405));
     expect(answers[0]?.headers.get("x-ratelimit-limit")).toBeNull();

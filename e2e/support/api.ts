@@ -2,6 +2,7 @@ import { randomBytes } from "node:crypto";
 import Ajv2020 from "ajv/dist/2020.js";
 import addFormats from "ajv-formats";
 import { expect, inject } from "vitest";
+import { ERRORS, type ErrorCode } from "@/server/errors";
 
 /**
  * HTTP client for the suite. Every /api/v1 response it sees is checked against the served
@@ -10,7 +11,10 @@ import { expect, inject } from "vitest";
 export const baseUrl = (): string => inject("baseUrl");
 
 type OpenApiDoc = {
-  paths: Record<string, Record<string, { responses: Record<string, { content?: Record<string, { schema: unknown }> }> }>>;
+  paths: Record<
+    string,
+    Record<string, { responses: Record<string, { content?: Record<string, { schema: unknown }>; headers?: Record<string, unknown> }> }>
+  >;
 };
 
 let docPromise: Promise<{ doc: OpenApiDoc; ajv: Ajv2020 }> | undefined;
@@ -36,6 +40,40 @@ function templateFor(doc: OpenApiDoc, pathname: string): string | undefined {
 }
 
 const pointerEscape = (s: string) => s.replace(/~/g, "~0").replace(/\//g, "~1");
+
+const RATE_LIMIT_HEADERS = ["x-ratelimit-limit", "x-ratelimit-remaining", "x-ratelimit-reset", "ratelimit-policy", "ratelimit"];
+
+/**
+ * Headers every /api/v1 answer must carry (X-Request-Id; the rate-limit headers when limits
+ * are on), the headers the operation documents for this status (ETag), and an error code
+ * that belongs to the status in the one error table.
+ */
+export async function checkHeadersAndCode(
+  method: string,
+  pathname: string,
+  res: { status: number; headers: Headers; body: unknown },
+  limitsOn: boolean,
+): Promise<void> {
+  if (!pathname.startsWith("/api/v1/") || method === "OPTIONS") return;
+  expect(res.headers.get("x-request-id"), `${method} ${pathname}: X-Request-Id`).toBeTruthy();
+  if (limitsOn) for (const h of RATE_LIMIT_HEADERS) expect(res.headers.get(h), `${method} ${pathname} ${res.status}: ${h}`).not.toBeNull();
+  const error = (res.body as { error?: { code?: string } } | null)?.error;
+  if (res.status >= 400) {
+    expect(error?.code, `${method} ${pathname} ${res.status}: error body`).toBeTypeOf("string");
+  }
+  if (error?.code) {
+    const code = error.code;
+    expect(Object.hasOwn(ERRORS, code), `unknown error code ${code}`).toBe(true);
+    expect(ERRORS[code as ErrorCode].status, `${code} answered with ${res.status}`).toBe(res.status);
+  }
+  if (pathname === "/api/v1/openapi.json") return;
+  const { doc } = await openApi();
+  const template = templateFor(doc, pathname);
+  const documented = template ? doc.paths[template]?.[method.toLowerCase()]?.responses[String(res.status)] : undefined;
+  for (const name of Object.keys(documented?.headers ?? {})) {
+    if (name === "ETag") expect(res.headers.get("etag"), `${method} ${template} ${res.status}: ETag`).toMatch(/^"\d+"$/);
+  }
+}
 
 export async function checkAgainstDocument(method: string, pathname: string, status: number, body: unknown): Promise<void> {
   if (!pathname.startsWith("/api/v1/") || pathname === "/api/v1/openapi.json" || method === "OPTIONS") return;
@@ -83,7 +121,9 @@ export async function api<T = Record<string, unknown>>(method: string, path: str
   const text = await res.text();
   let body: unknown = null;
   if (text && res.headers.get("content-type")?.includes("json")) body = JSON.parse(text);
-  await checkAgainstDocument(method, new URL(res.url).pathname, res.status, body);
+  const pathname = new URL(res.url).pathname;
+  await checkAgainstDocument(method, pathname, res.status, body);
+  await checkHeadersAndCode(method, pathname, { status: res.status, headers: res.headers, body }, true);
   return { status: res.status, headers: res.headers, body: body as T, text };
 }
 
