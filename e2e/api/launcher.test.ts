@@ -49,6 +49,27 @@ describe("the embedded default", () => {
     expect(existsSync(path.join(dataDir, "postgres", "postmaster.pid"))).toBe(false);
 
     const second = await startApp(embeddedEnv(await freePort(), pgPort));
+    // Secrets are printed on the first start only; later starts point to the file.
+    expect(second.output()).not.toContain(demo.apiKey);
+    expect(second.output()).not.toContain(demo.operatorPassword);
+    expect(second.output()).toContain("demo.json");
+
+    // A second launcher on the same data directory, or on a taken Postgres port, says why and how to fix it.
+    const sameDir = await startApp(embeddedEnv(await freePort(), await freePort()), 60_000).catch((error: Error) => error);
+    expect(sameDir).toBeInstanceOf(Error);
+    expect(String(sameDir)).toMatch(/data directory .* is in use by another npm start \(pid \d+\).*DATA_DIR=/s);
+    const otherDir = mkdtempSync(path.join(tmpdir(), "gb-launcher-other-"));
+    chmodSync(otherDir, 0o755);
+    const portTaken = await startApp({ ...embeddedEnv(await freePort(), pgPort), DATA_DIR: otherDir }, 60_000).catch(
+      (error: Error) => error,
+    );
+    rmSync(otherDir, { recursive: true, force: true });
+    expect(String(portTaken)).toMatch(
+      new RegExp(`port ${pgPort} for the embedded Postgres is already in use.*EMBEDDED_POSTGRES_PORT=`, "s"),
+    );
+    expect(String(portTaken)).not.toContain("fatal: undefined");
+    expect(await signIn(second.baseUrl, demo.apiKey)).toBe(200);
+
     const again = JSON.parse(readFileSync(demoFile, "utf8")) as Demo;
     expect(again.apiKey).toBe(demo.apiKey);
     expect(again.operatorPassword).toBe(demo.operatorPassword);

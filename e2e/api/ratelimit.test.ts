@@ -530,6 +530,7 @@ describe("defaults that matter: TRUST_PROXY unset, RATE_LIMITS=off", () => {
             path: "/api/v1/auth/email/login",
             body: { email, password: "wrong" },
             ip,
+            limitsOn: false,
           })
         ).status,
       );

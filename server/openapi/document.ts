@@ -24,8 +24,8 @@ const rateLimitHeaders = z.object({
   "X-RateLimit-Limit": z.string().meta({ description: "Requests allowed in the window." }),
   "X-RateLimit-Remaining": z.string(),
   "X-RateLimit-Reset": z.string().meta({ description: "Unix seconds when the window resets." }),
-  RateLimit: z.string().meta({ description: 'IETF draft: `"project";r=<remaining>;t=<seconds to reset>`' }),
-  "RateLimit-Policy": z.string().meta({ description: 'IETF draft: `"project";q=<limit>;w=<window seconds>`' }),
+  RateLimit: z.string().meta({ description: 'IETF draft: `"<scope>";r=<remaining>;t=<seconds to reset>`, scope e.g. `player`' }),
+  "RateLimit-Policy": z.string().meta({ description: 'IETF draft: `"<scope>";q=<limit>;w=<window seconds>`' }),
 });
 
 function errorResponses(codes: ErrorCode[]): ZodOpenApiResponsesObject {
@@ -113,7 +113,17 @@ export function buildOpenApiDocument(serverUrl = "/api/v1") {
         "The game API: every request carries `X-API-Key`; player requests carry `Authorization: Bearer <accessToken>` " +
         "(or a server key plus `X-Player-Id`). Every response carries `X-Request-Id` and rate-limit headers. " +
         "Unknown body fields are rejected. Bodies are limited to 2 MiB, JSON nesting to 64 levels; strings may not contain U+0000 " +
-        "or unpaired surrogates and objects may not have `__proto__` keys (400 VALIDATION_ERROR).",
+        "or unpaired surrogates and objects may not have `__proto__` keys (400 VALIDATION_ERROR); bodies must be valid UTF-8 " +
+        "(400 INVALID_JSON).\n\n" +
+        "**Rate limits.** Each request first spends a share of its project's per-minute budget — its player's (bearer token or " +
+        "server key + `X-Player-Id`; default 20 % of the budget, at least 60) or, for a client key without a player (sign-in, " +
+        "registration, refresh), its client IP's (default 30 %, at least 60) — and then the project budget (Free 100, Pro 1,000, " +
+        "Enterprise custom); a request refused by its share does not count against the project. Server keys without " +
+        "`X-Player-Id` spend only the project budget. Shares are configurable per project. The rate-limit headers describe the " +
+        "budget closest to running out; a 429 names it in `details.scope` (`project`, `player`, `ip`, or for e-mail auth " +
+        "`login-account-ip`, `login-ip`, `login-account`, `register-ip`).\n\n" +
+        "**Additions to the error table.** Answered before routing, without rate-limit headers: 408 REQUEST_TIMEOUT and 431 " +
+        "REQUEST_HEADER_FIELDS_TOO_LARGE (from the HTTP parser), 400 VALIDATION_ERROR for malformed percent-encoding or HTTP.",
     },
     servers: [{ url: serverUrl }],
     components: {
@@ -183,9 +193,11 @@ export function buildOpenApiDocument(serverUrl = "/api/v1") {
           tags: ["auth"],
           summary: "Exchange a refresh token for a new session (rotation)",
           description:
-            "The presented refresh token stops working. Presenting an already-rotated token revokes the whole session " +
-            "(its newest refresh token and its access tokens too) and answers 401 INVALID_TOKEN with `reason: revoked`. " +
-            "Each rotation extends the session to 30 days from now.",
+            "The presented refresh token is rotated. Presenting it again within the grace window (10 s by default, " +
+            "REFRESH_REUSE_GRACE_SECONDS) — a retry after a lost response, or parallel refreshes — answers 200 with a new refresh " +
+            "token of the same session and revokes nothing. After the window, presenting an already-rotated token revokes the " +
+            "whole session (its newest refresh token and its access tokens too) and answers 401 INVALID_TOKEN with `reason: revoked`. " +
+            "Each rotation extends the session to 30 days from now. Access tokens carry a unique `jti`.",
           requestBody: json(ZRefreshBody),
           ok: { status: 200, description: "The rotated session.", schema: ZSession },
           errors: [...BODY_ERRORS, "INVALID_TOKEN", "PLAYER_BANNED"],
