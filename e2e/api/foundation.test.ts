@@ -1,6 +1,7 @@
 import { decodeJwt, decodeProtectedHeader } from "jose";
 import { beforeAll, describe, expect, it } from "vitest";
 import { prisma } from "@/server/db";
+import { ERRORS } from "@/server/errors";
 import { revokeApiKey } from "@/server/services/projects";
 import { api, baseUrl, expectError } from "../support/api";
 import { makeProject, type TestProject } from "../support/fixtures";
@@ -63,7 +64,7 @@ describe("API keys", () => {
 });
 
 describe("request bodies", () => {
-  it("refuses X-Player-Id from a client key on every route", async () => {
+  it("refuses X-Player-Id from a client key on a key-only route too (player routes: the shared credential suite)", async () => {
     expectError(
       await api("POST", ANON, { key: project.clientKey, headers: { "X-Player-Id": "00000000-0000-7000-8000-000000000000" } }),
       403,
@@ -191,14 +192,21 @@ describe("health and documentation", () => {
     const res = await fetch(`${baseUrl()}/api/health`);
     expect(res.status).toBe(200);
     const body = (await res.json()) as Record<string, unknown>;
-    expect(body).toMatchObject({ status: "ok", database: { ok: true } });
+    expect(body).toMatchObject({ status: "ok", database: { ok: true }, limiter: { ok: true } });
+    expect((body.limiter as { store: string }).store).toMatch(/^(redis|memory|upstash)$/);
+    expect((body.limiter as { failOpen: number }).failOpen).toBeTypeOf("number");
     expect(body.version).toBeTypeOf("string");
   });
 
   it("serves the OpenAPI 3.1 document listing every error code and the docs page", async () => {
-    const doc = (await (await fetch(`${baseUrl()}/api/v1/openapi.json`)).json()) as { openapi: string; paths: Record<string, unknown> };
+    const doc = (await (await fetch(`${baseUrl()}/api/v1/openapi.json`)).json()) as {
+      openapi: string;
+      paths: Record<string, unknown>;
+      components: { schemas: { Error: { properties: { error: { properties: { code: { enum: string[] } } } } } } };
+    };
     expect(doc.openapi).toBe("3.1.0");
     expect(Object.keys(doc.paths)).toContain("/auth/anonymous");
+    expect([...doc.components.schemas.Error.properties.error.properties.code.enum].sort()).toEqual(Object.keys(ERRORS).sort());
     const page = await fetch(`${baseUrl()}/docs`);
     expect(page.status).toBe(200);
     expect(await page.text()).toContain("/docs/assets/swagger-ui-bundle.js");

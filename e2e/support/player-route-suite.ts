@@ -66,10 +66,12 @@ export function playerRouteCredentialSuite(route: { method: string; path: string
       expectError(await call({ key: project.clientKey, headers: { "X-Player-Id": player.playerId } }), 403, "FORBIDDEN");
     });
 
-    it("server key acting as an unknown or another project's player → 404 PLAYER_NOT_FOUND", async () => {
+    it("server key acting as an unknown or another project's player → 404 PLAYER_NOT_FOUND; a malformed id → 400", async () => {
       const other = await makeProject();
       const stranger = await anonymousPlayer(other.clientKey);
       expectError(await call({ key: project.serverKey, headers: { "X-Player-Id": stranger.playerId } }), 404, "PLAYER_NOT_FOUND");
+      const unknown = "01900000-0000-7000-8000-000000000000";
+      expectError(await call({ key: project.serverKey, headers: { "X-Player-Id": unknown } }), 404, "PLAYER_NOT_FOUND");
       expectError(await call({ key: project.serverKey, headers: { "X-Player-Id": "not-a-uuid" } }), 400, "VALIDATION_ERROR");
     });
   });
