@@ -325,6 +325,21 @@ function behaviourSuite(name: string, base: () => string) {
       expect((await login(project.clientKey, email, "wrong", ip)).status).toBe(429);
     }, 30_000);
 
+    it("a burst of correct logins beyond the budget's headroom does not lock the address out afterwards", async () => {
+      const project = await makeProject();
+      const email = `headroom-${randomBytes(4).toString("hex")}@example.com`;
+      await registerWithEmail({ projectId: project.projectId, email, password: "the real password", playerId: null });
+      const ip = uniqueIp();
+      for (let i = 0; i < LOGIN_PER_ACCOUNT_IP - 1; i++) expect((await login(project.clientKey, email, "wrong", ip)).status).toBe(401);
+      const burst = await Promise.all(Array.from({ length: 4 }, () => login(project.clientKey, email, "the real password", ip)));
+      expect(burst.every((r) => r.status === 200 || r.status === 429)).toBe(true);
+      expect(burst.some((r) => r.status === 200)).toBe(true);
+      // Refused attempts checked no password: they are given back, and nothing remembers the refusal.
+      expect((await login(project.clientKey, email, "the real password", ip)).status).toBe(200);
+      expect((await login(project.clientKey, email, "wrong", ip)).status).toBe(401);
+      expect((await login(project.clientKey, email, "wrong", ip)).status).toBe(429);
+    }, 30_000);
+
     it("cuts off one IP guessing many accounts; other IPs still log in", async () => {
       const project = await makeProject();
       const email = `p-${randomBytes(4).toString("hex")}@example.com`;

@@ -46,7 +46,12 @@ export function limiterReady(timeoutMs = 3_000): Promise<boolean> {
   return limiter().ready(timeoutMs);
 }
 
-export function instance(policy: string, limit: number, windowSeconds: number): Ratelimit {
+/**
+ * `refundable`: the budget gives units back (login attempts refunded on a correct password).
+ * The library's ephemeral cache remembers a refused identifier until the window ends and
+ * refuses it locally from then on, refunds included — so it is off for those budgets.
+ */
+export function instance(policy: string, limit: number, windowSeconds: number, o: { refundable?: boolean } = {}): Ratelimit {
   const { store, instances } = limiter();
   const id = `${policy}:${limit}:${windowSeconds}`;
   let found = instances.get(id);
@@ -58,6 +63,7 @@ export function instance(policy: string, limit: number, windowSeconds: number): 
       prefix: `gb:rl:${policy}`,
       timeout: 0,
       analytics: false,
+      ...(o.refundable ? { ephemeralCache: false as const } : {}),
     });
     instances.set(id, found);
   }

@@ -36,7 +36,7 @@ function budgets(o: { projectId: string; email: string; ip: string }) {
 async function take(budget: Budget, rate: 1 | -1): Promise<{ allowed: boolean; resetMs: number }> {
   try {
     const r = await withTimeout(
-      instance(budget.policy, budget.limit, budget.windowSeconds).limit(budget.identifier, { rate }),
+      instance(budget.policy, budget.limit, budget.windowSeconds, { refundable: true }).limit(budget.identifier, { rate }),
       STORE_TIMEOUT_MS,
     );
     return { allowed: r.success, resetMs: r.reset };
@@ -67,23 +67,37 @@ async function isKnownIp(o: { projectId: string; email: string; ip: string }): P
   return (rowCount ?? 0) > 0;
 }
 
-/** Reserves an attempt on every budget, or refuses with 429 naming the exhausted one. */
+/** Gives units back: the attempt was refused (checked no password) or the password was right. */
+async function giveBack(taken: Budget[]): Promise<void> {
+  await Promise.all(taken.map((budget) => take(budget, -1))).catch(() => undefined);
+}
+
+/**
+ * Reserves an attempt on every budget, or refuses with 429 naming the exhausted one. A refused
+ * attempt gives back what it took: it checked no password, so it is no failure (a brute-forcer
+ * keeps the count at the limit; a burst of correct logins cannot push it over and lock the
+ * address out).
+ */
 export async function beginLoginAttempt(o: { projectId: string; email: string; ip: string }): Promise<LoginAttempt> {
   const b = budgets(o);
   const [accountIp, ip] = await Promise.all([take(b.accountIp, 1), take(b.ip, 1)]);
-  if (!accountIp.allowed)
-    throw refused(b.accountIp, accountIp.resetMs, "Too many failed logins for this account from here; try again later.");
-  if (!ip.allowed) throw refused(b.ip, ip.resetMs, "Too many failed logins from this address; try again later.");
-  const account = await take(b.account, 1);
-  if (!account.allowed && !(await isKnownIp(o))) {
-    throw refused(b.account, account.resetMs, "Too many failed logins for this account; try again later from a known device.");
+  if (!accountIp.allowed || !ip.allowed) {
+    await giveBack([b.accountIp, b.ip]);
+    if (!accountIp.allowed)
+      throw refused(b.accountIp, accountIp.resetMs, "Too many failed logins for this account from here; try again later.");
+    throw refused(b.ip, ip.resetMs, "Too many failed logins from this address; try again later.");
   }
-  return { taken: account.allowed ? [b.accountIp, b.ip, b.account] : [b.accountIp, b.ip] };
+  const account = await take(b.account, 1);
+  if (account.allowed) return { taken: [b.accountIp, b.ip, b.account] };
+  await giveBack([b.account]);
+  if (await isKnownIp(o)) return { taken: [b.accountIp, b.ip] };
+  await giveBack([b.accountIp, b.ip]);
+  throw refused(b.account, account.resetMs, "Too many failed logins for this account; try again later from a known device.");
 }
 
 /** The password was right: the attempt does not count, and this address becomes known for the account. */
 export async function loginSucceeded(attempt: LoginAttempt, o: { playerId: string; ip: string }): Promise<void> {
-  await Promise.all(attempt.taken.map((budget) => take(budget, -1))).catch(() => undefined);
+  await giveBack(attempt.taken);
   await pool().query({
     name: "login-known-ip-upsert",
     text: `INSERT INTO login_known_ips (player_id, ip_hash) VALUES ($1, $2)
