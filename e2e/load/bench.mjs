@@ -27,7 +27,7 @@ const connections = Number(args.connections);
 const only = args.only?.split(",");
 const chosen = scenarios.filter((s) => !only || only.includes(s.name));
 
-async function measureScenario(product, scenario, bare) {
+async function measureScenario(product, scenario) {
   const conns = scenario.connections ?? connections;
   const spec = await scenario.setup(product, { connections: conns });
   await load(product.baseUrl, spec, { duration: 2, connections: conns }); // warm-up: JIT, pools, caches
