@@ -369,3 +369,34 @@ describe("keys named like Object.prototype members and reserved keys", () => {
     expect(await prisma().playerSave.count({ where: { playerId: p.playerId } })).toBe(0);
   });
 });
+
+describe("usage counters", () => {
+  it("after a parallel mix of PUT, PATCH and DELETE the player's counters equal the sum over their rows", async () => {
+    const p = await anonymousPlayer(project.clientKey);
+    const keys = Array.from({ length: 8 }, (_, i) => `u${i}`);
+    let seed = 7;
+    const random = () => {
+      seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31;
+      return seed / 2 ** 31;
+    };
+    const ops = Array.from({ length: 60 }, () => {
+      const key = keys[Math.floor(random() * keys.length)] ?? "u0";
+      const size = Math.floor(random() * 500);
+      const pick = random();
+      if (pick < 0.5) return () => put(as(p), "me", key, { value: "x".repeat(size) });
+      if (pick < 0.75) return () => api("DELETE", url("me", key), as(p));
+      return () =>
+        api("PATCH", url("me"), { ...as(p), body: { set: { [key]: { value: size } }, delete: keys.filter((k) => k !== key).slice(0, 2) } });
+    });
+    const results = await Promise.all(ops.map((op) => op()));
+    expect(results.every((r) => [200, 201, 204, 404].includes(r.status))).toBe(true);
+    const [counters, actual] = await Promise.all([
+      prisma().player.findUniqueOrThrow({ where: { id: p.playerId }, select: { dataKeys: true, dataBytes: true } }),
+      prisma().playerData.aggregate({ where: { playerId: p.playerId }, _count: true, _sum: { sizeBytes: true } }),
+    ]);
+    expect({ keys: counters.dataKeys, bytes: Number(counters.dataBytes) }).toEqual({
+      keys: actual._count,
+      bytes: actual._sum.sizeBytes ?? 0,
+    });
+  });
+});

@@ -1,7 +1,7 @@
 import type pg from "pg";
 import { pool, transaction } from "../../db";
 import { AppError } from "../../errors";
-import { checkPrecondition, limitExceeded, lockPlayer, serialise, type VersionConflict, versionConflict } from "../storage-limits";
+import { checkPrecondition, limitExceeded, serialise, type VersionConflict, versionConflict } from "../storage-limits";
 import { type DataRecord, LIMITS, type PatchDataBody, type Visibility } from "./schemas";
 
 /**
@@ -77,12 +77,33 @@ function assertMayWrite(actor: Actor, visibilities: Array<string | undefined>): 
   }
 }
 
-async function usage(client: pg.PoolClient, projectId: string, playerId: string): Promise<{ keys: number; bytes: number }> {
-  const { rows } = await client.query<{ keys: number; bytes: string }>(
-    "SELECT count(*)::int AS keys, coalesce(sum(size_bytes), 0)::bigint AS bytes FROM player_data WHERE project_id = $1 AND player_id = $2",
-    [projectId, playerId],
+type Usage = { keys: number; bytes: number };
+
+/**
+ * Takes the player's write lock and reads their usage counters (players.data_keys/data_bytes,
+ * kept by every write below under this lock). The counters sit on the locked row, so they are
+ * read fresh after the lock is granted; other rows must be read by a later statement (a row
+ * joined into the locking statement would come from the snapshot taken before the wait).
+ */
+async function lockUsage(client: pg.PoolClient, actor: Actor, playerId: string): Promise<Usage> {
+  const { rows } = await client.query<{ data_keys: number; data_bytes: string }>(
+    "SELECT data_keys, data_bytes FROM players WHERE id = $1 AND project_id = $2 FOR UPDATE",
+    [playerId, actor.projectId],
   );
-  return { keys: rows[0]?.keys ?? 0, bytes: Number(rows[0]?.bytes ?? 0) };
+  const found = rows[0];
+  if (!found) throw new AppError("PLAYER_NOT_FOUND");
+  return { keys: found.data_keys, bytes: Number(found.data_bytes) };
+}
+
+/** Moves the counters by what a write changed (same transaction, same lock). */
+function countUsage(client: pg.PoolClient, projectId: string, playerId: string, delta: Usage) {
+  if (delta.keys === 0 && delta.bytes === 0) return Promise.resolve();
+  return client.query("UPDATE players SET data_keys = data_keys + $3, data_bytes = data_bytes + $4 WHERE id = $1 AND project_id = $2", [
+    playerId,
+    projectId,
+    delta.keys,
+    delta.bytes,
+  ]);
 }
 
 function assertWithinLimits(after: { keys: number; bytes: number }, before: { keys: number; bytes: number }): void {
@@ -92,16 +113,21 @@ function assertWithinLimits(after: { keys: number; bytes: number }, before: { ke
     throw limitExceeded("bytesPerPlayer", LIMITS.bytesPerPlayer, before.bytes);
 }
 
-/** Takes the player's write lock and reads the key; refuses clients on a protected key. */
-async function lockAndRead(client: pg.PoolClient, actor: Actor, playerId: string, key: string): Promise<Row | undefined> {
-  await lockPlayer(client, actor.projectId, playerId);
+/** Takes the player's write lock, reads the usage and then the key; refuses clients on a protected key. */
+async function lockAndRead(
+  client: pg.PoolClient,
+  actor: Actor,
+  playerId: string,
+  key: string,
+): Promise<{ usage: Usage; row: Row | undefined }> {
+  const usage = await lockUsage(client, actor, playerId);
   const { rows } = await client.query<Row>(`SELECT ${COLUMNS} FROM player_data WHERE project_id = $1 AND player_id = $2 AND key = $3`, [
     actor.projectId,
     playerId,
     key,
   ]);
   assertMayWrite(actor, [rows[0]?.visibility]);
-  return rows[0];
+  return { usage, row: rows[0] };
 }
 
 export async function putPlayerData(o: {
@@ -117,20 +143,22 @@ export async function putPlayerData(o: {
   assertMayWrite(o.actor, [o.visibility]);
   const { text, bytes } = serialise(o.value, LIMITS.valueBytes);
   return transaction(async (client) => {
-    const existing = await lockAndRead(client, o.actor, target.playerId, o.key);
+    const { usage: before, row: existing } = await lockAndRead(client, o.actor, target.playerId, o.key);
     const conflict = checkPrecondition(o.key, existing?.version ?? null, o.precondition);
     if (conflict) throw versionConflict([conflict]);
-    const before = await usage(client, o.actor.projectId, target.playerId);
-    assertWithinLimits({ keys: before.keys + (existing ? 0 : 1), bytes: before.bytes - (existing?.size_bytes ?? 0) + bytes }, before);
+    const delta = { keys: existing ? 0 : 1, bytes: bytes - (existing?.size_bytes ?? 0) };
+    assertWithinLimits({ keys: before.keys + delta.keys, bytes: before.bytes + delta.bytes }, before);
     const visibility = o.visibility ? toDb(o.visibility) : (existing?.visibility ?? "PRIVATE");
+    // The write and the counters in one statement (data-modifying CTEs run whether or not read).
     const written = await client.query<Row>(
-      `INSERT INTO player_data (player_id, project_id, key, value, visibility, size_bytes)
+      `WITH counted AS (UPDATE players SET data_keys = data_keys + $7, data_bytes = data_bytes + $8 WHERE id = $1 AND project_id = $2)
+       INSERT INTO player_data (player_id, project_id, key, value, visibility, size_bytes)
        VALUES ($1, $2, $3, $4::jsonb, $5::"DataVisibility", $6)
        ON CONFLICT (player_id, key) DO UPDATE
          SET value = EXCLUDED.value, visibility = EXCLUDED.visibility, size_bytes = EXCLUDED.size_bytes,
              version = player_data.version + 1, updated_at = now()
        RETURNING ${COLUMNS}`,
-      [target.playerId, o.actor.projectId, o.key, text, visibility, bytes],
+      [target.playerId, o.actor.projectId, o.key, text, visibility, bytes, delta.keys, delta.bytes],
     );
     const row = written.rows[0];
     if (!row) throw new Error("upsert returned no row");
@@ -142,15 +170,15 @@ export async function deletePlayerData(o: { actor: Actor; id: string; key: strin
   const target = resolveTarget(o.actor, o.id);
   assertOwner(target);
   await transaction(async (client) => {
-    const existing = await lockAndRead(client, o.actor, target.playerId, o.key);
+    const { row: existing } = await lockAndRead(client, o.actor, target.playerId, o.key);
     if (!existing) throw new AppError("KEY_NOT_FOUND");
     const conflict = checkPrecondition(o.key, existing.version, o.precondition);
     if (conflict) throw versionConflict([conflict]);
-    await client.query("DELETE FROM player_data WHERE project_id = $1 AND player_id = $2 AND key = $3", [
-      o.actor.projectId,
-      target.playerId,
-      o.key,
-    ]);
+    await client.query(
+      `WITH counted AS (UPDATE players SET data_keys = data_keys - 1, data_bytes = data_bytes - $4 WHERE id = $2 AND project_id = $1)
+       DELETE FROM player_data WHERE project_id = $1 AND player_id = $2 AND key = $3`,
+      [o.actor.projectId, target.playerId, o.key, existing.size_bytes],
+    );
   });
 }
 
@@ -169,7 +197,7 @@ export async function patchPlayerData(o: { actor: Actor; id: string; body: Patch
   const serialised = sets.map(([key, s]) => ({ key, ...s, ...serialise(s.value, LIMITS.valueBytes) }));
   const keys = [...sets.map(([k]) => k), ...o.body.delete].sort();
   return transaction(async (client) => {
-    await lockPlayer(client, o.actor.projectId, target.playerId);
+    const before = await lockUsage(client, o.actor, target.playerId);
     const { rows } = await client.query<Row>(
       `SELECT ${COLUMNS} FROM player_data WHERE project_id = $1 AND player_id = $2 AND key = ANY($3::text[]) ORDER BY key FOR UPDATE`,
       [o.actor.projectId, target.playerId, keys],
@@ -188,7 +216,6 @@ export async function patchPlayerData(o: { actor: Actor; id: string; body: Patch
       }
     }
     if (conflicts.length) throw versionConflict(conflicts);
-    const before = await usage(client, o.actor.projectId, target.playerId);
     let after = { ...before };
     for (const s of serialised) {
       const old = existing.get(s.key);
@@ -199,6 +226,7 @@ export async function patchPlayerData(o: { actor: Actor; id: string; body: Patch
       if (old) after = { keys: after.keys - 1, bytes: after.bytes - old.size_bytes };
     }
     assertWithinLimits(after, before);
+    await countUsage(client, o.actor.projectId, target.playerId, { keys: after.keys - before.keys, bytes: after.bytes - before.bytes });
     if (o.body.delete.length) {
       await client.query("DELETE FROM player_data WHERE project_id = $1 AND player_id = $2 AND key = ANY($3::text[])", [
         o.actor.projectId,
