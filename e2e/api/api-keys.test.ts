@@ -5,63 +5,52 @@ import pg from "pg";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { prisma } from "@/server/db";
 import { revokeApiKey } from "@/server/services/projects";
+import { dedicatedApp } from "../support/dedicated-app";
 import { makeProject } from "../support/fixtures";
 import { createDatabase, type StartedApp, startApp } from "../support/global-setup";
 
 const anonymous = (base: string, key: string) => fetch(`${base}/api/v1/auth/anonymous`, { method: "POST", headers: { "X-API-Key": key } });
 
 describe("revoking an API key that an instance has cached", () => {
-  let app: StartedApp;
-  beforeAll(async () => {
-    app = await startApp({
-      DATABASE_URL: inject("databaseUrl"),
-      JWT_SECRET: inject("jwtSecret"),
-      DATA_DIR: inject("dataDir"),
-      SEED_DEMO: "false",
-      API_KEY_CACHE_TTL_SECONDS: "1",
-    });
-  });
-  afterAll(async () => {
-    await app?.stop();
-  });
+  const app = dedicatedApp({ API_KEY_CACHE_TTL_SECONDS: "1" });
 
   it("stops the key within the cache TTL (+ margin) on an instance that did not make the revocation", async () => {
     const project = await makeProject();
     const key = await prisma().apiKey.findFirstOrThrow({ where: { projectId: project.projectId, kind: "CLIENT" } });
-    expect((await anonymous(app.baseUrl, project.clientKey)).status).toBe(200); // now cached
+    expect((await anonymous(app().baseUrl, project.clientKey)).status).toBe(200); // now cached
     await revokeApiKey({ projectId: project.projectId, keyId: key.id });
     await new Promise((r) => setTimeout(r, 1_500));
-    const refused = await anonymous(app.baseUrl, project.clientKey);
+    const refused = await anonymous(app().baseUrl, project.clientKey);
     expect(refused.status).toBe(401);
     expect((await refused.json()).error.code).toBe("INVALID_API_KEY");
-    expect((await anonymous(app.baseUrl, project.serverKey)).status).toBe(200);
+    expect((await anonymous(app().baseUrl, project.serverKey)).status).toBe(200);
   });
 });
 
 describe("an unhandled error (the 500 path)", () => {
   let db: Awaited<ReturnType<typeof createDatabase>>;
-  let app: StartedApp;
+  let broken: StartedApp;
   let dataDir: string;
   beforeAll(async () => {
     db = await createDatabase();
     dataDir = mkdtempSync(path.join(tmpdir(), "gb-500-"));
-    app = await startApp({ DATABASE_URL: db.url, JWT_SECRET: inject("jwtSecret"), DATA_DIR: dataDir, SEED_DEMO: "true" });
+    broken = await startApp({ DATABASE_URL: db.url, JWT_SECRET: inject("jwtSecret"), DATA_DIR: dataDir, SEED_DEMO: "true" });
   });
   afterAll(async () => {
-    await app?.stop();
+    await broken?.stop();
     await db?.drop();
     rmSync(dataDir, { recursive: true, force: true });
   });
 
   it("answers 500 INTERNAL_ERROR with the generic message and no internals, keeping X-Request-Id and the rate-limit headers", async () => {
     const demo = JSON.parse(readFileSync(path.join(dataDir, "demo.json"), "utf8")) as { apiKey: string };
-    const session = (await (await anonymous(app.baseUrl, demo.apiKey)).json()) as { accessToken: string };
+    const session = (await (await anonymous(broken.baseUrl, demo.apiKey)).json()) as { accessToken: string };
     // Break what the route needs, the way a bad deploy or a manual change would.
     const client = new pg.Client({ connectionString: db.url });
     await client.connect();
     await client.query("ALTER TABLE player_saves RENAME COLUMN sha256 TO sha256_gone");
     await client.end();
-    const res = await fetch(`${app.baseUrl}/api/v1/saves`, {
+    const res = await fetch(`${broken.baseUrl}/api/v1/saves`, {
       headers: { "X-API-Key": demo.apiKey, Authorization: `Bearer ${session.accessToken}`, "X-Request-Id": "trace-500" },
     });
     expect(res.status).toBe(500);
@@ -71,6 +60,6 @@ describe("an unhandled error (the 500 path)", () => {
     expect(res.headers.get("x-request-id")).toBe("trace-500");
     expect(res.headers.get("x-ratelimit-limit")).toBe("200");
     expect(res.headers.get("content-type")).toMatch(/^application\/json/);
-    expect(app.output()).toContain("trace-500 unhandled error");
+    expect(broken.output()).toContain("trace-500 unhandled error");
   });
 });

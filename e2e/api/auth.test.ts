@@ -1,10 +1,10 @@
 import { randomBytes } from "node:crypto";
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { prisma } from "@/server/db";
 import { banPlayer, unbanPlayer } from "@/server/services/players/bans";
 import { api, expectError } from "../support/api";
+import { dedicatedApp } from "../support/dedicated-app";
 import { anonymousPlayer, makeProject, type TestPlayer, type TestProject } from "../support/fixtures";
-import { type StartedApp, startApp } from "../support/global-setup";
 import { playerRouteCredentialSuite } from "../support/player-route-suite";
 
 type Session = TestPlayer & { created: boolean; expiresIn: number; tokenType: string };
@@ -346,23 +346,11 @@ describe("bans", () => {
 });
 
 describe("REFRESH_REUSE_GRACE_SECONDS=0 (strict rotation)", () => {
-  let app: StartedApp;
-  beforeAll(async () => {
-    app = await startApp({
-      DATABASE_URL: inject("databaseUrl"),
-      JWT_SECRET: inject("jwtSecret"),
-      DATA_DIR: inject("dataDir"),
-      SEED_DEMO: "false",
-      REFRESH_REUSE_GRACE_SECONDS: "0",
-    });
-  });
-  afterAll(async () => {
-    await app?.stop();
-  });
+  const app = dedicatedApp({ REFRESH_REUSE_GRACE_SECONDS: "0" });
 
   it("an immediate second use of a rotated token revokes the session", async () => {
     const post = (path: string, body: unknown) =>
-      fetch(`${app.baseUrl}${path}`, {
+      fetch(`${app().baseUrl}${path}`, {
         method: "POST",
         headers: { "X-API-Key": project.clientKey, "Content-Type": "application/json" },
         body: JSON.stringify(body),

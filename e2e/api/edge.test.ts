@@ -1,9 +1,9 @@
 import { connect } from "node:net";
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { prisma } from "@/server/db";
 import { baseUrl } from "../support/api";
+import { dedicatedApp } from "../support/dedicated-app";
 import { anonymousPlayer, makeProject, type TestProject } from "../support/fixtures";
-import { type StartedApp, startApp } from "../support/global-setup";
 
 /**
  * Every answer is the contract's JSON: requests Next would answer with a 500, HTML or a
@@ -186,23 +186,11 @@ describe("request bodies", () => {
 });
 
 describe("on a dedicated instance", () => {
-  let app: StartedApp;
-  beforeAll(async () => {
-    app = await startApp({
-      DATABASE_URL: inject("databaseUrl"),
-      JWT_SECRET: inject("jwtSecret"),
-      DATA_DIR: inject("dataDir"),
-      SEED_DEMO: "false",
-      REDIS_URL: "",
-    });
-  });
-  afterAll(async () => {
-    await app?.stop();
-  });
+  const app = dedicatedApp({ REDIS_URL: "" });
 
   it("a client that disconnects mid-body is a client abort: no 503, no 'database unavailable' alarm", async () => {
     const player = await anonymousPlayer(project.clientKey);
-    const port = Number(new URL(app.baseUrl).port);
+    const port = Number(new URL(app().baseUrl).port);
     await new Promise<void>((resolve) => {
       const socket = connect(port, "127.0.0.1", () => {
         socket.write(
@@ -216,11 +204,11 @@ describe("on a dedicated instance", () => {
       });
     });
     await new Promise((r) => setTimeout(r, 500));
-    expect(app.output()).toContain("client closed the connection before the body was complete");
-    expect(app.output()).not.toMatch(/database unavailable|unhandled error/);
+    expect(app().output()).toContain("client closed the connection before the body was complete");
+    expect(app().output()).not.toMatch(/database unavailable|unhandled error/);
   });
 
   it("REDIS_URL set to an empty string counts as unset (the instance started, limits in-process)", () => {
-    expect(app.output()).toContain("rate limits are kept in-process");
+    expect(app().output()).toContain("rate limits are kept in-process");
   });
 });

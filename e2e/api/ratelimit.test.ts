@@ -182,10 +182,11 @@ function behaviourSuite(name: string, base: () => string) {
       else expect(answered).toBeLessThanOrEqual(60 * windows + failedOpen);
       expect(flood.find((r) => r.status === 429)?.body).toMatchObject({ error: { details: { scope: "player", limit: 60 } } });
       expect(honest.map((r) => r.status)).toEqual(Array(20).fill(200));
-      // Project: 2 sign-ins + 60 + 20 answered + this one; the 90 refused were not counted.
+      // The project counted the 2 sign-ins, the answered requests and this probe — not the refused
+      // ones (fewer when a window ended meanwhile, more only by requests that failed open).
       const probe = await call(base(), { key: project.serverKey, method: "GET" });
-      if (windowIndex(Date.now()) === windowIndex(t0) && windows === 1)
-        expect(probe.headers.get("x-ratelimit-remaining")).toBe(String(300 - 83));
+      const consumed = 300 - Number(probe.headers.get("x-ratelimit-remaining"));
+      expect(consumed).toBeLessThanOrEqual(2 + answered + 20 + 1 + failedOpen);
     }, 30_000);
 
     it("one address hammering sign-in gets its IP share (429 scope ip); another address still signs in", async () => {

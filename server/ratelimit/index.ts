@@ -27,7 +27,11 @@ export type LimitResult = {
 type Limiter = Store & { instances: Map<string, Ratelimit> };
 const holder = globalThis as typeof globalThis & { __gameBackendLimiter?: Limiter };
 
-export const limiterStats = { failOpen: 0, failClosed: 0 };
+// On globalThis like the limiter: Next may load this module once per route bundle, and
+// /api/health must see what every route counted.
+const statsHolder = globalThis as typeof globalThis & { __gameBackendLimiterStats?: { failOpen: number; failClosed: number } };
+statsHolder.__gameBackendLimiterStats ??= { failOpen: 0, failClosed: 0 };
+export const limiterStats = statsHolder.__gameBackendLimiterStats;
 
 function limiter(): Limiter {
   if (!holder.__gameBackendLimiter) {
