@@ -1,8 +1,7 @@
 import { AppError } from "../errors";
+import type { Precondition } from "../services/storage-limits";
 
 /** If-Match: "<version>" and If-None-Match: * as the services take them. */
-export type Precondition = { ifMatch?: number; ifNoneMatch?: true };
-
 export function preconditionFrom(req: Request): Precondition {
   const ifMatch = req.headers.get("if-match");
   const ifNoneMatch = req.headers.get("if-none-match");

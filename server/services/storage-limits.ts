@@ -23,6 +23,9 @@ export async function lockPlayer(client: pg.PoolClient, projectId: string, playe
   if (rowCount === 0) throw new AppError("PLAYER_NOT_FOUND");
 }
 
+/** The conditions of a write: `If-Match: "<version>"`, `If-None-Match: *`. */
+export type Precondition = { ifMatch?: number; ifNoneMatch?: true };
+
 export type VersionConflict = { key: string; expectedVersion: number | null; currentVersion: number | null };
 
 export function versionConflict(conflicts: VersionConflict[], extra: Record<string, unknown> = {}): AppError {
@@ -30,11 +33,7 @@ export function versionConflict(conflicts: VersionConflict[], extra: Record<stri
 }
 
 /** If-Match / If-None-Match against the stored version (null: absent). */
-export function checkPrecondition(
-  key: string,
-  current: number | null,
-  p: { ifMatch?: number; ifNoneMatch?: true },
-): VersionConflict | null {
+export function checkPrecondition(key: string, current: number | null, p: Precondition): VersionConflict | null {
   if (p.ifNoneMatch && current !== null) return { key, expectedVersion: null, currentVersion: current };
   if (p.ifMatch !== undefined && current !== p.ifMatch) return { key, expectedVersion: p.ifMatch, currentVersion: current };
   return null;

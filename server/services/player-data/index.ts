@@ -1,7 +1,7 @@
 import type pg from "pg";
 import { pool, transaction } from "../../db";
 import { AppError } from "../../errors";
-import { checkPrecondition, limitExceeded, serialise, type VersionConflict, versionConflict } from "../storage-limits";
+import { checkPrecondition, limitExceeded, type Precondition, serialise, type VersionConflict, versionConflict } from "../storage-limits";
 import { type DataRecord, LIMITS, type PatchDataBody, type Visibility } from "./schemas";
 
 /**
@@ -10,7 +10,6 @@ import { type DataRecord, LIMITS, type PatchDataBody, type Visibility } from "./
  * public keys; protected keys only a server key acting as the owner writes.
  */
 export type Actor = { projectId: string; playerId: string; serverKey: boolean };
-type Precondition = { ifMatch?: number; ifNoneMatch?: true };
 
 type Row = { key: string; value: unknown; version: number; visibility: string; size_bytes: number; created_at: Date; updated_at: Date };
 const COLUMNS = "key, value, version, visibility, size_bytes, created_at, updated_at";

@@ -2,12 +2,11 @@ import { createHash } from "node:crypto";
 import type pg from "pg";
 import { pool, transaction } from "../../db";
 import { AppError } from "../../errors";
-import { checkPrecondition, limitExceeded, lockPlayer, serialise, versionConflict } from "../storage-limits";
+import { checkPrecondition, limitExceeded, lockPlayer, type Precondition, serialise, versionConflict } from "../storage-limits";
 import { SAVE_LIMITS, type Save, type SaveMetadata } from "./schemas";
 
 /** Cloud saves: slots that belong to the calling player only. */
 export type SaveOwner = { projectId: string; playerId: string };
-type Precondition = { ifMatch?: number; ifNoneMatch?: true };
 
 type Row = {
   key: string;
