@@ -1,3 +1,8 @@
+import type { TRPCError } from "@trpc/server";
+
+/** tRPC's own list of codes: a typo or a code tRPC does not have fails the typecheck. */
+type TrpcCode = TRPCError["code"];
+
 /**
  * The one error table: code → HTTP status → tRPC code → default message.
  * REST (server/http), tRPC and the OpenAPI document all read it.
@@ -12,7 +17,6 @@ export const ERRORS = {
   INVALID_TOKEN: { status: 401, trpc: "UNAUTHORIZED", message: "The access token is not valid." },
   INVALID_CREDENTIALS: { status: 401, trpc: "UNAUTHORIZED", message: "E-mail or password is wrong." },
   INVALID_IDP_TOKEN: { status: 401, trpc: "UNAUTHORIZED", message: "The identity provider token is not valid." },
-  UNAUTHENTICATED: { status: 401, trpc: "UNAUTHORIZED", message: "Sign in first." },
   FORBIDDEN: { status: 403, trpc: "FORBIDDEN", message: "You may not do this." },
   CLIENT_WRITE_FORBIDDEN: { status: 403, trpc: "FORBIDDEN", message: "Only a server key may write this." },
   PLAYER_BANNED: { status: 403, trpc: "FORBIDDEN", message: "This player is banned." },
@@ -33,7 +37,6 @@ export const ERRORS = {
   INSUFFICIENT_ITEMS: { status: 409, trpc: "CONFLICT", message: "Insufficient items." },
   CURRENCY_MAX_EXCEEDED: { status: 409, trpc: "CONFLICT", message: "The balance would exceed the maximum." },
   IDEMPOTENCY_IN_PROGRESS: { status: 409, trpc: "CONFLICT", message: "A request with this Idempotency-Key is still running." },
-  CONFLICT: { status: 409, trpc: "CONFLICT", message: "Conflict." },
   VERSION_CONFLICT: { status: 412, trpc: "PRECONDITION_FAILED", message: "The stored version does not match." },
   PAYLOAD_TOO_LARGE: { status: 413, trpc: "PAYLOAD_TOO_LARGE", message: "The request body is too large." },
   UNSUPPORTED_MEDIA_TYPE: { status: 415, trpc: "UNSUPPORTED_MEDIA_TYPE", message: "Send Content-Type: application/json." },
@@ -49,8 +52,8 @@ export const ERRORS = {
   /** The client went away mid-request; logged as such, the answer reaches nobody. */
   CLIENT_CLOSED_REQUEST: { status: 499, trpc: "CLIENT_CLOSED_REQUEST", message: "The client closed the connection." },
   INTERNAL_ERROR: { status: 500, trpc: "INTERNAL_SERVER_ERROR", message: "Something went wrong on our side." },
-  SERVICE_UNAVAILABLE: { status: 503, trpc: "INTERNAL_SERVER_ERROR", message: "The service is temporarily unavailable." },
-} as const satisfies Record<string, { status: number; trpc: string; message: string }>;
+  SERVICE_UNAVAILABLE: { status: 503, trpc: "SERVICE_UNAVAILABLE", message: "The service is temporarily unavailable." },
+} as const satisfies Record<string, { status: number; trpc: TrpcCode; message: string }>;
 
 export type ErrorCode = keyof typeof ERRORS;
 export const ERROR_CODES = Object.keys(ERRORS) as ErrorCode[];

@@ -1,12 +1,14 @@
 import type { z } from "zod";
 import { type ApiKeyContext, resolveApiKey } from "../api-keys";
 import { authenticateActingPlayer, authenticateBearer } from "../auth/player";
+import { toAppError } from "../error-normalisation";
 import { AppError } from "../errors";
 import { decisiveLimit, type LimitResult, limitIp, limitKeyed, type Share, storeUnavailable } from "../ratelimit";
 import { type AccessClaims, verifyAccessToken } from "../tokens/access-token";
-import { MAX_BODY_BYTES, parseWith, readJsonBody } from "./body";
+import { parseWith } from "../validation";
+import { MAX_BODY_BYTES, readJsonBody } from "./body";
 import { clientIp, corsHeaders, preflightHeaders, rateLimitHeaders, requestIdFrom } from "./headers";
-import { errorResponse, jsonResponse, Reply, toAppError } from "./respond";
+import { errorResponse, jsonResponse, Reply } from "./respond";
 
 /**
  * The REST edge. Every /api/v1 handler runs the same fixed order:

@@ -1,0 +1,65 @@
+import { AppError } from "./errors";
+
+/**
+ * Any throw becomes an AppError, whatever the transport (REST here, tRPC procedures next):
+ * database outages become 503, text Postgres cannot store becomes 400, anything else is logged
+ * and becomes a 500 that carries no internal detail.
+ */
+const DB_UNAVAILABLE_CODES = new Set([
+  "ECONNREFUSED",
+  "ECONNRESET",
+  "ETIMEDOUT",
+  "ENOTFOUND",
+  "57P01",
+  "57P03",
+  "53300",
+  "P1001",
+  "P1002",
+  "P1017",
+]);
+
+function isDatabaseUnavailable(error: unknown): boolean {
+  for (let e: unknown = error, depth = 0; e && depth < 5; e = (e as { cause?: unknown }).cause, depth++) {
+    const code = (e as { code?: unknown }).code;
+    if (typeof code === "string" && DB_UNAVAILABLE_CODES.has(code)) return true;
+    const message = (e as { message?: unknown }).message;
+    if (
+      typeof message === "string" &&
+      /timeout exceeded when trying to connect|Connection terminated|DatabaseNotReachable|Can't reach database/i.test(message)
+    )
+      return true;
+  }
+  return false;
+}
+
+/** Postgres refused the text itself: NUL bytes, unpaired surrogates, malformed input syntax. */
+const DB_REFUSED_INPUT_CODES = new Set(["22P05", "22021", "22P02", "54000"]);
+
+function errorCodes(error: unknown): string[] {
+  const codes: string[] = [];
+  for (let e: unknown = error, depth = 0; e && depth < 5; e = (e as { cause?: unknown }).cause, depth++) {
+    for (const field of ["code", "originalCode"]) {
+      const code = (e as Record<string, unknown>)[field];
+      if (typeof code === "string") codes.push(code);
+    }
+  }
+  return codes;
+}
+
+/** Any throw becomes the one error shape; unknown errors are logged, never shown. */
+export function toAppError(error: unknown, requestId: string): AppError {
+  if (error instanceof AppError) return error;
+  if (error instanceof RangeError) {
+    return new AppError("VALIDATION_ERROR", { message: "The request is too deeply nested.", details: { issues: [] } });
+  }
+  if (errorCodes(error).some((code) => DB_REFUSED_INPUT_CODES.has(code))) {
+    console.warn(`[http] ${requestId} input refused by the database:`, (error as Error).message);
+    return new AppError("VALIDATION_ERROR", { message: "The request contains text that cannot be stored.", details: { issues: [] } });
+  }
+  if (isDatabaseUnavailable(error)) {
+    console.error(`[http] ${requestId} database unavailable:`, (error as Error).message);
+    return new AppError("SERVICE_UNAVAILABLE", { headers: { "Retry-After": "5" }, details: { retryAfterSeconds: 5 } });
+  }
+  console.error(`[http] ${requestId} unhandled error:`, error);
+  return new AppError("INTERNAL_ERROR");
+}
