@@ -1,4 +1,5 @@
 import type { z } from "zod";
+import type { PlayerActor } from "../actor";
 import { type ApiKeyContext, resolveApiKey } from "../api-keys";
 import { authenticateActingPlayer, authenticateBearer } from "../auth/player";
 import { toAppError } from "../error-normalisation";
@@ -220,6 +221,11 @@ export const notFoundRoute: RouteHandler = answerWithoutRoute(
 );
 
 /** The service-layer view of a player request. */
-export function actorOf(caller: Caller, player: PlayerCaller): { projectId: string; playerId: string; serverKey: boolean } {
-  return { projectId: caller.projectId, playerId: player.playerId, serverKey: player.viaServerKey };
+export function actorOf(caller: Caller, player: PlayerCaller): PlayerActor {
+  return { kind: "player", projectId: caller.projectId, playerId: player.playerId, via: player.viaServerKey ? "server-key" : "token" };
+}
+
+/** A `{id}` path segment: `me` is the caller; ids are compared in lower case. */
+export function playerRef(id: string, player: PlayerCaller): string {
+  return id === "me" ? player.playerId : id.toLowerCase();
 }

@@ -1,4 +1,5 @@
 import type pg from "pg";
+import { isTrusted, type PlayerActor } from "../../actor";
 import { pool, transaction } from "../../db";
 import { AppError } from "../../errors";
 import { checkPrecondition, limitExceeded, type Precondition, serialise, type VersionConflict, versionConflict } from "../storage-limits";
@@ -9,7 +10,6 @@ import { type DataRecord, LIMITS, type PatchDataBody, type Visibility } from "./
  * a key they may not read does not exist for them (404, never 403). Owners write private and
  * public keys; protected keys only a server key acting as the owner writes.
  */
-export type Actor = { projectId: string; playerId: string; serverKey: boolean };
 
 type Row = { key: string; value: unknown; version: number; visibility: string; size_bytes: number; created_at: Date; updated_at: Date };
 const COLUMNS = "key, value, version, visibility, size_bytes, created_at, updated_at";
@@ -28,9 +28,8 @@ function toRecord(r: Row): DataRecord {
   };
 }
 
-/** `me` and the caller's own id are the caller. */
-export function resolveTarget(actor: Actor, id: string): { playerId: string; own: boolean } {
-  const playerId = id === "me" ? actor.playerId : id.toLowerCase();
+/** The edge has resolved `me`; the target is the caller's own data when the ids match. */
+function targetOf(actor: PlayerActor, playerId: string): { playerId: string; own: boolean } {
   return { playerId, own: playerId === actor.playerId };
 }
 
@@ -43,8 +42,8 @@ async function assertPlayerExists(projectId: string, playerId: string): Promise<
   if (rowCount === 0) throw new AppError("PLAYER_NOT_FOUND");
 }
 
-export async function listPlayerData(o: { actor: Actor; id: string }): Promise<DataRecord[]> {
-  const target = resolveTarget(o.actor, o.id);
+export async function listPlayerData(o: { actor: PlayerActor; playerId: string }): Promise<DataRecord[]> {
+  const target = targetOf(o.actor, o.playerId);
   if (!target.own) await assertPlayerExists(o.actor.projectId, target.playerId);
   const { rows } = await pool().query<Row>(
     `SELECT ${COLUMNS} FROM player_data WHERE player_id = $1 AND project_id = $2 ${target.own ? "" : "AND visibility = 'PUBLIC'"} ORDER BY key`,
@@ -53,8 +52,8 @@ export async function listPlayerData(o: { actor: Actor; id: string }): Promise<D
   return rows.map(toRecord);
 }
 
-export async function getPlayerData(o: { actor: Actor; id: string; key: string }): Promise<DataRecord> {
-  const target = resolveTarget(o.actor, o.id);
+export async function getPlayerData(o: { actor: PlayerActor; playerId: string; key: string }): Promise<DataRecord> {
+  const target = targetOf(o.actor, o.playerId);
   const { rows } = await pool().query<Row>({
     name: "player-data-get",
     text: `SELECT ${COLUMNS} FROM player_data WHERE player_id = $1 AND project_id = $2 AND key = $3`,
@@ -69,8 +68,8 @@ function assertOwner(target: { own: boolean }): void {
   if (!target.own) throw new AppError("FORBIDDEN", { message: "Players write only their own data." });
 }
 
-function assertMayWrite(actor: Actor, visibilities: Array<string | undefined>): void {
-  if (actor.serverKey) return;
+function assertMayWrite(actor: PlayerActor, visibilities: Array<string | undefined>): void {
+  if (isTrusted(actor)) return;
   if (visibilities.some((v) => v?.toUpperCase() === "PROTECTED")) {
     throw new AppError("CLIENT_WRITE_FORBIDDEN", { message: "Protected keys are written only with a server key." });
   }
@@ -84,7 +83,7 @@ type Usage = { keys: number; bytes: number };
  * read fresh after the lock is granted; other rows must be read by a later statement (a row
  * joined into the locking statement would come from the snapshot taken before the wait).
  */
-async function lockUsage(client: pg.PoolClient, actor: Actor, playerId: string): Promise<Usage> {
+async function lockUsage(client: pg.PoolClient, actor: PlayerActor, playerId: string): Promise<Usage> {
   const { rows } = await client.query<{ data_keys: number; data_bytes: string }>(
     "SELECT data_keys, data_bytes FROM players WHERE id = $1 AND project_id = $2 FOR UPDATE",
     [playerId, actor.projectId],
@@ -115,7 +114,7 @@ function assertWithinLimits(after: { keys: number; bytes: number }, before: { ke
 /** Takes the player's write lock, reads the usage and then the key; refuses clients on a protected key. */
 async function lockAndRead(
   client: pg.PoolClient,
-  actor: Actor,
+  actor: PlayerActor,
   playerId: string,
   key: string,
 ): Promise<{ usage: Usage; row: Row | undefined }> {
@@ -130,14 +129,14 @@ async function lockAndRead(
 }
 
 export async function putPlayerData(o: {
-  actor: Actor;
-  id: string;
+  actor: PlayerActor;
+  playerId: string;
   key: string;
   value: unknown;
   visibility?: Visibility;
   precondition: Precondition;
 }): Promise<{ record: DataRecord; created: boolean }> {
-  const target = resolveTarget(o.actor, o.id);
+  const target = targetOf(o.actor, o.playerId);
   assertOwner(target);
   assertMayWrite(o.actor, [o.visibility]);
   const { text, bytes } = serialise(o.value, LIMITS.valueBytes);
@@ -165,8 +164,13 @@ export async function putPlayerData(o: {
   });
 }
 
-export async function deletePlayerData(o: { actor: Actor; id: string; key: string; precondition: Precondition }): Promise<void> {
-  const target = resolveTarget(o.actor, o.id);
+export async function deletePlayerData(o: {
+  actor: PlayerActor;
+  playerId: string;
+  key: string;
+  precondition: Precondition;
+}): Promise<void> {
+  const target = targetOf(o.actor, o.playerId);
   assertOwner(target);
   await transaction(async (client) => {
     const { row: existing } = await lockAndRead(client, o.actor, target.playerId, o.key);
@@ -185,8 +189,8 @@ export async function deletePlayerData(o: { actor: Actor; id: string; key: strin
  * Sets and deletes up to 100 keys, all or nothing. Every version mismatch is reported at once
  * and nothing changes. Deleting an absent key is not an error.
  */
-export async function patchPlayerData(o: { actor: Actor; id: string; body: PatchDataBody }): Promise<DataRecord[]> {
-  const target = resolveTarget(o.actor, o.id);
+export async function patchPlayerData(o: { actor: PlayerActor; playerId: string; body: PatchDataBody }): Promise<DataRecord[]> {
+  const target = targetOf(o.actor, o.playerId);
   assertOwner(target);
   const sets = Object.entries(o.body.set).sort(([a], [b]) => (a < b ? -1 : 1));
   assertMayWrite(

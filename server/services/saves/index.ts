@@ -1,12 +1,14 @@
 import { createHash } from "node:crypto";
 import type pg from "pg";
+import type { PlayerActor } from "../../actor";
 import { pool, transaction } from "../../db";
 import { AppError } from "../../errors";
 import { checkPrecondition, limitExceeded, lockPlayer, type Precondition, serialise, versionConflict } from "../storage-limits";
 import { SAVE_LIMITS, type Save, type SaveMetadata } from "./schemas";
 
 /** Cloud saves: slots that belong to the calling player only. */
-export type SaveOwner = { projectId: string; playerId: string };
+/** Saves belong to the calling player. */
+export type SaveOwner = Pick<PlayerActor, "projectId" | "playerId">;
 
 type Row = {
   key: string;
