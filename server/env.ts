@@ -34,6 +34,8 @@ const ZEnv = z.object({
   RATE_LIMIT_IP_PER_WINDOW: z.coerce.number().int().min(1).default(60),
   /** `off` disables the API budgets (for a deployment behind a gateway that limits; the benchmark's baseline). */
   RATE_LIMITS: z.enum(["on", "off"]).default("on"),
+  /** How long an instance trusts a session's cached state; revocations reach other instances within this (0: no cache). */
+  SESSION_CACHE_TTL_SECONDS: z.coerce.number().min(0).max(30).default(2),
   /** How long an instance trusts its cached API key → project/plan lookup. */
   API_KEY_CACHE_TTL_SECONDS: z.coerce.number().min(0).max(300).default(30),
   /** Failed logins per (account, client IP) per window: the attacker's address is cut off from the account. */

@@ -168,6 +168,8 @@ describe("POST /auth/refresh", () => {
     const anon = await anonymousPlayer(project.clientKey);
     const rotated = await refresh(anon.refreshToken);
     expect(rotated.status).toBe(200);
+    // The new access token's session state is now cached by the instance; the revocation must clear it.
+    expect((await api("GET", "/api/v1/saves", { key: project.clientKey, token: rotated.body.accessToken })).status).toBe(200);
     await pastGraceWindow(anon.playerId);
     const reused = await refresh(anon.refreshToken);
     expectError(reused, 401, "INVALID_TOKEN");
@@ -237,7 +239,6 @@ describe("POST /auth/refresh", () => {
 
   it("refuses a bearer token whose session is past its end, though the token itself has not expired", async () => {
     const anon = await anonymousPlayer(project.clientKey);
-    expect((await api("GET", "/api/v1/saves", { key: project.clientKey, token: anon.accessToken })).status).toBe(200);
     await prisma().session.updateMany({ where: { playerId: anon.playerId }, data: { expiresAt: new Date(Date.now() - 1000) } });
     const res = await api("GET", "/api/v1/saves", { key: project.clientKey, token: anon.accessToken });
     expectError(res, 401, "INVALID_TOKEN");
@@ -362,5 +363,41 @@ describe("REFRESH_REUSE_GRACE_SECONDS=0 (strict rotation)", () => {
     expect(second.status).toBe(401);
     expect(await second.json()).toMatchObject({ error: { code: "INVALID_TOKEN", details: { reason: "revoked" } } });
     expect(await prisma().session.count({ where: { playerId: anon.playerId, revokedAt: { not: null } } })).toBe(1);
+  });
+});
+
+describe("revocation timing (sessions are cached per instance for SESSION_CACHE_TTL_SECONDS, 2 s)", () => {
+  const saves = (token: string) => api("GET", "/api/v1/saves", { key: project.clientKey, token });
+
+  it("logout takes effect at once on the instance that handled it, for a token it had cached", async () => {
+    const anon = await anonymousPlayer(project.clientKey);
+    expect((await saves(anon.accessToken)).status).toBe(200);
+    expect((await logout(anon.accessToken)).status).toBe(204);
+    expect((await saves(anon.accessToken)).body).toMatchObject({ error: { code: "INVALID_TOKEN", details: { reason: "revoked" } } });
+  });
+
+  it("a server key signing a player out everywhere takes effect at once for every cached session", async () => {
+    const address = email();
+    const first = await register({ email: address, password: PASSWORD });
+    const second = await login(address);
+    for (const s of [first.body, second.body]) expect((await saves(s.accessToken)).status).toBe(200);
+    const out = await api("POST", "/api/v1/auth/logout", { key: project.serverKey, headers: { "X-Player-Id": first.body.playerId } });
+    expect(out.status).toBe(204);
+    for (const s of [first.body, second.body]) expectError(await saves(s.accessToken), 401, "INVALID_TOKEN");
+  });
+
+  it("a ban made by another instance reaches this one within the TTL", async () => {
+    const anon = await anonymousPlayer(project.clientKey);
+    expect((await saves(anon.accessToken)).status).toBe(200);
+    // The test process is "another instance": its ban cannot clear the app's cache.
+    await banPlayer({ projectId: project.projectId, playerId: anon.playerId, reason: "elsewhere" });
+    const started = Date.now();
+    let status = 200;
+    while (status !== 403 && Date.now() - started < 5_000) {
+      status = (await saves(anon.accessToken)).status;
+      if (status !== 403) await new Promise((r) => setTimeout(r, 100));
+    }
+    expect(status).toBe(403);
+    expect(Date.now() - started).toBeLessThanOrEqual(2_500);
   });
 });

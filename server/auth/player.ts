@@ -1,6 +1,7 @@
 import { pool } from "../db";
 import { AppError } from "../errors";
 import { type AccessClaims, invalidToken, verifyAccessToken } from "../tokens/access-token";
+import { cachedSession, rememberSession, type SessionState } from "./session-cache";
 
 export type BanState = { bannedAt: Date | null; bannedUntil: Date | null; banReason: string | null };
 
@@ -27,9 +28,10 @@ type SessionRow = {
 };
 
 /**
- * Verifies a bearer token for the API key's project. One indexed query per request
- * (session by primary key joined to its player) makes logout, reuse detection and bans
- * take effect at once on every instance.
+ * Verifies a bearer token for the API key's project, then its session: revoked, ended, or its
+ * player banned. The session state is one primary-key query joined to the player, cached for a
+ * couple of seconds per instance (server/auth/session-cache.ts): logout, reuse detection and
+ * bans take effect at once on the instance that made them and within the TTL everywhere.
  */
 export async function authenticateBearer(
   token: string,
@@ -38,21 +40,36 @@ export async function authenticateBearer(
 ): Promise<{ playerId: string; sessionId: string }> {
   const claims = verified ?? (await verifyAccessToken(token));
   if (claims.projectId !== projectId) throw invalidToken("project");
+  const state = cachedSession(claims.sessionId) ?? (await loadSession(claims.sessionId, projectId, claims.playerId));
+  if (!state || state.playerId !== claims.playerId) throw invalidToken("revoked");
+  // A ban ends the player's sessions too; the ban is the answer the game can act on.
+  assertNotBanned(state);
+  if (state.revokedAt) throw invalidToken("revoked");
+  // The session outlives no access token: past its end, its tokens are refused too.
+  if (state.expiresAt <= new Date()) throw invalidToken("expired");
+  return { playerId: claims.playerId, sessionId: claims.sessionId };
+}
+
+async function loadSession(sessionId: string, projectId: string, playerId: string): Promise<SessionState | undefined> {
   const { rows } = await pool().query<SessionRow>({
     name: "auth-session",
     text: `SELECT s.revoked_at, s.expires_at, p.banned_at, p.banned_until, p.ban_reason
              FROM sessions s JOIN players p ON p.id = s.player_id
             WHERE s.id = $1 AND s.project_id = $2 AND s.player_id = $3`,
-    values: [claims.sessionId, projectId, claims.playerId],
+    values: [sessionId, projectId, playerId],
   });
   const row = rows[0];
-  if (!row) throw invalidToken("revoked");
-  // A ban ends the player's sessions too; the ban is the answer the game can act on.
-  assertNotBanned({ bannedAt: row.banned_at, bannedUntil: row.banned_until, banReason: row.ban_reason });
-  if (row.revoked_at) throw invalidToken("revoked");
-  // The session outlives no access token: past its end, its tokens are refused too.
-  if (row.expires_at <= new Date()) throw invalidToken("expired");
-  return { playerId: claims.playerId, sessionId: claims.sessionId };
+  if (!row) return undefined;
+  const state: SessionState = {
+    playerId,
+    revokedAt: row.revoked_at,
+    expiresAt: row.expires_at,
+    bannedAt: row.banned_at,
+    bannedUntil: row.banned_until,
+    banReason: row.ban_reason,
+  };
+  rememberSession(sessionId, state);
+  return state;
 }
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;

@@ -1,5 +1,6 @@
 import type pg from "pg";
 import { bannedError, isBanned } from "../../auth/player";
+import { forgetSessions } from "../../auth/session-cache";
 import { uuidv7 } from "../../crypto";
 import { transaction } from "../../db";
 import { env } from "../../env";
@@ -32,7 +33,8 @@ const SESSION_COLUMNS = "rt.session_id, s.project_id, s.player_id, s.revoked_at,
  */
 export async function refreshSession(o: { projectId: string; refreshToken: string }): Promise<SessionDto> {
   const hash = Buffer.from(hashRefreshToken(o.refreshToken));
-  const outcome = await transaction(async (client): Promise<SessionDto | "revoked"> => {
+  type Outcome = { issued: SessionDto } | { issued: null; revokedSessionId: string };
+  const outcome = await transaction(async (client): Promise<Outcome> => {
     const { rows } = await client.query<Claimed>(
       `UPDATE refresh_tokens rt SET used_at = now()
          FROM sessions s JOIN players p ON p.id = s.player_id
@@ -43,20 +45,22 @@ export async function refreshSession(o: { projectId: string; refreshToken: strin
     const claimed = rows[0];
     if (claimed) {
       if (claimed.project_id !== o.projectId) throw invalidToken("project");
-      return issueNext(client, claimed, o.projectId);
+      return { issued: await issueNext(client, claimed, o.projectId) };
     }
     const used = await findUsed(client, hash);
     if (!used) throw invalidToken("malformed");
     if (used.project_id !== o.projectId) throw invalidToken("project");
-    if (used.within_grace && !used.revoked_at) return issueNext(client, used, o.projectId);
+    if (used.within_grace && !used.revoked_at) return { issued: await issueNext(client, used, o.projectId) };
     await client.query(
       `UPDATE sessions SET revoked_at = COALESCE(revoked_at, now()), revoked_reason = COALESCE(revoked_reason, 'refresh token reuse') WHERE id = $1`,
       [used.session_id],
     );
-    return "revoked";
+    return { issued: null, revokedSessionId: used.session_id };
   });
-  if (outcome === "revoked") throw invalidToken("revoked");
-  return outcome;
+  if (outcome.issued) return outcome.issued;
+  // After the commit, so no request on this instance can cache the state from before it.
+  forgetSessions({ sessionId: outcome.revokedSessionId });
+  throw invalidToken("revoked");
 }
 
 /** A token that exists but was used before, and whether that was within the grace window. */

@@ -1,4 +1,5 @@
 import { randomBytes } from "node:crypto";
+import { forgetSessions } from "../../auth/session-cache";
 import { sha256 } from "../../crypto";
 import { prisma } from "../../db";
 import { env } from "../../env";
@@ -51,5 +52,6 @@ export async function revokeSessions(o: { projectId: string; playerId: string; s
     where: { projectId: o.projectId, playerId: o.playerId, ...(o.sessionId ? { id: o.sessionId } : {}), revokedAt: null },
     data: { revokedAt: new Date(), revokedReason: o.reason },
   });
+  forgetSessions(o.sessionId ? { sessionId: o.sessionId } : { playerId: o.playerId });
   return count;
 }

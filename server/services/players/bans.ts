@@ -1,3 +1,4 @@
+import { forgetSessions } from "../../auth/session-cache";
 import { prisma } from "../../db";
 import { AppError } from "../../errors";
 import { revokeSessions } from "../auth/sessions";
@@ -26,5 +27,6 @@ export async function unbanPlayer(o: { projectId: string; playerId: string }): P
     data: { bannedAt: null, bannedUntil: null, banReason: null },
   });
   if (updated.count === 0) throw new AppError("PLAYER_NOT_FOUND");
+  forgetSessions({ playerId: o.playerId });
   return { playerId: o.playerId, bannedAt: null, bannedUntil: null, banReason: null };
 }
