@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { prisma } from "@/server/db";
-import { type ApiOptions, api, expectError } from "../support/api";
+import { type ApiOptions, api, apiRawPath, expectError } from "../support/api";
 import { anonymousPlayer, makeProject, type TestPlayer, type TestProject } from "../support/fixtures";
 import { playerRouteCredentialSuite } from "../support/player-route-suite";
 
@@ -24,6 +24,13 @@ const url = (id: string, key?: string) => `/api/v1/players/${id}/data${key ? `/$
 const put = (who: ApiOptions, id: string, key: string, body: unknown, headers: Record<string, string> = {}) =>
   api<Rec>("PUT", url(id, key), { ...who, body, headers: { ...who.headers, ...headers } });
 
+/** Every record of a player as the server key sees them (all visibilities): what a refused write must leave alone. */
+async function stateOf(p: TestPlayer): Promise<Array<[string, unknown, number, string]>> {
+  const res = await api<Rec[]>("GET", url("me"), asServer(p));
+  expect(res.status).toBe(200);
+  return res.body.map((r) => [r.key, r.value, r.version, r.visibility]);
+}
+
 describe("PUT / GET / DELETE /players/{id}/data/{key}", () => {
   it("creates (201), reads with ETag, updates (200) with a new version, and deletes (204)", async () => {
     const created = await put(as(owner), "me", "settings", { value: { volume: 0.8, lang: "fr" } });
@@ -44,16 +51,17 @@ describe("PUT / GET / DELETE /players/{id}/data/{key}", () => {
   });
 
   it("keeps visibility on update when the body leaves it out", async () => {
-    await put(as(owner), "me", "profile", { value: 1, visibility: "public" });
+    expect((await put(as(owner), "me", "profile", { value: 1, visibility: "public" })).status).toBe(201);
     const res = await put(as(owner), "me", "profile", { value: 2 });
-    expect(res.body.visibility).toBe("public");
+    expect(res.body).toMatchObject({ value: 2, version: 2, visibility: "public" });
+    expect((await api<Rec>("GET", url(owner.playerId, "profile"), as(other))).body).toMatchObject({ value: 2, visibility: "public" });
   });
 
   it("lists the owner's records sorted by key; another player sees only public ones", async () => {
     const p = await anonymousPlayer(project.clientKey);
-    await put(as(p), "me", "b-public", { value: "b", visibility: "public" });
-    await put(as(p), "me", "a-private", { value: "a" });
-    await put(asServer(p), "me", "c-protected", { value: "c", visibility: "protected" });
+    expect((await put(as(p), "me", "b-public", { value: "b", visibility: "public" })).status).toBe(201);
+    expect((await put(as(p), "me", "a-private", { value: "a" })).status).toBe(201);
+    expect((await put(asServer(p), "me", "c-protected", { value: "c", visibility: "protected" })).status).toBe(201);
     const mine = await api<Rec[]>("GET", url("me"), as(p));
     expect(mine.body.map((r) => r.key)).toEqual(["a-private", "b-public", "c-protected"]);
     const theirs = await api<Rec[]>("GET", url(p.playerId), as(other));
@@ -68,8 +76,9 @@ describe("PUT / GET / DELETE /players/{id}/data/{key}", () => {
     expectError(await api("GET", url(stranger.playerId, "anything"), as(owner)), 404, "KEY_NOT_FOUND");
   });
 
-  it("answers 400, not 500, for strings the database cannot store, deep nesting and __proto__ keys", async () => {
-    const raw = (body: string) => api("PUT", url("me", "odd"), { ...as(owner), body });
+  it("answers 400, not 500, for strings the database cannot store, deep nesting and __proto__ keys, storing nothing", async () => {
+    const p = await anonymousPlayer(project.clientKey);
+    const raw = (body: string) => api("PUT", url("me", "odd"), { ...as(p), body });
     for (const body of [
       '{"value":"x\\u0000y"}',
       '{"value":"\\ud800"}',
@@ -79,27 +88,35 @@ describe("PUT / GET / DELETE /players/{id}/data/{key}", () => {
       expectError(await raw(body), 400, "VALIDATION_ERROR");
     }
     expectError(await raw(`{"value":${"[".repeat(5000)}${"]".repeat(5000)}}`), 400, "VALIDATION_ERROR");
-    expect((await raw(`{"value":${"[".repeat(60)}${"]".repeat(60)}}`)).status).toBe(201);
+    expectError(await api("PATCH", url("me"), { ...as(p), body: '{"set":{"__proto__":{"value":1}}}' }), 400, "VALIDATION_ERROR");
+    expect(await stateOf(p)).toEqual([]);
+    const nested = `${"[".repeat(60)}${"]".repeat(60)}`;
+    expect((await raw(`{"value":${nested}}`)).status).toBe(201);
     expectError(await raw(`{"value":${"[".repeat(70)}${"]".repeat(70)}}`), 400, "VALIDATION_ERROR");
+    expect(await stateOf(p)).toEqual([["odd", JSON.parse(nested), 1, "private"]]);
     expect((await raw('{"value":"emoji 🎮 and \\ud83c\\udfae are fine"}')).status).toBe(200);
-    expectError(await api("PATCH", url("me"), { ...as(owner), body: '{"set":{"__proto__":{"value":1}}}' }), 400, "VALIDATION_ERROR");
+    expect((await api<Rec>("GET", url("me", "odd"), as(p))).body).toMatchObject({ value: "emoji 🎮 and 🎮 are fine", version: 2 });
   });
 
-  it("rejects malformed keys, ids and bodies", async () => {
-    expectError(await put(as(owner), "me", "has%20space", { value: 1 }), 400, "VALIDATION_ERROR");
-    expectError(await put(as(owner), "me", "k".repeat(129), { value: 1 }), 400, "VALIDATION_ERROR");
-    expect((await put(as(owner), "me", "k".repeat(128), { value: 1 })).status).toBe(201);
-    expectError(await put(as(owner), "not-a-uuid", "k", { value: 1 }), 400, "VALIDATION_ERROR");
-    expectError(await put(as(owner), "me", "k", {}), 400, "VALIDATION_ERROR");
-    expectError(await put(as(owner), "me", "k", { value: 1, visibility: "secret" }), 400, "VALIDATION_ERROR");
-    expectError(await put(as(owner), "me", "k", { value: 1, owner: "x" }), 400, "VALIDATION_ERROR");
-    expectError(await api("PUT", url("me", "k"), { ...as(owner), body: "{not json" }), 400, "INVALID_JSON");
+  it("rejects malformed keys, ids and bodies, storing nothing", async () => {
+    const p = await anonymousPlayer(project.clientKey);
+    expect((await put(as(p), "me", "k".repeat(128), { value: 1 })).status).toBe(201);
+    const before = await stateOf(p);
+    expectError(await put(as(p), "me", "has%20space", { value: 1 }), 400, "VALIDATION_ERROR");
+    expectError(await put(as(p), "me", "k".repeat(129), { value: 1 }), 400, "VALIDATION_ERROR");
+    expectError(await put(as(p), "not-a-uuid", "k", { value: 1 }), 400, "VALIDATION_ERROR");
+    expectError(await put(as(p), "me", "k", {}), 400, "VALIDATION_ERROR");
+    expectError(await put(as(p), "me", "k", { value: 1, visibility: "secret" }), 400, "VALIDATION_ERROR");
+    expectError(await put(as(p), "me", "k", { value: 1, owner: "x" }), 400, "VALIDATION_ERROR");
+    expectError(await api("PUT", url("me", "k"), { ...as(p), body: "{not json" }), 400, "INVALID_JSON");
     expectError(
-      await api("PUT", url("me", "k"), { ...as(owner), body: '{"value":1}', headers: { "Content-Type": "text/plain" } }),
+      await api("PUT", url("me", "k"), { ...as(p), body: '{"value":1}', headers: { "Content-Type": "text/plain" } }),
       415,
       "UNSUPPORTED_MEDIA_TYPE",
     );
-    expectError(await put(as(owner), "me", "k", { value: 1 }, { "If-Match": "abc" }), 400, "VALIDATION_ERROR");
+    expectError(await put(as(p), "me", "k", { value: 1 }, { "If-Match": "abc" }), 400, "VALIDATION_ERROR");
+    expect(await stateOf(p)).toEqual(before);
+    expect(before).toEqual([["k".repeat(128), 1, 1, "private"]]);
   });
 });
 
@@ -144,27 +161,45 @@ describe("visibility matrix", () => {
     ["server key as owner", "prot", 200, null],
   ])("%s writes %s → %i", async (who, key, status, code) => {
     const opts = who === "owner" ? as(p) : who === "other player" ? as(other) : asServer(p);
+    const before = await api<Rec>("GET", url(p.playerId, key), asServer(p));
     const res = await put(opts, p.playerId, key, { value: `${who} was here` });
     expect(res.status).toBe(status);
     if (code) expectError(res, status, code);
+    const after = await api<Rec>("GET", url(p.playerId, key), asServer(p));
+    if (code) expect(after.body).toEqual(before.body);
+    else
+      expect(after.body).toMatchObject({ value: `${who} was here`, version: before.body.version + 1, visibility: before.body.visibility });
   });
 
-  it("the owner cannot create a protected key or delete one; a server key can", async () => {
+  it("the owner cannot create a protected key or delete one, changing nothing; a server key can", async () => {
+    const before = await stateOf(p);
+    expect(before.map(([key]) => key)).toContain("prot");
     expectError(await put(as(p), "me", "new-prot", { value: 1, visibility: "protected" }), 403, "CLIENT_WRITE_FORBIDDEN");
     expectError(await api("DELETE", url("me", "prot"), as(p)), 403, "CLIENT_WRITE_FORBIDDEN");
     expectError(await api("PATCH", url("me"), { ...as(p), body: { delete: ["prot"] } }), 403, "CLIENT_WRITE_FORBIDDEN");
+    expectError(
+      await api("PATCH", url("me"), { ...as(p), body: { set: { priv: { value: "lost" }, prot: { value: "lost" } } } }),
+      403,
+      "CLIENT_WRITE_FORBIDDEN",
+    );
+    expect(await stateOf(p)).toEqual(before);
     expect((await api("DELETE", url("me", "prot"), asServer(p))).status).toBe(204);
+    expect(await stateOf(p)).toEqual(before.filter(([key]) => key !== "prot"));
   });
 
-  it("other players cannot delete or patch someone else's data", async () => {
+  it("other players cannot delete or patch someone else's data, changing nothing", async () => {
+    const before = await stateOf(p);
+    expect(before.map(([key]) => key)).toContain("pub");
     expectError(await api("DELETE", url(p.playerId, "pub"), as(other)), 403, "FORBIDDEN");
     expectError(await api("PATCH", url(p.playerId), { ...as(other), body: { set: { x: { value: 1 } } } }), 403, "FORBIDDEN");
+    expectError(await api("PATCH", url(p.playerId), { ...as(other), body: { delete: ["pub"] } }), 403, "FORBIDDEN");
+    expect(await stateOf(p)).toEqual(before);
   });
 });
 
 describe("versions", () => {
   it("If-Match writes only over the expected version; a mismatch is 412 with the conflict", async () => {
-    await put(as(owner), "me", "counter", { value: 1 });
+    expect((await put(as(owner), "me", "counter", { value: 1 })).status).toBe(201);
     expect((await put(as(owner), "me", "counter", { value: 2 }, { "If-Match": '"1"' })).status).toBe(200);
     const stale = await api<Conflicts>("PUT", url("me", "counter"), { ...as(owner), body: { value: 3 }, headers: { "If-Match": '"1"' } });
     expectError(stale, 412, "VERSION_CONFLICT");
@@ -176,6 +211,7 @@ describe("versions", () => {
       headers: { "If-Match": '"1"' },
     });
     expect(absent.body.error.details.conflicts).toEqual([{ key: "never-written", expectedVersion: 1, currentVersion: null }]);
+    expectError(await api("GET", url("me", "never-written"), as(owner)), 404, "KEY_NOT_FOUND");
   });
 
   it("If-None-Match: * creates only", async () => {
@@ -183,22 +219,26 @@ describe("versions", () => {
     const again = await api<Conflicts>("PUT", url("me", "once"), { ...as(owner), body: { value: 2 }, headers: { "If-None-Match": "*" } });
     expectError(again, 412, "VERSION_CONFLICT");
     expect(again.body.error.details.conflicts[0]).toEqual({ key: "once", expectedVersion: null, currentVersion: 1 });
+    expect((await api<Rec>("GET", url("me", "once"), as(owner))).body).toMatchObject({ value: 1, version: 1 });
   });
 
-  it("DELETE of an absent key is 404 even with If-Match", async () => {
+  it("DELETE of an absent key is 404 even with If-Match, and creates nothing", async () => {
     expectError(await api("DELETE", url("me", "ghost"), { ...as(owner), headers: { "If-Match": '"1"' } }), 404, "KEY_NOT_FOUND");
+    expectError(await api("GET", url("me", "ghost"), as(owner)), 404, "KEY_NOT_FOUND");
   });
 
   it("DELETE honours If-Match", async () => {
-    await put(as(owner), "me", "del", { value: 1 });
-    await put(as(owner), "me", "del", { value: 2 });
+    expect((await put(as(owner), "me", "del", { value: 1 })).status).toBe(201);
+    expect((await put(as(owner), "me", "del", { value: 2 })).status).toBe(200);
     expectError(await api("DELETE", url("me", "del"), { ...as(owner), headers: { "If-Match": '"1"' } }), 412, "VERSION_CONFLICT");
+    expect((await api<Rec>("GET", url("me", "del"), as(owner))).body).toMatchObject({ value: 2, version: 2 });
     expect((await api("DELETE", url("me", "del"), { ...as(owner), headers: { "If-Match": '"2"' } })).status).toBe(204);
+    expectError(await api("GET", url("me", "del"), as(owner)), 404, "KEY_NOT_FOUND");
   });
 
   it("50 parallel If-Match writes with the same version: exactly one succeeds", async () => {
     const p = await anonymousPlayer(project.clientKey);
-    await put(as(p), "me", "race", { value: 0 });
+    expect((await put(as(p), "me", "race", { value: 0 })).status).toBe(201);
     const results = await Promise.all(
       Array.from({ length: 50 }, (_, i) => put(as(p), "me", "race", { value: i + 1 }, { "If-Match": '"1"' })),
     );
@@ -213,7 +253,7 @@ describe("versions", () => {
 describe("PATCH /players/{id}/data", () => {
   it("sets and deletes in one step and returns the written records", async () => {
     const p = await anonymousPlayer(project.clientKey);
-    await put(as(p), "me", "old", { value: 1 });
+    expect((await put(as(p), "me", "old", { value: 1 })).status).toBe(201);
     const res = await api<Rec[]>("PATCH", url("me"), {
       ...as(p),
       body: { set: { b: { value: 2 }, a: { value: 1, visibility: "public" } }, delete: ["old", "absent"] },
@@ -223,15 +263,20 @@ describe("PATCH /players/{id}/data", () => {
       ["a", 1, "public"],
       ["b", 1, "private"],
     ]);
-    const all = await api<Rec[]>("GET", url("me"), as(p));
-    expect(all.body.map((r) => r.key)).toEqual(["a", "b"]);
+    expect(await stateOf(p)).toEqual([
+      ["a", 1, 1, "public"],
+      ["b", 2, 1, "private"],
+    ]);
   });
 
   it("with one stale version changes nothing and lists every conflict", async () => {
     const p = await anonymousPlayer(project.clientKey);
-    await put(as(p), "me", "x", { value: 1 });
-    await put(as(p), "me", "y", { value: 1 });
-    await put(as(p), "me", "y", { value: 2 });
+    for (const [key, value] of [
+      ["x", 1],
+      ["y", 1],
+      ["y", 2],
+    ] as const)
+      expect([200, 201]).toContain((await put(as(p), "me", key, { value })).status);
     const res = await api<Conflicts>("PATCH", url("me"), {
       ...as(p),
       body: {
@@ -254,16 +299,33 @@ describe("PATCH /players/{id}/data", () => {
       { key: "x", expectedVersion: 5, currentVersion: 1 },
       { key: "y", expectedVersion: null, currentVersion: 2 },
     ]);
+    expect(await stateOf(p)).toEqual([
+      ["x", 1, 1, "private"],
+      ["y", 2, 2, "private"],
+    ]);
   });
 
-  it("validates: at most 100 operations, not empty, no key both set and deleted", async () => {
+  it("validates: at most 100 operations, not empty, no key both set and deleted; a refused batch changes nothing", async () => {
     const set = Object.fromEntries(Array.from({ length: 100 }, (_, i) => [`k${i}`, { value: i }]));
     const p = await anonymousPlayer(project.clientKey);
     expect((await api("PATCH", url("me"), { ...as(p), body: { set } })).status).toBe(200);
-    expectError(await api("PATCH", url("me"), { ...as(p), body: { set, delete: ["extra"] } }), 400, "VALIDATION_ERROR");
+    const before = await stateOf(p);
+    expect(before).toHaveLength(100);
+    const changed = Object.fromEntries(Array.from({ length: 100 }, (_, i) => [`k${i}`, { value: -i }]));
+    expectError(await api("PATCH", url("me"), { ...as(p), body: { set: changed, delete: ["extra"] } }), 400, "VALIDATION_ERROR");
     expectError(await api("PATCH", url("me"), { ...as(p), body: {} }), 400, "VALIDATION_ERROR");
-    expectError(await api("PATCH", url("me"), { ...as(p), body: { set: { a: { value: 1 } }, delete: ["a"] } }), 400, "VALIDATION_ERROR");
-    expectError(await api("PATCH", url("me"), { ...as(p), body: { set: { "bad key": { value: 1 } } } }), 400, "VALIDATION_ERROR");
+    expectError(
+      await api("PATCH", url("me"), { ...as(p), body: { set: { k1: { value: "x" } }, delete: ["k1"] } }),
+      400,
+      "VALIDATION_ERROR",
+    );
+    expectError(
+      await api("PATCH", url("me"), { ...as(p), body: { set: { k2: { value: "x" }, "bad key": { value: 1 } }, delete: ["k3"] } }),
+      400,
+      "VALIDATION_ERROR",
+    );
+    expectError(await api("PATCH", url("me"), { ...as(p), body: { delete: ["k4", "k4"] } }), 400, "VALIDATION_ERROR");
+    expect(await stateOf(p)).toEqual(before);
   });
 
   it("parallel batches over the same keys in different orders all finish (no deadlock)", async () => {
@@ -275,9 +337,9 @@ describe("PATCH /players/{id}/data", () => {
         return api("PATCH", url("me"), { ...as(p), body: { set: Object.fromEntries(order.map((k) => [k, { value: i }])) } });
       }),
     );
-    expect(results.every((r) => r.status === 200)).toBe(true);
+    expect(results.map((r) => r.status)).toEqual(Array(10).fill(200));
     const all = await api<Rec[]>("GET", url("me"), as(p));
-    expect(all.body.every((r) => r.version === 10)).toBe(true);
+    expect(all.body.map((r) => [r.key, r.version])).toEqual(keys.map((k) => [k, 10]));
   });
 });
 
@@ -291,6 +353,7 @@ describe("limits", () => {
     const over = await api("PUT", url("me", "big2"), { ...as(p), body: { value: stringOfBytes(MiB + 1) } });
     expectError(over, 413, "PAYLOAD_TOO_LARGE");
     expect(over.body).toMatchObject({ error: { details: { limitBytes: MiB } } });
+    expect((await stateOf(p)).map(([key, , version]) => [key, version])).toEqual([["big", 1]]);
   });
 
   it("bytes per player: 5 MiB is accepted, one byte over is 422, and parallel writes cannot pass it together", async () => {
@@ -299,6 +362,7 @@ describe("limits", () => {
     const over = await put(as(p), "me", "tiny", { value: 1 });
     expectError(over, 422, "LIMIT_EXCEEDED");
     expect(over.body).toMatchObject({ error: { details: { limit: "bytesPerPlayer", max: 5 * MiB } } });
+    expectError(await api("GET", url("me", "tiny"), as(p)), 404, "KEY_NOT_FOUND");
     expect((await put(as(p), "me", "slot0", { value: stringOfBytes(MiB - 2) })).status).toBe(200); // now 2 bytes under
     const racers = await Promise.all(Array.from({ length: 5 }, (_, i) => put(as(p), "me", `race${i}`, { value: 1 })));
     expect(racers.map((r) => r.status).sort()).toEqual([201, 201, 422, 422, 422]);
@@ -355,7 +419,31 @@ describe("keys named like Object.prototype members and reserved keys", () => {
     expectError(await api("GET", url("me", key), as(p)), 404, "KEY_NOT_FOUND");
   });
 
-  it("refuses `.`, `..` and `__proto__` as keys in PATCH set and delete, and `__proto__` in the path (400), storing nothing", async () => {
+  it("one PATCH sets some prototype-named keys and deletes others (not taken for the same key)", async () => {
+    const p = await anonymousPlayer(project.clientKey);
+    const res = await api<Rec[]>("PATCH", url("me"), {
+      ...as(p),
+      body: { set: { toString: { value: 1 }, valueOf: { value: 2, visibility: "public" } } },
+    });
+    expect(res.status).toBe(200);
+    const both = await api<Rec[]>("PATCH", url("me"), {
+      ...as(p),
+      body: { set: { constructor: { value: 3, version: 0 }, hasOwnProperty: { value: 4 } }, delete: ["toString", "isPrototypeOf"] },
+    });
+    expect(both.status).toBe(200);
+    expect(both.body.map((r) => [r.key, r.value])).toEqual([
+      ["constructor", 3],
+      ["hasOwnProperty", 4],
+    ]);
+    expect(await stateOf(p)).toEqual([
+      ["constructor", 3, 1, "private"],
+      ["hasOwnProperty", 4, 1, "private"],
+      ["valueOf", 2, 1, "public"],
+    ]);
+    expect((await api<Rec[]>("GET", url(p.playerId), as(other))).body.map((r) => r.key)).toEqual(["valueOf"]);
+  });
+
+  it("refuses `.`, `..` and `__proto__` in PATCH set and delete, `__proto__` in data and save paths (400); dot segments address no key; nothing stored", async () => {
     const p = await anonymousPlayer(project.clientKey);
     for (const key of [".", ".."]) {
       expectError(await api("PATCH", url("me"), { ...as(p), body: { set: { [key]: { value: 1 } } } }), 400, "VALIDATION_ERROR");
@@ -365,6 +453,13 @@ describe("keys named like Object.prototype members and reserved keys", () => {
     expectError(await put(as(p), "me", "__proto__", { value: 1 }), 400, "VALIDATION_ERROR");
     expectError(await api("GET", url("me", "__proto__"), as(p)), 400, "VALIDATION_ERROR");
     expectError(await api("PUT", `/api/v1/saves/__proto__`, { ...as(p), body: { data: 1 } }), 400, "VALIDATION_ERROR");
+    expectError(await api("PUT", url("me", "%5F%5Fproto%5F%5F"), { ...as(p), body: { value: 1 } }), 400, "VALIDATION_ERROR");
+    expectError(await api("DELETE", url("me", "__proto__"), as(p)), 400, "VALIDATION_ERROR");
+    // `%2E` / `%2E%2E` sent raw are dot segments (fetch would resolve them before sending): they address no key.
+    for (const key of ["%2E", "%2E%2e"]) {
+      expect((await apiRawPath("PUT", url("me", key), { ...as(p), body: { value: 1 } })).status).toBeGreaterThanOrEqual(400);
+      expect((await apiRawPath("DELETE", url("me", key), as(p))).status).toBeGreaterThanOrEqual(400);
+    }
     expect(await prisma().playerData.count({ where: { playerId: p.playerId } })).toBe(0);
     expect(await prisma().playerSave.count({ where: { playerId: p.playerId } })).toBe(0);
   });

@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import { beforeAll, describe, expect, it } from "vitest";
 import { prisma } from "@/server/db";
-import { type ApiOptions, api, expectError } from "../support/api";
+import { type ApiOptions, api, apiRawPath, expectError } from "../support/api";
 import { anonymousPlayer, makeProject, type TestPlayer, type TestProject } from "../support/fixtures";
 import { playerRouteCredentialSuite } from "../support/player-route-suite";
 
@@ -123,6 +123,50 @@ describe("cloud saves", () => {
     expectError(await put(p, "k", { data: 1, meta: "label" }), 400, "VALIDATION_ERROR");
     expectError(await put(p, "k", { data: 1, extra: true }), 400, "VALIDATION_ERROR");
     expectError(await put(p, "k", { data: 1, meta: { l: "\u0000" } }), 400, "VALIDATION_ERROR");
+  });
+});
+
+describe("save keys", () => {
+  const PROTOTYPE_NAMES = ["constructor", "toString", "valueOf", "hasOwnProperty", "__defineGetter__", "isPrototypeOf"];
+
+  it.each(PROTOTYPE_NAMES)(
+    "%s works through PUT (create, conditional update), GET, the list and DELETE, read back each time",
+    async (key) => {
+      const p = await anonymousPlayer(project.clientKey);
+      expect((await put(p, key, { data: { n: 1 }, meta: { label: key } }, { "If-None-Match": "*" })).status).toBe(201);
+      expect((await api<Save>("GET", `/api/v1/saves/${key}`, as(p))).body).toMatchObject({ key, version: 1, data: { n: 1 } });
+      expect((await put(p, key, { data: { n: 2 } }, { "If-Match": '"1"' })).status).toBe(200);
+      expect((await api<Save>("GET", `/api/v1/saves/${key}`, as(p))).body).toMatchObject({
+        key,
+        version: 2,
+        data: { n: 2 },
+        meta: { label: key },
+      });
+      expect((await api<Meta[]>("GET", "/api/v1/saves", as(p))).body.map((s) => [s.key, s.version])).toEqual([[key, 2]]);
+      expect((await api("DELETE", `/api/v1/saves/${key}`, { ...as(p), headers: { "If-Match": '"2"' } })).status).toBe(204);
+      expectError(await api("GET", `/api/v1/saves/${key}`, as(p)), 404, "SAVE_NOT_FOUND");
+      expect((await api<Meta[]>("GET", "/api/v1/saves", as(p))).body).toEqual([]);
+    },
+  );
+
+  it("refuses `__proto__` (400) through PUT, GET and DELETE, also percent-encoded, storing nothing", async () => {
+    const p = await anonymousPlayer(project.clientKey);
+    for (const key of ["__proto__", "%5F%5Fproto%5F%5F"]) {
+      expectError(await api("PUT", `/api/v1/saves/${key}`, { ...as(p), body: { data: 1 } }), 400, "VALIDATION_ERROR");
+      expectError(await api("GET", `/api/v1/saves/${key}`, as(p)), 400, "VALIDATION_ERROR");
+      expectError(await api("DELETE", `/api/v1/saves/${key}`, as(p)), 400, "VALIDATION_ERROR");
+    }
+    expect(await prisma().playerSave.count({ where: { playerId: p.playerId } })).toBe(0);
+  });
+
+  it("`%2E` and `%2E%2E` sent raw are dot segments: they never address a save, so nothing is written or deleted", async () => {
+    const p = await anonymousPlayer(project.clientKey);
+    expect((await put(p, "keep", { data: 1 })).status).toBe(201);
+    for (const key of ["%2E", "%2e%2E"]) {
+      expect((await apiRawPath("PUT", `/api/v1/saves/${key}`, { ...as(p), body: { data: 2 } })).status).toBeGreaterThanOrEqual(400);
+      expect((await apiRawPath("DELETE", `/api/v1/saves/${key}`, as(p))).status).toBeGreaterThanOrEqual(400);
+    }
+    expect((await api<Meta[]>("GET", "/api/v1/saves", as(p))).body.map((s) => [s.key, s.version])).toEqual([["keep", 1]]);
   });
 });
 

@@ -1,4 +1,4 @@
-import { describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { type ApiOptions, api, expectError } from "./api";
 import { anonymousPlayer, makeProject, type TestPlayer, type TestProject } from "./fixtures";
 import { expiredAccessToken, foreignSignedToken, sessionIdOf } from "./tokens";
@@ -13,10 +13,12 @@ export function playerRouteCredentialSuite(route: { method: string; path: string
     const call = (o: ApiOptions) => api(route.method, route.path, { body: route.body, ...o });
     let project: TestProject;
     let player: TestPlayer;
-
-    it("no API key → 401 MISSING_API_KEY", async () => {
+    beforeAll(async () => {
       project = await makeProject();
       player = await anonymousPlayer(project.clientKey);
+    });
+
+    it("no API key → 401 MISSING_API_KEY", async () => {
       expectError(await call({ token: player.accessToken }), 401, "MISSING_API_KEY");
     });
 
@@ -46,12 +48,14 @@ export function playerRouteCredentialSuite(route: { method: string; path: string
         sessionId: sessionIdOf(player.accessToken),
       });
       const res = await call({ key: project.clientKey, token });
-      expect(res.body).toMatchObject({ error: { code: "INVALID_TOKEN", details: { reason: "signature" } } });
+      expectError(res, 401, "INVALID_TOKEN");
+      expect(res.body).toMatchObject({ error: { details: { reason: "signature" } } });
     });
 
     it("garbage token → 401 INVALID_TOKEN (malformed)", async () => {
       const res = await call({ key: project.clientKey, token: "not.a.jwt" });
-      expect(res.body).toMatchObject({ error: { code: "INVALID_TOKEN", details: { reason: "malformed" } } });
+      expectError(res, 401, "INVALID_TOKEN");
+      expect(res.body).toMatchObject({ error: { details: { reason: "malformed" } } });
     });
 
     it("another project's token → 401 INVALID_TOKEN (project)", async () => {
