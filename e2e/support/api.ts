@@ -45,8 +45,8 @@ const pointerEscape = (s: string) => s.replace(/~/g, "~0").replace(/\//g, "~1");
 const RATE_LIMIT_HEADERS = ["x-ratelimit-limit", "x-ratelimit-remaining", "x-ratelimit-reset", "ratelimit-policy", "ratelimit"];
 
 /**
- * Headers every /api/v1 answer must carry (X-Request-Id; the rate-limit headers when limits
- * are on), the headers the operation documents for this status (ETag), and an error code
+ * Headers every answer must carry (X-Request-Id under /api; the rate-limit headers on /api/v1
+ * when limits are on), the headers the operation documents for this status (ETag), and an error code
  * that belongs to the status in the one error table.
  */
 export async function checkHeadersAndCode(
@@ -55,8 +55,9 @@ export async function checkHeadersAndCode(
   res: { status: number; headers: Headers; body: unknown },
   limitsOn: boolean,
 ): Promise<void> {
-  if (!pathname.startsWith("/api/v1/") || method === "OPTIONS") return;
+  if (!pathname.startsWith("/api/")) return;
   expect(res.headers.get("x-request-id"), `${method} ${pathname}: X-Request-Id`).toBeTruthy();
+  if (!pathname.startsWith("/api/v1/") || method === "OPTIONS") return; // preflights need no key and count against nothing
   if (limitsOn) for (const h of RATE_LIMIT_HEADERS) expect(res.headers.get(h), `${method} ${pathname} ${res.status}: ${h}`).not.toBeNull();
   const error = (res.body as { error?: { code?: string } } | null)?.error;
   if (res.status >= 400) {
