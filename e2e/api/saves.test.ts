@@ -72,7 +72,7 @@ describe("cloud saves", () => {
   it("saves belong to the caller: another player sees none of them", async () => {
     const p = await anonymousPlayer(project.clientKey);
     const q = await anonymousPlayer(project.clientKey);
-    await put(p, "mine", { data: "secret" });
+    expect((await put(p, "mine", { data: "secret" })).status).toBe(201);
     expect((await api<Meta[]>("GET", "/api/v1/saves", as(q))).body).toEqual([]);
     expectError(await api("GET", "/api/v1/saves/mine", as(q)), 404, "SAVE_NOT_FOUND");
     expectError(await api("DELETE", "/api/v1/saves/mine", as(q)), 404, "SAVE_NOT_FOUND");
@@ -82,8 +82,8 @@ describe("cloud saves", () => {
 
   it("a 412 carries the server copy's metadata (keep cloud / keep local)", async () => {
     const p = await anonymousPlayer(project.clientKey);
-    await put(p, "s", { data: 1, meta: { device: "pc" } });
-    await put(p, "s", { data: 2 });
+    expect((await put(p, "s", { data: 1, meta: { device: "pc" } })).status).toBe(201);
+    expect((await put(p, "s", { data: 2 })).status).toBe(200);
     const stale = await api<{ error: { details: { conflicts: unknown[]; current: Meta } } }>("PUT", "/api/v1/saves/s", {
       ...as(p),
       body: { data: 3 },
@@ -94,8 +94,10 @@ describe("cloud saves", () => {
     expect(stale.body.error.details.current).toMatchObject({ key: "s", version: 2, meta: { device: "pc" } });
     const createOnly = await put(p, "s", { data: 4 }, { "If-None-Match": "*" });
     expectError(createOnly, 412, "VERSION_CONFLICT");
+    expect((await api<Save>("GET", "/api/v1/saves/s", as(p))).body).toMatchObject({ version: 2, data: 2, meta: { device: "pc" } });
     expect((await put(p, "s", { data: 5 }, { "If-Match": '"2"' })).status).toBe(200);
     expectError(await api("DELETE", "/api/v1/saves/s", { ...as(p), headers: { "If-Match": '"2"' } }), 412, "VERSION_CONFLICT");
+    expect((await api<Save>("GET", "/api/v1/saves/s", as(p))).body).toMatchObject({ version: 3, data: 5 });
   });
 
   it("limits: data 1 MiB (413), meta 2 KiB (400), 50 saves per player (422) even under concurrency", async () => {
@@ -103,10 +105,12 @@ describe("cloud saves", () => {
     const MiB = 1024 * 1024;
     expect((await put(p, "max", { data: "x".repeat(MiB - 2) })).status).toBe(201);
     expectError(await put(p, "over", { data: "x".repeat(MiB - 1) }), 413, "PAYLOAD_TOO_LARGE");
+    expectError(await api("GET", "/api/v1/saves/over", as(p)), 404, "SAVE_NOT_FOUND");
     const metaAt = { l: "x".repeat(2048 - 8) }; // {"l":"…"} is 8 bytes of syntax
     expect(Buffer.byteLength(JSON.stringify(metaAt))).toBe(2048);
     expect((await put(p, "meta", { data: 1, meta: metaAt })).status).toBe(201);
     expectError(await put(p, "meta2", { data: 1, meta: { l: "x".repeat(2048 - 7) } }), 400, "VALIDATION_ERROR");
+    expectError(await api("GET", "/api/v1/saves/meta2", as(p)), 404, "SAVE_NOT_FOUND");
     for (let i = 0; i < 47; i++) expect((await put(p, `s${i}`, { data: i })).status).toBe(201);
     const racers = await Promise.all(Array.from({ length: 4 }, (_, i) => put(p, `race${i}`, { data: i })));
     expect(racers.map((r) => r.status).sort()).toEqual([201, 422, 422, 422]);
@@ -116,13 +120,14 @@ describe("cloud saves", () => {
     expect((await put(p, "s0", { data: "overwrite at the limit" })).status).toBe(200);
   }, 60_000);
 
-  it("rejects malformed keys and bodies", async () => {
+  it("rejects malformed keys and bodies, storing nothing", async () => {
     const p = await anonymousPlayer(project.clientKey);
     expectError(await put(p, "bad%2Fkey", { data: 1 }), 400, "VALIDATION_ERROR");
     expectError(await put(p, "k", { meta: {} }), 400, "VALIDATION_ERROR");
     expectError(await put(p, "k", { data: 1, meta: "label" }), 400, "VALIDATION_ERROR");
     expectError(await put(p, "k", { data: 1, extra: true }), 400, "VALIDATION_ERROR");
     expectError(await put(p, "k", { data: 1, meta: { l: "\u0000" } }), 400, "VALIDATION_ERROR");
+    expect((await api<Meta[]>("GET", "/api/v1/saves", as(p))).body).toEqual([]);
   });
 });
 
