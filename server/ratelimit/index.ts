@@ -2,6 +2,7 @@ import { Ratelimit } from "@upstash/ratelimit";
 import { env } from "../env";
 import { AppError } from "../errors";
 import type { Plan } from "../generated/prisma/enums";
+import { ipSubject } from "./ip";
 import { createStore, type Store, type StoreKind } from "./stores";
 
 /**
@@ -178,7 +179,7 @@ export async function limitIp(ip: string, failClosed = false): Promise<LimitResu
   if (limitsOff()) return null;
   const result = await consume({
     policy: "ip",
-    identifier: ip,
+    identifier: ipSubject(ip),
     limit: env().RATE_LIMIT_IP_PER_WINDOW,
     windowSeconds: env().RATE_LIMIT_WINDOW_SECONDS,
     failClosed,
