@@ -205,6 +205,47 @@ function behaviourSuite(name: string, base: () => string) {
       expect(consumed).toBeLessThanOrEqual(2 + answered + 20 + 1 + failedOpen);
     }, 30_000);
 
+    // Enterprise 300 against a flood of 900+: if refused requests spent the project budget, it
+    // would be gone early in every window and the victim refused (scope project).
+    it("while one player floods as fast as it can (3× the project budget), another player's requests spread over the flood are all answered", async () => {
+      const project = await makeProject({ plan: "ENTERPRISE", customRateLimit: 300 });
+      const abuser = await anonymous(base(), project.clientKey, uniqueIp());
+      const victim = await anonymous(base(), project.clientKey, uniqueIp());
+      const read = (token: string) => () => call(base(), { key: project.clientKey, path: "/api/v1/saves", method: "GET", token });
+      const failOpenBefore = await failOpenCount(base());
+      const t0 = Date.now();
+      const { flood, honest } = await floodWhileVictim(read(abuser), read(victim), 900);
+      expect(honest.map((r) => r.status)).toEqual(Array(honest.length).fill(200));
+      expect(flood.filter((r) => r.status !== 200 && r.status !== 429)).toEqual([]);
+      const scopes = new Set(
+        flood.filter((r) => r.status === 429).map((r) => (r.body.error as { details: { scope: string } }).details.scope),
+      );
+      expect([...scopes]).toEqual(["player"]);
+      const windows = windowIndex(Date.now()) - windowIndex(t0) + 1;
+      const failedOpen = (await failOpenCount(base())) - failOpenBefore;
+      expect(flood.filter((r) => r.status === 200).length).toBeLessThanOrEqual(60 * windows + failedOpen);
+    }, 60_000);
+
+    it("while one address floods sign-in as fast as it can (3× the project budget), a player elsewhere is answered throughout", async () => {
+      const project = await makeProject({ plan: "ENTERPRISE", customRateLimit: 300 });
+      const victim = await anonymous(base(), project.clientKey, uniqueIp());
+      const ip = uniqueIp();
+      const signIn = () => call(base(), { key: project.clientKey, ip });
+      const read = () => call(base(), { key: project.clientKey, path: "/api/v1/saves", method: "GET", token: victim });
+      const failOpenBefore = await failOpenCount(base());
+      const t0 = Date.now();
+      const { flood, honest } = await floodWhileVictim(signIn, read, 900);
+      expect(honest.map((r) => r.status)).toEqual(Array(honest.length).fill(200));
+      expect(flood.filter((r) => r.status !== 200 && r.status !== 429)).toEqual([]);
+      const scopes = new Set(
+        flood.filter((r) => r.status === 429).map((r) => (r.body.error as { details: { scope: string } }).details.scope),
+      );
+      expect([...scopes]).toEqual(["ip"]);
+      const windows = windowIndex(Date.now()) - windowIndex(t0) + 1;
+      const failedOpen = (await failOpenCount(base())) - failOpenBefore;
+      expect(flood.filter((r) => r.status === 200).length).toBeLessThanOrEqual(90 * windows + failedOpen);
+    }, 60_000);
+
     it("one address hammering sign-in gets its IP share (429 scope ip); another address still signs in", async () => {
       const project = await makeProject({ plan: "ENTERPRISE", customRateLimit: 300 });
       const ip = uniqueIp();
@@ -349,6 +390,27 @@ function behaviourSuite(name: string, base: () => string) {
       for (const candidate of [home, ipSubject(home)]) expect(stored.equals(createHash("sha256").update(candidate).digest())).toBe(false);
     }, 30_000);
 
+    it("a correct login forgets the player's known addresses unused for 30 days", async () => {
+      const project = await makeProject();
+      const email = `stale-${randomBytes(4).toString("hex")}@example.com`;
+      const { playerId } = await registerWithEmail({ projectId: project.projectId, email, password: "the real password", playerId: null });
+      const day = 86_400_000;
+      const stale = randomBytes(32);
+      const recent = randomBytes(32);
+      await prisma().loginKnownIp.createMany({
+        data: [
+          { playerId, ipHash: stale, lastSuccessAt: new Date(Date.now() - 31 * day) },
+          { playerId, ipHash: recent, lastSuccessAt: new Date(Date.now() - 29 * day) },
+        ],
+      });
+      expect((await login(project.clientKey, email, "the real password", uniqueIp())).status).toBe(200);
+      const rows = await prisma().loginKnownIp.findMany({ where: { playerId }, select: { ipHash: true } });
+      const kept = rows.map((r) => Buffer.from(r.ipHash));
+      expect(kept).toHaveLength(2);
+      expect(kept.some((h) => h.equals(recent))).toBe(true);
+      expect(kept.some((h) => h.equals(stale))).toBe(false);
+    }, 30_000);
+
     it("an IPv6 attacker rotating addresses inside its /64 is cut off like one address; the owner elsewhere signs in", async () => {
       const project = await makeProject();
       const victim = `rotate-${randomBytes(4).toString("hex")}@example.com`;
@@ -428,6 +490,40 @@ function behaviourSuite(name: string, base: () => string) {
       expect((await register(uniqueIp())).status).toBe(200);
     }, 30_000);
   });
+}
+
+/**
+ * One client spends as fast as it can (16 requests in flight) while a victim makes requests
+ * spread over the flood (at most 5 a second: within its share), until the flood has sent
+ * `floodAtLeast` requests and the victim 20.
+ */
+async function floodWhileVictim(
+  abuse: () => Promise<Res>,
+  victim: () => Promise<Res>,
+  floodAtLeast: number,
+): Promise<{ flood: Res[]; honest: Res[] }> {
+  const flood: Res[] = [];
+  const honest: Res[] = [];
+  let done = false;
+  const workers = Promise.all(
+    Array.from({ length: 16 }, async () => {
+      try {
+        while (!done) flood.push(await abuse());
+      } finally {
+        done = true;
+      }
+    }),
+  );
+  try {
+    while (!done && (honest.length < 20 || flood.length < floodAtLeast)) {
+      honest.push(await victim());
+      await new Promise((r) => setTimeout(r, 200));
+    }
+  } finally {
+    done = true;
+    await workers;
+  }
+  return { flood, honest };
 }
 
 async function failOpenCount(base: string): Promise<number> {

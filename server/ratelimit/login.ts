@@ -110,15 +110,25 @@ export async function beginLoginAttempt(o: { projectId: string; email: string; i
   throw refused(b.account, account.resetMs, "Too many failed logins for this account; try again later from a known device.");
 }
 
-/** The password was right: the attempt does not count, and this address becomes known for the account. */
+/**
+ * The password was right: the attempt does not count, and this address becomes known for the
+ * account. The same statement forgets the player's addresses unused for KNOWN_IP_DAYS, so the
+ * table holds each player's recent addresses only (never the row being refreshed: one
+ * statement may not touch a row twice).
+ */
 export async function loginSucceeded(attempt: LoginAttempt, o: { playerId: string; ip: string }): Promise<void> {
-  await giveBack(attempt.taken);
-  await pool().query({
-    name: "login-known-ip-upsert",
-    text: `INSERT INTO login_known_ips (player_id, ip_hash) VALUES ($1, $2)
-           ON CONFLICT (player_id, ip_hash) DO UPDATE SET last_success_at = now()`,
-    values: [o.playerId, ipHash(o.ip)],
-  });
+  await Promise.all([
+    giveBack(attempt.taken),
+    pool().query({
+      name: "login-known-ip-upsert",
+      text: `WITH forgotten AS (
+               DELETE FROM login_known_ips
+                WHERE player_id = $1 AND ip_hash <> $2 AND last_success_at <= now() - make_interval(days => $3))
+             INSERT INTO login_known_ips (player_id, ip_hash) VALUES ($1, $2)
+             ON CONFLICT (player_id, ip_hash) DO UPDATE SET last_success_at = now()`,
+      values: [o.playerId, ipHash(o.ip), KNOWN_IP_DAYS],
+    }),
+  ]);
 }
 
 /**
