@@ -1,8 +1,10 @@
-import { randomBytes } from "node:crypto";
+import { createHash, randomBytes } from "node:crypto";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { prisma } from "@/server/db";
+import { ipSubject } from "@/server/ratelimit/ip";
 import { registerWithEmail } from "@/server/services/auth/email";
 import { setProjectPlan, setProjectShares } from "@/server/services/projects";
 import { checkAgainstDocument, checkHeadersAndCode } from "../support/api";
@@ -78,9 +80,13 @@ async function atWindowStart(): Promise<void> {
   if (into > 300) await new Promise((r) => setTimeout(r, ms - into + 50));
 }
 
-let ipCounter = 0;
-/** An address no other test in this file uses (documentation range, counter + random). */
-const uniqueIp = () => `2001:db8:${randomBytes(2).toString("hex")}::${(++ipCounter).toString(16)}`;
+let netCounter = 0;
+/**
+ * A /64 no other test in this file uses (documentation range, random + counter): IPv6 clients
+ * are counted per /64, so distinct clients need distinct /64s.
+ */
+const uniqueNet = () => `2001:db8:${randomBytes(2).toString("hex")}:${(++netCounter).toString(16)}`;
+const uniqueIp = () => `${uniqueNet()}::1`;
 
 function behaviourSuite(name: string, base: () => string) {
   describe(`${name}: per-plan budgets`, () => {
@@ -112,8 +118,9 @@ function behaviourSuite(name: string, base: () => string) {
 
     it("the window resets: the budget comes back at X-RateLimit-Reset", async () => {
       const free = await makeProject({ plan: "FREE" });
-      for (let i = 0; i < 3; i++) await call(base(), { key: free.serverKey, method: "GET" });
+      for (let i = 0; i < 3; i++) expect((await call(base(), { key: free.serverKey, method: "GET" })).status).toBe(405);
       const last = await call(base(), { key: free.serverKey, method: "GET" });
+      expect(last.status).toBe(405);
       expect(last.headers.get("x-ratelimit-remaining")).toBe("96");
       const reset = Number(last.headers.get("x-ratelimit-reset"));
       await new Promise((r) => setTimeout(r, Math.max(0, reset * 1000 - Date.now()) + 100));
@@ -151,7 +158,16 @@ function behaviourSuite(name: string, base: () => string) {
       const ip = uniqueIp();
       const statuses: number[] = [];
       for (let i = 0; i < IP_BUDGET + 1; i++) statuses.push((await call(base(), { ip: `10.9.${i}.1, ${ip}` })).status);
-      expect(statuses.at(-1)).toBe(429);
+      expect(statuses).toEqual([...Array(IP_BUDGET).fill(401), 429]);
+    }, 30_000);
+
+    it("an IPv6 client is counted per /64: rotating addresses inside it does not buy a fresh budget", async () => {
+      await atWindowStart();
+      const net = uniqueNet();
+      const statuses: number[] = [];
+      for (let i = 0; i < IP_BUDGET + 1; i++) statuses.push((await call(base(), { ip: `${net}:${i.toString(16)}::${i + 1}` })).status);
+      expect(statuses).toEqual([...Array(IP_BUDGET).fill(401), 429]);
+      expect((await call(base(), { ip: uniqueIp() })).status).toBe(401);
     }, 30_000);
   });
 
@@ -189,15 +205,63 @@ function behaviourSuite(name: string, base: () => string) {
       expect(consumed).toBeLessThanOrEqual(2 + answered + 20 + 1 + failedOpen);
     }, 30_000);
 
+    // Enterprise 300 against a flood of 900+: if refused requests spent the project budget, it
+    // would be gone early in every window and the victim refused (scope project).
+    it("while one player floods as fast as it can (3× the project budget), another player's requests spread over the flood are all answered", async () => {
+      const project = await makeProject({ plan: "ENTERPRISE", customRateLimit: 300 });
+      const abuser = await anonymous(base(), project.clientKey, uniqueIp());
+      const victim = await anonymous(base(), project.clientKey, uniqueIp());
+      const read = (token: string) => () => call(base(), { key: project.clientKey, path: "/api/v1/saves", method: "GET", token });
+      const failOpenBefore = await failOpenCount(base());
+      const t0 = Date.now();
+      const { flood, honest } = await floodWhileVictim(read(abuser), read(victim), 900);
+      expect(honest.map((r) => r.status)).toEqual(Array(honest.length).fill(200));
+      expect(flood.filter((r) => r.status !== 200 && r.status !== 429)).toEqual([]);
+      const scopes = new Set(
+        flood.filter((r) => r.status === 429).map((r) => (r.body.error as { details: { scope: string } }).details.scope),
+      );
+      expect([...scopes]).toEqual(["player"]);
+      const windows = windowIndex(Date.now()) - windowIndex(t0) + 1;
+      const failedOpen = (await failOpenCount(base())) - failOpenBefore;
+      expect(flood.filter((r) => r.status === 200).length).toBeLessThanOrEqual(60 * windows + failedOpen);
+    }, 60_000);
+
+    it("while one address floods sign-in as fast as it can (3× the project budget), a player elsewhere is answered throughout", async () => {
+      const project = await makeProject({ plan: "ENTERPRISE", customRateLimit: 300 });
+      const victim = await anonymous(base(), project.clientKey, uniqueIp());
+      const ip = uniqueIp();
+      const signIn = () => call(base(), { key: project.clientKey, ip });
+      const read = () => call(base(), { key: project.clientKey, path: "/api/v1/saves", method: "GET", token: victim });
+      const failOpenBefore = await failOpenCount(base());
+      const t0 = Date.now();
+      const { flood, honest } = await floodWhileVictim(signIn, read, 900);
+      expect(honest.map((r) => r.status)).toEqual(Array(honest.length).fill(200));
+      expect(flood.filter((r) => r.status !== 200 && r.status !== 429)).toEqual([]);
+      const scopes = new Set(
+        flood.filter((r) => r.status === 429).map((r) => (r.body.error as { details: { scope: string } }).details.scope),
+      );
+      expect([...scopes]).toEqual(["ip"]);
+      const windows = windowIndex(Date.now()) - windowIndex(t0) + 1;
+      const failedOpen = (await failOpenCount(base())) - failOpenBefore;
+      expect(flood.filter((r) => r.status === 200).length).toBeLessThanOrEqual(90 * windows + failedOpen);
+    }, 60_000);
+
     it("one address hammering sign-in gets its IP share (429 scope ip); another address still signs in", async () => {
       const project = await makeProject({ plan: "ENTERPRISE", customRateLimit: 300 });
       const ip = uniqueIp();
       await atWindowStart();
+      const failOpenBefore = await failOpenCount(base());
       const results = await Promise.all(Array.from({ length: 100 }, () => call(base(), { key: project.clientKey, ip })));
       expect(results.filter((r) => r.status === 200)).toHaveLength(90);
       expect(results.filter((r) => r.status === 429)).toHaveLength(10);
       expect(results.find((r) => r.status === 429)?.body).toMatchObject({ error: { details: { scope: "ip", limit: 90 } } });
       expect((await call(base(), { key: project.clientKey, ip: uniqueIp() })).status).toBe(200);
+      // The project counted the 90 sign-ins, the other address's and this probe, not the 10 refused
+      // (fewer when a window ended meanwhile, more only by requests that failed open).
+      const probe = await call(base(), { key: project.serverKey, method: "GET" });
+      expect(probe.status).toBe(405);
+      const consumed = 300 - Number(probe.headers.get("x-ratelimit-remaining"));
+      expect(consumed).toBeLessThanOrEqual(90 + 1 + 1 + (await failOpenCount(base())) - failOpenBefore);
     }, 30_000);
 
     it("200 players behind one NAT address all sign in within a minute on a Pro project", async () => {
@@ -240,16 +304,22 @@ function behaviourSuite(name: string, base: () => string) {
       expect(acting.filter((r) => r.status === 429)).toHaveLength(10);
     }, 30_000);
 
-    it("a project's own shares apply within the key cache TTL", async () => {
+    it("a project's own shares (player and IP) replace the defaults within the key cache TTL (1 s here)", async () => {
       const project = await makeProject({ plan: "ENTERPRISE", customRateLimit: 300 });
       const player = await anonymous(base(), project.clientKey, uniqueIp());
-      await setProjectShares({ projectId: project.projectId, playerRateLimit: 5, ipRateLimit: null });
+      await setProjectShares({ projectId: project.projectId, playerRateLimit: 5, ipRateLimit: 3 });
       await new Promise((r) => setTimeout(r, 1_200));
       await atWindowStart();
-      const statuses: number[] = [];
+      const reads: Res[] = [];
       for (let i = 0; i < 7; i++)
-        statuses.push((await call(base(), { key: project.clientKey, path: "/api/v1/saves", method: "GET", token: player })).status);
-      expect(statuses).toEqual([200, 200, 200, 200, 200, 429, 429]);
+        reads.push(await call(base(), { key: project.clientKey, path: "/api/v1/saves", method: "GET", token: player }));
+      expect(reads.map((r) => r.status)).toEqual([200, 200, 200, 200, 200, 429, 429]);
+      expect(reads[5]?.body).toMatchObject({ error: { details: { scope: "player", limit: 5 } } });
+      const ip = uniqueIp();
+      const signIns: Res[] = [];
+      for (let i = 0; i < 4; i++) signIns.push(await call(base(), { key: project.clientKey, ip }));
+      expect(signIns.map((r) => r.status)).toEqual([200, 200, 200, 429]);
+      expect(signIns[3]?.body).toMatchObject({ error: { details: { scope: "ip", limit: 3 } } });
     }, 30_000);
 
     it("a forged token does not spend the named player's share (it counts as no player: the IP's)", async () => {
@@ -295,13 +365,62 @@ function behaviourSuite(name: string, base: () => string) {
       const project = await makeProject();
       const victim = `spread-${randomBytes(4).toString("hex")}@example.com`;
       await registerWithEmail({ projectId: project.projectId, email: victim, password: "the real password", playerId: null });
-      const home = uniqueIp();
+      const homeNet = uniqueNet();
+      const home = `${homeNet}::1`;
       expect((await login(project.clientKey, victim, "the real password", home)).status).toBe(200);
       for (let i = 0; i < LOGIN_PER_ACCOUNT; i++)
         expect((await login(project.clientKey, victim, `guess ${i}`, uniqueIp())).status).toBe(401);
       const botnet = await login(project.clientKey, victim, "the real password", uniqueIp());
       expect(botnet.body).toMatchObject({ error: { code: "RATE_LIMITED", details: { scope: "login-account", limit: LOGIN_PER_ACCOUNT } } });
       expect((await login(project.clientKey, victim, "the real password", home)).status).toBe(200);
+      // The device's privacy address rotated inside its /64 since: still known.
+      expect((await login(project.clientKey, victim, "the real password", `${homeNet}::beef`)).status).toBe(200);
+    }, 30_000);
+
+    it("remembers a known address only as a keyed hash (a plain hash of an address is reversed by trying them all)", async () => {
+      const project = await makeProject();
+      const email = `known-${randomBytes(4).toString("hex")}@example.com`;
+      await registerWithEmail({ projectId: project.projectId, email, password: "the real password", playerId: null });
+      const home = uniqueIp();
+      expect((await login(project.clientKey, email, "the real password", home)).status).toBe(200);
+      const rows = await prisma().loginKnownIp.findMany({ where: { player: { projectId: project.projectId, email } } });
+      expect(rows).toHaveLength(1);
+      const stored = Buffer.from(rows[0]?.ipHash ?? new Uint8Array());
+      expect(stored).toHaveLength(32);
+      for (const candidate of [home, ipSubject(home)]) expect(stored.equals(createHash("sha256").update(candidate).digest())).toBe(false);
+    }, 30_000);
+
+    it("a correct login forgets the player's known addresses unused for 30 days", async () => {
+      const project = await makeProject();
+      const email = `stale-${randomBytes(4).toString("hex")}@example.com`;
+      const { playerId } = await registerWithEmail({ projectId: project.projectId, email, password: "the real password", playerId: null });
+      const day = 86_400_000;
+      const stale = randomBytes(32);
+      const recent = randomBytes(32);
+      await prisma().loginKnownIp.createMany({
+        data: [
+          { playerId, ipHash: stale, lastSuccessAt: new Date(Date.now() - 31 * day) },
+          { playerId, ipHash: recent, lastSuccessAt: new Date(Date.now() - 29 * day) },
+        ],
+      });
+      expect((await login(project.clientKey, email, "the real password", uniqueIp())).status).toBe(200);
+      const rows = await prisma().loginKnownIp.findMany({ where: { playerId }, select: { ipHash: true } });
+      const kept = rows.map((r) => Buffer.from(r.ipHash));
+      expect(kept).toHaveLength(2);
+      expect(kept.some((h) => h.equals(recent))).toBe(true);
+      expect(kept.some((h) => h.equals(stale))).toBe(false);
+    }, 30_000);
+
+    it("an IPv6 attacker rotating addresses inside its /64 is cut off like one address; the owner elsewhere signs in", async () => {
+      const project = await makeProject();
+      const victim = `rotate-${randomBytes(4).toString("hex")}@example.com`;
+      await registerWithEmail({ projectId: project.projectId, email: victim, password: "the real password", playerId: null });
+      const net = uniqueNet();
+      for (let i = 0; i < LOGIN_PER_ACCOUNT_IP; i++)
+        expect((await login(project.clientKey, victim, `guess ${i}`, `${net}:${i}::${i + 1}`)).status).toBe(401);
+      const blocked = await login(project.clientKey, victim, "the real password", `${net}::ffff`);
+      expect(blocked.body).toMatchObject({ error: { code: "RATE_LIMITED", details: { scope: "login-account-ip" } } });
+      expect((await login(project.clientKey, victim, "the real password", uniqueIp())).status).toBe(200);
     }, 30_000);
 
     it("a burst of parallel guesses from many addresses cannot get more than the account-wide budget checked", async () => {
@@ -371,6 +490,40 @@ function behaviourSuite(name: string, base: () => string) {
       expect((await register(uniqueIp())).status).toBe(200);
     }, 30_000);
   });
+}
+
+/**
+ * One client spends as fast as it can (16 requests in flight) while a victim makes requests
+ * spread over the flood (at most 5 a second: within its share), until the flood has sent
+ * `floodAtLeast` requests and the victim 20.
+ */
+async function floodWhileVictim(
+  abuse: () => Promise<Res>,
+  victim: () => Promise<Res>,
+  floodAtLeast: number,
+): Promise<{ flood: Res[]; honest: Res[] }> {
+  const flood: Res[] = [];
+  const honest: Res[] = [];
+  let done = false;
+  const workers = Promise.all(
+    Array.from({ length: 16 }, async () => {
+      try {
+        while (!done) flood.push(await abuse());
+      } finally {
+        done = true;
+      }
+    }),
+  );
+  try {
+    while (!done && (honest.length < 20 || flood.length < floodAtLeast)) {
+      honest.push(await victim());
+      await new Promise((r) => setTimeout(r, 200));
+    }
+  } finally {
+    done = true;
+    await workers;
+  }
+  return { flood, honest };
 }
 
 async function failOpenCount(base: string): Promise<number> {
@@ -527,6 +680,32 @@ describe("defaults that matter: TRUST_PROXY unset, RATE_LIMITS=off", () => {
     expect(statuses).toEqual([...Array(IP_BUDGET).fill(401), 429, 429, 429]);
   }, 30_000);
 
+  it("without TRUST_PROXY a client-sent X-Forwarded-For buys neither a fresh IP share nor fresh login budgets", async () => {
+    const project = await makeProject({ plan: "ENTERPRISE", customRateLimit: 300 });
+    await setProjectShares({ projectId: project.projectId, playerRateLimit: null, ipRateLimit: 3 });
+    await atWindowStart();
+    const signIns: Res[] = [];
+    for (let i = 0; i < 4; i++) signIns.push(await call(direct.baseUrl, { key: project.clientKey, ip: uniqueIp() }));
+    expect(signIns.map((r) => r.status)).toEqual([200, 200, 200, 429]);
+    expect(signIns[3]?.body).toMatchObject({ error: { details: { scope: "ip", limit: 3 } } });
+    // Another project, so the exhausted IP share above does not answer the logins.
+    const other = await makeProject();
+    const email = `xff-${randomBytes(4).toString("hex")}@example.com`;
+    await registerWithEmail({ projectId: other.projectId, email, password: "the real password", playerId: null });
+    const logins: Res[] = [];
+    for (let i = 0; i < LOGIN_PER_ACCOUNT_IP + 1; i++)
+      logins.push(
+        await call(direct.baseUrl, {
+          key: other.clientKey,
+          path: "/api/v1/auth/email/login",
+          body: { email, password: "wrong" },
+          ip: uniqueIp(),
+        }),
+      );
+    expect(logins.map((r) => r.status)).toEqual([...Array(LOGIN_PER_ACCOUNT_IP).fill(401), 429]);
+    expect(logins.at(-1)?.body).toMatchObject({ error: { details: { scope: "login-account-ip" } } });
+  }, 30_000);
+
   it("RATE_LIMITS=off lifts the API budgets but keeps the login budgets", async () => {
     const project = await makeProject({ plan: "FREE" });
     const answers = await Promise.all(
@@ -552,5 +731,46 @@ describe("defaults that matter: TRUST_PROXY unset, RATE_LIMITS=off", () => {
       );
     }
     expect(statuses).toEqual([...Array(LOGIN_PER_ACCOUNT_IP).fill(401), 429]);
+    const registrations: number[] = [];
+    for (let i = 0; i < REGISTRATIONS_PER_IP + 1; i++) {
+      const body = { email: `off-r-${randomBytes(5).toString("hex")}@example.com`, password: "a long and unusual passphrase" };
+      registrations.push(
+        (await call(unlimited.baseUrl, { key: project.clientKey, path: "/api/v1/auth/email/register", body, ip, limitsOn: false })).status,
+      );
+    }
+    expect(registrations).toEqual([...Array(REGISTRATIONS_PER_IP).fill(200), 429]);
   }, 30_000);
+});
+
+describe("a project's own shares", () => {
+  const refusal = (path: string) => ({ code: "VALIDATION_ERROR", details: { issues: [expect.objectContaining({ path })] } });
+
+  it("are whole numbers from 1 to the project budget, or null for the default", async () => {
+    const free = await makeProject({ plan: "FREE" });
+    await expect(setProjectShares({ projectId: free.projectId, playerRateLimit: 101, ipRateLimit: null })).rejects.toMatchObject(
+      refusal("playerRateLimit"),
+    );
+    await expect(setProjectShares({ projectId: free.projectId, playerRateLimit: null, ipRateLimit: 0 })).rejects.toMatchObject(
+      refusal("ipRateLimit"),
+    );
+    await expect(setProjectShares({ projectId: free.projectId, playerRateLimit: 2.5, ipRateLimit: null })).rejects.toMatchObject(
+      refusal("playerRateLimit"),
+    );
+    const enterprise = await makeProject({ plan: "ENTERPRISE", customRateLimit: 300 });
+    await expect(setProjectShares({ projectId: enterprise.projectId, playerRateLimit: 300, ipRateLimit: 301 })).rejects.toMatchObject(
+      refusal("ipRateLimit"),
+    );
+    await setProjectShares({ projectId: free.projectId, playerRateLimit: 100, ipRateLimit: 1 });
+    await setProjectShares({ projectId: enterprise.projectId, playerRateLimit: 300, ipRateLimit: null });
+    const stored = await prisma().project.findMany({
+      where: { id: { in: [free.projectId, enterprise.projectId] } },
+      select: { id: true, playerRateLimit: true, ipRateLimit: true },
+    });
+    expect(new Map(stored.map((p) => [p.id, [p.playerRateLimit, p.ipRateLimit]]))).toEqual(
+      new Map([
+        [free.projectId, [100, 1]],
+        [enterprise.projectId, [300, null]],
+      ]),
+    );
+  });
 });

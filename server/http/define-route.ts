@@ -5,6 +5,7 @@ import { authenticateActingPlayer, authenticateBearer } from "../auth/player";
 import { toAppError } from "../error-normalisation";
 import { AppError } from "../errors";
 import { decisiveLimit, type LimitResult, limitIp, limitKeyed, type Share, storeUnavailable } from "../ratelimit";
+import { ipSubject } from "../ratelimit/ip";
 import { type AccessClaims, verifyAccessToken } from "../tokens/access-token";
 import { parseWith } from "../validation";
 import { MAX_BODY_BYTES, readJsonBody } from "./body";
@@ -140,7 +141,7 @@ async function shareOf(req: Request, key: ApiKeyContext, ip: string): Promise<{ 
     const claims = await verifyAccessToken(token).catch(() => null);
     if (claims && claims.projectId === key.projectId) return { share: { scope: "player", identifier: claims.playerId }, claims };
   }
-  return { share: server ? null : { scope: "ip", identifier: ip }, claims: null };
+  return { share: server ? null : { scope: "ip", identifier: ipSubject(ip) }, claims: null };
 }
 
 function bearerToken(req: Request): string | null {

@@ -119,7 +119,9 @@ export function buildOpenApiDocument(serverUrl = "/api/v1") {
         "server key + `X-Player-Id`; default 20 % of the budget, at least 60) or, for a client key without a player (sign-in, " +
         "registration, refresh), its client IP's (default 30 %, at least 60) — and then the project budget (Free 100, Pro 1,000, " +
         "Enterprise custom); a request refused by its share does not count against the project. Server keys without " +
-        "`X-Player-Id` spend only the project budget. Shares are configurable per project. The rate-limit headers describe the " +
+        "`X-Player-Id` spend only the project budget. Defaults: Free 60 player / 60 IP, Pro 200 / 300; an Enterprise budget of 60 " +
+        "or less has shares equal to the budget. Shares are configurable per project (from 1 to the budget). Per-IP budgets " +
+        "count an IPv6 client per /64. The rate-limit headers describe the " +
         "budget closest to running out; a 429 names it in `details.scope` (`project`, `player`, `ip`, or for e-mail auth " +
         "`login-account-ip`, `login-ip`, `login-account`, `register-ip`).\n\n" +
         "**Additions to the error table.** Answered before routing, without rate-limit headers: 408 REQUEST_TIMEOUT and 431 " +

@@ -2,6 +2,7 @@ import { Ratelimit } from "@upstash/ratelimit";
 import { env } from "../env";
 import { AppError } from "../errors";
 import type { Plan } from "../generated/prisma/enums";
+import { ipSubject } from "./ip";
 import { createStore, type Store, type StoreKind } from "./stores";
 
 /**
@@ -24,7 +25,10 @@ export type LimitResult = {
   degraded: boolean;
 };
 
-type Limiter = Store & { instances: Map<string, Ratelimit> };
+type Limiter = Store & { instances: Map<string, Ratelimit>; refusals: RefusalCache[]; lastSweep: number };
+/** The library's ephemeral cache: identifier → epoch ms when its refusal ends. */
+type RefusalCache = Map<string, number>;
+const SWEEP_EVERY_MS = 60_000;
 const holder = globalThis as typeof globalThis & { __gameBackendLimiter?: Limiter };
 
 // On globalThis like the limiter: Next may load this module once per route bundle, and
@@ -36,7 +40,7 @@ export const limiterStats = statsHolder.__gameBackendLimiterStats;
 function limiter(): Limiter {
   if (!holder.__gameBackendLimiter) {
     const created = createStore(env());
-    holder.__gameBackendLimiter = { ...created, instances: new Map() };
+    holder.__gameBackendLimiter = { ...created, instances: new Map(), refusals: [], lastSweep: Date.now() };
   }
   return holder.__gameBackendLimiter;
 }
@@ -56,22 +60,42 @@ export function limiterReady(timeoutMs = 3_000): Promise<boolean> {
  * refuses it locally from then on, refunds included — so it is off for those budgets.
  */
 export function instance(policy: string, limit: number, windowSeconds: number, o: { refundable?: boolean } = {}): Ratelimit {
-  const { store, instances } = limiter();
+  const l = limiter();
+  if (Date.now() - l.lastSweep >= SWEEP_EVERY_MS) sweepRefusals();
   const id = `${policy}:${limit}:${windowSeconds}`;
-  let found = instances.get(id);
+  let found = l.instances.get(id);
   if (!found) {
+    const refusals: RefusalCache = new Map();
+    if (!o.refundable) l.refusals.push(refusals);
     found = new Ratelimit({
-      redis: store as unknown as ConstructorParameters<typeof Ratelimit>[0]["redis"],
+      redis: l.store as unknown as ConstructorParameters<typeof Ratelimit>[0]["redis"],
       limiter: Ratelimit.fixedWindow(limit, `${windowSeconds} s`),
       // The prefix leaves out the limit, so a plan change keeps the window's count.
       prefix: `gb:rl:${policy}`,
       timeout: 0,
       analytics: false,
-      ...(o.refundable ? { ephemeralCache: false as const } : {}),
+      ephemeralCache: o.refundable ? false : refusals,
     });
-    instances.set(id, found);
+    l.instances.set(id, found);
   }
   return found;
+}
+
+/**
+ * The library forgets a cached refusal only when its identifier comes back after the window,
+ * so every address of a botnet that was refused once would stay in memory for good. Ended
+ * refusals are swept from our maps (at most once a minute, on the request path). Returns the
+ * refusals still cached.
+ */
+export function sweepRefusals(now = Date.now()): number {
+  const l = limiter();
+  l.lastSweep = now;
+  let left = 0;
+  for (const cache of l.refusals) {
+    for (const [identifier, until] of cache) if (until <= now) cache.delete(identifier);
+    left += cache.size;
+  }
+  return left;
 }
 
 export function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
@@ -178,7 +202,7 @@ export async function limitIp(ip: string, failClosed = false): Promise<LimitResu
   if (limitsOff()) return null;
   const result = await consume({
     policy: "ip",
-    identifier: ip,
+    identifier: ipSubject(ip),
     limit: env().RATE_LIMIT_IP_PER_WINDOW,
     windowSeconds: env().RATE_LIMIT_WINDOW_SECONDS,
     failClosed,

@@ -1,8 +1,9 @@
-import { sha256 } from "../crypto";
+import { createHmac } from "node:crypto";
 import { pool } from "../db";
 import { env } from "../env";
 import { AppError } from "../errors";
 import { instance, STORE_TIMEOUT_MS, storeFailed, storeUnavailable, withTimeout } from "./index";
+import { ipSubject } from "./ip";
 
 /**
  * Password guessing. Failed e-mail logins are counted in three budgets per window
@@ -26,9 +27,15 @@ const KNOWN_IP_DAYS = 30;
 function budgets(o: { projectId: string; email: string; ip: string }) {
   const windowSeconds = env().LOGIN_FAILURE_WINDOW_SECONDS;
   const account = `${o.projectId}:${o.email}`;
+  const client = ipSubject(o.ip);
   return {
-    accountIp: { policy: "login-account-ip", limit: env().LOGIN_FAILURES_PER_ACCOUNT_IP, windowSeconds, identifier: `${account}:${o.ip}` },
-    ip: { policy: "login-ip", limit: env().LOGIN_FAILURES_PER_IP, windowSeconds, identifier: o.ip },
+    accountIp: {
+      policy: "login-account-ip",
+      limit: env().LOGIN_FAILURES_PER_ACCOUNT_IP,
+      windowSeconds,
+      identifier: `${account}:${client}`,
+    },
+    ip: { policy: "login-ip", limit: env().LOGIN_FAILURES_PER_IP, windowSeconds, identifier: client },
     account: { policy: "login-account", limit: env().LOGIN_FAILURES_PER_ACCOUNT, windowSeconds, identifier: account },
   };
 }
@@ -55,7 +62,15 @@ function refused(budget: Budget, resetMs: number, message: string): AppError {
   });
 }
 
-const ipHash = (ip: string) => Buffer.from(sha256(ip));
+/**
+ * How a known address is stored: keyed (HMAC with the server's JWT secret), because a plain
+ * hash of an IPv4 address is reversed by hashing all 2^32 candidates. Per /64 for IPv6, like
+ * the budgets, so a device whose privacy address rotates stays known.
+ */
+const ipHash = (ip: string) =>
+  createHmac("sha256", env().JWT_SECRET)
+    .update(`login-known-ip:${ipSubject(ip)}`)
+    .digest();
 
 async function isKnownIp(o: { projectId: string; email: string; ip: string }): Promise<boolean> {
   const { rowCount } = await pool().query({
@@ -95,15 +110,25 @@ export async function beginLoginAttempt(o: { projectId: string; email: string; i
   throw refused(b.account, account.resetMs, "Too many failed logins for this account; try again later from a known device.");
 }
 
-/** The password was right: the attempt does not count, and this address becomes known for the account. */
+/**
+ * The password was right: the attempt does not count, and this address becomes known for the
+ * account. The same statement forgets the player's addresses unused for KNOWN_IP_DAYS, so the
+ * table holds each player's recent addresses only (never the row being refreshed: one
+ * statement may not touch a row twice).
+ */
 export async function loginSucceeded(attempt: LoginAttempt, o: { playerId: string; ip: string }): Promise<void> {
-  await giveBack(attempt.taken);
-  await pool().query({
-    name: "login-known-ip-upsert",
-    text: `INSERT INTO login_known_ips (player_id, ip_hash) VALUES ($1, $2)
-           ON CONFLICT (player_id, ip_hash) DO UPDATE SET last_success_at = now()`,
-    values: [o.playerId, ipHash(o.ip)],
-  });
+  await Promise.all([
+    giveBack(attempt.taken),
+    pool().query({
+      name: "login-known-ip-upsert",
+      text: `WITH forgotten AS (
+               DELETE FROM login_known_ips
+                WHERE player_id = $1 AND ip_hash <> $2 AND last_success_at <= now() - make_interval(days => $3))
+             INSERT INTO login_known_ips (player_id, ip_hash) VALUES ($1, $2)
+             ON CONFLICT (player_id, ip_hash) DO UPDATE SET last_success_at = now()`,
+      values: [o.playerId, ipHash(o.ip), KNOWN_IP_DAYS],
+    }),
+  ]);
 }
 
 /**
@@ -115,7 +140,7 @@ export async function countRegistration(o: { projectId: string; ip: string }): P
     policy: "register-ip",
     limit: env().REGISTRATIONS_PER_IP,
     windowSeconds: env().LOGIN_FAILURE_WINDOW_SECONDS,
-    identifier: `${o.projectId}:${o.ip}`,
+    identifier: `${o.projectId}:${ipSubject(o.ip)}`,
   };
   const r = await take(budget, 1);
   if (!r.allowed) throw refused(budget, r.resetMs, "Too many registrations from this address; try again later.");

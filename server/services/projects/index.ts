@@ -2,6 +2,8 @@ import { clearApiKeyCache, generateApiKey } from "../../api-keys";
 import { prisma } from "../../db";
 import { AppError } from "../../errors";
 import type { ApiKeyKind, Plan } from "../../generated/prisma/enums";
+import { projectLimit } from "../../ratelimit";
+import { validationError } from "../../validation";
 
 export type ProjectDto = { id: string; name: string; plan: Plan; customRateLimit: number | null; createdAt: Date };
 const projectSelect = { id: true, name: true, plan: true, customRateLimit: true, createdAt: true } as const;
@@ -35,23 +37,26 @@ export async function setProjectPlan(o: { projectId: string; plan: Plan; customR
 
 /**
  * A project's own shares of its budget per window (null: the default, see budgetsOf in
- * server/ratelimit). A share above the project budget is cut to the budget when applied.
+ * server/ratelimit): each from 1 to the project's budget. A later plan change that lowers the
+ * budget cuts a larger share to the budget when it is applied.
  */
 export async function setProjectShares(o: {
   projectId: string;
   playerRateLimit: number | null;
   ipRateLimit: number | null;
 }): Promise<void> {
-  for (const [field, value] of [
-    ["playerRateLimit", o.playerRateLimit],
-    ["ipRateLimit", o.ipRateLimit],
-  ] as const) {
-    if (value !== null && (!Number.isInteger(value) || value < 1 || value > 100_000_000)) {
-      throw new AppError("VALIDATION_ERROR", {
-        details: { issues: [{ path: field, message: "A whole number from 1, or null for the default." }] },
-      });
-    }
-  }
+  const project = await prisma().project.findUnique({ where: { id: o.projectId }, select: { plan: true, customRateLimit: true } });
+  if (!project) throw new AppError("NOT_FOUND", { message: "Project not found." });
+  const budget = projectLimit(project.plan, project.customRateLimit);
+  const issues = (
+    [
+      ["playerRateLimit", o.playerRateLimit],
+      ["ipRateLimit", o.ipRateLimit],
+    ] as const
+  )
+    .filter(([, value]) => value !== null && (!Number.isInteger(value) || value < 1 || value > budget))
+    .map(([path]) => ({ path, message: `A whole number from 1 to the project's budget (${budget}), or null for the default.` }));
+  if (issues.length > 0) throw validationError(issues);
   const updated = await prisma().project.updateMany({
     where: { id: o.projectId },
     data: { playerRateLimit: o.playerRateLimit, ipRateLimit: o.ipRateLimit },
