@@ -104,6 +104,21 @@ describe("malformed paths", () => {
     expectJsonError(slash, 401, "MISSING_API_KEY");
   });
 
+  it("repeated slashes or backslashes under /api answer the JSON 404, never Next's 308 redirect", async () => {
+    for (const target of ["/api//v1/saves", "/api/v1//saves", "/api\\v1/saves", "//api/v1/saves", "/api/v1/saves\\"]) {
+      const res = await raw(get(target, `X-API-Key: ${project.clientKey}\r\n`));
+      expect(res.headers.location, target).toBeUndefined();
+      expectJsonError(res, 404, "NOT_FOUND");
+    }
+  });
+
+  it("dot segments are judged by the path Next routes: /docs/../API/v1 is the JSON 404, not an HTML page", async () => {
+    for (const target of ["/docs/../API/v1", "/docs/%2e%2e/API/v1", "/docs/./../api"]) {
+      expectJsonError(await raw(get(target)), 404, "NOT_FOUND");
+    }
+    expectJsonError(await raw(get("/docs/../api/v1/saves")), 401, "MISSING_API_KEY");
+  });
+
   it("GET /docs/assets/<prototype name> is a 404, not a 500", async () => {
     for (const name of ["constructor", "toString", "__proto__", "hasOwnProperty", "valueOf"]) {
       const res = await fetch(`${baseUrl()}/docs/assets/${name}`);
@@ -138,6 +153,23 @@ describe("methods Next does not route", () => {
       ),
     );
     expect(res.status).toBe(200);
+  });
+
+  it("CONNECT answers 405 JSON with Allow instead of a silently closed socket", async () => {
+    const res = await raw("CONNECT evil.example:443 HTTP/1.1\r\nHost: evil.example:443\r\n\r\n");
+    expectJsonError(res, 405, "METHOD_NOT_ALLOWED");
+    expect(res.headers.allow).toContain("GET");
+    expect(res.headers.connection).toBe("close");
+  });
+
+  it("a request with an Upgrade header is served as an ordinary request, not closed without an answer", async () => {
+    const player = await anonymousPlayer(project.clientKey);
+    const res = await raw(
+      `GET /api/v1/saves HTTP/1.1\r\nHost: x\r\nConnection: Upgrade, close\r\nUpgrade: websocket\r\n` +
+        `X-API-Key: ${project.clientKey}\r\nAuthorization: Bearer ${player.accessToken}\r\n\r\n`,
+    );
+    expect(res.status).toBe(200);
+    expect(JSON.parse(res.body)).toEqual([]);
   });
 
   it("an unknown method token (parser error) answers 405 JSON", async () => {
@@ -186,7 +218,15 @@ describe("request bodies", () => {
 });
 
 describe("on a dedicated instance", () => {
-  const app = dedicatedApp({ REDIS_URL: "" });
+  const app = dedicatedApp({ REDIS_URL: "", HTTP_HEADERS_TIMEOUT_SECONDS: "1" });
+
+  it("headers that do not arrive within HTTP_HEADERS_TIMEOUT_SECONDS: 408 in the JSON error shape", async () => {
+    const started = Date.now();
+    const res = await raw("GET /api/v1/saves HTTP/1.1\r\nHost: x\r\nX-Slow:", { port: Number(new URL(app().baseUrl).port) });
+    expectJsonError(res, 408, "REQUEST_TIMEOUT");
+    expect(res.headers.connection).toBe("close");
+    expect(Date.now() - started).toBeGreaterThanOrEqual(900);
+  });
 
   it("a client that disconnects mid-body is a client abort: no 503, no 'database unavailable' alarm", async () => {
     const player = await anonymousPlayer(project.clientKey);
