@@ -194,6 +194,22 @@ describe("errors of Node's HTTP parser answer in the JSON error shape", () => {
     expect(res.headers.connection).toBe("close");
   });
 
+  it("an HTTP/1.1 request without Host: 400 in JSON, not Node's empty 400", async () => {
+    const res = await raw("GET /api/v1/saves HTTP/1.1\r\nConnection: close\r\n\r\n");
+    expectJsonError(res, 400, "VALIDATION_ERROR");
+    expect(JSON.stringify(res.json().error.details)).toContain("host");
+    expectJsonError(await raw("GET /api/v1/saves HTTP/1.0\r\n\r\n"), 401, "MISSING_API_KEY");
+  });
+
+  it("an expectation other than 100-continue is ignored and the request served, not Node's empty 417", async () => {
+    const res = await raw(
+      `POST /api/v1/auth/anonymous HTTP/1.1\r\nHost: x\r\nConnection: close\r\nExpect: something-else\r\nX-API-Key: ${project.clientKey}\r\n` +
+        "Content-Type: application/json\r\nContent-Length: 2\r\n\r\n{}",
+    );
+    expect(res.status, res.body).toBe(200);
+    expect(JSON.parse(res.body)).toMatchObject({ tokenType: "Bearer", created: true });
+  });
+
   it("a bare LF line ending: 400", async () => {
     expectJsonError(await raw("GET /api/v1/saves HTTP/1.1\nHost: x\n\n"), 400, "VALIDATION_ERROR");
   });

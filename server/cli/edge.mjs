@@ -82,6 +82,12 @@ function routedPath(path) {
  * few string scans on ordinary requests.
  */
 export function guardRequest(req, res) {
+  if (req.headers.host === undefined && req.httpVersionMinor === 1 && req.httpVersionMajor === 1) {
+    // HTTP/1.1 requires Host (RFC 9112, section 3.2).
+    const issues = [{ path: "host", message: "An HTTP/1.1 request must carry a Host header." }];
+    reply(res, 400, "VALIDATION_ERROR", "The Host header is missing.", { issues });
+    return true;
+  }
   let url = req.url ?? "/";
   if (url[0] !== "/") {
     // Absolute-form request line (`GET http://evil.example/x`): serve the path, never the

@@ -293,16 +293,22 @@ async function main() {
     requestTimeout: Math.max(300_000, headersTimeoutMs),
     // How often Node looks for timed-out requests (its default 30 s is half its default timeout).
     connectionsCheckingInterval: Math.min(30_000, Math.max(100, headersTimeoutMs / 2)),
+    // Node would refuse an HTTP/1.1 request without Host with an empty 400; guardRequest answers it in JSON.
+    requireHostHeader: false,
   };
-  const server = http.createServer(serverOptions, (req, res) => {
+  const serve = (req, res) => {
     // Next keeps a client-sent X-Forwarded-For; unless we sit behind a trusted proxy,
     // overwrite it with the socket address so per-IP limits cannot be dodged.
     if (!trustProxy) req.headers["x-forwarded-for"] = req.socket.remoteAddress ?? "";
     if (guardRequest(req, res)) return;
     handle(req, res);
-  });
+  };
+  const server = http.createServer(serverOptions, serve);
   server.keepAliveTimeout = 65_000;
   server.on("clientError", answerClientError);
+  // An Expect other than 100-continue: Node's default is a 417 with an empty body; HTTP lets a
+  // server ignore the expectation instead, so the request is served as usual.
+  server.on("checkExpectation", serve);
   server.on("connect", answerConnect);
   if (dev) {
     server.on("upgrade", (req, socket, head) =>
