@@ -1,4 +1,4 @@
-import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
@@ -127,6 +127,18 @@ describe("the embedded default", () => {
     for (let i = 0; i < 100 && isRunning(stuck); i++) await new Promise((r) => setTimeout(r, 100));
     expect(isRunning(stuck)).toBe(false);
   }, 120_000);
+
+  it("removes a postmaster.pid whose pid now belongs to another program, without signalling that program", async () => {
+    const pidFile = path.join(dataDir, "postgres", "postmaster.pid");
+    expect(existsSync(pidFile)).toBe(false);
+    // This test's own process stands for the program that got the pid: a signal would end the test.
+    writeFileSync(pidFile, `${process.pid}\n${path.join(dataDir, "postgres")}\n`);
+    const app = await startApp(embeddedEnv(await freePort(), await freePort()), 60_000);
+    expect(app.output()).toMatch(
+      new RegExp(`removing a stale \\S*postmaster\\.pid \\(pid ${process.pid} is not a Postgres running on it\\)`),
+    );
+    expect(await app.stop()).toBe(0);
+  }, 90_000);
 
   it("names a bad HTTP_HEADERS_TIMEOUT_SECONDS and stops before starting anything", async () => {
     const failure = await startFailure({ DATA_DIR: dataDir, HTTP_HEADERS_TIMEOUT_SECONDS: "soon", PORT: String(await freePort()) });

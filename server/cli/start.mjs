@@ -7,7 +7,7 @@
 import { spawnSync } from "node:child_process";
 import { createHash, randomBytes } from "node:crypto";
 import { EventEmitter } from "node:events";
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, realpathSync, rmSync, statSync, writeFileSync } from "node:fs";
 import http from "node:http";
 import { createServer as createTcpServer } from "node:net";
 import path from "node:path";
@@ -97,6 +97,15 @@ function processName(pid) {
   }
 }
 
+/** A process's working directory where the OS tells it; a postmaster's is its data directory. */
+function processDir(pid) {
+  try {
+    return realpathSync(`/proc/${pid}/cwd`);
+  } catch {
+    return null;
+  }
+}
+
 /** "Z" for an exited process nobody reaped (an orphan's init may not reap), else its state or null. */
 function processState(pid) {
   try {
@@ -110,19 +119,24 @@ function processState(pid) {
 /**
  * A Postgres still running on our data directory while no launcher owns it (the last one was
  * killed without cleaning up) is stopped. A pid file whose pid now belongs to another program
- * (a reboot, pid reuse) is stale: it is removed, and that program is never signalled.
+ * or another cluster (a reboot, pid reuse) is stale: it is removed, and that process is never
+ * signalled.
  */
 async function stopOrphanPostgres(databaseDir) {
   const pidFile = path.join(databaseDir, "postmaster.pid");
   if (!existsSync(pidFile)) return;
   const pid = Number.parseInt(readFileSync(pidFile, "utf8").split("\n")[0] ?? "", 10);
   if (!Number.isInteger(pid) || pid <= 0 || !isAlive(pid)) return; // Postgres removes a stale pid file itself
+  // Postgres itself would take any live pid (a zombie, another program, another cluster's
+  // postmaster after pid reuse) for a running postmaster and refuse to start.
+  if (processState(pid) === "Z") return removeStalePidFile(pidFile, pid);
   const name = processName(pid);
-  // Postgres itself would take a live pid (a zombie, or another program now) for a running postmaster.
-  if (processState(pid) === "Z" || (name !== null && !name.startsWith("postgres"))) {
-    log(`removing a stale ${path.relative(root, pidFile)} (pid ${pid} is not a running Postgres)`);
-    rmSync(pidFile);
-    return;
+  if (name !== null) {
+    // Linux tells what the pid is: only a postmaster running in this very directory is ours.
+    if (!name.startsWith("postgres")) return removeStalePidFile(pidFile, pid);
+    const dir = processDir(pid);
+    if (dir === null) throw postgresInUse(databaseDir, pid, "its directory cannot be read");
+    if (dir !== realpathSync(databaseDir)) return removeStalePidFile(pidFile, pid);
   }
   log(`stopping an orphaned embedded Postgres (pid ${pid}) left running on ${path.relative(root, databaseDir)}`);
   try {
@@ -135,6 +149,11 @@ async function stopOrphanPostgres(databaseDir) {
     if (!isAlive(pid) || processState(pid) === "Z") return;
   }
   throw postgresInUse(databaseDir, pid, "it did not stop within 10 s of SIGINT");
+}
+
+function removeStalePidFile(pidFile, pid) {
+  log(`removing a stale ${path.relative(root, pidFile)} (pid ${pid} is not a Postgres running on it)`);
+  rmSync(pidFile);
 }
 
 function postgresInUse(databaseDir, pid, why) {
