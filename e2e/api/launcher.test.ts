@@ -8,7 +8,17 @@ import { freePort, type StartedApp, startApp } from "../support/global-setup";
 const dataDir = mkdtempSync(path.join(tmpdir(), "gb-launcher-"));
 // As root, the embedded Postgres runs as the "postgres" user, which must be able to enter it.
 chmodSync(dataDir, 0o755);
-afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
+/** Every app a test started: stopped after the file even when an assertion failed midway. */
+const launched: StartedApp[] = [];
+async function launch(env: Record<string, string | undefined>, timeoutMs?: number): Promise<StartedApp> {
+  const app = await startApp(env, timeoutMs);
+  launched.push(app);
+  return app;
+}
+afterAll(async () => {
+  for (const app of launched) if (app.child.exitCode === null && app.child.signalCode === null) await app.stop();
+  rmSync(dataDir, { recursive: true, force: true });
+});
 
 function embeddedEnv(port: number, pgPort: number): Record<string, string | undefined> {
   return {
@@ -24,7 +34,7 @@ function embeddedEnv(port: number, pgPort: number): Record<string, string | unde
 
 /** Why a start that should fail failed ("started" when it did not fail; that app is stopped again). */
 async function startFailure(env: Record<string, string | undefined>): Promise<string> {
-  return startApp(env, 60_000).then(
+  return launch(env, 60_000).then(
     async (app) => {
       await app.stop();
       return "started";
@@ -57,7 +67,7 @@ async function signIn(baseUrl: string, key: string): Promise<number> {
 describe("the embedded default", () => {
   it("starts on a fresh data directory, seeds the demo, stops cleanly and reuses everything on the next start", async () => {
     const pgPort = await freePort();
-    const first = await startApp(embeddedEnv(await freePort(), pgPort));
+    const first = await launch(embeddedEnv(await freePort(), pgPort));
     const demoFile = path.join(dataDir, "demo.json");
     const demo = JSON.parse(readFileSync(demoFile, "utf8")) as Demo;
     expect(Object.keys(demo)).toEqual(["baseUrl", "apiKey", "serverApiKey", "freeApiKey", "operatorEmail", "operatorPassword"]);
@@ -70,7 +80,7 @@ describe("the embedded default", () => {
     expect(first.output()).toContain("embedded Postgres stopped");
     expect(existsSync(path.join(dataDir, "postgres", "postmaster.pid"))).toBe(false);
 
-    const second = await startApp(embeddedEnv(await freePort(), pgPort));
+    const second = await launch(embeddedEnv(await freePort(), pgPort));
     // Secrets are printed on the first start only; later starts point to the file.
     expect(second.output()).not.toContain(demo.apiKey);
     expect(second.output()).not.toContain(demo.operatorPassword);
@@ -105,11 +115,11 @@ describe("the embedded default", () => {
       await app.stop();
     };
 
-    const killed = await startApp(embeddedEnv(await freePort(), pgPort));
+    const killed = await launch(embeddedEnv(await freePort(), pgPort));
     const orphan = postmasterPid();
     await killLauncher(killed);
     expect(isRunning(orphan)).toBe(true);
-    const next = await startApp(embeddedEnv(await freePort(), pgPort), 60_000);
+    const next = await launch(embeddedEnv(await freePort(), pgPort), 60_000);
     expect(next.output()).toContain(`stopping an orphaned embedded Postgres (pid ${orphan})`);
     expect(isRunning(orphan)).toBe(false);
     expect(await signIn(next.baseUrl, (JSON.parse(readFileSync(path.join(dataDir, "demo.json"), "utf8")) as Demo).apiKey)).toBe(200);
@@ -133,11 +143,12 @@ describe("the embedded default", () => {
     expect(existsSync(pidFile)).toBe(false);
     // This test's own process stands for the program that got the pid: a signal would end the test.
     writeFileSync(pidFile, `${process.pid}\n${path.join(dataDir, "postgres")}\n`);
-    const app = await startApp(embeddedEnv(await freePort(), await freePort()), 60_000);
+    const app = await launch(embeddedEnv(await freePort(), await freePort()), 60_000);
+    const exit = await app.stop();
     expect(app.output()).toMatch(
       new RegExp(`removing a stale \\S*postmaster\\.pid \\(pid ${process.pid} is not a Postgres running on it\\)`),
     );
-    expect(await app.stop()).toBe(0);
+    expect(exit).toBe(0);
   }, 90_000);
 
   it("names a bad HTTP_HEADERS_TIMEOUT_SECONDS and stops before starting anything", async () => {
@@ -146,16 +157,12 @@ describe("the embedded default", () => {
   }, 90_000);
 
   it("refuses to start in production without JWT_SECRET when given a database", async () => {
-    await expect(
-      startApp(
-        {
-          DATA_DIR: dataDir,
-          JWT_SECRET: undefined,
-          DATABASE_URL: "postgresql://postgres@127.0.0.1:5432/postgres",
-          PORT: String(await freePort()),
-        },
-        60_000,
-      ),
-    ).rejects.toThrow(/JWT_SECRET/);
+    const failure = await startFailure({
+      DATA_DIR: dataDir,
+      JWT_SECRET: undefined,
+      DATABASE_URL: "postgresql://postgres@127.0.0.1:5432/postgres",
+      PORT: String(await freePort()),
+    });
+    expect(failure).toMatch(/JWT_SECRET/);
   }, 90_000);
 });
