@@ -104,6 +104,21 @@ describe("malformed paths", () => {
     expectJsonError(slash, 401, "MISSING_API_KEY");
   });
 
+  it("repeated slashes or backslashes under /api answer the JSON 404, never Next's 308 redirect", async () => {
+    for (const target of ["/api//v1/saves", "/api/v1//saves", "/api\\v1/saves", "//api/v1/saves", "/api/v1/saves\\"]) {
+      const res = await raw(get(target, `X-API-Key: ${project.clientKey}\r\n`));
+      expect(res.headers.location, target).toBeUndefined();
+      expectJsonError(res, 404, "NOT_FOUND");
+    }
+  });
+
+  it("dot segments are judged by the path Next routes: /docs/../API/v1 is the JSON 404, not an HTML page", async () => {
+    for (const target of ["/docs/../API/v1", "/docs/%2e%2e/API/v1", "/docs/./../api"]) {
+      expectJsonError(await raw(get(target)), 404, "NOT_FOUND");
+    }
+    expectJsonError(await raw(get("/docs/../api/v1/saves")), 401, "MISSING_API_KEY");
+  });
+
   it("GET /docs/assets/<prototype name> is a 404, not a 500", async () => {
     for (const name of ["constructor", "toString", "__proto__", "hasOwnProperty", "valueOf"]) {
       const res = await fetch(`${baseUrl()}/docs/assets/${name}`);
@@ -140,6 +155,23 @@ describe("methods Next does not route", () => {
     expect(res.status).toBe(200);
   });
 
+  it("CONNECT answers 405 JSON with Allow instead of a silently closed socket", async () => {
+    const res = await raw("CONNECT evil.example:443 HTTP/1.1\r\nHost: evil.example:443\r\n\r\n");
+    expectJsonError(res, 405, "METHOD_NOT_ALLOWED");
+    expect(res.headers.allow).toContain("GET");
+    expect(res.headers.connection).toBe("close");
+  });
+
+  it("a request with an Upgrade header is served as an ordinary request, not closed without an answer", async () => {
+    const player = await anonymousPlayer(project.clientKey);
+    const res = await raw(
+      `GET /api/v1/saves HTTP/1.1\r\nHost: x\r\nConnection: Upgrade, close\r\nUpgrade: websocket\r\n` +
+        `X-API-Key: ${project.clientKey}\r\nAuthorization: Bearer ${player.accessToken}\r\n\r\n`,
+    );
+    expect(res.status).toBe(200);
+    expect(JSON.parse(res.body)).toEqual([]);
+  });
+
   it("an unknown method token (parser error) answers 405 JSON", async () => {
     expectJsonError(await raw(`FOO /api/v1/saves HTTP/1.1\r\nHost: x\r\n\r\n`), 405, "METHOD_NOT_ALLOWED");
   });
@@ -160,6 +192,22 @@ describe("errors of Node's HTTP parser answer in the JSON error shape", () => {
     const res = await raw(`POST /api/v1/auth/anonymous HTTP/1.1\r\nHost: x\r\n${headers}\r\n{}`);
     expectJsonError(res, 400, "VALIDATION_ERROR");
     expect(res.headers.connection).toBe("close");
+  });
+
+  it("an HTTP/1.1 request without Host: 400 in JSON, not Node's empty 400", async () => {
+    const res = await raw("GET /api/v1/saves HTTP/1.1\r\nConnection: close\r\n\r\n");
+    expectJsonError(res, 400, "VALIDATION_ERROR");
+    expect(JSON.stringify(res.json().error.details)).toContain("host");
+    expectJsonError(await raw("GET /api/v1/saves HTTP/1.0\r\n\r\n"), 401, "MISSING_API_KEY");
+  });
+
+  it("an expectation other than 100-continue is ignored and the request served, not Node's empty 417", async () => {
+    const res = await raw(
+      `POST /api/v1/auth/anonymous HTTP/1.1\r\nHost: x\r\nConnection: close\r\nExpect: something-else\r\nX-API-Key: ${project.clientKey}\r\n` +
+        "Content-Type: application/json\r\nContent-Length: 2\r\n\r\n{}",
+    );
+    expect(res.status, res.body).toBe(200);
+    expect(JSON.parse(res.body)).toMatchObject({ tokenType: "Bearer", created: true });
   });
 
   it("a bare LF line ending: 400", async () => {
@@ -186,7 +234,15 @@ describe("request bodies", () => {
 });
 
 describe("on a dedicated instance", () => {
-  const app = dedicatedApp({ REDIS_URL: "" });
+  const app = dedicatedApp({ REDIS_URL: "", HTTP_HEADERS_TIMEOUT_SECONDS: "1" });
+
+  it("headers that do not arrive within HTTP_HEADERS_TIMEOUT_SECONDS: 408 in the JSON error shape", async () => {
+    const started = Date.now();
+    const res = await raw("GET /api/v1/saves HTTP/1.1\r\nHost: x\r\nX-Slow:", { port: Number(new URL(app().baseUrl).port) });
+    expectJsonError(res, 408, "REQUEST_TIMEOUT");
+    expect(res.headers.connection).toBe("close");
+    expect(Date.now() - started).toBeGreaterThanOrEqual(900);
+  });
 
   it("a client that disconnects mid-body is a client abort: no 503, no 'database unavailable' alarm", async () => {
     const player = await anonymousPlayer(project.clientKey);

@@ -1,14 +1,24 @@
-import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { freePort, startApp } from "../support/global-setup";
+import { freePort, type StartedApp, startApp } from "../support/global-setup";
 
 /** `npm start` without DATABASE_URL: embedded Postgres, migrations, demo seed, clean stop, reuse. */
 const dataDir = mkdtempSync(path.join(tmpdir(), "gb-launcher-"));
 // As root, the embedded Postgres runs as the "postgres" user, which must be able to enter it.
 chmodSync(dataDir, 0o755);
-afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
+/** Every app a test started: stopped after the file even when an assertion failed midway. */
+const launched: StartedApp[] = [];
+async function launch(env: Record<string, string | undefined>, timeoutMs?: number): Promise<StartedApp> {
+  const app = await startApp(env, timeoutMs);
+  launched.push(app);
+  return app;
+}
+afterAll(async () => {
+  for (const app of launched) if (app.child.exitCode === null && app.child.signalCode === null) await app.stop();
+  rmSync(dataDir, { recursive: true, force: true });
+});
 
 function embeddedEnv(port: number, pgPort: number): Record<string, string | undefined> {
   return {
@@ -20,6 +30,28 @@ function embeddedEnv(port: number, pgPort: number): Record<string, string | unde
     EMBEDDED_POSTGRES_PORT: String(pgPort),
     PUBLIC_URL: undefined,
   };
+}
+
+/** Why a start that should fail failed ("started" when it did not fail; that app is stopped again). */
+async function startFailure(env: Record<string, string | undefined>): Promise<string> {
+  return launch(env, 60_000).then(
+    async (app) => {
+      await app.stop();
+      return "started";
+    },
+    (error: Error) => String(error),
+  );
+}
+
+/** Alive and not a zombie: an orphan's exit may never be reaped by this container's init. */
+function isRunning(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+  } catch {
+    return false;
+  }
+  const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+  return stat[stat.lastIndexOf(")") + 2] !== "Z";
 }
 
 type Demo = { baseUrl: string; apiKey: string; serverApiKey: string; freeApiKey: string; operatorEmail: string; operatorPassword: string };
@@ -35,7 +67,7 @@ async function signIn(baseUrl: string, key: string): Promise<number> {
 describe("the embedded default", () => {
   it("starts on a fresh data directory, seeds the demo, stops cleanly and reuses everything on the next start", async () => {
     const pgPort = await freePort();
-    const first = await startApp(embeddedEnv(await freePort(), pgPort));
+    const first = await launch(embeddedEnv(await freePort(), pgPort));
     const demoFile = path.join(dataDir, "demo.json");
     const demo = JSON.parse(readFileSync(demoFile, "utf8")) as Demo;
     expect(Object.keys(demo)).toEqual(["baseUrl", "apiKey", "serverApiKey", "freeApiKey", "operatorEmail", "operatorPassword"]);
@@ -48,26 +80,21 @@ describe("the embedded default", () => {
     expect(first.output()).toContain("embedded Postgres stopped");
     expect(existsSync(path.join(dataDir, "postgres", "postmaster.pid"))).toBe(false);
 
-    const second = await startApp(embeddedEnv(await freePort(), pgPort));
+    const second = await launch(embeddedEnv(await freePort(), pgPort));
     // Secrets are printed on the first start only; later starts point to the file.
     expect(second.output()).not.toContain(demo.apiKey);
     expect(second.output()).not.toContain(demo.operatorPassword);
     expect(second.output()).toContain("demo.json");
 
     // A second launcher on the same data directory, or on a taken Postgres port, says why and how to fix it.
-    const sameDir = await startApp(embeddedEnv(await freePort(), await freePort()), 60_000).catch((error: Error) => error);
-    expect(sameDir).toBeInstanceOf(Error);
-    expect(String(sameDir)).toMatch(/data directory .* is in use by another npm start \(pid \d+\).*DATA_DIR=/s);
+    const sameDir = await startFailure(embeddedEnv(await freePort(), await freePort()));
+    expect(sameDir).toMatch(/data directory .* is in use by another npm start \(pid \d+\).*DATA_DIR=/s);
     const otherDir = mkdtempSync(path.join(tmpdir(), "gb-launcher-other-"));
     chmodSync(otherDir, 0o755);
-    const portTaken = await startApp({ ...embeddedEnv(await freePort(), pgPort), DATA_DIR: otherDir }, 60_000).catch(
-      (error: Error) => error,
-    );
+    const portTaken = await startFailure({ ...embeddedEnv(await freePort(), pgPort), DATA_DIR: otherDir });
     rmSync(otherDir, { recursive: true, force: true });
-    expect(String(portTaken)).toMatch(
-      new RegExp(`port ${pgPort} for the embedded Postgres is already in use.*EMBEDDED_POSTGRES_PORT=`, "s"),
-    );
-    expect(String(portTaken)).not.toContain("fatal: undefined");
+    expect(portTaken).toMatch(new RegExp(`port ${pgPort} for the embedded Postgres is already in use.*EMBEDDED_POSTGRES_PORT=`, "s"));
+    expect(portTaken).not.toContain("fatal: undefined");
     expect(await signIn(second.baseUrl, demo.apiKey)).toBe(200);
 
     const again = JSON.parse(readFileSync(demoFile, "utf8")) as Demo;
@@ -79,17 +106,63 @@ describe("the embedded default", () => {
     expect(await second.stop()).toBe(0);
   }, 180_000);
 
+  it("stops a Postgres left running on the data directory by a killed launcher; one that will not stop is named with the fix", async () => {
+    const pgPort = await freePort();
+    const pidFile = path.join(dataDir, "postgres", "postmaster.pid");
+    const postmasterPid = () => Number.parseInt(readFileSync(pidFile, "utf8").split("\n")[0] ?? "", 10);
+    const killLauncher = async (app: StartedApp) => {
+      app.child.kill("SIGKILL");
+      await app.stop();
+    };
+
+    const killed = await launch(embeddedEnv(await freePort(), pgPort));
+    const orphan = postmasterPid();
+    await killLauncher(killed);
+    expect(isRunning(orphan)).toBe(true);
+    const next = await launch(embeddedEnv(await freePort(), pgPort), 60_000);
+    expect(next.output()).toContain(`stopping an orphaned embedded Postgres (pid ${orphan})`);
+    expect(isRunning(orphan)).toBe(false);
+    expect(await signIn(next.baseUrl, (JSON.parse(readFileSync(path.join(dataDir, "demo.json"), "utf8")) as Demo).apiKey)).toBe(200);
+
+    const stuck = postmasterPid();
+    await killLauncher(next);
+    // A stopped process takes the launcher's SIGINT but does not act on it.
+    process.kill(stuck, "SIGSTOP");
+    const refused = await startFailure(embeddedEnv(await freePort(), pgPort));
+    process.kill(stuck, "SIGCONT");
+    expect(refused).toMatch(
+      new RegExp(`in use by a running Postgres \\(pid ${stuck}\\) and it did not stop.*kill ${stuck}.*DATA_DIR=`, "s"),
+    );
+    expect(refused).not.toContain("fatal: undefined");
+    for (let i = 0; i < 100 && isRunning(stuck); i++) await new Promise((r) => setTimeout(r, 100));
+    expect(isRunning(stuck)).toBe(false);
+  }, 120_000);
+
+  it("removes a postmaster.pid whose pid now belongs to another program, without signalling that program", async () => {
+    const pidFile = path.join(dataDir, "postgres", "postmaster.pid");
+    expect(existsSync(pidFile)).toBe(false);
+    // This test's own process stands for the program that got the pid: a signal would end the test.
+    writeFileSync(pidFile, `${process.pid}\n${path.join(dataDir, "postgres")}\n`);
+    const app = await launch(embeddedEnv(await freePort(), await freePort()), 60_000);
+    const exit = await app.stop();
+    expect(app.output()).toMatch(
+      new RegExp(`removing a stale \\S*postmaster\\.pid \\(pid ${process.pid} is not a Postgres running on it\\)`),
+    );
+    expect(exit).toBe(0);
+  }, 90_000);
+
+  it("names a bad HTTP_HEADERS_TIMEOUT_SECONDS and stops before starting anything", async () => {
+    const failure = await startFailure({ DATA_DIR: dataDir, HTTP_HEADERS_TIMEOUT_SECONDS: "soon", PORT: String(await freePort()) });
+    expect(failure).toMatch(/HTTP_HEADERS_TIMEOUT_SECONDS must be a whole number of seconds from 1 to 3600, not "soon"/);
+  }, 90_000);
+
   it("refuses to start in production without JWT_SECRET when given a database", async () => {
-    await expect(
-      startApp(
-        {
-          DATA_DIR: dataDir,
-          JWT_SECRET: undefined,
-          DATABASE_URL: "postgresql://postgres@127.0.0.1:5432/postgres",
-          PORT: String(await freePort()),
-        },
-        60_000,
-      ),
-    ).rejects.toThrow(/JWT_SECRET/);
+    const failure = await startFailure({
+      DATA_DIR: dataDir,
+      JWT_SECRET: undefined,
+      DATABASE_URL: "postgresql://postgres@127.0.0.1:5432/postgres",
+      PORT: String(await freePort()),
+    });
+    expect(failure).toMatch(/JWT_SECRET/);
   }, 90_000);
 });

@@ -57,11 +57,37 @@ function decodesCleanly(path) {
   }
 }
 
+/** `/api` or `/api/…` in any case, without allocating (the launcher runs this on every request). */
+function isApiPath(path) {
+  if (path.length < 4 || path.charCodeAt(0) !== 47) return false;
+  // `| 32` lower-cases ASCII letters; of all characters only "A" and "a" give 97 ("a"), and so on.
+  if ((path.charCodeAt(1) | 32) !== 97 || (path.charCodeAt(2) | 32) !== 112 || (path.charCodeAt(3) | 32) !== 105) return false;
+  return path.length === 4 || path.charCodeAt(4) === 47;
+}
+
+/**
+ * The path Next routes: it redirects (308) paths with `//` or `\` to the collapsed one and
+ * resolves dot segments (also `%2e`), so `/docs/../API` reaches `/API`. Only called on such paths.
+ */
+function routedPath(path) {
+  try {
+    return new URL(path.replace(/[\\/]+/g, "/"), "http://h").pathname;
+  } catch {
+    return path;
+  }
+}
+
 /**
  * Rewrites the request in place for Next, or answers it. Returns true when answered. Costs a
- * few string checks on ordinary requests.
+ * few string scans on ordinary requests.
  */
 export function guardRequest(req, res) {
+  if (req.headers.host === undefined && req.httpVersionMinor === 1 && req.httpVersionMajor === 1) {
+    // HTTP/1.1 requires Host (RFC 9112, section 3.2).
+    const issues = [{ path: "host", message: "An HTTP/1.1 request must carry a Host header." }];
+    reply(res, 400, "VALIDATION_ERROR", "The Host header is missing.", { issues });
+    return true;
+  }
   let url = req.url ?? "/";
   if (url[0] !== "/") {
     // Absolute-form request line (`GET http://evil.example/x`): serve the path, never the
@@ -78,10 +104,23 @@ export function guardRequest(req, res) {
   if (Object.hasOwn(req.headers, UNSUPPORTED_METHOD_HEADER)) delete req.headers[UNSUPPORTED_METHOD_HEADER];
   const query = url.indexOf("?");
   const path = query === -1 ? url : url.slice(0, query);
-  const api = path.length >= 4 && path.slice(0, 4).toLowerCase() === "/api" && (path.length === 4 || path[4] === "/");
-  if (path.includes("%") && !decodesCleanly(path)) {
+  const escaped = path.includes("%");
+  if (escaped && !decodesCleanly(path)) {
     const issues = [{ path: "path", message: "Malformed percent-encoding (each % must start a valid UTF-8 escape)." }];
     reply(res, 400, "VALIDATION_ERROR", "The request path is malformed.", { issues });
+    return true;
+  }
+  // Next would answer these with a redirect (`//`, `\`) or route them elsewhere (dot segments).
+  const redirected = path.includes("//") || path.includes("\\");
+  const routed = redirected || path.includes("/.") || (escaped && /%2e/i.test(path)) ? routedPath(path) : path;
+  const api = isApiPath(routed);
+  if (api && redirected) {
+    reply(res, 404, "NOT_FOUND", `No route for ${req.method} ${path}: "//" and "\\" are not collapsed under /api.`);
+    return true;
+  }
+  if (api && !routed.startsWith("/api/")) {
+    // `/api` itself and other spellings (`/API/v1/...`): no route, and not Next's HTML 404.
+    reply(res, 404, "NOT_FOUND", `No route for ${req.method} ${routed}.`);
     return true;
   }
   if (!ROUTED_METHODS.has(req.method)) {
@@ -99,11 +138,6 @@ export function guardRequest(req, res) {
     // The route answers the 405 with its own Allow header (server/http/define-route.ts).
     req.headers[UNSUPPORTED_METHOD_HEADER] = req.method;
     req.method = "GET";
-  }
-  if (api && !path.startsWith("/api/")) {
-    // `/api` itself and other spellings (`/API/v1/...`): no route, and not Next's HTML 404.
-    reply(res, 404, "NOT_FOUND", `No route for ${req.method} ${path}.`);
-    return true;
   }
   return false;
 }
@@ -131,25 +165,55 @@ export function clientErrorAnswer(error) {
   }
 }
 
-const REASONS = { 400: "Bad Request", 405: "Method Not Allowed", 408: "Request Timeout", 431: "Request Header Fields Too Large" };
+const REASONS = new Map([
+  [400, "Bad Request"],
+  [405, "Method Not Allowed"],
+  [408, "Request Timeout"],
+  [431, "Request Header Fields Too Large"],
+]);
+
+/** Writes a whole JSON error answer on a socket no ServerResponse owns, then closes it. */
+function writeAnswer(socket, answer, id) {
+  const details = answer.issues ? { issues: answer.issues } : answer.allow ? { allow: answer.allow.split(", ") } : {};
+  const body = errorBody(answer.code, answer.message, details);
+  const headers = headersFor(id, {
+    Connection: "close",
+    "Content-Length": Buffer.byteLength(body),
+    ...(answer.allow ? { Allow: answer.allow } : {}),
+  });
+  const head = Object.entries(headers)
+    .map(([name, value]) => `${name}: ${value}\r\n`)
+    .join("");
+  socket.end(`HTTP/1.1 ${answer.status} ${REASONS.get(answer.status)}\r\n${head}\r\n${body}`);
+}
 
 /** server.on("clientError"): answer in the JSON shape while the socket still takes a write, then close. */
 export function answerClientError(error, socket) {
   const answer = clientErrorAnswer(error);
   // As Node's own default: only while no response on this socket has started.
   if (answer && socket.writable && !socket._httpMessage?.headersSent) {
-    const details = answer.issues ? { issues: answer.issues } : answer.allow ? { allow: answer.allow.split(", ") } : {};
-    const body = errorBody(answer.code, answer.message, details);
-    const headers = headersFor(randomUUID(), {
-      Connection: "close",
-      "Content-Length": Buffer.byteLength(body),
-      ...(answer.allow ? { Allow: answer.allow } : {}),
-    });
-    const head = Object.entries(headers)
-      .map(([name, value]) => `${name}: ${value}\r\n`)
-      .join("");
-    socket.end(`HTTP/1.1 ${answer.status} ${REASONS[answer.status]}\r\n${head}\r\n${body}`);
+    writeAnswer(socket, answer, randomUUID());
     return;
   }
   socket.destroy();
+}
+
+/** server.on("connect"): no tunnels here. Without this listener Node closes the socket silently. */
+export function answerConnect(req, socket) {
+  // Node leaves a socket handed to "connect" or "upgrade" without an error listener.
+  socket.on("error", () => socket.destroy());
+  const answer = { status: 405, code: "METHOD_NOT_ALLOWED", message: "CONNECT is not supported.", allow: ALLOW_ANY_ROUTE };
+  writeAnswer(socket, answer, requestId(req.headers));
+}
+
+/** server.on("upgrade") in development, for upgrades other than Next's hot reload: none is served. */
+export function answerUpgrade(req, socket) {
+  socket.on("error", () => socket.destroy());
+  const answer = {
+    status: 400,
+    code: "VALIDATION_ERROR",
+    message: "Protocol upgrades are not supported.",
+    issues: [{ path: "upgrade", message: "Send the request without an Upgrade header." }],
+  };
+  writeAnswer(socket, answer, requestId(req.headers));
 }

@@ -6,11 +6,12 @@
 // Migrations, the demo seed and the banner run inside Next (instrumentation.ts).
 import { spawnSync } from "node:child_process";
 import { createHash, randomBytes } from "node:crypto";
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { EventEmitter } from "node:events";
+import { existsSync, mkdirSync, readdirSync, readFileSync, realpathSync, rmSync, statSync, writeFileSync } from "node:fs";
 import http from "node:http";
 import { createServer as createTcpServer } from "node:net";
 import path from "node:path";
-import { answerClientError, guardRequest } from "./edge.mjs";
+import { answerClientError, answerConnect, answerUpgrade, guardRequest } from "./edge.mjs";
 
 // An empty variable (`REDIS_URL=`) means unset, here and in server/env.ts.
 for (const [name, value] of Object.entries(process.env)) if (value === "") delete process.env[name];
@@ -87,26 +88,79 @@ function ensureBuild() {
   writeFileSync(stamp, fingerprint);
 }
 
-/** Stops a Postgres left running by a launcher that was killed without cleaning up. */
+/** The command name of a running process where the OS tells it (Linux /proc); null where it does not. */
+function processName(pid) {
+  try {
+    return readFileSync(`/proc/${pid}/comm`, "utf8").trim();
+  } catch {
+    return null;
+  }
+}
+
+/** A process's working directory where the OS tells it; a postmaster's is its data directory. */
+function processDir(pid) {
+  try {
+    return realpathSync(`/proc/${pid}/cwd`);
+  } catch {
+    return null;
+  }
+}
+
+/** "Z" for an exited process nobody reaped (an orphan's init may not reap), else its state or null. */
+function processState(pid) {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    return stat[stat.lastIndexOf(")") + 2] ?? null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * A Postgres still running on our data directory while no launcher owns it (the last one was
+ * killed without cleaning up) is stopped. A pid file whose pid now belongs to another program
+ * or another cluster (a reboot, pid reuse) is stale: it is removed, and that process is never
+ * signalled.
+ */
 async function stopOrphanPostgres(databaseDir) {
   const pidFile = path.join(databaseDir, "postmaster.pid");
   if (!existsSync(pidFile)) return;
   const pid = Number.parseInt(readFileSync(pidFile, "utf8").split("\n")[0] ?? "", 10);
-  if (!Number.isInteger(pid) || pid <= 0) return;
+  if (!Number.isInteger(pid) || pid <= 0 || !isAlive(pid)) return; // Postgres removes a stale pid file itself
+  // Postgres itself would take any live pid (a zombie, another program, another cluster's
+  // postmaster after pid reuse) for a running postmaster and refuse to start.
+  if (processState(pid) === "Z") return removeStalePidFile(pidFile, pid);
+  const name = processName(pid);
+  if (name !== null) {
+    // Linux tells what the pid is: only a postmaster running in this very directory is ours.
+    if (!name.startsWith("postgres")) return removeStalePidFile(pidFile, pid);
+    const dir = processDir(pid);
+    if (dir === null) throw postgresInUse(databaseDir, pid, "its directory cannot be read");
+    if (dir !== realpathSync(databaseDir)) return removeStalePidFile(pidFile, pid);
+  }
+  log(`stopping an orphaned embedded Postgres (pid ${pid}) left running on ${path.relative(root, databaseDir)}`);
   try {
     process.kill(pid, "SIGINT");
-  } catch {
-    return; // not running: Postgres removes a stale pid file itself
+  } catch (error) {
+    throw postgresInUse(databaseDir, pid, `it cannot be signalled (${error.code})`);
   }
-  log(`stopping an orphaned embedded Postgres (pid ${pid})`);
   for (let i = 0; i < 100; i++) {
     await new Promise((r) => setTimeout(r, 100));
-    try {
-      process.kill(pid, 0);
-    } catch {
-      return;
-    }
+    if (!isAlive(pid) || processState(pid) === "Z") return;
   }
+  throw postgresInUse(databaseDir, pid, "it did not stop within 10 s of SIGINT");
+}
+
+function removeStalePidFile(pidFile, pid) {
+  log(`removing a stale ${path.relative(root, pidFile)} (pid ${pid} is not a Postgres running on it)`);
+  rmSync(pidFile);
+}
+
+function postgresInUse(databaseDir, pid, why) {
+  return new Error(
+    `the data directory ${databaseDir} is in use by a running Postgres (pid ${pid}) and ${why}. ` +
+      `Stop that Postgres (kill ${pid}), or give this start its own directory with DATA_DIR=<path> (and EMBEDDED_POSTGRES_PORT=<free port>).`,
+  );
 }
 
 /** Resolves when nothing listens on 127.0.0.1:port; otherwise names the cause and the fix. */
@@ -206,7 +260,18 @@ async function startEmbeddedPostgres(password) {
   return { embedded, url: `postgresql://postgres:${encodeURIComponent(password)}@127.0.0.1:${port}/game` };
 }
 
+/** Slow-loris guard: a request's headers must arrive within this (Node's default, 60 s, unless set). */
+function headersTimeoutSeconds() {
+  const text = process.env.HTTP_HEADERS_TIMEOUT_SECONDS ?? "60";
+  const seconds = Number(text);
+  if (!Number.isInteger(seconds) || seconds < 1 || seconds > 3_600) {
+    throw new Error(`HTTP_HEADERS_TIMEOUT_SECONDS must be a whole number of seconds from 1 to 3600, not "${text}"`);
+  }
+  return seconds;
+}
+
 async function main() {
+  const headersTimeoutMs = headersTimeoutSeconds() * 1000;
   const secrets = loadSecrets();
   process.env.NODE_ENV = dev ? "development" : "production";
   process.env.DATA_DIR = dataDir;
@@ -234,18 +299,41 @@ async function main() {
   }
 
   const { default: next } = await import("next");
-  const app = next({ dev, dir: root, hostname, port });
+  // Next attaches its upgrade handler to the server it is given (else to the first request's):
+  // it closes upgrade requests to app routes without an answer. It gets a relay instead, fed
+  // with its own hot-reload upgrades in development; in production no one listens, so Node
+  // serves a request with an Upgrade header as an ordinary request.
+  const nextUpgrades = new EventEmitter();
+  const app = next({ dev, dir: root, hostname, port, httpServer: nextUpgrades });
   const handle = app.getRequestHandler();
   const trustProxy = ["1", "true"].includes(process.env.TRUST_PROXY ?? "");
-  const server = http.createServer((req, res) => {
+  const serverOptions = {
+    headersTimeout: headersTimeoutMs,
+    requestTimeout: Math.max(300_000, headersTimeoutMs),
+    // How often Node looks for timed-out requests (its default 30 s is half its default timeout).
+    connectionsCheckingInterval: Math.min(30_000, Math.max(100, headersTimeoutMs / 2)),
+    // Node would refuse an HTTP/1.1 request without Host with an empty 400; guardRequest answers it in JSON.
+    requireHostHeader: false,
+  };
+  const serve = (req, res) => {
     // Next keeps a client-sent X-Forwarded-For; unless we sit behind a trusted proxy,
     // overwrite it with the socket address so per-IP limits cannot be dodged.
     if (!trustProxy) req.headers["x-forwarded-for"] = req.socket.remoteAddress ?? "";
     if (guardRequest(req, res)) return;
     handle(req, res);
-  });
+  };
+  const server = http.createServer(serverOptions, serve);
   server.keepAliveTimeout = 65_000;
   server.on("clientError", answerClientError);
+  // An Expect other than 100-continue: Node's default is a 417 with an empty body; HTTP lets a
+  // server ignore the expectation instead, so the request is served as usual.
+  server.on("checkExpectation", serve);
+  server.on("connect", answerConnect);
+  if (dev) {
+    server.on("upgrade", (req, socket, head) =>
+      req.url?.startsWith("/_next/") ? nextUpgrades.emit("upgrade", req, socket, head) : answerUpgrade(req, socket),
+    );
+  }
 
   let stopping = false;
   async function shutdown(signal) {

@@ -125,7 +125,8 @@ export function buildOpenApiDocument(serverUrl = "/api/v1") {
         "budget closest to running out; a 429 names it in `details.scope` (`project`, `player`, `ip`, or for e-mail auth " +
         "`login-account-ip`, `login-ip`, `login-account`, `register-ip`).\n\n" +
         "**Additions to the error table.** Answered before routing, without rate-limit headers: 408 REQUEST_TIMEOUT and 431 " +
-        "REQUEST_HEADER_FIELDS_TOO_LARGE (from the HTTP parser), 400 VALIDATION_ERROR for malformed percent-encoding or HTTP.",
+        "REQUEST_HEADER_FIELDS_TOO_LARGE (from the HTTP parser), 400 VALIDATION_ERROR for malformed percent-encoding or HTTP, " +
+        "404 NOT_FOUND for `/api` in another case or with `//` or `\\` in the path (never a redirect), 405 for CONNECT.",
     },
     servers: [{ url: serverUrl }],
     components: {
