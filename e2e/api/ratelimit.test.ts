@@ -215,15 +215,7 @@ function behaviourSuite(name: string, base: () => string) {
       const failOpenBefore = await failOpenCount(base());
       const t0 = Date.now();
       const { flood, honest } = await floodWhileVictim(read(abuser), read(victim), 900);
-      expect(honest.map((r) => r.status)).toEqual(Array(honest.length).fill(200));
-      expect(flood.filter((r) => r.status !== 200 && r.status !== 429)).toEqual([]);
-      const scopes = new Set(
-        flood.filter((r) => r.status === 429).map((r) => (r.body.error as { details: { scope: string } }).details.scope),
-      );
-      expect([...scopes]).toEqual(["player"]);
-      const windows = windowIndex(Date.now()) - windowIndex(t0) + 1;
-      const failedOpen = (await failOpenCount(base())) - failOpenBefore;
-      expect(flood.filter((r) => r.status === 200).length).toBeLessThanOrEqual(60 * windows + failedOpen);
+      await expectShareHeld(base(), { flood, honest, scope: "player", share: 60, t0, failOpenBefore });
     }, 60_000);
 
     it("while one address floods sign-in as fast as it can (3× the project budget), a player elsewhere is answered throughout", async () => {
@@ -235,15 +227,7 @@ function behaviourSuite(name: string, base: () => string) {
       const failOpenBefore = await failOpenCount(base());
       const t0 = Date.now();
       const { flood, honest } = await floodWhileVictim(signIn, read, 900);
-      expect(honest.map((r) => r.status)).toEqual(Array(honest.length).fill(200));
-      expect(flood.filter((r) => r.status !== 200 && r.status !== 429)).toEqual([]);
-      const scopes = new Set(
-        flood.filter((r) => r.status === 429).map((r) => (r.body.error as { details: { scope: string } }).details.scope),
-      );
-      expect([...scopes]).toEqual(["ip"]);
-      const windows = windowIndex(Date.now()) - windowIndex(t0) + 1;
-      const failedOpen = (await failOpenCount(base())) - failOpenBefore;
-      expect(flood.filter((r) => r.status === 200).length).toBeLessThanOrEqual(90 * windows + failedOpen);
+      await expectShareHeld(base(), { flood, honest, scope: "ip", share: 90, t0, failOpenBefore });
     }, 60_000);
 
     it("one address hammering sign-in gets its IP share (429 scope ip); another address still signs in", async () => {
@@ -344,9 +328,7 @@ function behaviourSuite(name: string, base: () => string) {
       call(base(), { key, path: "/api/v1/auth/email/login", body: { email, password }, ip });
 
     it("cuts the attacker's address off from the account while the owner, from an address that was not failing, signs in", async () => {
-      const project = await makeProject();
-      const victim = `victim-${randomBytes(4).toString("hex")}@example.com`;
-      await registerWithEmail({ projectId: project.projectId, email: victim, password: "the real password", playerId: null });
+      const { project, email: victim } = await accountInNewProject("victim");
       const attacker = uniqueIp();
       for (let i = 0; i < LOGIN_PER_ACCOUNT_IP; i++)
         expect((await login(project.clientKey, victim, `guess ${i}`, attacker)).status).toBe(401);
@@ -362,9 +344,7 @@ function behaviourSuite(name: string, base: () => string) {
     }, 30_000);
 
     it("the account-wide budget stops guessing from many addresses; the owner still signs in from an address used before", async () => {
-      const project = await makeProject();
-      const victim = `spread-${randomBytes(4).toString("hex")}@example.com`;
-      await registerWithEmail({ projectId: project.projectId, email: victim, password: "the real password", playerId: null });
+      const { project, email: victim } = await accountInNewProject("spread");
       const homeNet = uniqueNet();
       const home = `${homeNet}::1`;
       expect((await login(project.clientKey, victim, "the real password", home)).status).toBe(200);
@@ -378,9 +358,7 @@ function behaviourSuite(name: string, base: () => string) {
     }, 30_000);
 
     it("remembers a known address only as a keyed hash (a plain hash of an address is reversed by trying them all)", async () => {
-      const project = await makeProject();
-      const email = `known-${randomBytes(4).toString("hex")}@example.com`;
-      await registerWithEmail({ projectId: project.projectId, email, password: "the real password", playerId: null });
+      const { project, email } = await accountInNewProject("known");
       const home = uniqueIp();
       expect((await login(project.clientKey, email, "the real password", home)).status).toBe(200);
       const rows = await prisma().loginKnownIp.findMany({ where: { player: { projectId: project.projectId, email } } });
@@ -412,9 +390,7 @@ function behaviourSuite(name: string, base: () => string) {
     }, 30_000);
 
     it("an IPv6 attacker rotating addresses inside its /64 is cut off like one address; the owner elsewhere signs in", async () => {
-      const project = await makeProject();
-      const victim = `rotate-${randomBytes(4).toString("hex")}@example.com`;
-      await registerWithEmail({ projectId: project.projectId, email: victim, password: "the real password", playerId: null });
+      const { project, email: victim } = await accountInNewProject("rotate");
       const net = uniqueNet();
       for (let i = 0; i < LOGIN_PER_ACCOUNT_IP; i++)
         expect((await login(project.clientKey, victim, `guess ${i}`, `${net}:${i}::${i + 1}`)).status).toBe(401);
@@ -424,9 +400,7 @@ function behaviourSuite(name: string, base: () => string) {
     }, 30_000);
 
     it("a burst of parallel guesses from many addresses cannot get more than the account-wide budget checked", async () => {
-      const project = await makeProject();
-      const victim = `burst-${randomBytes(4).toString("hex")}@example.com`;
-      await registerWithEmail({ projectId: project.projectId, email: victim, password: "the real password", playerId: null });
+      const { project, email: victim } = await accountInNewProject("burst");
       const results = await Promise.all(Array.from({ length: 20 }, (_, i) => login(project.clientKey, victim, `guess ${i}`, uniqueIp())));
       expect(results.every((r) => r.status === 401 || r.status === 429)).toBe(true);
       expect(results.filter((r) => r.status === 401).length).toBeLessThanOrEqual(LOGIN_PER_ACCOUNT);
@@ -434,9 +408,7 @@ function behaviourSuite(name: string, base: () => string) {
     }, 30_000);
 
     it("only failures count: correct logins give their attempt back", async () => {
-      const project = await makeProject();
-      const email = `ok-${randomBytes(4).toString("hex")}@example.com`;
-      await registerWithEmail({ projectId: project.projectId, email, password: "the real password", playerId: null });
+      const { project, email } = await accountInNewProject("ok");
       const ip = uniqueIp();
       for (let i = 0; i < LOGIN_PER_ACCOUNT_IP - 1; i++) expect((await login(project.clientKey, email, "wrong", ip)).status).toBe(401);
       for (let i = 0; i < LOGIN_PER_ACCOUNT_IP + 2; i++)
@@ -446,9 +418,7 @@ function behaviourSuite(name: string, base: () => string) {
     }, 30_000);
 
     it("a burst of correct logins beyond the budget's headroom does not lock the address out afterwards", async () => {
-      const project = await makeProject();
-      const email = `headroom-${randomBytes(4).toString("hex")}@example.com`;
-      await registerWithEmail({ projectId: project.projectId, email, password: "the real password", playerId: null });
+      const { project, email } = await accountInNewProject("headroom");
       const ip = uniqueIp();
       for (let i = 0; i < LOGIN_PER_ACCOUNT_IP - 1; i++) expect((await login(project.clientKey, email, "wrong", ip)).status).toBe(401);
       const burst = await Promise.all(Array.from({ length: 4 }, () => login(project.clientKey, email, "the real password", ip)));
@@ -461,9 +431,7 @@ function behaviourSuite(name: string, base: () => string) {
     }, 30_000);
 
     it("cuts off one IP guessing many accounts; other IPs still log in", async () => {
-      const project = await makeProject();
-      const email = `p-${randomBytes(4).toString("hex")}@example.com`;
-      await registerWithEmail({ projectId: project.projectId, email, password: "the real password", playerId: null });
+      const { project, email } = await accountInNewProject("p");
       const attacker = uniqueIp();
       for (let i = 0; i < LOGIN_PER_IP; i++)
         expect((await login(project.clientKey, `nobody-${i}@example.com`, "x", attacker)).status).toBe(401);
@@ -529,6 +497,34 @@ async function floodWhileVictim(
 async function failOpenCount(base: string): Promise<number> {
   const health = (await (await fetch(`${base}/api/health`)).json()) as { limiter: { failOpen: number } };
   return health.limiter.failOpen;
+}
+
+/**
+ * After a flood: every victim request was answered, the flood got only 200s or 429s naming the
+ * abuser's share, and no more answers than the share allows per window it spanned (plus
+ * requests let through because the store was slow, counted by /api/health).
+ */
+async function expectShareHeld(
+  base: string,
+  o: { flood: Res[]; honest: Res[]; scope: string; share: number; t0: number; failOpenBefore: number },
+): Promise<void> {
+  expect(o.honest.map((r) => r.status)).toEqual(Array(o.honest.length).fill(200));
+  expect(o.flood.filter((r) => r.status !== 200 && r.status !== 429)).toEqual([]);
+  const scopes = new Set(
+    o.flood.filter((r) => r.status === 429).map((r) => (r.body.error as { details: { scope: string } }).details.scope),
+  );
+  expect([...scopes]).toEqual([o.scope]);
+  const windows = windowIndex(Date.now()) - windowIndex(o.t0) + 1;
+  const failedOpen = (await failOpenCount(base)) - o.failOpenBefore;
+  expect(o.flood.filter((r) => r.status === 200).length).toBeLessThanOrEqual(o.share * windows + failedOpen);
+}
+
+/** A fresh project with one e-mail account whose password is "the real password". */
+async function accountInNewProject(prefix: string): Promise<{ project: Awaited<ReturnType<typeof makeProject>>; email: string }> {
+  const project = await makeProject();
+  const email = `${prefix}-${randomBytes(4).toString("hex")}@example.com`;
+  await registerWithEmail({ projectId: project.projectId, email, password: "the real password", playerId: null });
+  return { project, email };
 }
 
 /** An anonymous player's access token. */
