@@ -1,3 +1,4 @@
+import { z } from "zod";
 import { AppError } from "../errors";
 import type { Precondition } from "../services/storage-limits";
 
@@ -24,3 +25,12 @@ function invalid(header: string, message: string): AppError {
 }
 
 export const etag = (version: number) => `"${version}"`;
+
+/** The conditional request headers of writes, for the published document. */
+export const ZConditionalHeaders = z.object({
+  "If-Match": z.string().optional().meta({ description: 'Write only if the stored version is this one, e.g. "3". Mismatch: 412.' }),
+  "If-None-Match": z.literal("*").optional().meta({ description: "Create only: 412 if the key exists." }),
+});
+export const ZIfMatchHeader = z.object({
+  "If-Match": z.string().optional().meta({ description: 'Delete only if the stored version is this one, e.g. "3". Mismatch: 412.' }),
+});

@@ -1,9 +1,9 @@
 import { z } from "zod";
-import { createDocument, type ZodOpenApiOperationObject, type ZodOpenApiResponsesObject } from "zod-openapi";
+import { createDocument, type ZodOpenApiOperationObject, type ZodOpenApiPathsObject, type ZodOpenApiResponsesObject } from "zod-openapi";
 import { ERROR_CODES, ERRORS, type ErrorCode } from "../errors";
-import { ZAnonymousBody, ZIdpBody, ZLoginBody, ZRefreshBody, ZRegisterBody, ZSession } from "../services/auth/schemas";
-import { ZDataKeyParams, ZDataParams, ZDataRecord, ZPatchDataBody, ZPutDataBody } from "../services/player-data/schemas";
-import { ZPutSaveBody, ZSave, ZSaveMetadata, ZSaveParams } from "../services/saves/schemas";
+import type { AuthMode } from "../http/define-route";
+import type { AnyEndpoint, Success } from "../http/endpoint";
+import { API_RESOURCES } from "../http/endpoints";
 
 /**
  * The OpenAPI 3.1 document, built from the same zod schemas the handlers validate with.
@@ -54,23 +54,16 @@ const KEY_ERRORS: ErrorCode[] = [
 const BODY_ERRORS: ErrorCode[] = ["INVALID_JSON", "VALIDATION_ERROR", "PAYLOAD_TOO_LARGE", "UNSUPPORTED_MEDIA_TYPE"];
 /** Errors of a request that carries (or may carry) a player's credentials. */
 const PLAYER_ERRORS: ErrorCode[] = ["MISSING_TOKEN", "INVALID_TOKEN", "PLAYER_BANNED", "FORBIDDEN", "PLAYER_NOT_FOUND", "VALIDATION_ERROR"];
-const OPTIONAL_PLAYER: ZodOpenApiOperationObject["security"] = [
-  { apiKey: [] },
-  { apiKey: [], bearer: [] },
-  { apiKey: [], actingPlayer: [] },
-];
-const PLAYER: ZodOpenApiOperationObject["security"] = [
-  { apiKey: [], bearer: [] },
-  { apiKey: [], actingPlayer: [] },
-];
-const json = (schema: z.ZodType) => ({ required: true, content: { "application/json": { schema } } });
 
-type Success = { status: 200 | 201 | 204; description: string; schema?: z.ZodType; etag?: boolean };
-type OperationSpec = Omit<ZodOpenApiOperationObject, "responses"> & {
-  ok: Success;
-  /** More success answers (201 created beside 200 updated). */
-  alsoOk?: Success[];
-  errors?: ErrorCode[];
+/** Who may call: derived from the route's auth mode, the same value defineRoute enforces. */
+const SECURITY: Record<AuthMode, ZodOpenApiOperationObject["security"]> = {
+  none: [],
+  key: [{ apiKey: [] }],
+  "optional-player": [{ apiKey: [] }, { apiKey: [], bearer: [] }, { apiKey: [], actingPlayer: [] }],
+  player: [
+    { apiKey: [], bearer: [] },
+    { apiKey: [], actingPlayer: [] },
+  ],
 };
 
 const etagHeaders = rateLimitHeaders.extend({
@@ -85,22 +78,34 @@ function successResponse(ok: Success) {
   };
 }
 
-function operation({ ok, alsoOk = [], errors = [], ...rest }: OperationSpec): ZodOpenApiOperationObject {
+/** One operation from one endpoint: security, parameters, body and errors follow from its route spec. */
+function operation({ auth, params, query, body, doc }: AnyEndpoint): ZodOpenApiOperationObject {
+  const { ok, alsoOk = [], errors = [], headers, bodyOptional, ...rest } = doc;
   const successes = Object.fromEntries([ok, ...alsoOk].map((s) => [String(s.status), successResponse(s)]));
+  const implied = [...KEY_ERRORS, ...(body ? BODY_ERRORS : []), ...(auth === "player" || auth === "optional-player" ? PLAYER_ERRORS : [])];
+  const requestParams = { ...(params ? { path: params } : {}), ...(query ? { query } : {}), ...(headers ? { header: headers } : {}) };
   return {
     ...rest,
-    security: rest.security ?? [{ apiKey: [] }],
-    responses: { ...successes, ...errorResponses([...KEY_ERRORS, ...errors]) },
+    security: SECURITY[auth],
+    ...(Object.keys(requestParams).length ? { requestParams } : {}),
+    ...(body ? { requestBody: { required: bodyOptional !== true, content: { "application/json": { schema: body } } } } : {}),
+    responses: { ...successes, ...errorResponses([...new Set([...implied, ...errors])]) },
   };
 }
 
-const conditionalHeaders = z.object({
-  "If-Match": z.string().optional().meta({ description: 'Write only if the stored version is this one, e.g. "3". Mismatch: 412.' }),
-  "If-None-Match": z.literal("*").optional().meta({ description: "Create only: 412 if the key exists." }),
-});
-const ifMatchHeader = z.object({
-  "If-Match": z.string().optional().meta({ description: 'Delete only if the stored version is this one, e.g. "3". Mismatch: 412.' }),
-});
+function assemblePaths(): ZodOpenApiPathsObject {
+  const paths: ZodOpenApiPathsObject = {};
+  for (const endpoints of API_RESOURCES) {
+    for (const e of endpoints) {
+      const item = paths[e.path] ?? {};
+      paths[e.path] = item;
+      const method = e.method.toLowerCase() as Lowercase<typeof e.method>;
+      if (item[method]) throw new Error(`${e.method} ${e.path} is defined twice`);
+      item[method] = operation(e);
+    }
+  }
+  return paths;
+}
 
 export function buildOpenApiDocument(serverUrl = "/api/v1") {
   return createDocument({
@@ -136,194 +141,6 @@ export function buildOpenApiDocument(serverUrl = "/api/v1") {
         actingPlayer: { type: "apiKey", in: "header", name: "X-Player-Id", description: "Server keys only: act as this player." },
       },
     },
-    paths: {
-      "/auth/anonymous": {
-        post: operation({
-          operationId: "signInAnonymously",
-          tags: ["auth"],
-          summary: "Create a new anonymous player and session",
-          requestBody: { required: false, content: { "application/json": { schema: ZAnonymousBody } } },
-          ok: { status: 200, description: "The new player's session.", schema: ZSession },
-          errors: BODY_ERRORS,
-        }),
-      },
-      "/auth/email/register": {
-        post: operation({
-          operationId: "registerWithEmail",
-          tags: ["auth"],
-          summary: "Register an e-mail account, or link an e-mail to the bearer's player",
-          description:
-            "Password 8–128 characters, stored as argon2id. The e-mail is trimmed and lower-cased and unique per project. " +
-            "With the bearer token of a player that has no e-mail yet, the e-mail is linked to that player (same playerId, `created: false`); " +
-            "a player that already has an e-mail gets 409 ACCOUNT_ALREADY_LINKED. Fails closed (503) when the rate-limit store is down.",
-          security: OPTIONAL_PLAYER,
-          requestBody: json(ZRegisterBody),
-          ok: { status: 200, description: "The player's session.", schema: ZSession },
-          errors: [...BODY_ERRORS, ...PLAYER_ERRORS, "EMAIL_TAKEN", "ACCOUNT_ALREADY_LINKED"],
-        }),
-      },
-      "/auth/email/login": {
-        post: operation({
-          operationId: "loginWithEmail",
-          tags: ["auth"],
-          summary: "Sign in with e-mail and password",
-          description:
-            "Unknown e-mail and wrong password both answer 401 INVALID_CREDENTIALS. Failed attempts are limited per (project, e-mail) " +
-            "and per client IP (429 with `details.scope` `login-account` or `login-ip`). Fails closed (503) when the rate-limit store is down.",
-          requestBody: json(ZLoginBody),
-          ok: { status: 200, description: "A new session.", schema: ZSession },
-          errors: [...BODY_ERRORS, "INVALID_CREDENTIALS", "PLAYER_BANNED"],
-        }),
-      },
-      "/auth/idp": {
-        post: operation({
-          operationId: "signInWithIdentityProvider",
-          tags: ["auth"],
-          summary: "Sign in with an OpenID Connect ID token from a configured identity provider",
-          description:
-            "The token is verified against the provider's JWKS (signature), issuer, audience, expiry and allowed algorithms. " +
-            "The player is found or created by (provider, sub). With a bearer token, the identity is linked to that player. " +
-            "`details.reason` of INVALID_IDP_TOKEN: expired | issuer | audience | algorithm | unknown_key | signature | claim | malformed.",
-          security: OPTIONAL_PLAYER,
-          requestBody: json(ZIdpBody),
-          ok: { status: 200, description: "The player's session.", schema: ZSession },
-          errors: [...BODY_ERRORS, ...PLAYER_ERRORS, "UNKNOWN_PROVIDER", "INVALID_IDP_TOKEN", "ACCOUNT_ALREADY_LINKED"],
-        }),
-      },
-      "/auth/refresh": {
-        post: operation({
-          operationId: "refreshSession",
-          tags: ["auth"],
-          summary: "Exchange a refresh token for a new session (rotation)",
-          description:
-            "The presented refresh token is rotated. Presenting it again within the grace window (10 s by default, " +
-            "REFRESH_REUSE_GRACE_SECONDS) — a retry after a lost response, or parallel refreshes — answers 200 with a new refresh " +
-            "token of the same session and revokes nothing. After the window, presenting an already-rotated token revokes the " +
-            "whole session (its newest refresh token and its access tokens too) and answers 401 INVALID_TOKEN with `reason: revoked`. " +
-            "Each rotation extends the session to 30 days from now. Access tokens carry a unique `jti`.",
-          requestBody: json(ZRefreshBody),
-          ok: { status: 200, description: "The rotated session.", schema: ZSession },
-          errors: [...BODY_ERRORS, "INVALID_TOKEN", "PLAYER_BANNED"],
-        }),
-      },
-      "/auth/logout": {
-        post: operation({
-          operationId: "logout",
-          tags: ["auth"],
-          summary: "End the session",
-          description:
-            "The bearer token's session ends: its access and refresh tokens are refused from then on. " +
-            "A server key acting as a player (X-Player-Id) signs that player out of every session.",
-          security: PLAYER,
-          ok: { status: 204, description: "Signed out." },
-          errors: PLAYER_ERRORS,
-        }),
-      },
-      "/players/{id}/data": {
-        get: operation({
-          operationId: "listPlayerData",
-          tags: ["player data"],
-          summary: "List a player's data records, sorted by key",
-          description: "The owner sees every key; another player of the project sees only `public` keys.",
-          security: PLAYER,
-          requestParams: { path: ZDataParams },
-          ok: { status: 200, description: "The records.", schema: z.array(ZDataRecord) },
-          errors: PLAYER_ERRORS,
-        }),
-        patch: operation({
-          operationId: "patchPlayerData",
-          tags: ["player data"],
-          summary: "Set and delete up to 100 keys, all or nothing",
-          description:
-            "Owner only. `version` per set key is the expected current version (0: must not exist). Any mismatch answers 412 " +
-            "listing every conflict and changes nothing. Deleting an absent key is not an error. Limits are checked for the whole batch.",
-          security: PLAYER,
-          requestParams: { path: ZDataParams },
-          requestBody: json(ZPatchDataBody),
-          ok: { status: 200, description: "The records written, sorted by key.", schema: z.array(ZDataRecord) },
-          errors: [...BODY_ERRORS, ...PLAYER_ERRORS, "CLIENT_WRITE_FORBIDDEN", "VERSION_CONFLICT", "LIMIT_EXCEEDED"],
-        }),
-      },
-      "/players/{id}/data/{key}": {
-        get: operation({
-          operationId: "getPlayerData",
-          tags: ["player data"],
-          summary: "Read one record",
-          description: "A key the caller may not read answers 404 KEY_NOT_FOUND, like an absent one.",
-          security: PLAYER,
-          requestParams: { path: ZDataKeyParams },
-          ok: { status: 200, description: "The record.", schema: ZDataRecord, etag: true },
-          errors: [...PLAYER_ERRORS, "KEY_NOT_FOUND"],
-        }),
-        put: operation({
-          operationId: "putPlayerData",
-          tags: ["player data"],
-          summary: "Create or replace one record",
-          description:
-            "Owner only (another player's data: 403 FORBIDDEN). `protected` keys are written only by a server key acting as the owner " +
-            "(403 CLIENT_WRITE_FORBIDDEN). Value ≤ 1 MiB serialised (413); ≤ 2,000 keys and ≤ 5 MiB per player (422 LIMIT_EXCEEDED).",
-          security: PLAYER,
-          requestParams: { path: ZDataKeyParams, header: conditionalHeaders },
-          requestBody: json(ZPutDataBody),
-          ok: { status: 200, description: "Updated.", schema: ZDataRecord, etag: true },
-          alsoOk: [{ status: 201, description: "Created.", schema: ZDataRecord, etag: true }],
-          errors: [...BODY_ERRORS, ...PLAYER_ERRORS, "CLIENT_WRITE_FORBIDDEN", "VERSION_CONFLICT", "LIMIT_EXCEEDED"],
-        }),
-        delete: operation({
-          operationId: "deletePlayerData",
-          tags: ["player data"],
-          summary: "Delete one record",
-          security: PLAYER,
-          requestParams: { path: ZDataKeyParams, header: ifMatchHeader },
-          ok: { status: 204, description: "Deleted." },
-          errors: [...PLAYER_ERRORS, "KEY_NOT_FOUND", "CLIENT_WRITE_FORBIDDEN", "VERSION_CONFLICT"],
-        }),
-      },
-      "/saves": {
-        get: operation({
-          operationId: "listSaves",
-          tags: ["cloud saves"],
-          summary: "The caller's saves (metadata only), newest first",
-          security: PLAYER,
-          ok: { status: 200, description: "Save metadata.", schema: z.array(ZSaveMetadata) },
-          errors: PLAYER_ERRORS,
-        }),
-      },
-      "/saves/{key}": {
-        get: operation({
-          operationId: "getSave",
-          tags: ["cloud saves"],
-          summary: "One save with its data",
-          security: PLAYER,
-          requestParams: { path: ZSaveParams },
-          ok: { status: 200, description: "The save.", schema: ZSave, etag: true },
-          errors: [...PLAYER_ERRORS, "SAVE_NOT_FOUND"],
-        }),
-        put: operation({
-          operationId: "putSave",
-          tags: ["cloud saves"],
-          summary: "Create or replace a save",
-          description:
-            "`data` ≤ 1 MiB serialised (413), `meta` ≤ 2 KiB (400), ≤ 50 saves per player (422 LIMIT_EXCEEDED). " +
-            "A 412 carries the server copy's metadata in `details.current` so the game can offer keep cloud / keep local. " +
-            "`meta` omitted on update keeps the stored meta.",
-          security: PLAYER,
-          requestParams: { path: ZSaveParams, header: conditionalHeaders },
-          requestBody: json(ZPutSaveBody),
-          ok: { status: 200, description: "Updated.", schema: ZSaveMetadata, etag: true },
-          alsoOk: [{ status: 201, description: "Created.", schema: ZSaveMetadata, etag: true }],
-          errors: [...BODY_ERRORS, ...PLAYER_ERRORS, "VERSION_CONFLICT", "LIMIT_EXCEEDED"],
-        }),
-        delete: operation({
-          operationId: "deleteSave",
-          tags: ["cloud saves"],
-          summary: "Delete a save",
-          security: PLAYER,
-          requestParams: { path: ZSaveParams, header: ifMatchHeader },
-          ok: { status: 204, description: "Deleted." },
-          errors: [...PLAYER_ERRORS, "SAVE_NOT_FOUND", "VERSION_CONFLICT"],
-        }),
-      },
-    },
+    paths: assemblePaths(),
   });
 }

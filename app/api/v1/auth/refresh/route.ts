@@ -1,9 +1,9 @@
 import { defineRoute, methods } from "@/server/http/define-route";
+import { refreshSessionEndpoint } from "@/server/http/endpoints/auth";
 import { refreshSession } from "@/server/services/auth/refresh";
-import { ZRefreshBody } from "@/server/services/auth/schemas";
 
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
-  POST: defineRoute({ auth: "key", body: ZRefreshBody }, ({ caller, body }) =>
+  POST: defineRoute(refreshSessionEndpoint, ({ caller, body }) =>
     refreshSession({ projectId: caller.projectId, refreshToken: body.refreshToken }),
   ),
 });

@@ -1,9 +1,7 @@
 import { defineRoute, methods } from "@/server/http/define-route";
+import { loginWithEmailEndpoint } from "@/server/http/endpoints/auth";
 import { loginWithEmail } from "@/server/services/auth/email";
-import { ZLoginBody } from "@/server/services/auth/schemas";
 
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
-  POST: defineRoute({ auth: "key", credential: true, body: ZLoginBody }, ({ caller, body }) =>
-    loginWithEmail({ projectId: caller.projectId, ip: caller.ip, ...body }),
-  ),
+  POST: defineRoute(loginWithEmailEndpoint, ({ caller, body }) => loginWithEmail({ projectId: caller.projectId, ip: caller.ip, ...body })),
 });

@@ -1,15 +1,15 @@
 import { actorOf, defineRoute, methods, playerRef } from "@/server/http/define-route";
+import { deletePlayerDataEndpoint, getPlayerDataEndpoint, putPlayerDataEndpoint } from "@/server/http/endpoints/player-data";
 import { etag, preconditionFrom } from "@/server/http/preconditions";
 import { noContent, Reply } from "@/server/http/respond";
 import { deletePlayerData, getPlayerData, putPlayerData } from "@/server/services/player-data";
-import { ZDataKeyParams, ZPutDataBody } from "@/server/services/player-data/schemas";
 
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
-  GET: defineRoute({ auth: "player", params: ZDataKeyParams }, async ({ caller, player, params }) => {
+  GET: defineRoute(getPlayerDataEndpoint, async ({ caller, player, params }) => {
     const record = await getPlayerData({ actor: actorOf(caller, player), playerId: playerRef(params.id, player), key: params.key });
     return new Reply(200, record, { ETag: etag(record.version) });
   }),
-  PUT: defineRoute({ auth: "player", params: ZDataKeyParams, body: ZPutDataBody }, async ({ req, caller, player, params, body }) => {
+  PUT: defineRoute(putPlayerDataEndpoint, async ({ req, caller, player, params, body }) => {
     const precondition = preconditionFrom(req);
     const { record, created } = await putPlayerData({
       actor: actorOf(caller, player),
@@ -20,7 +20,7 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
     });
     return new Reply(created ? 201 : 200, record, { ETag: etag(record.version) });
   }),
-  DELETE: defineRoute({ auth: "player", params: ZDataKeyParams }, async ({ req, caller, player, params }) => {
+  DELETE: defineRoute(deletePlayerDataEndpoint, async ({ req, caller, player, params }) => {
     await deletePlayerData({
       actor: actorOf(caller, player),
       playerId: playerRef(params.id, player),

@@ -1,0 +1,117 @@
+import { ZAnonymousBody, ZIdpBody, ZLoginBody, ZRefreshBody, ZRegisterBody, ZSession } from "../../services/auth/schemas";
+import { endpoint } from "../endpoint";
+
+const tags = ["auth"];
+
+export const signInAnonymouslyEndpoint = endpoint({
+  method: "POST",
+  path: "/auth/anonymous",
+  auth: "key",
+  body: ZAnonymousBody,
+  doc: {
+    operationId: "signInAnonymously",
+    tags,
+    summary: "Create a new anonymous player and session",
+    bodyOptional: true,
+    ok: { status: 200, description: "The new player's session.", schema: ZSession },
+  },
+});
+
+export const registerWithEmailEndpoint = endpoint({
+  method: "POST",
+  path: "/auth/email/register",
+  auth: "optional-player",
+  credential: true,
+  body: ZRegisterBody,
+  doc: {
+    operationId: "registerWithEmail",
+    tags,
+    summary: "Register an e-mail account, or link an e-mail to the bearer's player",
+    description:
+      "Password 8–128 characters, stored as argon2id. The e-mail is trimmed and lower-cased and unique per project. " +
+      "With the bearer token of a player that has no e-mail yet, the e-mail is linked to that player (same playerId, `created: false`); " +
+      "a player that already has an e-mail gets 409 ACCOUNT_ALREADY_LINKED. Fails closed (503) when the rate-limit store is down.",
+    ok: { status: 200, description: "The player's session.", schema: ZSession },
+    errors: ["EMAIL_TAKEN", "ACCOUNT_ALREADY_LINKED"],
+  },
+});
+
+export const loginWithEmailEndpoint = endpoint({
+  method: "POST",
+  path: "/auth/email/login",
+  auth: "key",
+  credential: true,
+  body: ZLoginBody,
+  doc: {
+    operationId: "loginWithEmail",
+    tags,
+    summary: "Sign in with e-mail and password",
+    description:
+      "Unknown e-mail and wrong password both answer 401 INVALID_CREDENTIALS. Failed attempts are limited per (project, e-mail) " +
+      "and per client IP (429 with `details.scope` `login-account` or `login-ip`). Fails closed (503) when the rate-limit store is down.",
+    ok: { status: 200, description: "A new session.", schema: ZSession },
+    errors: ["INVALID_CREDENTIALS", "PLAYER_BANNED"],
+  },
+});
+
+export const signInWithIdpEndpoint = endpoint({
+  method: "POST",
+  path: "/auth/idp",
+  auth: "optional-player",
+  body: ZIdpBody,
+  doc: {
+    operationId: "signInWithIdentityProvider",
+    tags,
+    summary: "Sign in with an OpenID Connect ID token from a configured identity provider",
+    description:
+      "The token is verified against the provider's JWKS (signature), issuer, audience, expiry and allowed algorithms. " +
+      "The player is found or created by (provider, sub). With a bearer token, the identity is linked to that player. " +
+      "`details.reason` of INVALID_IDP_TOKEN: expired | issuer | audience | algorithm | unknown_key | signature | claim | malformed.",
+    ok: { status: 200, description: "The player's session.", schema: ZSession },
+    errors: ["UNKNOWN_PROVIDER", "INVALID_IDP_TOKEN", "ACCOUNT_ALREADY_LINKED"],
+  },
+});
+
+export const refreshSessionEndpoint = endpoint({
+  method: "POST",
+  path: "/auth/refresh",
+  auth: "key",
+  body: ZRefreshBody,
+  doc: {
+    operationId: "refreshSession",
+    tags,
+    summary: "Exchange a refresh token for a new session (rotation)",
+    description:
+      "The presented refresh token is rotated. Presenting it again within the grace window (10 s by default, " +
+      "REFRESH_REUSE_GRACE_SECONDS) — a retry after a lost response, or parallel refreshes — answers 200 with a new refresh " +
+      "token of the same session and revokes nothing. After the window, presenting an already-rotated token revokes the " +
+      "whole session (its newest refresh token and its access tokens too) and answers 401 INVALID_TOKEN with `reason: revoked`. " +
+      "Each rotation extends the session to 30 days from now. Access tokens carry a unique `jti`.",
+    ok: { status: 200, description: "The rotated session.", schema: ZSession },
+    errors: ["INVALID_TOKEN", "PLAYER_BANNED"],
+  },
+});
+
+export const logoutEndpoint = endpoint({
+  method: "POST",
+  path: "/auth/logout",
+  auth: "player",
+  doc: {
+    operationId: "logout",
+    tags,
+    summary: "End the session",
+    description:
+      "The bearer token's session ends: its access and refresh tokens are refused from then on. " +
+      "A server key acting as a player (X-Player-Id) signs that player out of every session.",
+    ok: { status: 204, description: "Signed out." },
+  },
+});
+
+export const authEndpoints = [
+  signInAnonymouslyEndpoint,
+  registerWithEmailEndpoint,
+  loginWithEmailEndpoint,
+  signInWithIdpEndpoint,
+  refreshSessionEndpoint,
+  logoutEndpoint,
+];
