@@ -1,25 +1,15 @@
 // Shared pieces of the benchmark scripts: start the product the way `npm start` does and drive
 // load with autocannon. Loopback only, bounded in time.
-import { spawn, spawnSync } from "node:child_process";
+import { spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
 import { chmodSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
-import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import autocannon from "autocannon";
 import pg from "pg";
+import { freePort, launchApp, root } from "../support/launch.mjs";
 
-export const root = path.resolve(import.meta.dirname, "../..");
-
-export function freePort() {
-  return new Promise((resolve) => {
-    const s = createServer();
-    s.listen(0, "127.0.0.1", () => {
-      const { port } = s.address();
-      s.close(() => resolve(port));
-    });
-  });
-}
+export { freePort, root };
 
 export function ensureBuild() {
   const r = spawnSync(process.execPath, ["server/cli/start.mjs", "--build-only"], { cwd: root, stdio: "inherit" });
@@ -34,46 +24,26 @@ export function ensureBuild() {
 export async function startProduct(extraEnv = {}, nodeArgs = []) {
   const dataDir = mkdtempSync(path.join(tmpdir(), "gb-bench-"));
   chmodSync(dataDir, 0o755);
-  const port = await freePort();
   const env = {
-    ...process.env,
     DATA_DIR: dataDir,
-    PORT: String(port),
-    HOST: "127.0.0.1",
     EMBEDDED_POSTGRES_PORT: String(await freePort()),
+    PUBLIC_URL: undefined,
+    NODE_ENV: undefined,
   };
-  for (const name of ["PUBLIC_URL", "NODE_ENV"]) delete env[name];
-  for (const name of ["DATABASE_URL", "REDIS_URL", "JWT_SECRET"]) if (!env[name]) delete env[name];
-  if (env.DATABASE_URL && !env.JWT_SECRET) env.JWT_SECRET = "bench-only-secret-bench-only-secret-0123456789";
-  Object.assign(env, extraEnv);
-  for (const [name, value] of Object.entries(env)) if (value === "") delete env[name]; // "" means unset
-  const child = spawn(process.execPath, [...nodeArgs, "server/cli/start.mjs"], { cwd: root, env, stdio: ["ignore", "pipe", "pipe"] });
-  let output = "";
-  child.stdout.on("data", (d) => (output += d));
-  child.stderr.on("data", (d) => (output += d));
-  await new Promise((resolve, reject) => {
-    const timer = setInterval(() => {
-      if (output.includes("[start] ready on")) {
-        clearInterval(timer);
-        resolve();
-      }
-      if (child.exitCode !== null) {
-        clearInterval(timer);
-        reject(new Error(output));
-      }
-    }, 50);
-  });
+  if (process.env.DATABASE_URL && !process.env.JWT_SECRET) env.JWT_SECRET = "bench-only-secret-bench-only-secret-0123456789";
+  Object.assign(env, extraEnv); // "" or undefined means unset
+  const app = await launchApp({ env, nodeArgs });
   const demo = JSON.parse(readFileSync(path.join(dataDir, "demo.json"), "utf8"));
   const secrets = JSON.parse(readFileSync(path.join(dataDir, "secrets.json"), "utf8"));
   const databaseUrl =
-    env.DATABASE_URL ??
+    process.env.DATABASE_URL ||
     `postgresql://postgres:${encodeURIComponent(secrets.postgresPassword)}@127.0.0.1:${env.EMBEDDED_POSTGRES_PORT}/game`;
   return {
-    baseUrl: `http://127.0.0.1:${port}`,
+    baseUrl: app.baseUrl,
     demo,
-    database: env.DATABASE_URL ? "DATABASE_URL" : "embedded Postgres",
-    store: env.UPSTASH_REDIS_REST_URL ? "Upstash" : env.REDIS_URL ? "Redis (REDIS_URL)" : "in-process",
-    output: () => output,
+    database: process.env.DATABASE_URL ? "DATABASE_URL" : "embedded Postgres",
+    store: process.env.UPSTASH_REDIS_REST_URL ? "Upstash" : process.env.REDIS_URL ? "Redis (REDIS_URL)" : "in-process",
+    output: app.output,
     /** Runs SQL against the product's database (to lift the bench project's budget). */
     sql: async (text, values = []) => {
       const client = new pg.Client({ connectionString: databaseUrl });
@@ -85,9 +55,7 @@ export async function startProduct(extraEnv = {}, nodeArgs = []) {
       }
     },
     stop: async () => {
-      const exited = new Promise((r) => child.on("exit", r));
-      child.kill("SIGTERM");
-      await exited;
+      await app.stop();
       rmSync(dataDir, { recursive: true, force: true });
     },
   };
