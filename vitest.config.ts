@@ -7,7 +7,8 @@ import { defineConfig } from "vitest/config";
  * the launcher on a fresh database, tested over HTTP). `npm test` runs both;
  * `npx vitest run --project unit` is the quick loop.
  */
-const alias = { "@": path.resolve(import.meta.dirname) };
+// `server-only` throws outside React's server condition; vitest runs server code as plain Node.
+const alias = { "@": path.resolve(import.meta.dirname), "server-only": "next/dist/compiled/server-only/empty.js" };
 
 export default defineConfig({
   resolve: { alias },

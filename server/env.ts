@@ -1,3 +1,4 @@
+import "server-only";
 import { z } from "zod";
 
 /** The only reader of process.env. A bad environment fails at start, with every problem listed. */
