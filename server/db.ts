@@ -1,4 +1,5 @@
 import "server-only";
+import { AsyncLocalStorage } from "node:async_hooks";
 import { PrismaPg } from "@prisma/adapter-pg";
 import pg from "pg";
 import { env } from "./env";
@@ -10,9 +11,60 @@ type Db = { pool: pg.Pool; prisma: PrismaClient };
 // entry points (instrumentation, route handlers) share it.
 const holder = globalThis as typeof globalThis & { __gameBackendDb?: Db };
 
+/** The connection of the `transaction()` the current async call chain runs in, if any. */
+const currentTransaction = new AsyncLocalStorage<{ client: pg.PoolClient; savepoints: number }>();
+
+/**
+ * A pool that, inside `transaction()`, runs every query on that transaction's connection — so a
+ * Prisma call (whose adapter queries this pool) and a raw query made anywhere in the call chain
+ * join the transaction instead of taking another connection. A transaction Prisma opens inside
+ * (nested writes, `$transaction`) and a nested `transaction()` become savepoints of it.
+ */
+class TransactionAwarePool extends pg.Pool {
+  // biome-ignore lint/suspicious/noExplicitAny: pg's overloads (text, config, callback forms) pass through unchanged
+  override query(...args: any[]): any {
+    const tx = currentTransaction.getStore();
+    // biome-ignore lint/suspicious/noExplicitAny: as above
+    return tx ? (tx.client.query as (...a: any[]) => any)(...args) : (super.query as (...a: any[]) => any)(...args);
+  }
+
+  // biome-ignore lint/suspicious/noExplicitAny: as above
+  override connect(...args: any[]): any {
+    const tx = currentTransaction.getStore();
+    if (!tx || args.length > 0) return (super.connect as (...a: unknown[]) => unknown)(...args);
+    return Promise.resolve(savepointClient(tx));
+  }
+}
+
+/** The transaction's connection seen as a fresh pooled client whose BEGIN/COMMIT/ROLLBACK are a savepoint's. */
+function savepointClient(tx: { client: pg.PoolClient; savepoints: number }): pg.PoolClient {
+  tx.savepoints += 1;
+  const name = `nested_${tx.savepoints}`;
+  const translate: Record<string, string> = {
+    BEGIN: `SAVEPOINT ${name}`,
+    COMMIT: `RELEASE SAVEPOINT ${name}`,
+    ROLLBACK: `ROLLBACK TO SAVEPOINT ${name}`,
+  };
+  const statementOf = (q: unknown) => (typeof q === "string" ? q : ((q as { text?: string } | null)?.text ?? "")).trim().toUpperCase();
+  return new Proxy(tx.client, {
+    get(target, property, receiver) {
+      if (property === "release") return () => undefined;
+      if (property === "on" || property === "removeListener") return () => receiver;
+      if (property === "query") {
+        return (q: unknown, ...rest: unknown[]) => {
+          const statement = statementOf(q);
+          const replacement = Object.hasOwn(translate, statement) ? translate[statement] : undefined;
+          return (target.query as (...a: unknown[]) => unknown)(replacement ?? q, ...rest);
+        };
+      }
+      return Reflect.get(target, property, receiver);
+    },
+  });
+}
+
 function create(): Db {
   const { DATABASE_URL, DATABASE_POOL_SIZE } = env();
-  const pool = new pg.Pool({
+  const pool = new TransactionAwarePool({
     connectionString: DATABASE_URL,
     max: DATABASE_POOL_SIZE,
     connectionTimeoutMillis: 5_000,
@@ -42,14 +94,18 @@ export function pool(): pg.Pool {
 
 export type { PrismaClient } from "./generated/prisma/client";
 /**
- * Runs `work` in one transaction on one pooled connection (for locking transactions written
- * in SQL). Any throw rolls back.
+ * The one way to run a transaction: `work` runs on one pooled connection between BEGIN and
+ * COMMIT, and any throw rolls back. Raw SQL goes through the `client` it receives; Prisma calls
+ * and `pool()` queries anywhere inside `work`'s call chain join the same transaction (see
+ * TransactionAwarePool), so a locking SQL statement, a Prisma write and an audit row commit or
+ * roll back together. Called inside another transaction it runs as a savepoint of it.
  */
 export async function transaction<T>(work: (client: pg.PoolClient) => Promise<T>): Promise<T> {
   const client = await pool().connect();
+  const outer = currentTransaction.getStore();
   try {
     await client.query("BEGIN");
-    const result = await work(client);
+    const result = await currentTransaction.run(outer ?? { client, savepoints: 0 }, () => work(client));
     await client.query("COMMIT");
     return result;
   } catch (error) {
