@@ -5,7 +5,16 @@ import { hashApiKey } from "../server/api-keys";
 import { prisma } from "../server/db";
 import { env } from "../server/env";
 import { upsertOperator } from "../server/services/operators";
+import { createLeaderboard } from "../server/services/leaderboards/definitions";
+import type { CreateLeaderboard } from "../server/services/leaderboards/schemas";
 import { createApiKey, createProject } from "../server/services/projects";
+
+/** The demo game's boards: a classic high score, a speedrun (lower is better), a running total. */
+export const DEMO_LEADERBOARDS: CreateLeaderboard[] = [
+  { id: "high-scores", name: "High scores", sortOrder: "desc", operator: "best", minScore: 0 },
+  { id: "speedrun", name: "Speedrun (ms)", sortOrder: "asc", operator: "best", minScore: 1 },
+  { id: "total-kills", name: "Total kills", sortOrder: "desc", operator: "increment", minScore: 0, resetSchedule: "weekly" },
+];
 
 /** Exactly these fields, in this order: scripts and the test suite read them. */
 export type DemoFile = {
@@ -48,6 +57,7 @@ export async function seedDemo(): Promise<{ demo: DemoFile; created: boolean }> 
 
   const game = await createProject({ name: "Demo Game", plan: "PRO", ownerId: operator.id });
   const free = await createProject({ name: "Free Demo", plan: "FREE", ownerId: operator.id });
+  for (const input of DEMO_LEADERBOARDS) await createLeaderboard({ projectId: game.id, input });
   const apiKey = await createApiKey({ projectId: game.id, kind: "CLIENT", name: "Demo client key" });
   const serverApiKey = await createApiKey({ projectId: game.id, kind: "SERVER", name: "Demo server key" });
   const freeApiKey = await createApiKey({ projectId: free.id, kind: "CLIENT", name: "Free demo client key" });

@@ -36,6 +36,8 @@ export const ERRORS = {
   INSUFFICIENT_FUNDS: { status: 409, trpc: "CONFLICT", message: "Insufficient funds." },
   INSUFFICIENT_ITEMS: { status: 409, trpc: "CONFLICT", message: "Insufficient items." },
   CURRENCY_MAX_EXCEEDED: { status: 409, trpc: "CONFLICT", message: "The balance would exceed the maximum." },
+  /** Operator actions: a definition (leaderboard, currency…) with this id exists. */
+  ALREADY_EXISTS: { status: 409, trpc: "CONFLICT", message: "Something with this id already exists." },
   IDEMPOTENCY_IN_PROGRESS: { status: 409, trpc: "CONFLICT", message: "A request with this Idempotency-Key is still running." },
   VERSION_CONFLICT: { status: 412, trpc: "PRECONDITION_FAILED", message: "The stored version does not match." },
   PAYLOAD_TOO_LARGE: { status: 413, trpc: "PAYLOAD_TOO_LARGE", message: "The request body is too large." },

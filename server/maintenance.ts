@@ -1,10 +1,12 @@
 import { pool } from "./db";
+import { pruneIdempotencyKeys } from "./services/idempotency";
 
 /**
  * Housekeeping that keeps auth tables from growing without bound. Ended sessions (expired or
  * revoked) are deleted a week after they ended, with their refresh tokens. Used refresh tokens
  * are kept a week for reuse detection, then deleted: a token presented more than a week after
  * it was rotated is simply unknown (401 INVALID_TOKEN) instead of revoking its session.
+ * Idempotency-Key records are deleted after their 24 hours.
  */
 export const RETENTION_DAYS = 7;
 const MAINTENANCE_LOCK = 72707370;
@@ -19,6 +21,7 @@ export async function pruneAuthTables(now = new Date()): Promise<{ sessions: num
       const cutoff = new Date(now.getTime() - RETENTION_DAYS * 86_400_000);
       const sessions = await client.query("DELETE FROM sessions WHERE expires_at < $1 OR revoked_at < $1", [cutoff]);
       const tokens = await client.query("DELETE FROM refresh_tokens WHERE used_at < $1", [cutoff]);
+      await pruneIdempotencyKeys();
       return { sessions: sessions.rowCount ?? 0, refreshTokens: tokens.rowCount ?? 0 };
     } finally {
       await client.query("SELECT pg_advisory_unlock($1)", [MAINTENANCE_LOCK]);

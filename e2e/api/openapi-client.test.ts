@@ -5,6 +5,7 @@ import { pathToFileURL } from "node:url";
 import openapiTS, { astToString } from "openapi-typescript";
 import ts from "typescript";
 import { beforeAll, describe, expect, it } from "vitest";
+import { createLeaderboard } from "@/server/services/leaderboards/definitions";
 import { baseUrl } from "../support/api";
 import { makeProject, type TestProject } from "../support/fixtures";
 
@@ -28,6 +29,8 @@ export const covered = [
   "get /players/{id}/data", "patch /players/{id}/data",
   "get /players/{id}/data/{key}", "put /players/{id}/data/{key}", "delete /players/{id}/data/{key}",
   "get /saves", "get /saves/{key}", "put /saves/{key}", "delete /saves/{key}",
+  "get /players/{id}", "patch /players/{id}",
+  "get /leaderboards/{id}", "post /leaderboards/{id}/scores", "get /leaderboards/{id}/player",
 ];
 
 export async function run(baseUrl: string, apiKey: string): Promise<Record<string, number>> {
@@ -82,6 +85,22 @@ export async function run(baseUrl: string, apiKey: string): Promise<Record<strin
   statuses["get /saves/{key}"] = one.response.status;
   const gone = await client.DELETE("/saves/{key}", { params: { path: { key: "slot-1" } }, headers: auth });
   statuses["delete /saves/{key}"] = gone.response.status;
+  const named = await client.PATCH("/players/{id}", { params: { path: { id: "me" } }, headers: auth, body: { displayName: "Typed Ada" } });
+  statuses["patch /players/{id}"] = named.response.status;
+  const profile = await client.GET("/players/{id}", { params: { path: { id: "me" } }, headers: auth });
+  statuses["get /players/{id}"] = profile.response.status;
+  const submitted = await client.POST("/leaderboards/{id}/scores", {
+    params: { path: { id: "typed" }, header: { "Idempotency-Key": "typed-1" } },
+    headers: auth,
+    body: { score: 42, metadata: { level: "3-1" } },
+  });
+  statuses["post /leaderboards/{id}/scores"] = submitted.response.status;
+  const rank: number | undefined = submitted.data?.rank;
+  if (rank !== 1) throw new Error("the only entry must rank 1");
+  const board = await client.GET("/leaderboards/{id}", { params: { path: { id: "typed" }, query: { offset: 0, limit: 10 } } });
+  statuses["get /leaderboards/{id}"] = board.response.status;
+  const mine = await client.GET("/leaderboards/{id}/player", { params: { path: { id: "typed" }, query: { range: 2 } }, headers: auth });
+  statuses["get /leaderboards/{id}/player"] = mine.response.status;
   const refresh = await client.POST("/auth/refresh", { body: { refreshToken: session.refreshToken } });
   statuses["post /auth/refresh"] = refresh.response.status;
   const fresh = refresh.data?.accessToken ?? "";
@@ -96,6 +115,7 @@ let doc: { paths: Record<string, Record<string, unknown>> };
 
 beforeAll(async () => {
   project = await makeProject();
+  await createLeaderboard({ projectId: project.projectId, input: { id: "typed", name: "Typed", sortOrder: "desc", operator: "best" } });
   doc = await (await fetch(`${baseUrl()}/api/v1/openapi.json`)).json();
   mkdirSync(dir, { recursive: true });
   writeFileSync(path.join(dir, "openapi.json"), JSON.stringify(doc, null, 2));
@@ -154,6 +174,11 @@ describe("a client generated from the document", () => {
       "delete /saves/{key}": 204,
       "post /auth/refresh": 200,
       "post /auth/logout": 204,
+      "patch /players/{id}": 200,
+      "get /players/{id}": 200,
+      "post /leaderboards/{id}/scores": 200,
+      "get /leaderboards/{id}": 200,
+      "get /leaderboards/{id}/player": 200,
     });
   });
 });

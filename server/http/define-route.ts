@@ -10,6 +10,7 @@ import { type AccessClaims, verifyAccessToken } from "../tokens/access-token";
 import { parseWith } from "../validation";
 import { MAX_BODY_BYTES, readJsonBody } from "./body";
 import { clientIp, corsHeaders, preflightHeaders, rateLimitHeaders, requestIdFrom } from "./headers";
+import { idempotencyScope, runIdempotent } from "./idempotency";
 import { errorResponse, jsonResponse, Reply } from "./respond";
 
 /**
@@ -42,6 +43,8 @@ export type RouteSpec<A extends AuthMode, P, Q, B> = {
   body?: B;
   /** Credential endpoints fail closed when the rate-limit store is down. */
   credential?: boolean;
+  /** Honours Idempotency-Key (player requests): see server/http/idempotency.ts. */
+  idempotent?: boolean;
   maxBodyBytes?: number;
 };
 
@@ -76,8 +79,12 @@ export function defineRoute<
       const query = spec.query ? parseWith(spec.query, Object.fromEntries(url.searchParams), "query") : undefined;
       const body = spec.body ? await readJsonBody(req, spec.body, spec.maxBodyBytes ?? MAX_BODY_BYTES) : undefined;
       const caller = { requestId, ip, ...(key ? { projectId: key.projectId, keyId: key.keyId, keyKind: key.kind } : {}) };
-      const result = await handler({ req, caller, player, params, query, body } as RouteContext<A, P, Q, B>);
-      const reply = result instanceof Reply ? result : new Reply(200, result);
+      const run = async () => {
+        const result = await handler({ req, caller, player, params, query, body } as RouteContext<A, P, Q, B>);
+        return result instanceof Reply ? result : new Reply(200, result);
+      };
+      const guard = spec.idempotent && key && player ? idempotencyScope(req, url, key.projectId, player.playerId, body) : null;
+      const reply = guard ? await runIdempotent(guard, run) : await run();
       return jsonResponse(reply.status, reply.body, { ...headers, ...reply.headers });
     } catch (error) {
       return errorResponse(toAppError(error, requestId), headers);

@@ -1,7 +1,15 @@
 import type { AnyEndpoint } from "../endpoint";
 import { authEndpoints } from "./auth";
+import { leaderboardEndpoints } from "./leaderboards";
 import { playerDataEndpoints } from "./player-data";
+import { playerEndpoints } from "./players";
 import { saveEndpoints } from "./saves";
 
 /** Every /api/v1 endpoint, per resource, in the order the document lists them. */
-export const API_RESOURCES: ReadonlyArray<readonly AnyEndpoint[]> = [authEndpoints, playerDataEndpoints, saveEndpoints];
+export const API_RESOURCES: ReadonlyArray<readonly AnyEndpoint[]> = [
+  authEndpoints,
+  playerEndpoints,
+  playerDataEndpoints,
+  saveEndpoints,
+  leaderboardEndpoints,
+];

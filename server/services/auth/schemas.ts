@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { passwordProblem } from "../../auth/password-policy";
+import { ZDisplayName } from "../players/schemas";
 
 export const ZSession = z
   .object({
@@ -27,7 +28,7 @@ export const ZRegisterBody = z
   .strictObject({
     email: ZEmail,
     password: z.string().min(8, "At least 8 characters.").max(128, "At most 128 characters."),
-    displayName: z.string().trim().min(1).max(64).optional(),
+    displayName: ZDisplayName.optional(),
   })
   .superRefine((body, ctx) => {
     const problem = passwordProblem(body.password, body.email);

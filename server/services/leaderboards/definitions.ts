@@ -1,0 +1,134 @@
+import { isUniqueViolation, prisma } from "../../db";
+import { AppError } from "../../errors";
+import type { Leaderboard as LeaderboardRow } from "../../generated/prisma/client";
+import { parseSchedule, type Schedule } from "./periods";
+import type { CreateLeaderboard, LeaderboardDto, UpdateLeaderboard } from "./schemas";
+
+/**
+ * Leaderboard definitions, managed by operators. Read on every submit and page, so cached per
+ * process for CACHE_TTL_MS; a change made here applies at once on this instance and within
+ * that time on every other (a reset-now too: submits reaching another instance in that window
+ * still land in the period before the reset).
+ */
+export type Definition = LeaderboardDto & { projectId: string; epoch: number; schedule: Schedule | null };
+
+const CACHE_TTL_MS = 2_000;
+const cache = new Map<string, { value: Definition | null; expiresAt: number }>();
+const cacheKey = (projectId: string, id: string) => `${projectId}\u0000${id}`;
+
+function toDefinition(row: LeaderboardRow): Definition {
+  return {
+    projectId: row.projectId,
+    id: row.id,
+    name: row.name,
+    sortOrder: row.sortOrder === "ASC" ? "asc" : "desc",
+    operator: row.operator.toLowerCase() as Definition["operator"],
+    minScore: row.minScore,
+    maxScore: row.maxScore,
+    resetSchedule: row.resetSchedule,
+    schedule: row.resetSchedule ? parseSchedule(row.resetSchedule) : null,
+    clientWritable: row.clientWritable,
+    epoch: row.epoch,
+    createdAt: row.createdAt.toISOString(),
+    updatedAt: row.updatedAt.toISOString(),
+  };
+}
+
+export function toDto(d: Definition): LeaderboardDto {
+  const { projectId: _p, epoch: _e, schedule: _s, ...dto } = d;
+  return dto;
+}
+
+/** The definition, or LEADERBOARD_NOT_FOUND (also for another project's board). */
+export async function loadLeaderboard(projectId: string, id: string): Promise<Definition> {
+  const key = cacheKey(projectId, id);
+  const now = Date.now();
+  const hit = cache.get(key);
+  let value: Definition | null;
+  if (hit && hit.expiresAt > now) {
+    value = hit.value;
+  } else {
+    const row = await prisma().leaderboard.findUnique({ where: { projectId_id: { projectId, id } } });
+    value = row ? toDefinition(row) : null;
+    if (cache.size > 10_000) cache.clear();
+    cache.set(key, { value, expiresAt: now + CACHE_TTL_MS });
+  }
+  if (!value) throw new AppError("LEADERBOARD_NOT_FOUND");
+  return value;
+}
+
+export function forgetLeaderboard(projectId: string, id: string): void {
+  cache.delete(cacheKey(projectId, id));
+}
+
+export async function listLeaderboards(o: { projectId: string }): Promise<LeaderboardDto[]> {
+  const rows = await prisma().leaderboard.findMany({ where: { projectId: o.projectId }, orderBy: { id: "asc" } });
+  return rows.map((r) => toDto(toDefinition(r)));
+}
+
+export async function createLeaderboard(o: { projectId: string; input: CreateLeaderboard }): Promise<LeaderboardDto> {
+  const { input } = o;
+  try {
+    const row = await prisma().leaderboard.create({
+      data: {
+        projectId: o.projectId,
+        id: input.id,
+        name: input.name.trim(),
+        sortOrder: input.sortOrder === "asc" ? "ASC" : "DESC",
+        operator: input.operator.toUpperCase() as LeaderboardRow["operator"],
+        minScore: input.minScore ?? null,
+        maxScore: input.maxScore ?? null,
+        resetSchedule: input.resetSchedule ?? null,
+        clientWritable: input.clientWritable ?? true,
+      },
+    });
+    forgetLeaderboard(o.projectId, input.id);
+    return toDto(toDefinition(row));
+  } catch (error) {
+    if (isUniqueViolation(error)) throw new AppError("ALREADY_EXISTS", { message: `A leaderboard with id "${input.id}" exists.` });
+    throw error;
+  }
+}
+
+/** Name, bounds, schedule and writability; sort order and operator are fixed. */
+export async function updateLeaderboard(o: { projectId: string; id: string; input: UpdateLeaderboard }): Promise<LeaderboardDto> {
+  const current = await loadLeaderboard(o.projectId, o.id);
+  const minScore = o.input.minScore === undefined ? current.minScore : o.input.minScore;
+  const maxScore = o.input.maxScore === undefined ? current.maxScore : o.input.maxScore;
+  if (minScore !== null && maxScore !== null && minScore > maxScore) {
+    throw new AppError("VALIDATION_ERROR", {
+      details: { issues: [{ path: "maxScore", message: "maxScore must not be below minScore." }] },
+    });
+  }
+  const { count } = await prisma().leaderboard.updateMany({
+    where: { projectId: o.projectId, id: o.id },
+    data: {
+      ...(o.input.name !== undefined ? { name: o.input.name.trim() } : {}),
+      minScore,
+      maxScore,
+      ...(o.input.resetSchedule !== undefined ? { resetSchedule: o.input.resetSchedule } : {}),
+      ...(o.input.clientWritable !== undefined ? { clientWritable: o.input.clientWritable } : {}),
+      updatedAt: new Date(),
+    },
+  });
+  forgetLeaderboard(o.projectId, o.id);
+  if (count === 0) throw new AppError("LEADERBOARD_NOT_FOUND");
+  return toDto(await loadLeaderboard(o.projectId, o.id));
+}
+
+/** Deletes the board with every period and entry. */
+export async function deleteLeaderboard(o: { projectId: string; id: string }): Promise<void> {
+  const { count } = await prisma().leaderboard.deleteMany({ where: { projectId: o.projectId, id: o.id } });
+  forgetLeaderboard(o.projectId, o.id);
+  if (count === 0) throw new AppError("LEADERBOARD_NOT_FOUND");
+}
+
+/** Archives the current period now: the next submit starts an empty one. */
+export async function resetLeaderboard(o: { projectId: string; id: string }): Promise<void> {
+  const { count } = await prisma().leaderboard.updateMany({
+    where: { projectId: o.projectId, id: o.id },
+    data: { epoch: { increment: 1 }, updatedAt: new Date() },
+  });
+  forgetLeaderboard(o.projectId, o.id);
+  if (count === 0) throw new AppError("LEADERBOARD_NOT_FOUND");
+}

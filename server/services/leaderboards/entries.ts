@@ -1,0 +1,241 @@
+import { isTrusted, type PlayerActor } from "../../actor";
+import { pool } from "../../db";
+import { AppError } from "../../errors";
+import type { JsonValue } from "../json-value";
+import { type Definition, loadLeaderboard } from "./definitions";
+import { periodKey } from "./periods";
+import type { Entry } from "./schemas";
+
+/**
+ * Scores in Postgres, the source of truth. Every board is ordered best first by
+ * (sort_key, seq): sort_key is the score (ascending boards) or its negation (descending), seq a
+ * global sequence value taken whenever a player's score changes, so equal scores rank by who
+ * reached them first. A rank is the number of entries ahead + 1: an index-only range count,
+ * O(rank); a page is an index scan from its offset, O(offset + limit). `total` is a counter kept
+ * by every insert and removal. Each submit is one SQL statement (the operator applied atomically
+ * in the upsert), which also returns the new rank.
+ */
+type Row = {
+  player_id: string;
+  display_name: string | null;
+  score: number;
+  metadata: Record<string, JsonValue> | null;
+  updated_at: Date;
+  sort_key: number;
+  seq: string;
+};
+
+const direction = (d: Definition) => (d.sortOrder === "asc" ? 1 : -1);
+
+function toEntry(r: Row, rank: number): Entry {
+  return {
+    rank,
+    playerId: r.player_id,
+    displayName: r.display_name,
+    score: r.score,
+    metadata: r.metadata,
+    updatedAt: r.updated_at.toISOString(),
+  };
+}
+
+export function currentPeriod(d: Definition, now = new Date()): { period: string; resetsAt: Date | null } {
+  return periodKey(d.epoch, d.schedule, now);
+}
+
+function inBounds(d: Definition, score: number): boolean {
+  return (d.minScore === null || score >= d.minScore) && (d.maxScore === null || score <= d.maxScore);
+}
+
+function outOfRange(d: Definition, score: number): AppError {
+  return new AppError("SCORE_OUT_OF_RANGE", { details: { score, minScore: d.minScore, maxScore: d.maxScore } });
+}
+
+/** The new score of an existing entry, in SQL ($5: the submitted value). */
+const NEW_SCORE: Record<Definition["operator"], string> = {
+  best: "$5::float8",
+  latest: "$5::float8",
+  increment: "e.score + $5::float8",
+  decrement: "e.score - $5::float8",
+};
+/** When an existing entry changes: best only for a strictly better score; the others within bounds. */
+const UPDATE_WHEN: Record<Definition["operator"], string> = {
+  best: "$5::float8 * $7 < e.sort_key",
+  latest: "true",
+  increment: "(e.score + $5::float8) BETWEEN $8::float8 AND $9::float8",
+  decrement: "(e.score - $5::float8) BETWEEN $8::float8 AND $9::float8",
+};
+
+const RANK_OF = (alias: string) =>
+  `(SELECT count(*)::int FROM leaderboard_entries o
+     WHERE o.project_id = ${alias}.project_id AND o.leaderboard_id = ${alias}.leaderboard_id AND o.period = ${alias}.period
+       AND (o.sort_key, o.seq) < (${alias}.sort_key, ${alias}.seq) AND o.player_id <> ${alias}.player_id) + 1`;
+
+/**
+ * Applies the board's operator to the player's entry in the current period, atomically (one
+ * statement: parallel increments never lose an update). Returns the entry after the submit with
+ * its rank, and whether the stored score changed.
+ */
+export async function submitScore(o: {
+  actor: PlayerActor;
+  leaderboardId: string;
+  score: number;
+  metadata?: Record<string, JsonValue>;
+  now?: Date;
+}): Promise<Entry & { updated: boolean }> {
+  const board = await loadLeaderboard(o.actor.projectId, o.leaderboardId);
+  if (!board.clientWritable && !isTrusted(o.actor)) {
+    throw new AppError("CLIENT_WRITE_FORBIDDEN", { message: "This leaderboard accepts scores from server keys only." });
+  }
+  const { period } = currentPeriod(board, o.now);
+  const initial = board.operator === "decrement" ? -o.score : o.score;
+  const counting = board.operator === "increment" || board.operator === "decrement";
+  if (!counting && !inBounds(board, o.score)) throw outOfRange(board, o.score);
+  const values = [
+    o.actor.projectId,
+    board.id,
+    period,
+    o.actor.playerId,
+    o.score,
+    o.metadata === undefined ? null : JSON.stringify(o.metadata),
+    direction(board),
+    board.minScore ?? Number.NEGATIVE_INFINITY,
+    board.maxScore ?? Number.POSITIVE_INFINITY,
+    initial,
+  ];
+  const { rows } = await pool().query<Row & { rank: number; inserted: boolean }>(
+    `WITH upsert AS (
+       INSERT INTO leaderboard_entries AS e (project_id, leaderboard_id, period, player_id, score, sort_key, seq, metadata, updated_at)
+       -- A first value out of bounds (a counting board) may only reach an existing entry.
+       SELECT $1, $2, $3, $4::uuid, $10::float8, $10::float8 * $7, nextval('leaderboard_entries_seq_seq'), $6::jsonb, now()
+        WHERE $10::float8 BETWEEN $8::float8 AND $9::float8
+           OR EXISTS (SELECT 1 FROM leaderboard_entries x WHERE x.project_id = $1 AND x.leaderboard_id = $2 AND x.period = $3 AND x.player_id = $4::uuid)
+       ON CONFLICT (project_id, leaderboard_id, period, player_id) DO UPDATE
+         SET score = ${NEW_SCORE[board.operator]},
+             sort_key = (${NEW_SCORE[board.operator]}) * $7,
+             seq = CASE WHEN ${NEW_SCORE[board.operator]} = e.score THEN e.seq ELSE EXCLUDED.seq END,
+             metadata = coalesce(EXCLUDED.metadata, e.metadata),
+             updated_at = now()
+         WHERE ${UPDATE_WHEN[board.operator]}
+       RETURNING e.*, (xmax = 0) AS inserted
+     ), counted AS (
+       INSERT INTO leaderboard_periods AS p (project_id, leaderboard_id, period, entries)
+       SELECT $1, $2, $3, 1 FROM upsert WHERE inserted
+       ON CONFLICT (project_id, leaderboard_id, period) DO UPDATE SET entries = p.entries + 1
+     )
+     SELECT u.*, pl.display_name, ${RANK_OF("u")} AS rank FROM upsert u JOIN players pl ON pl.id = u.player_id`,
+    values,
+  );
+  const row = rows[0];
+  if (row) return { ...toEntry(row, row.rank), updated: true };
+  if (counting) throw outOfRange(board, o.score);
+  // best: the stored score is at least as good; answer with it.
+  const kept = await entryOf(o.actor.projectId, board, period, o.actor.playerId);
+  if (!kept) throw new Error("a kept score has no entry");
+  const { row: _row, ...entry } = kept;
+  return { ...entry, updated: false };
+}
+
+async function entryOf(projectId: string, board: Definition, period: string, playerId: string): Promise<(Entry & { row: Row }) | null> {
+  const { rows } = await pool().query<Row & { rank: number; project_id: string; leaderboard_id: string; period: string }>({
+    name: "leaderboard-entry",
+    text: `SELECT e.*, pl.display_name, ${RANK_OF("e")} AS rank
+             FROM leaderboard_entries e JOIN players pl ON pl.id = e.player_id
+            WHERE e.project_id = $1 AND e.leaderboard_id = $2 AND e.period = $3 AND e.player_id = $4`,
+    values: [projectId, board.id, period, playerId],
+  });
+  const row = rows[0];
+  return row ? { ...toEntry(row, row.rank), row } : null;
+}
+
+const PAGE_SQL = `SELECT e.player_id, pl.display_name, e.score, e.metadata, e.updated_at, e.sort_key, e.seq
+  FROM leaderboard_entries e JOIN players pl ON pl.id = e.player_id
+ WHERE e.project_id = $1 AND e.leaderboard_id = $2 AND e.period = $3
+ ORDER BY e.sort_key, e.seq OFFSET $4 LIMIT $5`;
+
+async function pageOf(projectId: string, board: Definition, period: string, offset: number, limit: number) {
+  const [entries, total] = await Promise.all([
+    pool().query<Row>({ name: "leaderboard-page", text: PAGE_SQL, values: [projectId, board.id, period, offset, limit] }),
+    pool().query<{ entries: number }>({
+      name: "leaderboard-total",
+      text: "SELECT entries FROM leaderboard_periods WHERE project_id = $1 AND leaderboard_id = $2 AND period = $3",
+      values: [projectId, board.id, period],
+    }),
+  ]);
+  return { total: total.rows[0]?.entries ?? 0, entries: entries.rows.map((r, i) => toEntry(r, offset + i + 1)) };
+}
+
+/** A page of the current period, best first. */
+export async function getLeaderboardPage(o: { projectId: string; leaderboardId: string; offset: number; limit: number; now?: Date }) {
+  const board = await loadLeaderboard(o.projectId, o.leaderboardId);
+  const { period, resetsAt } = currentPeriod(board, o.now);
+  const page = await pageOf(o.projectId, board, period, o.offset, o.limit);
+  return {
+    id: board.id,
+    name: board.name,
+    sortOrder: board.sortOrder,
+    total: page.total,
+    offset: o.offset,
+    limit: o.limit,
+    resetsAt: resetsAt ? resetsAt.toISOString() : null,
+    entries: page.entries,
+  };
+}
+
+/** The player's entry in the current period, with up to `range` neighbours on each side. */
+export async function getPlayerEntry(o: { projectId: string; leaderboardId: string; playerId: string; range?: number; now?: Date }) {
+  const board = await loadLeaderboard(o.projectId, o.leaderboardId);
+  const { period } = currentPeriod(board, o.now);
+  const found = await entryOf(o.projectId, board, period, o.playerId);
+  if (!found) throw new AppError("ENTRY_NOT_FOUND");
+  const { row, ...entry } = found;
+  if (!o.range) return entry;
+  const neighbours = (comparison: "<" | ">", order: "ASC" | "DESC") =>
+    pool().query<Row>(
+      `SELECT e.player_id, pl.display_name, e.score, e.metadata, e.updated_at, e.sort_key, e.seq
+         FROM leaderboard_entries e JOIN players pl ON pl.id = e.player_id
+        WHERE e.project_id = $1 AND e.leaderboard_id = $2 AND e.period = $3 AND (e.sort_key, e.seq) ${comparison} ($4::float8, $5::bigint)
+        ORDER BY e.sort_key ${order}, e.seq ${order} LIMIT $6`,
+      [o.projectId, board.id, period, row.sort_key, row.seq, o.range],
+    );
+  const [above, below] = await Promise.all([neighbours("<", "DESC"), neighbours(">", "ASC")]);
+  return {
+    ...entry,
+    above: above.rows.map((r, i) => toEntry(r, entry.rank - i - 1)).reverse(),
+    below: below.rows.map((r, i) => toEntry(r, entry.rank + i + 1)),
+  };
+}
+
+/** Operator: removes one player's entry from the current period (or a given one). */
+export async function removeEntry(o: { projectId: string; leaderboardId: string; playerId: string; period?: string }): Promise<void> {
+  const board = await loadLeaderboard(o.projectId, o.leaderboardId);
+  const period = o.period ?? currentPeriod(board).period;
+  const { rows } = await pool().query(
+    `WITH removed AS (
+       DELETE FROM leaderboard_entries WHERE project_id = $1 AND leaderboard_id = $2 AND period = $3 AND player_id = $4::uuid RETURNING 1
+     )
+     UPDATE leaderboard_periods SET entries = entries - (SELECT count(*) FROM removed)
+      WHERE project_id = $1 AND leaderboard_id = $2 AND period = $3 AND EXISTS (SELECT 1 FROM removed)
+     RETURNING 1`,
+    [o.projectId, board.id, period, o.playerId],
+  );
+  if (rows.length === 0) throw new AppError("ENTRY_NOT_FOUND");
+}
+
+export type PeriodSummary = { period: string; startedAt: string; entries: number; current: boolean };
+
+/** Operator: every period that has had entries, newest first; the current one is marked. */
+export async function listPeriods(o: { projectId: string; leaderboardId: string; now?: Date }): Promise<PeriodSummary[]> {
+  const board = await loadLeaderboard(o.projectId, o.leaderboardId);
+  const { period } = currentPeriod(board, o.now);
+  const { rows } = await pool().query<{ period: string; started_at: Date; entries: number }>(
+    "SELECT period, started_at, entries FROM leaderboard_periods WHERE project_id = $1 AND leaderboard_id = $2 ORDER BY started_at DESC, period DESC",
+    [o.projectId, board.id],
+  );
+  return rows.map((r) => ({ period: r.period, startedAt: r.started_at.toISOString(), entries: r.entries, current: r.period === period }));
+}
+
+/** Operator: a page of any period, archived or current. */
+export async function getPeriodPage(o: { projectId: string; leaderboardId: string; period: string; offset: number; limit: number }) {
+  const board = await loadLeaderboard(o.projectId, o.leaderboardId);
+  return { period: o.period, offset: o.offset, limit: o.limit, ...(await pageOf(o.projectId, board, o.period, o.offset, o.limit)) };
+}

@@ -1,0 +1,124 @@
+import { z } from "zod";
+import { ZJsonValue } from "../json-value";
+import { scheduleProblem } from "./periods";
+
+export const MAX_SAFE_SCORE = Number.MAX_SAFE_INTEGER;
+export const METADATA_MAX_BYTES = 1024;
+
+export const ZLeaderboardId = z
+  .string()
+  .regex(/^[a-z0-9][a-z0-9_-]{0,63}$/, "Leaderboard ids are 1–64 of a-z, 0-9, _ and -, starting with a letter or digit.")
+  .meta({ description: "A slug: 1–64 of `a-z 0-9 _ -`.", example: "high-scores" });
+
+export const ZSortOrder = z.enum(["desc", "asc"]).meta({ description: "desc: higher is better. asc: lower is better (times)." });
+export const ZOperator = z.enum(["best", "latest", "increment", "decrement"]).meta({
+  description:
+    "best: keep the better of the stored and submitted score. latest: keep the submitted score. " +
+    "increment / decrement: add / subtract the submitted value.",
+});
+
+const ZScore = z
+  .number()
+  .refine((n) => Number.isFinite(n) && Math.abs(n) <= MAX_SAFE_SCORE, `Scores are finite numbers within ±${MAX_SAFE_SCORE}.`);
+
+export const ZSchedule = z
+  .string()
+  .superRefine((text, ctx) => {
+    const problem = scheduleProblem(text);
+    if (problem) ctx.addIssue({ code: "custom", message: problem });
+  })
+  .meta({ description: "`daily`, `weekly` (Mondays), `monthly` or a 5-field cron expression; all in UTC.", example: "daily" });
+
+const definitionFields = {
+  name: z.string().trim().min(1).max(100),
+  minScore: ZScore.nullable().optional(),
+  maxScore: ZScore.nullable().optional(),
+  resetSchedule: ZSchedule.nullable().optional(),
+  clientWritable: z.boolean().optional(),
+};
+
+function boundsInOrder(d: { minScore?: number | null; maxScore?: number | null }, ctx: z.RefinementCtx): void {
+  if (d.minScore != null && d.maxScore != null && d.minScore > d.maxScore) {
+    ctx.addIssue({ code: "custom", path: ["maxScore"], message: "maxScore must not be below minScore." });
+  }
+}
+
+export const ZCreateLeaderboard = z
+  .strictObject({ id: ZLeaderboardId, sortOrder: ZSortOrder, operator: ZOperator, ...definitionFields })
+  .superRefine(boundsInOrder);
+export type CreateLeaderboard = z.input<typeof ZCreateLeaderboard>;
+
+/** Sort order and operator are fixed after creation. */
+export const ZUpdateLeaderboard = z
+  .strictObject({ ...definitionFields, name: definitionFields.name.optional() })
+  .superRefine(boundsInOrder);
+export type UpdateLeaderboard = z.input<typeof ZUpdateLeaderboard>;
+
+export const ZLeaderboard = z.object({
+  id: z.string(),
+  name: z.string(),
+  sortOrder: ZSortOrder,
+  operator: ZOperator,
+  minScore: z.number().nullable(),
+  maxScore: z.number().nullable(),
+  resetSchedule: z.string().nullable(),
+  clientWritable: z.boolean(),
+  createdAt: z.iso.datetime(),
+  updatedAt: z.iso.datetime(),
+});
+export type LeaderboardDto = z.infer<typeof ZLeaderboard>;
+
+export const ZEntry = z
+  .object({
+    rank: z.number().int().min(1),
+    playerId: z.string().uuid(),
+    displayName: z.string().nullable(),
+    score: z.number(),
+    metadata: z.record(z.string(), ZJsonValue).nullable(),
+    updatedAt: z.iso.datetime(),
+  })
+  .meta({ id: "LeaderboardEntry" });
+export type Entry = z.infer<typeof ZEntry>;
+
+export const ZLeaderboardPage = z
+  .object({
+    id: z.string(),
+    name: z.string(),
+    sortOrder: ZSortOrder,
+    total: z.number().int(),
+    offset: z.number().int(),
+    limit: z.number().int(),
+    resetsAt: z.iso.datetime().nullable().meta({ description: "When the current period ends (UTC); null: never by itself." }),
+    entries: z.array(ZEntry),
+  })
+  .meta({ id: "LeaderboardPage" });
+
+export const ZSubmitResult = ZEntry.extend({
+  updated: z.boolean().meta({ description: "false when the operator kept the stored score (best: not better)." }),
+}).meta({ id: "SubmitScoreResult" });
+
+export const ZPlayerEntry = ZEntry.extend({
+  above: z.array(ZEntry).optional().meta({ description: "With `range`: up to N better entries, best first." }),
+  below: z.array(ZEntry).optional().meta({ description: "With `range`: up to N worse entries, best first." }),
+}).meta({ id: "LeaderboardPlayerEntry" });
+
+export const ZLeaderboardParams = z.strictObject({ id: ZLeaderboardId });
+
+export const ZPageQuery = z.strictObject({
+  offset: z.coerce.number().int().min(0).max(10_000_000).default(0),
+  limit: z.coerce.number().int().min(1).max(100).default(25),
+});
+
+export const ZRangeQuery = z.strictObject({
+  range: z.coerce.number().int().min(1).max(50).optional().meta({ description: "1–50 neighbours above and below." }),
+});
+
+export const ZSubmitScoreBody = z
+  .strictObject({
+    score: ZScore.meta({ description: "Finite; exact up to 2^53. For increment / decrement boards: the amount." }),
+    metadata: z
+      .record(z.string(), ZJsonValue)
+      .refine((m) => Buffer.byteLength(JSON.stringify(m)) <= METADATA_MAX_BYTES, "metadata must be at most 1 KiB as JSON.")
+      .optional(),
+  })
+  .meta({ id: "SubmitScoreBody" });

@@ -1,0 +1,37 @@
+import { z } from "zod";
+
+// biome-ignore lint/suspicious/noControlCharactersInRegex: the point is to refuse them
+const CONTROL = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/;
+
+/** 1–32 characters after trimming (code points), no control characters; not unique. */
+export const ZDisplayName = z
+  .string()
+  .trim()
+  .refine((s) => [...s].length >= 1 && [...s].length <= 32, "Must be 1–32 characters after trimming.")
+  .refine((s) => !CONTROL.test(s), "Must not contain control characters.")
+  .meta({ description: "1–32 characters after trimming, no control characters. Not unique.", example: "Ada" });
+
+export const ZPlayerParams = z.strictObject({
+  id: z.union([z.literal("me"), z.string().uuid()]).meta({ description: "A player id, or `me` for the caller.", example: "me" }),
+});
+
+export const ZPublicProfile = z
+  .object({
+    playerId: z.string().uuid(),
+    displayName: z.string().nullable(),
+    createdAt: z.iso.datetime(),
+  })
+  .meta({ id: "PublicProfile", description: "A player as other players see them." });
+
+export const ZOwnProfile = ZPublicProfile.extend({
+  hasEmail: z.boolean(),
+  providers: z.array(z.string()).meta({ description: "Identity providers linked to this player." }),
+  lastLoginAt: z.iso.datetime().nullable(),
+}).meta({ id: "OwnProfile", description: "The caller's own profile (or a server key's view with X-Player-Id)." });
+
+export const ZPatchProfileBody = z
+  .strictObject({ displayName: ZDisplayName.nullable().meta({ description: "`null` clears it." }) })
+  .meta({ id: "PatchProfileBody" });
+
+export type PublicProfile = z.infer<typeof ZPublicProfile>;
+export type OwnProfile = z.infer<typeof ZOwnProfile>;
