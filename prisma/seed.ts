@@ -4,9 +4,9 @@ import path from "node:path";
 import { hashApiKey } from "../server/api-keys";
 import { prisma } from "../server/db";
 import { env } from "../server/env";
-import { upsertOperator } from "../server/services/operators";
 import { createLeaderboard } from "../server/services/leaderboards/definitions";
 import type { CreateLeaderboard } from "../server/services/leaderboards/schemas";
+import { upsertOperator } from "../server/services/operators";
 import { createApiKey, createProject } from "../server/services/projects";
 
 /** The demo game's boards: a classic high score, a speedrun (lower is better), a running total. */
