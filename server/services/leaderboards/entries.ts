@@ -4,16 +4,18 @@ import { AppError } from "../../errors";
 import type { JsonValue } from "../json-value";
 import { type Definition, loadLeaderboard } from "./definitions";
 import { periodKey } from "./periods";
+import { indexRange, indexRank, indexRemove, indexUpsert, rankIndexClient } from "./rank-index";
 import type { Entry } from "./schemas";
 
 /**
  * Scores in Postgres, the source of truth. Every board is ordered best first by
  * (sort_key, seq): sort_key is the score (ascending boards) or its negation (descending), seq a
  * global sequence value taken whenever a player's score changes, so equal scores rank by who
- * reached them first. A rank is the number of entries ahead + 1: an index-only range count,
- * O(rank); a page is an index scan from its offset, O(offset + limit). `total` is a counter kept
- * by every insert and removal. Each submit is one SQL statement (the operator applied atomically
- * in the upsert), which also returns the new rank.
+ * reached them first. Each submit is one SQL statement (the operator applied atomically in the
+ * upsert). With the Redis rank index (rank-index.ts) ranks and pages come from it in O(log n);
+ * without it (or while it is rebuilt or unreachable) from Postgres: a rank is the number of
+ * entries ahead + 1, an index-only range count, O(rank); a page an index scan from its offset,
+ * O(offset + limit). `total` is a counter kept by every insert and removal.
  */
 type Row = {
   player_id: string;
@@ -102,7 +104,8 @@ export async function submitScore(o: {
     board.maxScore ?? Number.POSITIVE_INFINITY,
     initial,
   ];
-  const { rows } = await pool().query<Row & { rank: number; inserted: boolean }>(
+  const indexed = rankIndexClient() !== null;
+  const { rows } = await pool().query<Row & { rank: number | null; inserted: boolean }>(
     `WITH upsert AS (
        INSERT INTO leaderboard_entries AS e (project_id, leaderboard_id, period, player_id, score, sort_key, seq, metadata, updated_at)
        -- A first value out of bounds (a counting board) may only reach an existing entry.
@@ -122,11 +125,14 @@ export async function submitScore(o: {
        SELECT $1, $2, $3, 1 FROM upsert WHERE inserted
        ON CONFLICT (project_id, leaderboard_id, period) DO UPDATE SET entries = p.entries + 1
      )
-     SELECT u.*, pl.display_name, ${RANK_OF("u")} AS rank FROM upsert u JOIN players pl ON pl.id = u.player_id`,
+     SELECT u.*, pl.display_name, ${indexed ? "NULL::int" : RANK_OF("u")} AS rank FROM upsert u JOIN players pl ON pl.id = u.player_id`,
     values,
   );
   const row = rows[0];
-  if (row) return { ...toEntry(row, row.rank), updated: true };
+  if (row) {
+    const rank = row.rank ?? (await rankOf(o.actor.projectId, board, period, row));
+    return { ...toEntry(row, rank), updated: true };
+  }
   if (counting) throw outOfRange(board, o.score);
   // best: the stored score is at least as good; answer with it.
   const kept = await entryOf(o.actor.projectId, board, period, o.actor.playerId);
@@ -135,16 +141,49 @@ export async function submitScore(o: {
   return { ...entry, updated: false };
 }
 
+/** The rank of a row just read or written: from the index (updating it first), else counted in Postgres. */
+async function rankOf(projectId: string, board: Definition, period: string, row: Row): Promise<number> {
+  await indexUpsert(projectId, board.id, period, { playerId: row.player_id, sortKey: row.sort_key, seq: row.seq });
+  const fromIndex = await indexRank(projectId, board.id, period, row.player_id);
+  if (fromIndex !== null) return fromIndex;
+  const { rows } = await pool().query<{ ahead: number }>({
+    name: "leaderboard-rank",
+    text: `SELECT count(*)::int AS ahead FROM leaderboard_entries o
+            WHERE o.project_id = $1 AND o.leaderboard_id = $2 AND o.period = $3 AND (o.sort_key, o.seq) < ($4::float8, $5::bigint)`,
+    values: [projectId, board.id, period, row.sort_key, row.seq],
+  });
+  return (rows[0]?.ahead ?? 0) + 1;
+}
+
+const ENTRY_COLUMNS = "e.player_id, pl.display_name, e.score, e.metadata, e.updated_at, e.sort_key, e.seq";
+
 async function entryOf(projectId: string, board: Definition, period: string, playerId: string): Promise<(Entry & { row: Row }) | null> {
-  const { rows } = await pool().query<Row & { rank: number; project_id: string; leaderboard_id: string; period: string }>({
+  const { rows } = await pool().query<Row>({
     name: "leaderboard-entry",
-    text: `SELECT e.*, pl.display_name, ${RANK_OF("e")} AS rank
-             FROM leaderboard_entries e JOIN players pl ON pl.id = e.player_id
+    text: `SELECT ${ENTRY_COLUMNS} FROM leaderboard_entries e JOIN players pl ON pl.id = e.player_id
             WHERE e.project_id = $1 AND e.leaderboard_id = $2 AND e.period = $3 AND e.player_id = $4`,
     values: [projectId, board.id, period, playerId],
   });
   const row = rows[0];
-  return row ? { ...toEntry(row, row.rank), row } : null;
+  return row ? { ...toEntry(row, await rankOf(projectId, board, period, row)), row } : null;
+}
+
+/** Entries at 0-based ranks [start, start + count) — from the index when it can say, else Postgres. */
+async function entriesAt(projectId: string, board: Definition, period: string, start: number, count: number) {
+  if (count <= 0) return { total: -1, entries: [] };
+  const fromIndex = await indexRange(projectId, board.id, period, start, start + count - 1);
+  if (fromIndex) {
+    const { rows } = await pool().query<Row>({
+      name: "leaderboard-entries-of",
+      text: `SELECT ${ENTRY_COLUMNS} FROM leaderboard_entries e JOIN players pl ON pl.id = e.player_id
+              WHERE e.project_id = $1 AND e.leaderboard_id = $2 AND e.period = $3 AND e.player_id = ANY($4::uuid[])`,
+      values: [projectId, board.id, period, fromIndex.playerIds],
+    });
+    const byPlayer = new Map(rows.map((r) => [r.player_id, r]));
+    const ordered = fromIndex.playerIds.flatMap((id) => byPlayer.get(id) ?? []);
+    return { total: fromIndex.total, entries: ordered.map((r, i) => toEntry(r, start + i + 1)) };
+  }
+  return null;
 }
 
 const PAGE_SQL = `SELECT e.player_id, pl.display_name, e.score, e.metadata, e.updated_at, e.sort_key, e.seq
@@ -153,6 +192,8 @@ const PAGE_SQL = `SELECT e.player_id, pl.display_name, e.score, e.metadata, e.up
  ORDER BY e.sort_key, e.seq OFFSET $4 LIMIT $5`;
 
 async function pageOf(projectId: string, board: Definition, period: string, offset: number, limit: number) {
+  const indexed = await entriesAt(projectId, board, period, offset, limit);
+  if (indexed) return indexed;
   const [entries, total] = await Promise.all([
     pool().query<Row>({ name: "leaderboard-page", text: PAGE_SQL, values: [projectId, board.id, period, offset, limit] }),
     pool().query<{ entries: number }>({
@@ -189,10 +230,15 @@ export async function getPlayerEntry(o: { projectId: string; leaderboardId: stri
   if (!found) throw new AppError("ENTRY_NOT_FOUND");
   const { row, ...entry } = found;
   if (!o.range) return entry;
+  const before = Math.max(0, entry.rank - 1 - o.range);
+  const [aboveIndexed, belowIndexed] = await Promise.all([
+    entriesAt(o.projectId, board, period, before, entry.rank - 1 - before),
+    entriesAt(o.projectId, board, period, entry.rank, o.range),
+  ]);
+  if (aboveIndexed && belowIndexed) return { ...entry, above: aboveIndexed.entries, below: belowIndexed.entries };
   const neighbours = (comparison: "<" | ">", order: "ASC" | "DESC") =>
     pool().query<Row>(
-      `SELECT e.player_id, pl.display_name, e.score, e.metadata, e.updated_at, e.sort_key, e.seq
-         FROM leaderboard_entries e JOIN players pl ON pl.id = e.player_id
+      `SELECT ${ENTRY_COLUMNS} FROM leaderboard_entries e JOIN players pl ON pl.id = e.player_id
         WHERE e.project_id = $1 AND e.leaderboard_id = $2 AND e.period = $3 AND (e.sort_key, e.seq) ${comparison} ($4::float8, $5::bigint)
         ORDER BY e.sort_key ${order}, e.seq ${order} LIMIT $6`,
       [o.projectId, board.id, period, row.sort_key, row.seq, o.range],
@@ -219,6 +265,7 @@ export async function removeEntry(o: { projectId: string; leaderboardId: string;
     [o.projectId, board.id, period, o.playerId],
   );
   if (rows.length === 0) throw new AppError("ENTRY_NOT_FOUND");
+  await indexRemove(o.projectId, board.id, period, o.playerId);
 }
 
 export type PeriodSummary = { period: string; startedAt: string; entries: number; current: boolean };
