@@ -73,7 +73,7 @@ export async function unlimitDemo(product) {
 
 /**
  * One autocannon run against `baseUrl`. `spec`: method, path, headers, body, setupClient (per
- * connection headers) and `expect`, the status every answer must have. `rate` caps the overall
+ * connection headers), requests (autocannon's per-request hooks) and `expect`, the status every answer must have. `rate` caps the overall
  * request rate (autocannon then corrects latencies for coordinated omission).
  */
 export async function load(baseUrl, spec, { duration, connections = 32, rate } = {}) {
@@ -87,6 +87,7 @@ export async function load(baseUrl, spec, { duration, connections = 32, rate } =
     headers: spec.headers ?? {},
     body: spec.body,
     setupClient: spec.setupClient,
+    requests: spec.requests,
   });
   const expected = Number(result.statusCodeStats?.[spec.expect]?.count ?? 0);
   const answered = Object.values(result.statusCodeStats ?? {}).reduce((n, st) => n + Number(st.count), 0);

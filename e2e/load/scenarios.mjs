@@ -9,7 +9,7 @@ const json = { "Content-Type": "application/json" };
 const KIB_VALUE = JSON.stringify({ value: { blob: "x".repeat(1024 - 11) } });
 
 /** One anonymous player per connection, so writes of different connections never queue on one player. */
-async function players(product, count) {
+export async function players(product, count) {
   const tokens = [];
   for (let i = 0; i < count; i++) {
     const res = await fetch(`${product.baseUrl}/api/v1/auth/anonymous`, { method: "POST", headers: { "X-API-Key": product.demo.apiKey } });
@@ -31,13 +31,28 @@ async function putProfiles(product, sessions) {
 }
 
 /** Gives each autocannon connection its own player's bearer token. */
-function perPlayer(product, sessions, extra = {}) {
+export function perPlayer(product, sessions, extra = {}) {
   let next = 0;
   return (client) => {
     const session = sessions[next++ % sessions.length];
     client.setHeaders({ "X-API-Key": product.demo.apiKey, Authorization: `Bearer ${session.accessToken}`, ...extra });
   };
 }
+
+/** Each connection's player submits once to the demo's high-score board, so it has an entry. */
+async function withEntries(product, sessions) {
+  for (const [i, s] of sessions.entries()) {
+    const res = await fetch(`${product.baseUrl}/api/v1/leaderboards/high-scores/scores`, {
+      method: "POST",
+      headers: { ...json, "X-API-Key": product.demo.apiKey, Authorization: `Bearer ${s.accessToken}` },
+      body: JSON.stringify({ score: 1000 + i }),
+    });
+    if (res.status !== 200) throw new Error(`bench setup: score submit answered ${res.status}: ${await res.text()}`);
+  }
+}
+
+/** A new random score per request (a `best` board: some improve, most are kept). */
+const randomScore = () => [{ setupRequest: (req) => ({ ...req, body: JSON.stringify({ score: Math.floor(Math.random() * 1e6) }) }) }];
 
 export const scenarios = [
   {
@@ -108,5 +123,38 @@ export const scenarios = [
       const setupClient = (client) => client.setBody(bodies[next++ % bodies.length]);
       return { method: "POST", path: "/api/v1/auth/email/login", headers, body: bodies[0], setupClient, expect: 200 };
     },
+  },
+  {
+    name: "score-submit",
+    title: "`POST /leaderboards/high-scores/scores` (best, random scores, bearer)",
+    setup: async (product, { connections }) => {
+      const sessions = await players(product, connections);
+      return {
+        method: "POST",
+        path: "/api/v1/leaderboards/high-scores/scores",
+        body: JSON.stringify({ score: 1 }),
+        requests: randomScore(),
+        setupClient: perPlayer(product, sessions, json),
+        expect: 200,
+      };
+    },
+  },
+  {
+    name: "own-rank",
+    title: "`GET /leaderboards/high-scores/player?range=5` (own rank + neighbours)",
+    setup: async (product, { connections }) => {
+      const sessions = await players(product, connections);
+      await withEntries(product, sessions);
+      return { path: "/api/v1/leaderboards/high-scores/player?range=5", setupClient: perPlayer(product, sessions), expect: 200 };
+    },
+  },
+  {
+    name: "top-25",
+    title: "`GET /leaderboards/high-scores?limit=25` (top 25, key only)",
+    setup: async (product) => ({
+      path: "/api/v1/leaderboards/high-scores?limit=25",
+      headers: { "X-API-Key": product.demo.apiKey },
+      expect: 200,
+    }),
   },
 ];

@@ -130,7 +130,7 @@ export async function submitScore(o: {
   );
   const row = rows[0];
   if (row) {
-    const rank = row.rank ?? (await rankOf(o.actor.projectId, board, period, row));
+    const rank = row.rank ?? (await rankOf(o.actor.projectId, board, period, row, true));
     return { ...toEntry(row, rank), updated: true };
   }
   if (counting) throw outOfRange(board, o.score);
@@ -141,9 +141,9 @@ export async function submitScore(o: {
   return { ...entry, updated: false };
 }
 
-/** The rank of a row just read or written: from the index (updating it first), else counted in Postgres. */
-async function rankOf(projectId: string, board: Definition, period: string, row: Row): Promise<number> {
-  await indexUpsert(projectId, board.id, period, { playerId: row.player_id, sortKey: row.sort_key, seq: row.seq });
+/** The rank of a row: from the index (told first of a row just written), else counted in Postgres. */
+async function rankOf(projectId: string, board: Definition, period: string, row: Row, written = false): Promise<number> {
+  if (written) await indexUpsert(projectId, board.id, period, { playerId: row.player_id, sortKey: row.sort_key, seq: row.seq });
   const fromIndex = await indexRank(projectId, board.id, period, row.player_id);
   if (fromIndex !== null) return fromIndex;
   const { rows } = await pool().query<{ ahead: number }>({
@@ -170,7 +170,6 @@ async function entryOf(projectId: string, board: Definition, period: string, pla
 
 /** Entries at 0-based ranks [start, start + count) — from the index when it can say, else Postgres. */
 async function entriesAt(projectId: string, board: Definition, period: string, start: number, count: number) {
-  if (count <= 0) return { total: -1, entries: [] };
   const fromIndex = await indexRange(projectId, board.id, period, start, start + count - 1);
   if (fromIndex) {
     const { rows } = await pool().query<Row>({
@@ -186,10 +185,18 @@ async function entriesAt(projectId: string, board: Definition, period: string, s
   return null;
 }
 
-const PAGE_SQL = `SELECT e.player_id, pl.display_name, e.score, e.metadata, e.updated_at, e.sort_key, e.seq
-  FROM leaderboard_entries e JOIN players pl ON pl.id = e.player_id
- WHERE e.project_id = $1 AND e.leaderboard_id = $2 AND e.period = $3
- ORDER BY e.sort_key, e.seq OFFSET $4 LIMIT $5`;
+/**
+ * A page: the first row's position is found by an index-only scan over the rank index (no heap
+ * fetch per skipped row), then the page's rows are read from there with their display names.
+ */
+const PAGE_SQL = `WITH first AS (
+    SELECT sort_key, seq FROM leaderboard_entries
+     WHERE project_id = $1 AND leaderboard_id = $2 AND period = $3
+     ORDER BY sort_key, seq OFFSET $4 LIMIT 1
+  )
+  SELECT ${ENTRY_COLUMNS} FROM first, leaderboard_entries e JOIN players pl ON pl.id = e.player_id
+   WHERE e.project_id = $1 AND e.leaderboard_id = $2 AND e.period = $3 AND (e.sort_key, e.seq) >= (first.sort_key, first.seq)
+   ORDER BY e.sort_key, e.seq LIMIT $5`;
 
 async function pageOf(projectId: string, board: Definition, period: string, offset: number, limit: number) {
   const indexed = await entriesAt(projectId, board, period, offset, limit);
@@ -226,16 +233,12 @@ export async function getLeaderboardPage(o: { projectId: string; leaderboardId: 
 export async function getPlayerEntry(o: { projectId: string; leaderboardId: string; playerId: string; range?: number; now?: Date }) {
   const board = await loadLeaderboard(o.projectId, o.leaderboardId);
   const { period } = currentPeriod(board, o.now);
+  const indexed = await windowFromIndex(o.projectId, board, period, o.playerId, o.range ?? 0);
+  if (indexed) return indexed;
   const found = await entryOf(o.projectId, board, period, o.playerId);
   if (!found) throw new AppError("ENTRY_NOT_FOUND");
   const { row, ...entry } = found;
   if (!o.range) return entry;
-  const before = Math.max(0, entry.rank - 1 - o.range);
-  const [aboveIndexed, belowIndexed] = await Promise.all([
-    entriesAt(o.projectId, board, period, before, entry.rank - 1 - before),
-    entriesAt(o.projectId, board, period, entry.rank, o.range),
-  ]);
-  if (aboveIndexed && belowIndexed) return { ...entry, above: aboveIndexed.entries, below: belowIndexed.entries };
   const neighbours = (comparison: "<" | ">", order: "ASC" | "DESC") =>
     pool().query<Row>(
       `SELECT ${ENTRY_COLUMNS} FROM leaderboard_entries e JOIN players pl ON pl.id = e.player_id
@@ -249,6 +252,18 @@ export async function getPlayerEntry(o: { projectId: string; leaderboardId: stri
     above: above.rows.map((r, i) => toEntry(r, entry.rank - i - 1)).reverse(),
     below: below.rows.map((r, i) => toEntry(r, entry.rank + i + 1)),
   };
+}
+
+/** Rank, entry and neighbours from the index: its rank, its window of ranks, one Postgres read of those rows. */
+async function windowFromIndex(projectId: string, board: Definition, period: string, playerId: string, range: number) {
+  const rank = await indexRank(projectId, board.id, period, playerId);
+  if (rank === null) return null;
+  const start = Math.max(0, rank - 1 - range);
+  const window = await entriesAt(projectId, board, period, start, rank + range - start);
+  const self = window?.entries.find((e) => e.playerId === playerId);
+  if (!window || !self) return null;
+  if (range === 0) return self;
+  return { ...self, above: window.entries.filter((e) => e.rank < self.rank), below: window.entries.filter((e) => e.rank > self.rank) };
 }
 
 /** Operator: removes one player's entry from the current period (or a given one). */
