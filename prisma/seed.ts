@@ -4,6 +4,7 @@ import path from "node:path";
 import { hashApiKey } from "../server/api-keys";
 import { prisma } from "../server/db";
 import { env } from "../server/env";
+import { createCurrency, createItem, createPurchase } from "../server/services/economy/definitions";
 import { createLeaderboard } from "../server/services/leaderboards/definitions";
 import type { CreateLeaderboard } from "../server/services/leaderboards/schemas";
 import { upsertOperator } from "../server/services/operators";
@@ -58,6 +59,7 @@ export async function seedDemo(): Promise<{ demo: DemoFile; created: boolean }> 
   const game = await createProject({ name: "Demo Game", plan: "PRO", ownerId: operator.id });
   const free = await createProject({ name: "Free Demo", plan: "FREE", ownerId: operator.id });
   for (const input of DEMO_LEADERBOARDS) await createLeaderboard({ projectId: game.id, input });
+  await seedDemoEconomy(game.id);
   const apiKey = await createApiKey({ projectId: game.id, kind: "CLIENT", name: "Demo client key" });
   const serverApiKey = await createApiKey({ projectId: game.id, kind: "SERVER", name: "Demo server key" });
   const freeApiKey = await createApiKey({ projectId: free.id, kind: "CLIENT", name: "Free demo client key" });
@@ -72,4 +74,36 @@ export async function seedDemo(): Promise<{ demo: DemoFile; created: boolean }> 
   };
   writeFileSync(file, `${JSON.stringify(demo, null, 2)}\n`, { mode: 0o600 });
   return { demo, created: true };
+}
+
+/** coins (client-writable), gems (server only), a sword and a potion, and two purchases. */
+async function seedDemoEconomy(projectId: string): Promise<void> {
+  await createCurrency({
+    projectId,
+    input: { id: "coins", name: "Coins", initialBalance: 100, maxBalance: 1_000_000, clientWritable: true },
+  });
+  await createCurrency({ projectId, input: { id: "gems", name: "Gems", initialBalance: 0, clientWritable: false } });
+  await createItem({ projectId, input: { id: "sword", name: "Sword" } });
+  await createItem({ projectId, input: { id: "potion", name: "Potion" } });
+  await createPurchase({
+    projectId,
+    input: {
+      id: "buy-potion",
+      name: "Buy a potion",
+      costs: [{ currencyId: "coins", amount: 10 }],
+      rewards: [{ itemId: "potion", quantity: 1 }],
+    },
+  });
+  await createPurchase({
+    projectId,
+    input: {
+      id: "buy-sword",
+      name: "Buy a sword",
+      costs: [
+        { currencyId: "coins", amount: 50 },
+        { currencyId: "gems", amount: 1 },
+      ],
+      rewards: [{ itemId: "sword", quantity: 1 }],
+    },
+  });
 }

@@ -36,6 +36,10 @@ export const ERRORS = {
   INSUFFICIENT_FUNDS: { status: 409, trpc: "CONFLICT", message: "Insufficient funds." },
   INSUFFICIENT_ITEMS: { status: 409, trpc: "CONFLICT", message: "Insufficient items." },
   CURRENCY_MAX_EXCEEDED: { status: 409, trpc: "CONFLICT", message: "The balance would exceed the maximum." },
+  /** An addition to the contract's table: an item's max stack, like CURRENCY_MAX_EXCEEDED. */
+  ITEM_MAX_EXCEEDED: { status: 409, trpc: "CONFLICT", message: "The quantity would exceed the item's maximum stack." },
+  /** Operator actions: a definition players hold or another definition refers to cannot be deleted. */
+  IN_USE: { status: 409, trpc: "CONFLICT", message: "This is in use and cannot be deleted." },
   /** Operator actions: a definition (leaderboard, currency…) with this id exists. */
   ALREADY_EXISTS: { status: 409, trpc: "CONFLICT", message: "Something with this id already exists." },
   IDEMPOTENCY_IN_PROGRESS: { status: 409, trpc: "CONFLICT", message: "A request with this Idempotency-Key is still running." },

@@ -5,6 +5,7 @@ import { pathToFileURL } from "node:url";
 import openapiTS, { astToString } from "openapi-typescript";
 import ts from "typescript";
 import { beforeAll, describe, expect, it } from "vitest";
+import { createCurrency, createItem, createPurchase } from "@/server/services/economy/definitions";
 import { createLeaderboard } from "@/server/services/leaderboards/definitions";
 import { baseUrl } from "../support/api";
 import { makeProject, type TestProject } from "../support/fixtures";
@@ -31,6 +32,8 @@ export const covered = [
   "get /saves", "get /saves/{key}", "put /saves/{key}", "delete /saves/{key}",
   "get /players/{id}", "patch /players/{id}",
   "get /leaderboards/{id}", "post /leaderboards/{id}/scores", "get /leaderboards/{id}/player",
+  "get /economy/currencies", "post /economy/currencies/{id}/add", "post /economy/currencies/{id}/subtract",
+  "get /economy/inventory", "post /economy/purchase", "get /economy/transactions",
 ];
 
 export async function run(baseUrl: string, apiKey: string): Promise<Record<string, number>> {
@@ -101,6 +104,26 @@ export async function run(baseUrl: string, apiKey: string): Promise<Record<strin
   statuses["get /leaderboards/{id}"] = board.response.status;
   const mine = await client.GET("/leaderboards/{id}/player", { params: { path: { id: "typed" }, query: { range: 2 } }, headers: auth });
   statuses["get /leaderboards/{id}/player"] = mine.response.status;
+  const wallet = await client.GET("/economy/currencies", { headers: auth });
+  statuses["get /economy/currencies"] = wallet.response.status;
+  const coins: number | undefined = wallet.data?.find((c) => c.id === "coins")?.balance;
+  if (coins !== 100) throw new Error("coins start at 100");
+  const added = await client.POST("/economy/currencies/{id}/add", {
+    params: { path: { id: "coins" }, header: { "Idempotency-Key": "typed-add" } },
+    headers: auth,
+    body: { amount: 5 },
+  });
+  statuses["post /economy/currencies/{id}/add"] = added.response.status;
+  const subtracted = await client.POST("/economy/currencies/{id}/subtract", { params: { path: { id: "coins" } }, headers: auth, body: { amount: 5 } });
+  statuses["post /economy/currencies/{id}/subtract"] = subtracted.response.status;
+  const bought = await client.POST("/economy/purchase", { headers: auth, body: { purchaseId: "potion", quantity: 2 } });
+  statuses["post /economy/purchase"] = bought.response.status;
+  const items = await client.GET("/economy/inventory", { headers: auth });
+  statuses["get /economy/inventory"] = items.response.status;
+  const ledger = await client.GET("/economy/transactions", { params: { query: { limit: 10 } }, headers: auth });
+  statuses["get /economy/transactions"] = ledger.response.status;
+  const nextCursor: string | null | undefined = ledger.data?.nextCursor;
+  if (nextCursor !== null) throw new Error("one page");
   const refresh = await client.POST("/auth/refresh", { body: { refreshToken: session.refreshToken } });
   statuses["post /auth/refresh"] = refresh.response.status;
   const fresh = refresh.data?.accessToken ?? "";
@@ -116,6 +139,12 @@ let doc: { paths: Record<string, Record<string, unknown>> };
 beforeAll(async () => {
   project = await makeProject();
   await createLeaderboard({ projectId: project.projectId, input: { id: "typed", name: "Typed", sortOrder: "desc", operator: "best" } });
+  await createCurrency({ projectId: project.projectId, input: { id: "coins", name: "Coins", initialBalance: 100 } });
+  await createItem({ projectId: project.projectId, input: { id: "potion", name: "Potion" } });
+  await createPurchase({
+    projectId: project.projectId,
+    input: { id: "potion", name: "Potion", costs: [{ currencyId: "coins", amount: 10 }], rewards: [{ itemId: "potion", quantity: 1 }] },
+  });
   doc = await (await fetch(`${baseUrl()}/api/v1/openapi.json`)).json();
   mkdirSync(dir, { recursive: true });
   writeFileSync(path.join(dir, "openapi.json"), JSON.stringify(doc, null, 2));
@@ -179,6 +208,12 @@ describe("a client generated from the document", () => {
       "post /leaderboards/{id}/scores": 200,
       "get /leaderboards/{id}": 200,
       "get /leaderboards/{id}/player": 200,
+      "get /economy/currencies": 200,
+      "post /economy/currencies/{id}/add": 200,
+      "post /economy/currencies/{id}/subtract": 200,
+      "post /economy/purchase": 200,
+      "get /economy/inventory": 200,
+      "get /economy/transactions": 200,
     });
   });
 });

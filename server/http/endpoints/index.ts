@@ -1,5 +1,6 @@
 import type { AnyEndpoint } from "../endpoint";
 import { authEndpoints } from "./auth";
+import { economyEndpoints } from "./economy";
 import { leaderboardEndpoints } from "./leaderboards";
 import { playerDataEndpoints } from "./player-data";
 import { playerEndpoints } from "./players";
@@ -12,4 +13,5 @@ export const API_RESOURCES: ReadonlyArray<readonly AnyEndpoint[]> = [
   playerDataEndpoints,
   saveEndpoints,
   leaderboardEndpoints,
+  economyEndpoints,
 ];

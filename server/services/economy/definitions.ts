@@ -1,0 +1,301 @@
+import { isUniqueViolation, pool, prisma, transaction } from "../../db";
+import { AppError } from "../../errors";
+import { validationError } from "../../validation";
+import {
+  type CurrencyInput,
+  type CurrencyUpdate,
+  type ItemInput,
+  type ItemUpdate,
+  isCurrencyLine,
+  type Line,
+  type PurchaseInput,
+  type PurchaseUpdate,
+} from "./schemas";
+
+/**
+ * Economy definitions per project (currencies, items, purchases), managed by operators. The
+ * game API reads them on every request, so they are cached per process for CACHE_TTL_MS as one
+ * snapshot per project; a change applies at once on the instance that made it and within that
+ * time on every other.
+ */
+export type CurrencyDef = { id: string; name: string; initialBalance: number; maxBalance: number | null; clientWritable: boolean };
+export type ItemDef = { id: string; name: string; maxStack: number | null };
+export type PurchaseDef = { id: string; name: string; costs: Line[]; rewards: Line[] };
+export type EconomyConfig = {
+  currencies: Map<string, CurrencyDef>;
+  items: Map<string, ItemDef>;
+  purchases: Map<string, PurchaseDef>;
+};
+
+const CACHE_TTL_MS = 2_000;
+const cache = new Map<string, { value: EconomyConfig; expiresAt: number }>();
+
+export function forgetEconomy(projectId: string): void {
+  cache.delete(projectId);
+}
+
+const num = (v: bigint | string | number | null) => (v === null ? null : Number(v));
+
+export async function economyConfig(projectId: string): Promise<EconomyConfig> {
+  const now = Date.now();
+  const hit = cache.get(projectId);
+  if (hit && hit.expiresAt > now) return hit.value;
+  const [currencies, items, purchases] = await Promise.all([
+    pool().query<{ id: string; name: string; initial_balance: string; max_balance: string | null; client_writable: boolean }>(
+      "SELECT id, name, initial_balance, max_balance, client_writable FROM currencies WHERE project_id = $1 ORDER BY id",
+      [projectId],
+    ),
+    pool().query<{ id: string; name: string; max_stack: string | null }>(
+      "SELECT id, name, max_stack FROM items WHERE project_id = $1 ORDER BY id",
+      [projectId],
+    ),
+    pool().query<{ id: string; name: string; costs: Line[]; rewards: Line[] }>(
+      "SELECT id, name, costs, rewards FROM purchases WHERE project_id = $1 ORDER BY id",
+      [projectId],
+    ),
+  ]);
+  const value: EconomyConfig = {
+    currencies: new Map(
+      currencies.rows.map((r) => [
+        r.id,
+        {
+          id: r.id,
+          name: r.name,
+          initialBalance: Number(r.initial_balance),
+          maxBalance: num(r.max_balance),
+          clientWritable: r.client_writable,
+        },
+      ]),
+    ),
+    items: new Map(items.rows.map((r) => [r.id, { id: r.id, name: r.name, maxStack: num(r.max_stack) }])),
+    purchases: new Map(purchases.rows.map((r) => [r.id, { id: r.id, name: r.name, costs: r.costs, rewards: r.rewards }])),
+  };
+  if (cache.size > 10_000) cache.clear();
+  cache.set(projectId, { value, expiresAt: now + CACHE_TTL_MS });
+  return value;
+}
+
+function exists(what: string, id: string): AppError {
+  return new AppError("ALREADY_EXISTS", { message: `A ${what} with id "${id}" exists.` });
+}
+
+// ---- Currencies ----
+
+export async function listCurrencies(o: { projectId: string }): Promise<CurrencyDef[]> {
+  forgetEconomy(o.projectId);
+  return [...(await economyConfig(o.projectId)).currencies.values()];
+}
+
+export async function createCurrency(o: { projectId: string; input: CurrencyInput }): Promise<CurrencyDef> {
+  const i = o.input;
+  try {
+    await prisma().currency.create({
+      data: {
+        projectId: o.projectId,
+        id: i.id,
+        name: i.name.trim(),
+        initialBalance: BigInt(i.initialBalance ?? 0),
+        maxBalance: i.maxBalance == null ? null : BigInt(i.maxBalance),
+        clientWritable: i.clientWritable ?? true,
+      },
+      select: { id: true },
+    });
+  } catch (error) {
+    if (isUniqueViolation(error)) throw exists("currency", i.id);
+    throw error;
+  }
+  return currencyOf(o.projectId, i.id);
+}
+
+async function currencyOf(projectId: string, id: string): Promise<CurrencyDef> {
+  forgetEconomy(projectId);
+  const found = (await economyConfig(projectId)).currencies.get(id);
+  if (!found) throw new AppError("CURRENCY_NOT_FOUND");
+  return found;
+}
+
+/** Name, initial balance (for wallets that do not exist yet), max and writability. */
+export async function updateCurrency(o: { projectId: string; id: string; input: CurrencyUpdate }): Promise<CurrencyDef> {
+  const current = await currencyOf(o.projectId, o.id);
+  const next = { ...current, ...Object.fromEntries(Object.entries(o.input).filter(([, v]) => v !== undefined)) } as CurrencyDef;
+  if (next.maxBalance !== null && next.maxBalance < next.initialBalance) {
+    throw validationError([{ path: "maxBalance", message: "maxBalance must not be below initialBalance." }]);
+  }
+  await prisma().currency.updateMany({
+    where: { projectId: o.projectId, id: o.id },
+    data: {
+      name: next.name.trim(),
+      initialBalance: BigInt(next.initialBalance),
+      maxBalance: next.maxBalance === null ? null : BigInt(next.maxBalance),
+      clientWritable: next.clientWritable,
+      updatedAt: new Date(),
+    },
+  });
+  return currencyOf(o.projectId, o.id);
+}
+
+/** Refused while a player holds some or a purchase refers to it; empty wallets go with it. */
+export async function deleteCurrency(o: { projectId: string; id: string }): Promise<void> {
+  await currencyOf(o.projectId, o.id);
+  await refuseIfReferenced(o.projectId, { currencyId: o.id });
+  await transaction(async (client) => {
+    const held = await client.query("SELECT 1 FROM wallets WHERE project_id = $1 AND currency_id = $2 AND balance > 0 LIMIT 1 FOR UPDATE", [
+      o.projectId,
+      o.id,
+    ]);
+    if (held.rowCount) throw new AppError("IN_USE", { message: "Players hold this currency.", details: { reason: "held" } });
+    await client.query("DELETE FROM wallets WHERE project_id = $1 AND currency_id = $2", [o.projectId, o.id]);
+    await client.query("DELETE FROM currencies WHERE project_id = $1 AND id = $2", [o.projectId, o.id]);
+  });
+  forgetEconomy(o.projectId);
+}
+
+async function refuseIfReferenced(projectId: string, line: { currencyId: string } | { itemId: string }): Promise<void> {
+  const { rows } = await pool().query<{ id: string }>(
+    "SELECT id FROM purchases WHERE project_id = $1 AND (costs @> $2::jsonb OR rewards @> $2::jsonb) ORDER BY id",
+    [projectId, JSON.stringify([line])],
+  );
+  if (rows.length) {
+    throw new AppError("IN_USE", {
+      message: `Purchases refer to it: ${rows.map((r) => r.id).join(", ")}.`,
+      details: { reason: "referenced", purchases: rows.map((r) => r.id) },
+    });
+  }
+}
+
+// ---- Items ----
+
+export async function listItems(o: { projectId: string }): Promise<ItemDef[]> {
+  forgetEconomy(o.projectId);
+  return [...(await economyConfig(o.projectId)).items.values()];
+}
+
+async function itemOf(projectId: string, id: string): Promise<ItemDef> {
+  forgetEconomy(projectId);
+  const found = (await economyConfig(projectId)).items.get(id);
+  if (!found) throw new AppError("ITEM_NOT_FOUND");
+  return found;
+}
+
+export async function createItem(o: { projectId: string; input: ItemInput }): Promise<ItemDef> {
+  try {
+    await prisma().item.create({
+      data: {
+        projectId: o.projectId,
+        id: o.input.id,
+        name: o.input.name.trim(),
+        maxStack: o.input.maxStack == null ? null : BigInt(o.input.maxStack),
+      },
+      select: { id: true },
+    });
+  } catch (error) {
+    if (isUniqueViolation(error)) throw exists("item", o.input.id);
+    throw error;
+  }
+  return itemOf(o.projectId, o.input.id);
+}
+
+export async function updateItem(o: { projectId: string; id: string; input: ItemUpdate }): Promise<ItemDef> {
+  const current = await itemOf(o.projectId, o.id);
+  await prisma().item.updateMany({
+    where: { projectId: o.projectId, id: o.id },
+    data: {
+      name: (o.input.name ?? current.name).trim(),
+      maxStack:
+        o.input.maxStack === undefined
+          ? current.maxStack === null
+            ? null
+            : BigInt(current.maxStack)
+          : o.input.maxStack === null
+            ? null
+            : BigInt(o.input.maxStack),
+      updatedAt: new Date(),
+    },
+  });
+  return itemOf(o.projectId, o.id);
+}
+
+export async function deleteItem(o: { projectId: string; id: string }): Promise<void> {
+  await itemOf(o.projectId, o.id);
+  await refuseIfReferenced(o.projectId, { itemId: o.id });
+  await transaction(async (client) => {
+    const held = await client.query("SELECT 1 FROM inventory WHERE project_id = $1 AND item_id = $2 AND quantity > 0 LIMIT 1 FOR UPDATE", [
+      o.projectId,
+      o.id,
+    ]);
+    if (held.rowCount) throw new AppError("IN_USE", { message: "Players hold this item.", details: { reason: "held" } });
+    await client.query("DELETE FROM inventory WHERE project_id = $1 AND item_id = $2", [o.projectId, o.id]);
+    await client.query("DELETE FROM items WHERE project_id = $1 AND id = $2", [o.projectId, o.id]);
+  });
+  forgetEconomy(o.projectId);
+}
+
+// ---- Purchases ----
+
+/** Costs and rewards must name existing currencies and items, each at most once per side. */
+async function checkLines(projectId: string, lines: { costs: Line[]; rewards: Line[] }): Promise<void> {
+  forgetEconomy(projectId);
+  const config = await economyConfig(projectId);
+  const issues: Array<{ path: string; message: string }> = [];
+  for (const side of ["costs", "rewards"] as const) {
+    const seen = new Set<string>();
+    lines[side].forEach((line, i) => {
+      const ref = isCurrencyLine(line) ? `currency:${line.currencyId}` : `item:${line.itemId}`;
+      if (seen.has(ref)) issues.push({ path: `${side}.${i}`, message: `${ref} is listed twice.` });
+      seen.add(ref);
+      if (isCurrencyLine(line)) {
+        if (!config.currencies.has(line.currencyId))
+          issues.push({ path: `${side}.${i}.currencyId`, message: `No currency "${line.currencyId}".` });
+      } else if (!config.items.has(line.itemId)) {
+        issues.push({ path: `${side}.${i}.itemId`, message: `No item "${line.itemId}".` });
+      }
+    });
+  }
+  if (lines.rewards.length === 0 && lines.costs.length === 0)
+    issues.push({ path: "rewards", message: "A purchase needs costs or rewards." });
+  if (issues.length) throw validationError(issues);
+}
+
+export async function listPurchases(o: { projectId: string }): Promise<PurchaseDef[]> {
+  forgetEconomy(o.projectId);
+  return [...(await economyConfig(o.projectId)).purchases.values()];
+}
+
+async function purchaseOf(projectId: string, id: string): Promise<PurchaseDef> {
+  forgetEconomy(projectId);
+  const found = (await economyConfig(projectId)).purchases.get(id);
+  if (!found) throw new AppError("PURCHASE_NOT_FOUND");
+  return found;
+}
+
+export async function createPurchase(o: { projectId: string; input: PurchaseInput }): Promise<PurchaseDef> {
+  await checkLines(o.projectId, o.input);
+  try {
+    await prisma().purchase.create({
+      data: { projectId: o.projectId, id: o.input.id, name: o.input.name.trim(), costs: o.input.costs, rewards: o.input.rewards },
+      select: { id: true },
+    });
+  } catch (error) {
+    if (isUniqueViolation(error)) throw exists("purchase", o.input.id);
+    throw error;
+  }
+  return purchaseOf(o.projectId, o.input.id);
+}
+
+export async function updatePurchase(o: { projectId: string; id: string; input: PurchaseUpdate }): Promise<PurchaseDef> {
+  const current = await purchaseOf(o.projectId, o.id);
+  const costs = o.input.costs ?? current.costs;
+  const rewards = o.input.rewards ?? current.rewards;
+  await checkLines(o.projectId, { costs, rewards });
+  await prisma().purchase.updateMany({
+    where: { projectId: o.projectId, id: o.id },
+    data: { name: (o.input.name ?? current.name).trim(), costs, rewards, updatedAt: new Date() },
+  });
+  return purchaseOf(o.projectId, o.id);
+}
+
+export async function deletePurchase(o: { projectId: string; id: string }): Promise<void> {
+  const { count } = await prisma().purchase.deleteMany({ where: { projectId: o.projectId, id: o.id } });
+  forgetEconomy(o.projectId);
+  if (count === 0) throw new AppError("PURCHASE_NOT_FOUND");
+}

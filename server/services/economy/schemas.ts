@@ -1,0 +1,124 @@
+import { z } from "zod";
+
+/** Amounts and balances: integers exact in JSON (≤ 2^53 − 1). */
+export const MAX_AMOUNT = Number.MAX_SAFE_INTEGER;
+export const MAX_LINES = 20;
+
+export const ZEconomyId = z
+  .string()
+  .regex(/^[a-z0-9][a-z0-9_-]{0,63}$/, "Ids are 1–64 of a-z, 0-9, _ and -, starting with a letter or digit.")
+  .meta({ example: "coins" });
+
+const ZAmount = z.number().int().min(1).max(MAX_AMOUNT);
+const ZBalance = z.number().int().min(0).max(MAX_AMOUNT);
+
+export const ZCurrencyInput = z
+  .strictObject({
+    id: ZEconomyId,
+    name: z.string().trim().min(1).max(100),
+    initialBalance: ZBalance.default(0),
+    maxBalance: ZBalance.nullable().optional(),
+    clientWritable: z.boolean().default(true),
+  })
+  .superRefine((c, ctx) => {
+    if (c.maxBalance != null && c.maxBalance < c.initialBalance) {
+      ctx.addIssue({ code: "custom", path: ["maxBalance"], message: "maxBalance must not be below initialBalance." });
+    }
+  });
+export type CurrencyInput = z.input<typeof ZCurrencyInput>;
+export const ZCurrencyUpdate = z.strictObject({
+  name: z.string().trim().min(1).max(100).optional(),
+  initialBalance: ZBalance.optional(),
+  maxBalance: ZBalance.nullable().optional(),
+  clientWritable: z.boolean().optional(),
+});
+export type CurrencyUpdate = z.input<typeof ZCurrencyUpdate>;
+
+export const ZItemInput = z.strictObject({
+  id: ZEconomyId,
+  name: z.string().trim().min(1).max(100),
+  maxStack: z.number().int().min(1).max(MAX_AMOUNT).nullable().optional(),
+});
+export type ItemInput = z.input<typeof ZItemInput>;
+export const ZItemUpdate = z.strictObject({
+  name: z.string().trim().min(1).max(100).optional(),
+  maxStack: z.number().int().min(1).max(MAX_AMOUNT).nullable().optional(),
+});
+export type ItemUpdate = z.input<typeof ZItemUpdate>;
+
+export const ZLine = z.union([
+  z.strictObject({ currencyId: ZEconomyId, amount: ZAmount }),
+  z.strictObject({ itemId: ZEconomyId, quantity: ZAmount }),
+]);
+export type Line = z.infer<typeof ZLine>;
+
+export const ZPurchaseInput = z.strictObject({
+  id: ZEconomyId,
+  name: z.string().trim().min(1).max(100),
+  costs: z.array(ZLine).max(MAX_LINES),
+  rewards: z.array(ZLine).max(MAX_LINES),
+});
+export type PurchaseInput = z.input<typeof ZPurchaseInput>;
+export const ZPurchaseUpdate = z.strictObject({
+  name: z.string().trim().min(1).max(100).optional(),
+  costs: z.array(ZLine).max(MAX_LINES).optional(),
+  rewards: z.array(ZLine).max(MAX_LINES).optional(),
+});
+export type PurchaseUpdate = z.input<typeof ZPurchaseUpdate>;
+
+// ---- The game API ----
+
+export const ZCurrencyParams = z.strictObject({ id: ZEconomyId });
+
+export const ZAmountBody = z
+  .strictObject({ amount: ZAmount.meta({ description: "An integer from 1 to 2^53 − 1." }) })
+  .meta({ id: "CurrencyAmountBody" });
+
+export const ZPurchaseBody = z
+  .strictObject({
+    purchaseId: ZEconomyId,
+    quantity: z.number().int().min(1).max(100).default(1).meta({ description: "1–100; costs and rewards are multiplied by it." }),
+  })
+  .meta({ id: "PurchaseBody" });
+
+export const ZBalanceDto = z.object({ id: z.string(), name: z.string(), balance: z.number().int() }).meta({ id: "CurrencyBalance" });
+export const ZChangedBalance = ZBalanceDto.extend({ transactionId: z.string().uuid() }).meta({ id: "CurrencyChange" });
+
+export const ZInventoryEntry = z
+  .object({ itemId: z.string(), name: z.string(), quantity: z.number().int(), updatedAt: z.iso.datetime() })
+  .meta({ id: "InventoryEntry" });
+
+export const ZPurchaseResult = z
+  .object({
+    transactionId: z.string().uuid(),
+    purchaseId: z.string(),
+    quantity: z.number().int(),
+    balances: z.array(z.object({ id: z.string(), balance: z.number().int() })),
+    inventory: z.array(z.object({ itemId: z.string(), quantity: z.number().int() })),
+  })
+  .meta({ id: "PurchaseResult" });
+
+export const ZTransaction = z
+  .object({
+    id: z.string().uuid(),
+    kind: z.enum(["add", "subtract", "purchase", "grant", "revoke"]),
+    purchaseId: z.string().nullable(),
+    currencies: z.array(z.object({ id: z.string(), delta: z.number().int(), balance: z.number().int() })),
+    items: z.array(z.object({ itemId: z.string(), delta: z.number().int(), quantity: z.number().int() })),
+    createdAt: z.iso.datetime(),
+  })
+  .meta({ id: "EconomyTransaction" });
+export type TransactionDto = z.infer<typeof ZTransaction>;
+
+export const ZTransactionPage = z
+  .object({ transactions: z.array(ZTransaction), nextCursor: z.string().nullable() })
+  .meta({ id: "EconomyTransactionPage" });
+
+export const ZTransactionsQuery = z.strictObject({
+  cursor: z.string().max(100).optional().meta({ description: "`nextCursor` of the previous page." }),
+  limit: z.coerce.number().int().min(1).max(100).default(25),
+});
+
+export type CurrencyLine = { currencyId: string; amount: number };
+export type ItemLine = { itemId: string; quantity: number };
+export const isCurrencyLine = (line: Line): line is CurrencyLine => Object.hasOwn(line, "currencyId");

@@ -1,0 +1,356 @@
+import type pg from "pg";
+import { type Actor, isTrusted, type OperatorActor, type PlayerActor, type SystemActor } from "../../actor";
+import { uuidv7 } from "../../crypto";
+import { pool, transaction } from "../../db";
+import { AppError } from "../../errors";
+import { type EconomyConfig, economyConfig } from "./definitions";
+import { isCurrencyLine, type Line, MAX_AMOUNT, type TransactionDto } from "./schemas";
+
+/**
+ * Balances, inventories and the ledger. Every change is one transaction that
+ *   1. takes the player's wallet rows of the currencies it touches, then their inventory rows
+ *      of the items it touches, each in id order (an upsert that creates a missing row at its
+ *      starting value and locks an existing one) — one stable order for every kind of change,
+ *      so concurrent changes of one player queue instead of deadlocking;
+ *   2. checks every new value against 0, the currency's max or the item's max stack, and 2^53 − 1;
+ *   3. writes the new values and the ledger row in one statement.
+ * All or nothing: a refused check changes nothing. Balances and quantities are also CHECKed
+ * non-negative by the database. Invariant (tested under parallel load): a wallet's balance is
+ * its initial balance plus the sum of its ledger deltas.
+ */
+type Kind = "add" | "subtract" | "purchase" | "grant" | "revoke";
+type Delta = { id: string; delta: bigint };
+export type ChangeContext = { requestId?: string; idempotencyKey?: string; reason?: string };
+
+const big = (n: number) => BigInt(n);
+const LIMIT = BigInt(MAX_AMOUNT);
+
+function actorColumns(actor: Actor): { kind: string; id: string | null } {
+  if (actor.kind === "player") return { kind: actor.via === "server-key" ? "server-key" : "player", id: actor.playerId };
+  if (actor.kind === "operator") return { kind: "operator", id: actor.operatorId };
+  return { kind: "system", id: null };
+}
+
+/** Locks (creating at their starting value) the wallet rows of `currencies`, in id order. */
+async function lockWallets(client: pg.PoolClient, projectId: string, playerId: string, config: EconomyConfig, ids: string[]) {
+  if (ids.length === 0) return new Map<string, bigint>();
+  const initial = ids.map((id) => String(config.currencies.get(id)?.initialBalance ?? 0));
+  const { rows } = await client.query<{ currency_id: string; balance: string }>(
+    `INSERT INTO wallets (project_id, player_id, currency_id, balance, initial_balance)
+     SELECT $1, $2, v.id, v.initial, v.initial FROM unnest($3::text[], $4::bigint[]) AS v(id, initial) ORDER BY v.id
+     ON CONFLICT (project_id, player_id, currency_id) DO UPDATE SET balance = wallets.balance
+     RETURNING currency_id, balance`,
+    [projectId, playerId, ids, initial],
+  );
+  return new Map(rows.map((r) => [r.currency_id, BigInt(r.balance)]));
+}
+
+async function lockInventory(client: pg.PoolClient, projectId: string, playerId: string, ids: string[]) {
+  if (ids.length === 0) return new Map<string, bigint>();
+  const { rows } = await client.query<{ item_id: string; quantity: string }>(
+    `INSERT INTO inventory (project_id, player_id, item_id, quantity)
+     SELECT $1, $2, v.id, 0 FROM unnest($3::text[]) AS v(id) ORDER BY v.id
+     ON CONFLICT (project_id, player_id, item_id) DO UPDATE SET quantity = inventory.quantity
+     RETURNING item_id, quantity`,
+    [projectId, playerId, ids],
+  );
+  return new Map(rows.map((r) => [r.item_id, BigInt(r.quantity)]));
+}
+
+type Applied = {
+  transactionId: string;
+  balances: Array<{ id: string; balance: number }>;
+  inventory: Array<{ itemId: string; quantity: number }>;
+};
+
+/** The one way a balance or an inventory changes. */
+async function applyChange(o: {
+  actor: Actor;
+  playerId: string;
+  kind: Kind;
+  currencies: Delta[];
+  items: Delta[];
+  purchaseId?: string;
+  quantity?: number;
+  context: ChangeContext;
+}): Promise<Applied> {
+  const projectId = o.actor.projectId;
+  const config = await economyConfig(projectId);
+  const currencies = [...o.currencies].sort((a, b) => (a.id < b.id ? -1 : 1));
+  const items = [...o.items].sort((a, b) => (a.id < b.id ? -1 : 1));
+  return transaction(async (client) => {
+    const balances = await lockWallets(
+      client,
+      projectId,
+      o.playerId,
+      config,
+      currencies.map((c) => c.id),
+    );
+    const quantities = await lockInventory(
+      client,
+      projectId,
+      o.playerId,
+      items.map((i) => i.id),
+    );
+    const ledgerCurrencies = currencies.map(({ id, delta }) => {
+      const balance = balances.get(id) ?? 0n;
+      const next = balance + delta;
+      if (next < 0n) {
+        throw new AppError("INSUFFICIENT_FUNDS", { details: { currencyId: id, balance: Number(balance), requested: Number(-delta) } });
+      }
+      const max = config.currencies.get(id)?.maxBalance;
+      const cap = max === null || max === undefined ? LIMIT : big(max);
+      if (next > cap) {
+        throw new AppError("CURRENCY_MAX_EXCEEDED", { details: { currencyId: id, balance: Number(balance), max: Number(cap) } });
+      }
+      return { id, delta: Number(delta), balance: Number(next) };
+    });
+    const ledgerItems = items.map(({ id, delta }) => {
+      const quantity = quantities.get(id) ?? 0n;
+      const next = quantity + delta;
+      if (next < 0n) {
+        throw new AppError("INSUFFICIENT_ITEMS", { details: { itemId: id, quantity: Number(quantity), requested: Number(-delta) } });
+      }
+      const max = config.items.get(id)?.maxStack;
+      const cap = max === null || max === undefined ? LIMIT : big(max);
+      if (next > cap) throw new AppError("ITEM_MAX_EXCEEDED", { details: { itemId: id, quantity: Number(quantity), max: Number(cap) } });
+      return { itemId: id, delta: Number(delta), quantity: Number(next) };
+    });
+    const transactionId = uuidv7();
+    const who = actorColumns(o.actor);
+    await client.query(
+      `WITH w AS (
+         UPDATE wallets SET balance = v.balance, updated_at = now()
+           FROM unnest($3::text[], $4::bigint[]) AS v(id, balance)
+          WHERE wallets.project_id = $1 AND wallets.player_id = $2 AND wallets.currency_id = v.id
+       ), i AS (
+         UPDATE inventory SET quantity = v.quantity, updated_at = now()
+           FROM unnest($5::text[], $6::bigint[]) AS v(id, quantity)
+          WHERE inventory.project_id = $1 AND inventory.player_id = $2 AND inventory.item_id = v.id
+       )
+       INSERT INTO economy_transactions
+         (id, project_id, player_id, kind, purchase_id, quantity, currencies, items, reason, idempotency_key, request_id, actor_kind, actor_id)
+       VALUES ($7, $1, $2, $8::"EconomyTransactionKind", $9, $10, $11::jsonb, $12::jsonb, $13, $14, $15, $16, $17)`,
+      [
+        projectId,
+        o.playerId,
+        ledgerCurrencies.map((c) => c.id),
+        ledgerCurrencies.map((c) => String(c.balance)),
+        ledgerItems.map((i) => i.itemId),
+        ledgerItems.map((i) => String(i.quantity)),
+        transactionId,
+        o.kind.toUpperCase(),
+        o.purchaseId ?? null,
+        o.quantity ?? null,
+        JSON.stringify(ledgerCurrencies),
+        JSON.stringify(ledgerItems),
+        o.context.reason ?? null,
+        o.context.idempotencyKey ?? null,
+        o.context.requestId ?? null,
+        who.kind,
+        who.id,
+      ],
+    );
+    return {
+      transactionId,
+      balances: ledgerCurrencies.map((c) => ({ id: c.id, balance: c.balance })),
+      inventory: ledgerItems.map((i) => ({ itemId: i.itemId, quantity: i.quantity })),
+    };
+  });
+}
+
+// ---- The game API ----
+
+/** Every currency of the project with the player's balance; missing wallets start now, at the initial balance. */
+export async function getBalances(o: { actor: PlayerActor }): Promise<Array<{ id: string; name: string; balance: number }>> {
+  const config = await economyConfig(o.actor.projectId);
+  const read = () =>
+    pool().query<{ currency_id: string; balance: string }>({
+      name: "wallets-of-player",
+      text: "SELECT currency_id, balance FROM wallets WHERE project_id = $1 AND player_id = $2",
+      values: [o.actor.projectId, o.actor.playerId],
+    });
+  let { rows } = await read();
+  const missing = [...config.currencies.values()].filter((c) => !rows.some((r) => r.currency_id === c.id));
+  if (missing.length) {
+    await pool().query(
+      `INSERT INTO wallets (project_id, player_id, currency_id, balance, initial_balance)
+       SELECT $1, $2, v.id, v.initial, v.initial FROM unnest($3::text[], $4::bigint[]) AS v(id, initial) ORDER BY v.id
+       ON CONFLICT DO NOTHING`,
+      [o.actor.projectId, o.actor.playerId, missing.map((c) => c.id), missing.map((c) => String(c.initialBalance))],
+    );
+    ({ rows } = await read());
+  }
+  const balances = new Map(rows.map((r) => [r.currency_id, Number(r.balance)]));
+  return [...config.currencies.values()].map((c) => ({ id: c.id, name: c.name, balance: balances.get(c.id) ?? c.initialBalance }));
+}
+
+/** add / subtract one currency; server-only currencies refuse game clients. */
+export async function changeBalance(o: {
+  actor: PlayerActor;
+  currencyId: string;
+  amount: number;
+  direction: "add" | "subtract";
+  context: ChangeContext;
+}): Promise<{ id: string; name: string; balance: number; transactionId: string }> {
+  const currency = (await economyConfig(o.actor.projectId)).currencies.get(o.currencyId);
+  if (!currency) throw new AppError("CURRENCY_NOT_FOUND");
+  if (!currency.clientWritable && !isTrusted(o.actor)) {
+    throw new AppError("CLIENT_WRITE_FORBIDDEN", { message: "This currency is changed by server keys only." });
+  }
+  const delta = o.direction === "add" ? big(o.amount) : -big(o.amount);
+  const applied = await applyChange({
+    actor: o.actor,
+    playerId: o.actor.playerId,
+    kind: o.direction,
+    currencies: [{ id: currency.id, delta }],
+    items: [],
+    context: o.context,
+  });
+  return { id: currency.id, name: currency.name, balance: applied.balances[0]?.balance ?? 0, transactionId: applied.transactionId };
+}
+
+export async function getInventory(o: { actor: PlayerActor }) {
+  const config = await economyConfig(o.actor.projectId);
+  const { rows } = await pool().query<{ item_id: string; quantity: string; updated_at: Date }>({
+    name: "inventory-of-player",
+    text: "SELECT item_id, quantity, updated_at FROM inventory WHERE project_id = $1 AND player_id = $2 AND quantity > 0 ORDER BY item_id",
+    values: [o.actor.projectId, o.actor.playerId],
+  });
+  return rows.map((r) => ({
+    itemId: r.item_id,
+    name: config.items.get(r.item_id)?.name ?? r.item_id,
+    quantity: Number(r.quantity),
+    updatedAt: r.updated_at.toISOString(),
+  }));
+}
+
+/** Net deltas of a purchase × quantity (a currency both paid and received nets out). */
+function purchaseDeltas(costs: Line[], rewards: Line[], quantity: number): { currencies: Delta[]; items: Delta[] } {
+  const currencies = new Map<string, bigint>();
+  const items = new Map<string, bigint>();
+  const add = (lines: Line[], sign: bigint) => {
+    for (const line of lines) {
+      if (isCurrencyLine(line))
+        currencies.set(line.currencyId, (currencies.get(line.currencyId) ?? 0n) + sign * big(line.amount) * big(quantity));
+      else items.set(line.itemId, (items.get(line.itemId) ?? 0n) + sign * big(line.quantity) * big(quantity));
+    }
+  };
+  add(costs, -1n);
+  add(rewards, 1n);
+  return {
+    currencies: [...currencies].map(([id, delta]) => ({ id, delta })),
+    items: [...items].map(([id, delta]) => ({ id, delta })),
+  };
+}
+
+export async function purchase(o: { actor: PlayerActor; purchaseId: string; quantity: number; context: ChangeContext }) {
+  const definition = (await economyConfig(o.actor.projectId)).purchases.get(o.purchaseId);
+  if (!definition) throw new AppError("PURCHASE_NOT_FOUND");
+  const deltas = purchaseDeltas(definition.costs, definition.rewards, o.quantity);
+  const applied = await applyChange({
+    actor: o.actor,
+    playerId: o.actor.playerId,
+    kind: "purchase",
+    ...deltas,
+    purchaseId: definition.id,
+    quantity: o.quantity,
+    context: o.context,
+  });
+  return {
+    transactionId: applied.transactionId,
+    purchaseId: definition.id,
+    quantity: o.quantity,
+    balances: applied.balances,
+    inventory: applied.inventory,
+  };
+}
+
+type LedgerRow = {
+  id: string;
+  kind: string;
+  purchase_id: string | null;
+  currencies: TransactionDto["currencies"];
+  items: TransactionDto["items"];
+  created_at: Date;
+  reason: string | null;
+  actor_kind: string;
+  actor_id: string | null;
+  request_id: string | null;
+};
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
+/** A player's ledger, newest first; the cursor is the last id of the previous page. */
+export async function listTransactions(o: { projectId: string; playerId: string; cursor?: string; limit: number; audit?: boolean }) {
+  let before: string | null = null;
+  if (o.cursor !== undefined) {
+    const decoded = Buffer.from(o.cursor, "base64url").toString("utf8");
+    if (!UUID.test(decoded))
+      throw new AppError("VALIDATION_ERROR", { details: { issues: [{ path: "query.cursor", message: "Unknown cursor." }] } });
+    before = decoded;
+  }
+  const { rows } = await pool().query<LedgerRow>({
+    name: "ledger-page",
+    text: `SELECT id, kind, purchase_id, currencies, items, created_at, reason, actor_kind, actor_id, request_id FROM economy_transactions
+            WHERE project_id = $1 AND player_id = $2 AND ($3::uuid IS NULL OR id < $3::uuid)
+            ORDER BY id DESC LIMIT $4`,
+    values: [o.projectId, o.playerId, before, o.limit + 1],
+  });
+  const page = rows.slice(0, o.limit);
+  const last = page[page.length - 1];
+  return {
+    transactions: page.map((r) => ({
+      id: r.id,
+      kind: r.kind.toLowerCase() as TransactionDto["kind"],
+      purchaseId: r.purchase_id,
+      currencies: r.currencies,
+      items: r.items,
+      createdAt: r.created_at.toISOString(),
+      // Who, why and which request: for operators (the dashboard), not in the game API's answer.
+      ...(o.audit ? { reason: r.reason, actor: { kind: r.actor_kind, id: r.actor_id }, requestId: r.request_id } : {}),
+    })),
+    nextCursor: rows.length > o.limit && last ? Buffer.from(last.id).toString("base64url") : null,
+  };
+}
+
+// ---- Operators ----
+
+async function assertPlayer(projectId: string, playerId: string): Promise<void> {
+  const { rowCount } = await pool().query("SELECT 1 FROM players WHERE id = $1::uuid AND project_id = $2", [playerId, projectId]);
+  if (!rowCount) throw new AppError("PLAYER_NOT_FOUND");
+}
+
+/**
+ * An operator grants (positive) or revokes (`revoke`: the amounts are taken away) currencies and
+ * items, with a reason; recorded in the ledger as the operator's change. Limits apply as for players.
+ */
+export async function adjustPlayerEconomy(o: {
+  actor: OperatorActor | SystemActor;
+  playerId: string;
+  direction: "grant" | "revoke";
+  currencies?: Array<{ currencyId: string; amount: number }>;
+  items?: Array<{ itemId: string; quantity: number }>;
+  reason: string;
+  requestId?: string;
+}) {
+  const config = await economyConfig(o.actor.projectId);
+  await assertPlayer(o.actor.projectId, o.playerId);
+  for (const c of o.currencies ?? []) if (!config.currencies.has(c.currencyId)) throw new AppError("CURRENCY_NOT_FOUND");
+  for (const i of o.items ?? []) if (!config.items.has(i.itemId)) throw new AppError("ITEM_NOT_FOUND");
+  const deltas = purchaseDeltas(
+    o.direction === "grant" ? [] : [...(o.currencies ?? []), ...(o.items ?? [])],
+    o.direction === "grant" ? [...(o.currencies ?? []), ...(o.items ?? [])] : [],
+    1,
+  );
+  if (deltas.currencies.length + deltas.items.length === 0) {
+    throw new AppError("VALIDATION_ERROR", { details: { issues: [{ path: "currencies", message: "Nothing to change." }] } });
+  }
+  return applyChange({
+    actor: o.actor,
+    playerId: o.playerId,
+    kind: o.direction,
+    ...deltas,
+    context: { reason: o.reason, requestId: o.requestId },
+  });
+}
