@@ -51,6 +51,20 @@ async function withEntries(product, sessions) {
   }
 }
 
+/** Funds each player with coins up to the demo currency's max (a server key acting for the player). */
+async function fund(product, sessions) {
+  for (const s of sessions) {
+    const res = await fetch(`${product.baseUrl}/api/v1/economy/currencies/coins/add`, {
+      method: "POST",
+      headers: { ...json, "X-API-Key": product.demo.serverApiKey, "X-Player-Id": s.playerId },
+      body: JSON.stringify({ amount: 999_900 }),
+    });
+    if (res.status !== 200) throw new Error(`bench setup: funding answered ${res.status}: ${await res.text()}`);
+  }
+}
+
+const BUY_POTION = JSON.stringify({ purchaseId: "buy-potion" });
+
 /** A new random score per request (a `best` board: some improve, most are kept). */
 const randomScore = () => [{ setupRequest: (req) => ({ ...req, body: JSON.stringify({ score: Math.floor(Math.random() * 1e6) }) }) }];
 
@@ -156,5 +170,35 @@ export const scenarios = [
       headers: { "X-API-Key": product.demo.apiKey },
       expect: 200,
     }),
+  },
+  {
+    name: "purchase-many",
+    title: "`POST /economy/purchase` buy-potion, one player per connection",
+    setup: async (product, { connections }) => {
+      const sessions = await players(product, connections);
+      await fund(product, sessions);
+      return {
+        method: "POST",
+        path: "/api/v1/economy/purchase",
+        body: BUY_POTION,
+        setupClient: perPlayer(product, sessions, json),
+        expect: 200,
+      };
+    },
+  },
+  {
+    name: "purchase-hot",
+    title: "`POST /economy/purchase` buy-potion, one hot player on every connection",
+    setup: async (product) => {
+      const sessions = await players(product, 1);
+      await fund(product, sessions);
+      return {
+        method: "POST",
+        path: "/api/v1/economy/purchase",
+        body: BUY_POTION,
+        setupClient: perPlayer(product, sessions, json),
+        expect: 200,
+      };
+    },
   },
 ];
