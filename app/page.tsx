@@ -4,7 +4,8 @@ export default function Home() {
       <h1>Game backend</h1>
       <p>
         The game API lives under <code>/api/v1</code>. Read the <a href="/docs">API reference</a> or fetch{" "}
-        <a href="/api/v1/openapi.json">the OpenAPI document</a>. Health: <a href="/api/health">/api/health</a>.
+        <a href="/api/v1/openapi.json">the OpenAPI document</a>. Health: <a href="/api/health">/api/health</a>. Studio operators sign in to
+        the <a href="/projects">dashboard</a>.
       </p>
     </main>
   );

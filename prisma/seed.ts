@@ -54,7 +54,7 @@ export async function seedDemo(): Promise<{ demo: DemoFile; created: boolean }> 
   }
   const operatorEmail = "admin@demo.local";
   const operatorPassword = randomBytes(12).toString("base64url");
-  const operator = await upsertOperator({ email: operatorEmail, name: "Demo Admin", password: operatorPassword });
+  const operator = await upsertOperator({ email: operatorEmail, name: "Demo Admin", password: operatorPassword, isInstanceAdmin: true });
 
   const game = await createProject({ name: "Demo Game", plan: "PRO", ownerId: operator.id });
   const free = await createProject({ name: "Free Demo", plan: "FREE", ownerId: operator.id });

@@ -285,6 +285,9 @@ async function main() {
   const port = Number(process.env.PORT);
   const hostname = process.env.HOST ?? "0.0.0.0";
   process.env.PUBLIC_URL ??= `http://localhost:${port}`;
+  // The dashboard's sign-in (next-auth) takes its origin from the request's Host (and the proxy's
+  // X-Forwarded-Host/-Proto with TRUST_PROXY), so one install answers on any name it is reached by.
+  process.env.AUTH_TRUST_HOST ??= "true";
 
   ensureClient();
   if (!dev) ensureBuild();
@@ -318,7 +321,13 @@ async function main() {
   const serve = (req, res) => {
     // Next keeps a client-sent X-Forwarded-For; unless we sit behind a trusted proxy,
     // overwrite it with the socket address so per-IP limits cannot be dodged.
-    if (!trustProxy) req.headers["x-forwarded-for"] = req.socket.remoteAddress ?? "";
+    if (!trustProxy) {
+      req.headers["x-forwarded-for"] = req.socket.remoteAddress ?? "";
+      // This server speaks plain HTTP; the dashboard's sign-in builds its URLs and cookie flags
+      // from these (behind a trusted proxy, the proxy's own headers are kept).
+      req.headers["x-forwarded-proto"] = "http";
+      delete req.headers["x-forwarded-host"];
+    }
     if (guardRequest(req, res)) return;
     handle(req, res);
   };

@@ -145,3 +145,8 @@ export async function countRegistration(o: { projectId: string; ip: string }): P
   const r = await take(budget, 1);
   if (!r.allowed) throw refused(budget, r.resetMs, "Too many registrations from this address; try again later.");
 }
+
+/** An operator signed in: the attempt does not count (operators have no known-address table). */
+export async function operatorLoginSucceeded(attempt: LoginAttempt): Promise<void> {
+  await giveBack(attempt.taken);
+}

@@ -85,3 +85,66 @@ export async function revokeApiKey(o: { projectId: string; keyId: string }): Pro
   if (updated.count === 0) throw new AppError("NOT_FOUND", { message: "API key not found." });
   clearApiKeyCache();
 }
+
+export type MemberRole = "OWNER" | "ADMIN" | "VIEWER";
+export type ProjectSummary = ProjectDto & { role: MemberRole | null; players: number };
+
+/** The projects an operator may open: their memberships, or every project for an instance admin. */
+export async function listProjectsFor(o: { operatorId: string; isInstanceAdmin: boolean }): Promise<ProjectSummary[]> {
+  const rows = await prisma().project.findMany({
+    where: o.isInstanceAdmin ? {} : { members: { some: { operatorId: o.operatorId } } },
+    select: {
+      ...projectSelect,
+      members: { where: { operatorId: o.operatorId }, select: { role: true } },
+      _count: { select: { players: true } },
+    },
+    orderBy: { createdAt: "asc" },
+  });
+  return rows.map(({ members, _count, ...p }) => ({ ...p, role: members[0]?.role ?? null, players: _count.players }));
+}
+
+/** The caller's role on the project; null when not a member. */
+export async function membershipOf(o: { operatorId: string; projectId: string }): Promise<MemberRole | null> {
+  const row = await prisma().projectMember.findUnique({
+    where: { projectId_operatorId: { projectId: o.projectId, operatorId: o.operatorId } },
+    select: { role: true },
+  });
+  return row?.role ?? null;
+}
+
+export async function getProject(o: { projectId: string }): Promise<ProjectDto> {
+  const row = await prisma().project.findUnique({ where: { id: o.projectId }, select: projectSelect });
+  if (!row) throw new AppError("NOT_FOUND", { message: "Project not found." });
+  return row;
+}
+
+export async function renameProject(o: { projectId: string; name: string }): Promise<ProjectDto> {
+  const updated = await prisma().project.updateMany({ where: { id: o.projectId }, data: { name: o.name } });
+  if (updated.count === 0) throw new AppError("NOT_FOUND", { message: "Project not found." });
+  return getProject(o);
+}
+
+/** Deletes the project with everything in it (players, keys, boards, economy). */
+export async function deleteProject(o: { projectId: string }): Promise<void> {
+  const deleted = await prisma().project.deleteMany({ where: { id: o.projectId } });
+  if (deleted.count === 0) throw new AppError("NOT_FOUND", { message: "Project not found." });
+  clearApiKeyCache();
+}
+
+export type ApiKeyDto = {
+  id: string;
+  kind: ApiKeyKind;
+  name: string;
+  prefix: string;
+  createdAt: Date;
+  lastUsedAt: Date | null;
+  revokedAt: Date | null;
+};
+
+export function listApiKeys(o: { projectId: string }): Promise<ApiKeyDto[]> {
+  return prisma().apiKey.findMany({
+    where: { projectId: o.projectId },
+    select: { id: true, kind: true, name: true, prefix: true, createdAt: true, lastUsedAt: true, revokedAt: true },
+    orderBy: { createdAt: "asc" },
+  });
+}

@@ -1,0 +1,5 @@
+import { ProjectList } from "@/components/dashboard/projects";
+
+export default function ProjectsPage() {
+  return <ProjectList />;
+}

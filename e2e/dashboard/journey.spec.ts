@@ -1,0 +1,139 @@
+import { mkdirSync, readFileSync } from "node:fs";
+import path from "node:path";
+import { type APIRequestContext, expect, type Page, test } from "@playwright/test";
+import { E2E_DATA_DIR } from "../../playwright.config";
+
+/**
+ * One operator journey through the dashboard and the game API, against the real app on a real
+ * database: sign in, create a project and keys, use the API with them, find the player, ban and
+ * unban, change the plan, read the audit log. Screenshots of every page go to
+ * test-results/screenshots/ (wide and phone-sized).
+ */
+type Demo = { operatorEmail: string; operatorPassword: string };
+const demo = (): Demo => JSON.parse(readFileSync(path.join(E2E_DATA_DIR, "demo.json"), "utf8")) as Demo;
+const SHOTS = path.join(import.meta.dirname, "../../test-results/screenshots");
+
+async function shoot(page: Page, name: string): Promise<void> {
+  mkdirSync(SHOTS, { recursive: true });
+  await page.screenshot({ path: path.join(SHOTS, `${name}.png`), fullPage: true });
+  const wide = page.viewportSize();
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.screenshot({ path: path.join(SHOTS, `${name}-phone.png`), fullPage: true });
+  if (wide) await page.setViewportSize(wide);
+}
+
+async function signIn(page: Page): Promise<void> {
+  await page.goto("/login");
+  await page.getByLabel("E-mail").fill(demo().operatorEmail);
+  await page.getByLabel("Password").fill(demo().operatorPassword);
+  await page.getByRole("button", { name: "Sign in" }).click();
+  await expect(page.getByRole("heading", { name: "Projects", exact: true })).toBeVisible();
+}
+
+async function createKey(page: Page, kind: "CLIENT" | "SERVER", name: string): Promise<string> {
+  await page.getByLabel("Key kind").selectOption(kind);
+  await page.getByLabel("Key name").fill(name);
+  await page.getByRole("button", { name: "Create key" }).click();
+  const secret = (await page.getByTestId("new-key").textContent()) ?? "";
+  expect(secret).toMatch(kind === "CLIENT" ? /^gb_client_/ : /^gb_server_/);
+  await page.getByRole("button", { name: "Done" }).click();
+  return secret;
+}
+
+async function projectLimit(request: APIRequestContext, serverKey: string): Promise<string | undefined> {
+  const res = await request.get("/api/v1/leaderboards/none", { headers: { "X-API-Key": serverKey } });
+  expect(res.status()).toBe(404);
+  return res.headers()["x-ratelimit-limit"];
+}
+
+test.describe.configure({ mode: "serial" });
+
+test("signed-out visitors are sent to sign-in, and the dashboard's API refuses them", async ({ page, request }) => {
+  await page.goto("/projects");
+  await expect(page).toHaveURL(/\/login/);
+  await expect(page.getByRole("button", { name: "Sign in" })).toBeVisible();
+  await shoot(page, "login");
+  const call = await request.post("/api/trpc/projects.create", { data: { name: "nope" } });
+  expect(call.status()).toBe(401);
+  const forged = await request.post("/api/trpc/projects.create", { data: { name: "nope" }, headers: { Origin: "https://evil.example" } });
+  expect(forged.status()).toBe(403);
+});
+
+test("a wrong password is refused with one message for both unknown e-mail and wrong password", async ({ page }) => {
+  await page.goto("/login");
+  await page.getByLabel("E-mail").fill(demo().operatorEmail);
+  await page.getByLabel("Password").fill("not the password");
+  await page.getByRole("button", { name: "Sign in" }).click();
+  await expect(page.getByText("E-mail or password is wrong.")).toBeVisible();
+});
+
+test("an operator runs a game: project, keys, API, players, ban, plan, audit", async ({ page, request }) => {
+  page.on("dialog", (dialog) => dialog.accept());
+  await signIn(page);
+  const projectName = `E2E Studio ${Date.now()}`;
+  await page.getByLabel("Project name").fill(projectName);
+  await page.getByRole("button", { name: "Create project" }).click();
+  await page.getByRole("link", { name: projectName }).click();
+  await expect(page.getByTestId("project-name")).toHaveText(projectName);
+  await expect(page.getByTestId("plan")).toContainText("FREE");
+
+  await page.getByRole("link", { name: "API keys" }).click();
+  await expect(page.getByText("No keys yet.")).toBeVisible();
+  const clientKey = await createKey(page, "CLIENT", "iOS build");
+  const serverKey = await createKey(page, "SERVER", "game server");
+  await expect(page.getByRole("cell", { name: "iOS build" })).toBeVisible();
+  await shoot(page, "keys");
+
+  // The game API with the new key: a player signs in and writes a data key.
+  const session = await request.post("/api/v1/auth/anonymous", { headers: { "X-API-Key": clientKey } });
+  expect(session.status()).toBe(200);
+  const { playerId, accessToken } = (await session.json()) as { playerId: string; accessToken: string };
+  const player = { "X-API-Key": clientKey, Authorization: `Bearer ${accessToken}` };
+  expect((await request.put("/api/v1/players/me/data/profile", { headers: player, data: { value: { level: 3 } } })).status()).toBe(201);
+
+  await page.getByRole("link", { name: "Players" }).click();
+  await page.getByLabel("Search players").fill(playerId);
+  await page.getByRole("link", { name: playerId }).click();
+  await expect(page.getByTestId("player-id")).toHaveText(playerId);
+  await expect(page.getByRole("cell", { name: "profile" })).toBeVisible();
+
+  await page.getByLabel("Ban reason").fill("cheating in ranked");
+  await page.getByRole("button", { name: "Ban" }).click();
+  await expect(page.getByText("banned: cheating in ranked")).toBeVisible();
+  const refused = await request.get("/api/v1/players/me/data/profile", { headers: player });
+  expect(refused.status()).toBe(403);
+  expect(((await refused.json()) as { error: { code: string } }).error.code).toBe("PLAYER_BANNED");
+  await shoot(page, "player");
+  await page.getByRole("button", { name: "Unban" }).click();
+  await expect(page.getByText("active", { exact: true })).toBeVisible();
+
+  await page.getByRole("link", { name: "Players" }).click();
+  await page.getByLabel("Search players").fill("");
+  await expect(page.getByRole("link", { name: playerId })).toBeVisible();
+  await shoot(page, "players");
+
+  // The instance admin moves the project to Pro; the API's headers follow within a minute.
+  expect(await projectLimit(request, serverKey)).toBe("100");
+  await page.getByRole("link", { name: "Overview" }).click();
+  await page.getByLabel("Plan", { exact: true }).selectOption("PRO");
+  await page.getByRole("button", { name: "Change plan" }).click();
+  await expect(page.getByTestId("plan")).toContainText("PRO");
+  await expect.poll(() => projectLimit(request, serverKey), { timeout: 60_000 }).toBe("1000");
+  await shoot(page, "overview");
+
+  await page.getByRole("link", { name: "Audit log" }).click();
+  const rows = page.getByTestId("audit-row");
+  await expect(rows.filter({ hasText: "project.plan" })).toHaveCount(1);
+  for (const action of ["project.create", "player.ban", "player.unban"]) await expect(rows.filter({ hasText: action })).toHaveCount(1);
+  await expect(rows.filter({ hasText: "key.create" })).toHaveCount(2);
+  await expect(rows.filter({ hasText: clientKey })).toHaveCount(0); // secrets never reach the log
+  await shoot(page, "audit");
+
+  await page.getByRole("link", { name: "← Projects" }).click();
+  await expect(page.getByRole("link", { name: projectName })).toBeVisible();
+  await shoot(page, "projects");
+  await page.getByRole("button", { name: "Sign out" }).click();
+  await expect(page).toHaveURL(/\/login/);
+  await page.goto("/projects");
+  await expect(page).toHaveURL(/\/login/);
+});

@@ -1,0 +1,23 @@
+// The dashboard suite's web server: the product through the launcher, on a fresh embedded
+// Postgres in a data directory of its own (removed first), with short caches so plan changes
+// show within seconds. Playwright starts it and stops it (SIGTERM: the launcher stops Postgres).
+import { spawn } from "node:child_process";
+import { chmodSync, mkdirSync, rmSync } from "node:fs";
+import { freePort, root } from "../support/launch.mjs";
+
+const dataDir = process.env.E2E_DATA_DIR;
+rmSync(dataDir, { recursive: true, force: true });
+mkdirSync(dataDir, { recursive: true });
+chmodSync(dataDir, 0o755);
+const env = {
+  ...process.env,
+  DATA_DIR: dataDir,
+  PORT: process.env.E2E_PORT,
+  HOST: "127.0.0.1",
+  EMBEDDED_POSTGRES_PORT: String(await freePort()),
+  API_KEY_CACHE_TTL_SECONDS: "2",
+};
+for (const name of ["DATABASE_URL", "JWT_SECRET", "PUBLIC_URL", "NODE_ENV"]) delete env[name];
+const child = spawn(process.execPath, ["server/cli/start.mjs"], { cwd: root, env, stdio: "inherit" });
+for (const signal of ["SIGTERM", "SIGINT"]) process.on(signal, () => child.kill(signal));
+child.on("exit", (code) => process.exit(code ?? 0));

@@ -1,0 +1,38 @@
+import { createHmac } from "node:crypto";
+import { prisma } from "../db";
+import { env } from "../env";
+import { AppError } from "../errors";
+import { beginLoginAttempt, operatorLoginSucceeded } from "../ratelimit/login";
+import type { SessionOperator } from "../trpc/init";
+import { dummyPasswordHash, verifyPassword } from "./passwords";
+
+/**
+ * Operator sign-in: e-mail + password (argon2id), under the same failed-login budgets as
+ * players (per account and address, per address, per account), counted apart from every
+ * project's players. Unknown e-mail and wrong password answer alike and take as long.
+ */
+export async function verifyOperator(o: { email: string; password: string; ip: string }): Promise<SessionOperator> {
+  const email = o.email.trim().toLowerCase();
+  const attempt = await beginLoginAttempt({ projectId: "operators", email, ip: o.ip });
+  const operator = await prisma().operator.findUnique({
+    where: { email },
+    select: { id: true, email: true, name: true, passwordHash: true, isInstanceAdmin: true },
+  });
+  const valid = await verifyPassword(operator?.passwordHash ?? (await dummyPasswordHash()), o.password);
+  if (!operator || !valid) throw new AppError("INVALID_CREDENTIALS");
+  await operatorLoginSucceeded(attempt);
+  return { id: operator.id, email: operator.email, name: operator.name, isInstanceAdmin: operator.isInstanceAdmin };
+}
+
+/** The operator a session names, re-read so a removed operator or a lost admin flag applies at once. */
+export async function currentOperator(id: string): Promise<SessionOperator | null> {
+  const row = await prisma().operator.findUnique({ where: { id }, select: { id: true, email: true, name: true, isInstanceAdmin: true } });
+  return row ?? null;
+}
+
+/** next-auth's secret, derived from JWT_SECRET (one secret to configure, separate keys per use). */
+export function dashboardSecret(): string {
+  return createHmac("sha256", env().JWT_SECRET ?? "")
+    .update("operator-dashboard-session")
+    .digest("base64url");
+}

@@ -1,0 +1,86 @@
+import type { OperatorActor } from "../actor";
+import { uuidv7 } from "../crypto";
+import { pool } from "../db";
+
+/**
+ * The audit log of operator mutations. `recordAudit` is called inside the mutation's
+ * `transaction()`, so the entry and the change commit together (its query joins the open
+ * transaction); nothing is logged for a change that rolled back.
+ */
+export type AuditActor = { operatorId: string; requestId?: string };
+
+export async function recordAudit(o: {
+  actor: AuditActor;
+  projectId: string | null;
+  action: string;
+  target?: string;
+  before?: unknown;
+  after?: unknown;
+}): Promise<void> {
+  await pool().query(
+    `INSERT INTO audit_log (id, project_id, operator_id, action, target, before, after, request_id)
+     VALUES ($1, $2, $3, $4, $5, $6::jsonb, $7::jsonb, $8)`,
+    [
+      uuidv7(),
+      o.projectId,
+      o.actor.operatorId,
+      o.action,
+      o.target ?? null,
+      o.before === undefined ? null : JSON.stringify(o.before),
+      o.after === undefined ? null : JSON.stringify(o.after),
+      o.actor.requestId ?? null,
+    ],
+  );
+}
+
+export type AuditEntryDto = {
+  id: string;
+  action: string;
+  target: string | null;
+  operatorEmail: string | null;
+  before: unknown;
+  after: unknown;
+  requestId: string | null;
+  createdAt: string;
+};
+
+/** A project's audit log, newest first, optionally filtered by action prefix; cursor = last id. */
+export async function listAudit(o: {
+  projectId: string;
+  action?: string;
+  cursor?: string;
+  limit: number;
+}): Promise<{ entries: AuditEntryDto[]; nextCursor: string | null }> {
+  const { rows } = await pool().query<{
+    id: string;
+    action: string;
+    target: string | null;
+    email: string | null;
+    before: unknown;
+    after: unknown;
+    request_id: string | null;
+    created_at: Date;
+  }>(
+    `SELECT a.id, a.action, a.target, op.email, a.before, a.after, a.request_id, a.created_at
+       FROM audit_log a LEFT JOIN operators op ON op.id = a.operator_id
+      WHERE a.project_id = $1 AND ($2::text IS NULL OR a.action LIKE $2 || '%') AND ($3::uuid IS NULL OR a.id < $3::uuid)
+      ORDER BY a.id DESC LIMIT $4`,
+    [o.projectId, o.action ?? null, o.cursor ?? null, o.limit + 1],
+  );
+  const page = rows.slice(0, o.limit);
+  return {
+    entries: page.map((r) => ({
+      id: r.id,
+      action: r.action,
+      target: r.target,
+      operatorEmail: r.email,
+      before: r.before,
+      after: r.after,
+      requestId: r.request_id,
+      createdAt: r.created_at.toISOString(),
+    })),
+    nextCursor: rows.length > o.limit ? (page[page.length - 1]?.id ?? null) : null,
+  };
+}
+
+export const auditActorOf = (actor: OperatorActor, requestId?: string): AuditActor => ({ operatorId: actor.operatorId, requestId });

@@ -1,0 +1,99 @@
+import { pool } from "../../db";
+import { AppError } from "../../errors";
+
+/**
+ * Operators' view of players. Search: a player id (primary key), an e-mail (the unique
+ * (project, email) index), a linked identity's subject, or the start of a display name.
+ */
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+export type PlayerRow = {
+  id: string;
+  displayName: string | null;
+  email: string | null;
+  createdAt: string;
+  lastLoginAt: string | null;
+  banned: boolean;
+};
+
+type Raw = { id: string; display_name: string | null; email: string | null; created_at: Date; last_login_at: Date | null; banned: boolean };
+const toRow = (r: Raw): PlayerRow => ({
+  id: r.id,
+  displayName: r.display_name,
+  email: r.email,
+  createdAt: r.created_at.toISOString(),
+  lastLoginAt: r.last_login_at ? r.last_login_at.toISOString() : null,
+  banned: r.banned,
+});
+const COLUMNS = `p.id, p.display_name, p.email, p.created_at, p.last_login_at,
+  (p.banned_at IS NOT NULL AND (p.banned_until IS NULL OR p.banned_until > now())) AS banned`;
+
+export async function searchPlayers(o: { projectId: string; query: string; limit: number }): Promise<PlayerRow[]> {
+  const q = o.query.trim();
+  if (q === "") {
+    const { rows } = await pool().query<Raw>(`SELECT ${COLUMNS} FROM players p WHERE p.project_id = $1 ORDER BY p.id DESC LIMIT $2`, [
+      o.projectId,
+      o.limit,
+    ]);
+    return rows.map(toRow);
+  }
+  if (UUID.test(q)) {
+    const { rows } = await pool().query<Raw>(`SELECT ${COLUMNS} FROM players p WHERE p.project_id = $1 AND p.id = $2::uuid`, [
+      o.projectId,
+      q,
+    ]);
+    return rows.map(toRow);
+  }
+  const { rows } = await pool().query<Raw>(
+    `SELECT ${COLUMNS} FROM players p WHERE p.project_id = $1 AND p.email = lower($2)
+     UNION
+     SELECT ${COLUMNS} FROM players p JOIN identities i ON i.player_id = p.id WHERE i.project_id = $1 AND i.subject = $2
+     UNION
+     (SELECT ${COLUMNS} FROM players p WHERE p.project_id = $1 AND p.display_name ILIKE replace(replace(replace($2, '\\', '\\\\'), '%', '\\%'), '_', '\\_') || '%' LIMIT $3)
+     LIMIT $3`,
+    [o.projectId, q, o.limit],
+  );
+  return rows.map(toRow);
+}
+
+export async function playerDetail(o: { projectId: string; playerId: string }) {
+  if (!UUID.test(o.playerId)) throw new AppError("PLAYER_NOT_FOUND");
+  const { rows } = await pool().query<Raw & { ban_reason: string | null; banned_until: Date | null }>(
+    `SELECT ${COLUMNS}, p.ban_reason, p.banned_until FROM players p WHERE p.project_id = $1 AND p.id = $2::uuid`,
+    [o.projectId, o.playerId],
+  );
+  const row = rows[0];
+  if (!row) throw new AppError("PLAYER_NOT_FOUND");
+  const [identities, data, saves, sessions] = await Promise.all([
+    pool().query<{ provider: string; subject: string }>("SELECT provider, subject FROM identities WHERE player_id = $1 ORDER BY provider", [
+      o.playerId,
+    ]),
+    pool().query<{ key: string; visibility: string; version: number; size_bytes: number; updated_at: Date }>(
+      "SELECT key, visibility, version, size_bytes, updated_at FROM player_data WHERE player_id = $1 AND project_id = $2 ORDER BY key",
+      [o.playerId, o.projectId],
+    ),
+    pool().query<{ key: string; version: number; size_bytes: number; updated_at: Date }>(
+      "SELECT key, version, size_bytes, updated_at FROM player_saves WHERE player_id = $1 AND project_id = $2 ORDER BY updated_at DESC",
+      [o.playerId, o.projectId],
+    ),
+    pool().query<{ id: string; created_at: Date; expires_at: Date }>(
+      "SELECT id, created_at, expires_at FROM sessions WHERE player_id = $1 AND project_id = $2 AND revoked_at IS NULL AND expires_at > now() ORDER BY created_at DESC LIMIT 50",
+      [o.playerId, o.projectId],
+    ),
+  ]);
+  return {
+    ...toRow(row),
+    banReason: row.banned ? row.ban_reason : null,
+    bannedUntil: row.banned && row.banned_until ? row.banned_until.toISOString() : null,
+    identities: identities.rows,
+    data: data.rows.map((d) => ({
+      key: d.key,
+      visibility: d.visibility.toLowerCase(),
+      version: d.version,
+      sizeBytes: d.size_bytes,
+      updatedAt: d.updated_at.toISOString(),
+    })),
+    saves: saves.rows.map((s) => ({ key: s.key, version: s.version, sizeBytes: s.size_bytes, updatedAt: s.updated_at.toISOString() })),
+    sessions: sessions.rows.map((s) => ({ id: s.id, createdAt: s.created_at.toISOString(), expiresAt: s.expires_at.toISOString() })),
+  };
+}

@@ -1,0 +1,90 @@
+import { initTRPC, TRPCError } from "@trpc/server";
+import type { z } from "zod";
+import type { OperatorActor } from "../actor";
+import { toAppError } from "../error-normalisation";
+import { AppError, ERRORS } from "../errors";
+import type { MemberRole } from "../generated/prisma/enums";
+import { membershipOf } from "../services/projects";
+import { checkJsonShape, parseWith } from "../validation";
+
+/**
+ * The dashboard's tRPC: the same services as the REST API, the same error table (an AppError's
+ * code travels in `error.data.code`, its HTTP status and tRPC code from ERRORS), the same input
+ * rules (strict schemas, no NUL / unpaired surrogates / `__proto__`, nesting ≤ 64).
+ * Procedures: `operatorProcedure` (signed in), `projectProcedure(role)` (membership and role on
+ * the input's `projectId`, checked on the server for every call; a project the caller is not
+ * a member of is NOT_FOUND, never FORBIDDEN), `instanceAdminProcedure`.
+ */
+export type SessionOperator = { id: string; email: string; name: string; isInstanceAdmin: boolean };
+export type Context = { operator: SessionOperator | null; requestId: string };
+
+const t = initTRPC.context<Context>().create({
+  errorFormatter({ shape, error, ctx }) {
+    const app = toAppError(error.cause ?? error, ctx?.requestId ?? "");
+    return {
+      ...shape,
+      message: app.message,
+      data: {
+        ...shape.data,
+        code: ERRORS[app.code].trpc,
+        appCode: app.code,
+        details: app.details,
+        httpStatus: ERRORS[app.code].status,
+        stack: undefined,
+      },
+    };
+  },
+});
+
+export const router = t.router;
+export const createCallerFactory = t.createCallerFactory;
+
+/** Any throw leaves as the AppError it is (or becomes), mapped to tRPC's code by the error table. */
+const normalised = t.middleware(async ({ ctx, next }) => {
+  const result = await next();
+  if (result.ok) return result;
+  const app = toAppError(result.error.cause ?? result.error, ctx.requestId);
+  throw new TRPCError({ code: ERRORS[app.code].trpc, message: app.message, cause: app });
+});
+
+export const publicProcedure = t.procedure.use(normalised);
+
+export const operatorProcedure = publicProcedure.use(({ ctx, next }) => {
+  if (!ctx.operator) throw new AppError("MISSING_TOKEN", { message: "Sign in first." });
+  return next({ ctx: { ...ctx, operator: ctx.operator } });
+});
+
+export const instanceAdminProcedure = operatorProcedure.use(({ ctx, next }) => {
+  if (!ctx.operator.isInstanceAdmin) throw new AppError("FORBIDDEN", { message: "Only instance admins may do this." });
+  return next();
+});
+
+const RANK: Record<MemberRole, number> = { VIEWER: 0, ADMIN: 1, OWNER: 2 };
+
+/**
+ * Checked on every call: the caller's role on `input.projectId` is at least `minimum`. Instance
+ * admins act as owners everywhere. Not a member: NOT_FOUND.
+ */
+export function projectProcedure(minimum: MemberRole) {
+  return operatorProcedure.use(async ({ ctx, getRawInput, next }) => {
+    const raw = (await getRawInput()) as { projectId?: unknown } | undefined;
+    const projectId = typeof raw?.projectId === "string" ? raw.projectId : "";
+    const role: MemberRole | null = ctx.operator.isInstanceAdmin
+      ? "OWNER"
+      : /^[0-9a-f-]{36}$/i.test(projectId)
+        ? await membershipOf({ operatorId: ctx.operator.id, projectId })
+        : null;
+    if (!role) throw new AppError("NOT_FOUND", { message: "Project not found." });
+    if (RANK[role] < RANK[minimum]) throw new AppError("FORBIDDEN", { message: `This needs the ${minimum.toLowerCase()} role.` });
+    const actor: OperatorActor = { kind: "operator", projectId, operatorId: ctx.operator.id, role };
+    return next({ ctx: { ...ctx, actor } });
+  });
+}
+
+/** tRPC input parser with the REST edge's rules: JSON shape first, then the strict schema. */
+export function input<S extends z.ZodType>(schema: S) {
+  return (value: unknown): z.output<S> => {
+    checkJsonShape(value, "input");
+    return parseWith(schema, value, "input");
+  };
+}
