@@ -81,10 +81,15 @@ export function projectProcedure(minimum: MemberRole) {
   });
 }
 
-/** tRPC input parser with the REST edge's rules: JSON shape first, then the strict schema. */
-export function input<S extends z.ZodType>(schema: S) {
-  return (value: unknown): z.output<S> => {
+/**
+ * tRPC input parser with the REST edge's rules: JSON shape first, then the strict schema. The
+ * phantom `_input` / `_output` types let tRPC infer the schema's input (defaults optional) for
+ * callers and its output for handlers.
+ */
+export function input<S extends z.ZodType>(schema: S): ((value: unknown) => z.output<S>) & { _input: z.input<S>; _output: z.output<S> } {
+  const parse = (value: unknown): z.output<S> => {
     checkJsonShape(value, "input");
     return parseWith(schema, value, "input");
   };
+  return parse as typeof parse & { _input: z.input<S>; _output: z.output<S> };
 }

@@ -1,0 +1,119 @@
+import { randomBytes } from "node:crypto";
+import { TRPCError } from "@trpc/server";
+import { beforeAll, describe, expect, it } from "vitest";
+import { prisma } from "@/server/db";
+import { upsertOperator } from "@/server/services/operators";
+import type { SessionOperator } from "@/server/trpc/init";
+import { appRouter } from "@/server/trpc/router";
+import { anonymousPlayer, makeProject, type TestProject } from "../support/fixtures";
+
+/**
+ * The dashboard's procedures called as the browser would reach them, through tRPC's caller:
+ * every role check happens on the server, whatever the UI shows.
+ */
+async function operator(role: "OWNER" | "ADMIN" | "VIEWER" | null, projectId: string): Promise<SessionOperator> {
+  const email = `op-${randomBytes(4).toString("hex")}@studio.test`;
+  const created = await upsertOperator({ email, name: email, password: "a long operator passphrase 9" });
+  if (role) await prisma().projectMember.create({ data: { projectId, operatorId: created.id, role } });
+  return { ...created, isInstanceAdmin: false };
+}
+const as = (op: SessionOperator | null) => appRouter.createCaller({ operator: op, requestId: `req-${randomBytes(3).toString("hex")}` });
+
+async function refusal(call: Promise<unknown>): Promise<{ code: string; appCode: string }> {
+  try {
+    await call;
+  } catch (error) {
+    expect(error).toBeInstanceOf(TRPCError);
+    const trpc = error as TRPCError;
+    return { code: trpc.code, appCode: (trpc.cause as { code?: string } | undefined)?.code ?? "" };
+  }
+  throw new Error("the call was not refused");
+}
+
+let project: TestProject;
+let playerId: string;
+beforeAll(async () => {
+  project = await makeProject();
+  playerId = (await anonymousPlayer(project.clientKey)).playerId;
+});
+
+describe("dashboard procedures: roles are checked on the server", () => {
+  it("signed out: UNAUTHORIZED", async () => {
+    expect(await refusal(as(null).projects.list())).toEqual({ code: "UNAUTHORIZED", appCode: "MISSING_TOKEN" });
+  });
+
+  it("a viewer reads but cannot change anything (FORBIDDEN), and nothing changes", async () => {
+    const viewer = as(await operator("VIEWER", project.projectId));
+    expect((await viewer.projects.get({ projectId: project.projectId })).role).toBe("VIEWER");
+    expect((await viewer.players.get({ projectId: project.projectId, playerId })).id).toBe(playerId);
+    expect(await refusal(viewer.players.ban({ projectId: project.projectId, playerId, reason: "forged" }))).toEqual({
+      code: "FORBIDDEN",
+      appCode: "FORBIDDEN",
+    });
+    expect(await refusal(viewer.projects.createKey({ projectId: project.projectId, kind: "SERVER", name: "forged" }))).toMatchObject({
+      code: "FORBIDDEN",
+    });
+    expect(await refusal(viewer.projects.setPlan({ projectId: project.projectId, plan: "ENTERPRISE", customRateLimit: 99 }))).toMatchObject(
+      {
+        code: "FORBIDDEN",
+      },
+    );
+    expect((await prisma().player.findUniqueOrThrow({ where: { id: playerId } })).bannedAt).toBeNull();
+    expect(await prisma().apiKey.count({ where: { projectId: project.projectId, name: "forged" } })).toBe(0);
+  });
+
+  it("a non-member cannot see the project: NOT_FOUND, not FORBIDDEN, and it is not listed", async () => {
+    const stranger = as(await operator(null, project.projectId));
+    expect(await refusal(stranger.projects.get({ projectId: project.projectId }))).toEqual({ code: "NOT_FOUND", appCode: "NOT_FOUND" });
+    expect(await refusal(stranger.players.search({ projectId: project.projectId, query: "" }))).toMatchObject({ code: "NOT_FOUND" });
+    expect((await stranger.projects.list()).map((p) => p.id)).not.toContain(project.projectId);
+  });
+
+  it("an admin bans and revokes keys but cannot delete the project (owner only); each change is audited with its request id", async () => {
+    const adminOp = await operator("ADMIN", project.projectId);
+    const admin = appRouter.createCaller({ operator: adminOp, requestId: "req-audited" });
+    await admin.players.ban({ projectId: project.projectId, playerId, reason: "spam" });
+    await admin.players.unban({ projectId: project.projectId, playerId });
+    expect(await refusal(admin.projects.delete({ projectId: project.projectId, confirmName: "x" }))).toMatchObject({ code: "FORBIDDEN" });
+    const log = await admin.audit.list({ projectId: project.projectId, action: "player." });
+    expect(log.entries.map((e) => [e.action, e.operatorEmail, e.requestId])).toEqual([
+      ["player.unban", adminOp.email, "req-audited"],
+      ["player.ban", adminOp.email, "req-audited"],
+    ]);
+  });
+
+  it("only instance admins change plans", async () => {
+    const owner = as(await operator("OWNER", project.projectId));
+    expect(await refusal(owner.projects.setPlan({ projectId: project.projectId, plan: "PRO" }))).toMatchObject({ code: "FORBIDDEN" });
+    const admin = appRouter.createCaller({
+      operator: { ...(await operator(null, project.projectId)), isInstanceAdmin: true },
+      requestId: "r",
+    });
+    expect((await admin.projects.setPlan({ projectId: project.projectId, plan: "PRO" })).plan).toBe("PRO");
+  });
+
+  it("input follows the REST rules: unknown fields, NUL and __proto__ are BAD_REQUEST (VALIDATION_ERROR), nothing created", async () => {
+    const owner = as(await operator("OWNER", project.projectId));
+    expect(await refusal(owner.projects.create({ name: "ok", extra: 1 } as never))).toEqual({
+      code: "BAD_REQUEST",
+      appCode: "VALIDATION_ERROR",
+    });
+    expect(await refusal(owner.projects.create({ name: "nul\u0000name" }))).toMatchObject({ appCode: "VALIDATION_ERROR" });
+    expect(await refusal(owner.projects.create(JSON.parse('{"name":"x","__proto__":{"admin":true}}')))).toMatchObject({
+      appCode: "VALIDATION_ERROR",
+    });
+    expect(await prisma().project.count({ where: { name: { in: ["ok", "x"] } } })).toBe(0);
+  });
+
+  it("a project's owner deletes it only with its name typed, and the deletion is audited", async () => {
+    const own = await makeProject({ name: `to-delete-${randomBytes(3).toString("hex")}` });
+    const owner = as(await operator("OWNER", own.projectId));
+    expect(await refusal(owner.projects.delete({ projectId: own.projectId, confirmName: "wrong" }))).toMatchObject({
+      appCode: "VALIDATION_ERROR",
+    });
+    const { name } = await owner.projects.get({ projectId: own.projectId });
+    await owner.projects.delete({ projectId: own.projectId, confirmName: name });
+    expect(await prisma().project.count({ where: { id: own.projectId } })).toBe(0);
+    expect(await prisma().auditEntry.count({ where: { projectId: own.projectId, action: "project.delete" } })).toBe(1);
+  });
+});
