@@ -1,10 +1,11 @@
 import Link from "next/link";
 
-export function ProjectNav({ projectId, current }: { projectId: string; current: "overview" | "keys" | "players" | "audit" }) {
+export function ProjectNav({ projectId, current }: { projectId: string; current: "overview" | "keys" | "players" | "members" | "audit" }) {
   const tabs = [
     ["overview", "Overview", `/projects/${projectId}`],
     ["keys", "API keys", `/projects/${projectId}/keys`],
     ["players", "Players", `/projects/${projectId}/players`],
+    ["members", "Members", `/projects/${projectId}/members`],
     ["audit", "Audit log", `/projects/${projectId}/audit`],
   ] as const;
   return (

@@ -116,4 +116,44 @@ describe("dashboard procedures: roles are checked on the server", () => {
     expect(await prisma().project.count({ where: { id: own.projectId } })).toBe(0);
     expect(await prisma().auditEntry.count({ where: { projectId: own.projectId, action: "project.delete" } })).toBe(1);
   });
+
+  it("members: an existing operator is added at once, twice is ALREADY_EXISTS, the last owner stays, an invite works once", async () => {
+    const own = await makeProject();
+    const ownerOp = await operator("OWNER", own.projectId);
+    const owner = as(ownerOp);
+    const colleague = await operator(null, own.projectId);
+    expect((await owner.members.add({ projectId: own.projectId, email: colleague.email, role: "ADMIN" })).added?.role).toBe("ADMIN");
+    expect(await refusal(owner.members.add({ projectId: own.projectId, email: colleague.email, role: "VIEWER" }))).toMatchObject({
+      appCode: "ALREADY_EXISTS",
+    });
+    expect(await refusal(owner.members.remove({ projectId: own.projectId, operatorId: ownerOp.id }))).toMatchObject({ code: "FORBIDDEN" });
+    expect(await refusal(owner.members.setRole({ projectId: own.projectId, operatorId: ownerOp.id, role: "ADMIN" }))).toMatchObject({
+      code: "FORBIDDEN",
+    });
+    const admin = as(colleague);
+    expect(await refusal(admin.members.add({ projectId: own.projectId, email: "x@studio.test", role: "OWNER" }))).toMatchObject({
+      code: "FORBIDDEN",
+    });
+    const invited = await owner.members.add({
+      projectId: own.projectId,
+      email: `New-${randomBytes(3).toString("hex")}@Studio.test`,
+      role: "VIEWER",
+    });
+    const token = invited.invitePath?.split("/invite/")[1] ?? "";
+    expect(token.length).toBeGreaterThan(20);
+    expect(await prisma().invite.count({ where: { tokenHash: Buffer.from(token) } })).toBe(0); // only the hash is stored
+    const guest = as(null);
+    expect((await guest.members.invite({ token })).role).toBe("VIEWER");
+    expect(await refusal(guest.members.accept({ token, name: "New", password: "password" }))).toMatchObject({
+      appCode: "VALIDATION_ERROR",
+    });
+    const accepted = await guest.members.accept({ token, name: "New", password: "a long unusual passphrase 12" });
+    expect(accepted.email).toMatch(/^new-.*@studio\.test$/);
+    expect(await refusal(guest.members.accept({ token, name: "Again", password: "a long unusual passphrase 12" }))).toMatchObject({
+      appCode: "NOT_FOUND",
+    });
+    const list = await owner.members.list({ projectId: own.projectId });
+    expect(list.members.map((m) => m.role).sort()).toEqual(["ADMIN", "OWNER", "VIEWER"]);
+    expect(list.invites).toEqual([]);
+  });
 });

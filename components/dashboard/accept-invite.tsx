@@ -1,0 +1,64 @@
+"use client";
+
+import { useMutation, useQuery } from "@tanstack/react-query";
+import Link from "next/link";
+import { type FormEvent, useState } from "react";
+import { useTRPC } from "@/components/providers/trpc";
+import { Button, Input, Label, State } from "@/components/ui/primitives";
+import { messageOf } from "./errors";
+
+export function AcceptInvite({ token }: { token: string }) {
+  const trpc = useTRPC();
+  const invite = useQuery({ ...trpc.members.invite.queryOptions({ token }), retry: false });
+  const [name, setName] = useState("");
+  const [password, setPassword] = useState("");
+  const accept = useMutation(trpc.members.accept.mutationOptions());
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    accept.mutate({ token, name, password });
+  };
+  if (accept.isSuccess) {
+    return (
+      <p role="status" className="text-sm">
+        Your account {accept.data.email} is ready.{" "}
+        <Link className="text-blue-700 underline" href="/login">
+          Sign in
+        </Link>
+        .
+      </p>
+    );
+  }
+  if (invite.isPending) return <State kind="loading">Checking the invite…</State>;
+  if (invite.error) return <State kind="error">{messageOf(invite.error)}</State>;
+  return (
+    <form onSubmit={submit} className="space-y-4">
+      <p className="text-sm text-zinc-600">
+        Join <strong>{invite.data.project}</strong> as {invite.data.role.toLowerCase()} with <strong>{invite.data.email}</strong>.
+      </p>
+      <div>
+        <Label htmlFor="name">Your name</Label>
+        <Input id="name" value={name} onChange={(e) => setName(e.target.value)} required maxLength={100} />
+      </div>
+      <div>
+        <Label htmlFor="password">Choose a password</Label>
+        <Input
+          id="password"
+          type="password"
+          autoComplete="new-password"
+          value={password}
+          onChange={(e) => setPassword(e.target.value)}
+          required
+          minLength={8}
+        />
+      </div>
+      {accept.error && (
+        <p role="alert" className="text-sm text-red-700">
+          {messageOf(accept.error)}
+        </p>
+      )}
+      <Button type="submit" disabled={accept.isPending} className="w-full">
+        Create my account
+      </Button>
+    </form>
+  );
+}

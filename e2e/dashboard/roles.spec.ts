@@ -1,0 +1,100 @@
+import { readFileSync } from "node:fs";
+import path from "node:path";
+import { type Browser, expect, type Page, test } from "@playwright/test";
+import { E2E_DATA_DIR } from "../../playwright.config";
+
+/**
+ * Roles in the browser: an owner invites a viewer by e-mail (one-time link), the viewer sees the
+ * project but no controls and the server refuses a forged mutation; an operator of another
+ * project cannot see it at all; an invite link works once.
+ */
+type Demo = { operatorEmail: string; operatorPassword: string };
+const demo = (): Demo => JSON.parse(readFileSync(path.join(E2E_DATA_DIR, "demo.json"), "utf8")) as Demo;
+const PASSWORD = "a long unusual operator passphrase 31";
+
+async function signIn(page: Page, email: string, password: string): Promise<void> {
+  await page.goto("/login");
+  await page.getByLabel("E-mail").fill(email);
+  await page.getByLabel("Password").fill(password);
+  await page.getByRole("button", { name: "Sign in" }).click();
+  await expect(page.getByRole("heading", { name: "Projects", exact: true })).toBeVisible();
+}
+
+async function createProject(page: Page, name: string): Promise<string> {
+  await page.getByLabel("Project name").fill(name);
+  await page.getByRole("button", { name: "Create project" }).click();
+  await page.getByRole("link", { name }).click();
+  await expect(page.getByTestId("project-name")).toHaveText(name);
+  return page.url().split("/projects/")[1] ?? "";
+}
+
+async function invite(page: Page, projectId: string, email: string): Promise<string> {
+  await page.goto(`/projects/${projectId}/members`);
+  await page.getByLabel("Member e-mail").fill(email);
+  await page.getByLabel("Member role").selectOption("VIEWER");
+  await page.getByRole("button", { name: "Add" }).click();
+  return (await page.getByTestId("invite-link").textContent()) ?? "";
+}
+
+async function acceptInvite(browser: Browser, link: string, name: string): Promise<void> {
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  await page.goto(link);
+  await page.getByLabel("Your name").fill(name);
+  await page.getByLabel("Choose a password").fill(PASSWORD);
+  await page.getByRole("button", { name: "Create my account" }).click();
+  await expect(page.getByText("is ready")).toBeVisible();
+  await page.goto(link);
+  await expect(page.getByText("This invite link was used, revoked or has expired.")).toBeVisible();
+  await context.close();
+}
+
+test("an invited viewer sees but cannot change; another project's operator cannot see; invite links work once", async ({
+  page,
+  browser,
+}) => {
+  const stamp = Date.now();
+  await signIn(page, demo().operatorEmail, demo().operatorPassword);
+  const projectId = await createProject(page, `Roles ${stamp}`);
+  const viewerEmail = `viewer-${stamp}@studio.test`;
+  const link = await invite(page, projectId, viewerEmail);
+  expect(link).toMatch(/\/invite\/[\w-]{20,}$/);
+  await page.goto("/projects");
+  const otherId = await createProject(page, `Other ${stamp}`);
+  const outsiderEmail = `outsider-${stamp}@studio.test`;
+  const otherLink = await invite(page, otherId, outsiderEmail);
+  await expect(page.getByRole("cell", { name: outsiderEmail })).toBeVisible();
+
+  await acceptInvite(browser, link, "Vera Viewer");
+  await acceptInvite(browser, otherLink, "Otto Outsider");
+
+  const viewerContext = await browser.newContext();
+  const viewer = await viewerContext.newPage();
+  await signIn(viewer, viewerEmail, PASSWORD);
+  await expect(viewer.getByRole("link", { name: `Roles ${stamp}` })).toBeVisible();
+  await expect(viewer.getByRole("link", { name: `Other ${stamp}` })).toHaveCount(0);
+  await viewer.goto(`/projects/${projectId}/keys`);
+  await expect(viewer.getByRole("heading", { name: "Keys", exact: true })).toBeVisible();
+  await expect(viewer.getByRole("button", { name: "Create key" })).toHaveCount(0);
+  const forged = await viewer.request.post("/api/trpc/projects.createKey", {
+    data: { projectId, kind: "SERVER", name: "forged" },
+    headers: { Origin: new URL(viewer.url()).origin },
+  });
+  expect(forged.status()).toBe(403);
+  await viewer.goto(`/projects/${projectId}/members`);
+  await expect(viewer.getByRole("cell", { name: viewerEmail })).toBeVisible();
+  await expect(viewer.getByLabel("Member e-mail")).toHaveCount(0);
+  await viewerContext.close();
+
+  const outsiderContext = await browser.newContext();
+  const outsider = await outsiderContext.newPage();
+  await signIn(outsider, outsiderEmail, PASSWORD);
+  await outsider.goto(`/projects/${projectId}`);
+  await expect(outsider.getByText("Project not found.")).toBeVisible();
+  const peek = await outsider.request.get(`/api/trpc/projects.get?input=${encodeURIComponent(JSON.stringify({ projectId }))}`);
+  expect(peek.status()).toBe(404);
+  await outsiderContext.close();
+
+  await page.goto(`/projects/${projectId}/audit`);
+  await expect(page.getByTestId("audit-row").filter({ hasText: "member.invite" })).toHaveCount(1);
+});

@@ -1,0 +1,143 @@
+import { randomBytes } from "node:crypto";
+import { passwordProblem } from "../auth/password-policy";
+import { hashPassword } from "../auth/passwords";
+import { sha256, uuidv7 } from "../crypto";
+import { pool, prisma, transaction } from "../db";
+import { AppError } from "../errors";
+import type { MemberRole } from "../generated/prisma/enums";
+import { validationError } from "../validation";
+
+/**
+ * Project members and invites, managed by owners. An e-mail with an operator account is added at
+ * once; any other gets a one-time invite link (shown once; only its SHA-256 is stored) that
+ * expires after INVITE_DAYS and sets the new operator's password. A project always keeps an owner.
+ */
+export const INVITE_DAYS = 7;
+
+export type MemberDto = { operatorId: string; email: string; name: string; role: MemberRole; since: string };
+export type InviteDto = { id: string; email: string; role: MemberRole; expiresAt: string };
+
+export async function listMembers(o: { projectId: string }): Promise<{ members: MemberDto[]; invites: InviteDto[] }> {
+  const [members, invites] = await Promise.all([
+    prisma().projectMember.findMany({
+      where: { projectId: o.projectId },
+      select: { role: true, createdAt: true, operator: { select: { id: true, email: true, name: true } } },
+      orderBy: { createdAt: "asc" },
+    }),
+    prisma().invite.findMany({
+      where: { projectId: o.projectId, acceptedAt: null, expiresAt: { gt: new Date() } },
+      select: { id: true, email: true, role: true, expiresAt: true },
+      orderBy: { createdAt: "asc" },
+    }),
+  ]);
+  return {
+    members: members.map((m) => ({
+      operatorId: m.operator.id,
+      email: m.operator.email,
+      name: m.operator.name,
+      role: m.role,
+      since: m.createdAt.toISOString(),
+    })),
+    invites: invites.map((i) => ({ ...i, expiresAt: i.expiresAt.toISOString() })),
+  };
+}
+
+/** Adds an existing operator, or creates an invite and returns its token (the only time it exists in clear). */
+export async function addMember(o: {
+  projectId: string;
+  email: string;
+  role: MemberRole;
+  invitedBy: string;
+}): Promise<{ kind: "added"; member: MemberDto } | { kind: "invited"; invite: InviteDto; token: string }> {
+  const email = o.email.trim().toLowerCase();
+  const operator = await prisma().operator.findUnique({ where: { email }, select: { id: true, email: true, name: true } });
+  if (operator) {
+    const existing = await prisma().projectMember.findUnique({
+      where: { projectId_operatorId: { projectId: o.projectId, operatorId: operator.id } },
+      select: { role: true },
+    });
+    if (existing) throw new AppError("ALREADY_EXISTS", { message: `${email} is already a member (${existing.role.toLowerCase()}).` });
+    const row = await prisma().projectMember.create({
+      data: { projectId: o.projectId, operatorId: operator.id, role: o.role },
+      select: { createdAt: true },
+    });
+    return {
+      kind: "added",
+      member: { operatorId: operator.id, email: operator.email, name: operator.name, role: o.role, since: row.createdAt.toISOString() },
+    };
+  }
+  const token = randomBytes(32).toString("base64url");
+  const expiresAt = new Date(Date.now() + INVITE_DAYS * 86_400_000);
+  const id = uuidv7();
+  await prisma().invite.create({
+    data: { id, projectId: o.projectId, email, role: o.role, tokenHash: sha256(token), createdBy: o.invitedBy, expiresAt },
+  });
+  return { kind: "invited", invite: { id, email, role: o.role, expiresAt: expiresAt.toISOString() }, token };
+}
+
+async function assertKeepsAnOwner(projectId: string, operatorId: string): Promise<void> {
+  const { rows } = await pool().query<{ owners: number }>(
+    "SELECT count(*)::int AS owners FROM project_members WHERE project_id = $1 AND role = 'OWNER' AND operator_id <> $2",
+    [projectId, operatorId],
+  );
+  if ((rows[0]?.owners ?? 0) === 0) throw new AppError("FORBIDDEN", { message: "A project keeps at least one owner." });
+}
+
+export async function setMemberRole(o: { projectId: string; operatorId: string; role: MemberRole }): Promise<void> {
+  await transaction(async () => {
+    if (o.role !== "OWNER") await assertKeepsAnOwner(o.projectId, o.operatorId);
+    const { count } = await prisma().projectMember.updateMany({
+      where: { projectId: o.projectId, operatorId: o.operatorId },
+      data: { role: o.role },
+    });
+    if (count === 0) throw new AppError("NOT_FOUND", { message: "Not a member." });
+  });
+}
+
+export async function removeMember(o: { projectId: string; operatorId: string }): Promise<void> {
+  await transaction(async () => {
+    await assertKeepsAnOwner(o.projectId, o.operatorId);
+    const { count } = await prisma().projectMember.deleteMany({ where: { projectId: o.projectId, operatorId: o.operatorId } });
+    if (count === 0) throw new AppError("NOT_FOUND", { message: "Not a member." });
+  });
+}
+
+export async function revokeInvite(o: { projectId: string; inviteId: string }): Promise<void> {
+  const { count } = await prisma().invite.deleteMany({ where: { id: o.inviteId, projectId: o.projectId, acceptedAt: null } });
+  if (count === 0) throw new AppError("NOT_FOUND", { message: "Invite not found." });
+}
+
+const inviteGone = () => new AppError("NOT_FOUND", { message: "This invite link was used, revoked or has expired." });
+
+/** What an invite link is for (public: the invited e-mail and the project's name), or NOT_FOUND. */
+export async function inviteInfo(o: { token: string }): Promise<{ email: string; project: string; role: MemberRole }> {
+  const invite = await prisma().invite.findUnique({
+    where: { tokenHash: sha256(o.token) },
+    select: { email: true, role: true, acceptedAt: true, expiresAt: true, project: { select: { name: true } } },
+  });
+  if (!invite || invite.acceptedAt || invite.expiresAt <= new Date()) throw inviteGone();
+  return { email: invite.email, project: invite.project.name, role: invite.role };
+}
+
+/** Uses the link once: creates the operator with this password and the membership, in one transaction. */
+export async function acceptInvite(o: { token: string; name: string; password: string }): Promise<{ email: string; projectId: string }> {
+  const info = await inviteInfo({ token: o.token });
+  const problem = passwordProblem(o.password, info.email);
+  if (problem) throw validationError([{ path: "input.password", message: problem }]);
+  const passwordHash = await hashPassword(o.password);
+  return transaction(async (client) => {
+    const { rows } = await client.query<{ id: string; project_id: string; email: string; role: MemberRole }>(
+      `UPDATE invites SET accepted_at = now()
+        WHERE token_hash = $1 AND accepted_at IS NULL AND expires_at > now()
+        RETURNING id, project_id, email, role`,
+      [Buffer.from(sha256(o.token))],
+    );
+    const invite = rows[0];
+    if (!invite) throw inviteGone();
+    const taken = await prisma().operator.findUnique({ where: { email: invite.email }, select: { id: true } });
+    if (taken) throw new AppError("ALREADY_EXISTS", { message: "An operator with this e-mail exists: ask an owner to add them directly." });
+    const operator = await prisma().operator.create({ data: { email: invite.email, name: o.name, passwordHash }, select: { id: true } });
+    await prisma().projectMember.create({ data: { projectId: invite.project_id, operatorId: operator.id, role: invite.role } });
+    return { email: invite.email, projectId: invite.project_id };
+  });
+}
