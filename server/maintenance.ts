@@ -1,12 +1,13 @@
 import { pool } from "./db";
 import { pruneIdempotencyKeys } from "./services/idempotency";
+import { pruneUsage } from "./usage";
 
 /**
  * Housekeeping that keeps auth tables from growing without bound. Ended sessions (expired or
  * revoked) are deleted a week after they ended, with their refresh tokens. Used refresh tokens
  * are kept a week for reuse detection, then deleted: a token presented more than a week after
  * it was rotated is simply unknown (401 INVALID_TOKEN) instead of revoking its session.
- * Idempotency-Key records are deleted after their 24 hours.
+ * Idempotency-Key records are deleted after their 24 hours, usage counts after 48 hours.
  */
 export const RETENTION_DAYS = 7;
 const MAINTENANCE_LOCK = 72707370;
@@ -22,6 +23,7 @@ export async function pruneAuthTables(now = new Date()): Promise<{ sessions: num
       const sessions = await client.query("DELETE FROM sessions WHERE expires_at < $1 OR revoked_at < $1", [cutoff]);
       const tokens = await client.query("DELETE FROM refresh_tokens WHERE used_at < $1", [cutoff]);
       await pruneIdempotencyKeys();
+      await pruneUsage();
       return { sessions: sessions.rowCount ?? 0, refreshTokens: tokens.rowCount ?? 0 };
     } finally {
       await client.query("SELECT pg_advisory_unlock($1)", [MAINTENANCE_LOCK]);

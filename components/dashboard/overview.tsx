@@ -6,6 +6,7 @@ import { useState } from "react";
 import { useTRPC } from "@/components/providers/trpc";
 import { Badge, Button, Card, Input, Select, State } from "@/components/ui/primitives";
 import { messageOf } from "./errors";
+import { UsageChart } from "./usage-chart";
 
 const LIMITS = { FREE: "100 requests/min", PRO: "1,000 requests/min", ENTERPRISE: "custom" } as const;
 
@@ -17,7 +18,11 @@ export function ProjectOverview({ projectId, isInstanceAdmin }: { projectId: str
   const [plan, setPlan] = useState<"FREE" | "PRO" | "ENTERPRISE" | "">("");
   const [custom, setCustom] = useState("");
   const [confirm, setConfirm] = useState("");
-  const refresh = () => queryClient.invalidateQueries({ queryKey: trpc.projects.get.queryKey({ projectId }) });
+  const refresh = () =>
+    Promise.all([
+      queryClient.invalidateQueries({ queryKey: trpc.projects.get.queryKey({ projectId }) }),
+      queryClient.invalidateQueries({ queryKey: trpc.projects.usage.queryKey({ projectId }) }),
+    ]);
   const setPlanMutation = useMutation(trpc.projects.setPlan.mutationOptions({ onSuccess: refresh }));
   const remove = useMutation(trpc.projects.delete.mutationOptions({ onSuccess: () => router.push("/projects") }));
 
@@ -34,7 +39,8 @@ export function ProjectOverview({ projectId, isInstanceAdmin }: { projectId: str
         <Badge>{p.plan}</Badge>
         <Badge tone="green">{p.role.toLowerCase()}</Badge>
       </div>
-      <Card title="Plan and usage">
+      <UsageChart projectId={projectId} />
+      <Card title="Plan">
         <p className="text-sm text-zinc-600" data-testid="plan">
           Plan <strong>{p.plan}</strong>: {p.plan === "ENTERPRISE" ? `${p.customRateLimit ?? "—"} requests/min` : LIMITS[p.plan]}. Plan
           changes reach every instance within a minute.

@@ -7,6 +7,7 @@ import { AppError } from "../errors";
 import { decisiveLimit, type LimitResult, limitIp, limitKeyed, type Share, storeUnavailable } from "../ratelimit";
 import { ipSubject } from "../ratelimit/ip";
 import { type AccessClaims, verifyAccessToken } from "../tokens/access-token";
+import { countRequest } from "../usage";
 import { parseWith } from "../validation";
 import { MAX_BODY_BYTES, readJsonBody } from "./body";
 import { clientIp, corsHeaders, preflightHeaders, rateLimitHeaders, requestIdFrom } from "./headers";
@@ -122,7 +123,14 @@ async function authenticateKey(req: Request, ip: string, headers: Record<string,
     throw error;
   }
   const { share, claims } = await shareOf(req, key, ip);
-  applyLimits(await limitKeyed(key, share, credential), headers);
+  const limits = await limitKeyed(key, share, credential);
+  try {
+    applyLimits(limits, headers);
+  } catch (error) {
+    if (error instanceof AppError && error.code === "RATE_LIMITED") countRequest(key.projectId, true);
+    throw error;
+  }
+  countRequest(key.projectId, false);
   return { key, claims };
 }
 

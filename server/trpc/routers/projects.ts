@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { transaction } from "../../db";
 import { AppError } from "../../errors";
+import { projectLimit } from "../../ratelimit";
 import { recordAudit } from "../../services/audit";
 import {
   createApiKey,
@@ -13,6 +14,7 @@ import {
   revokeApiKey,
   setProjectPlan,
 } from "../../services/projects";
+import { playerCounts, projectUsage } from "../../usage";
 import { input, instanceAdminProcedure, operatorProcedure, projectProcedure, router } from "../init";
 
 const ZName = z.string().trim().min(1).max(100);
@@ -108,6 +110,15 @@ export const projectsRouter = router({
         return after;
       }),
     ),
+
+  /** Requests per minute (answered and rate-limited) against the plan's limit, and player counts. */
+  usage: projectProcedure("VIEWER")
+    .input(input(z.strictObject({ projectId: ZProjectId })))
+    .query(async ({ input }) => {
+      const project = await getProject(input);
+      const [usage, players] = await Promise.all([projectUsage(input), playerCounts(input)]);
+      return { ...usage, players, limitPerMinute: projectLimit(project.plan, project.customRateLimit) };
+    }),
 
   keys: projectProcedure("VIEWER")
     .input(input(z.strictObject({ projectId: ZProjectId })))
