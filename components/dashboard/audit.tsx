@@ -6,7 +6,7 @@ import { useTRPC } from "@/components/providers/trpc";
 import { Card, Select, State, Table } from "@/components/ui/primitives";
 import { messageOf } from "./errors";
 
-const ACTIONS = ["", "project.", "key.", "player.", "member."];
+const ACTIONS = ["", "project.", "key.", "player.", "member.", "provider."];
 
 export function AuditLog({ projectId }: { projectId: string }) {
   const trpc = useTRPC();

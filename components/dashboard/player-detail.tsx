@@ -1,9 +1,11 @@
 "use client";
 
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useRouter } from "next/navigation";
 import { useState } from "react";
 import { useTRPC } from "@/components/providers/trpc";
 import { Badge, Button, Card, Input, State, Table } from "@/components/ui/primitives";
+import { DataEditor } from "./data-editor";
 import { messageOf } from "./errors";
 
 export function PlayerDetail({ projectId, playerId }: { projectId: string; playerId: string }) {
@@ -12,12 +14,16 @@ export function PlayerDetail({ projectId, playerId }: { projectId: string; playe
   const project = useQuery(trpc.projects.get.queryOptions({ projectId }));
   const player = useQuery(trpc.players.get.queryOptions({ projectId, playerId }));
   const [reason, setReason] = useState("");
+  const [editing, setEditing] = useState<string | null>(null);
+  const [confirm, setConfirm] = useState("");
+  const router = useRouter();
+  const remove = useMutation(trpc.players.delete.mutationOptions({ onSuccess: () => router.push(`/projects/${projectId}/players`) }));
   const refresh = () => queryClient.invalidateQueries({ queryKey: trpc.players.get.queryKey({ projectId, playerId }) });
   const ban = useMutation(trpc.players.ban.mutationOptions({ onSuccess: refresh }));
   const unban = useMutation(trpc.players.unban.mutationOptions({ onSuccess: refresh }));
   const revoke = useMutation(trpc.players.revokeSessions.mutationOptions({ onSuccess: refresh }));
   const canEdit = project.data && project.data.role !== "VIEWER";
-  const failure = ban.error ?? unban.error ?? revoke.error;
+  const failure = ban.error ?? unban.error ?? revoke.error ?? remove.error;
 
   if (player.isPending) return <State kind="loading">Loading the player…</State>;
   if (player.error) return <State kind="error">{messageOf(player.error)}</State>;
@@ -89,7 +95,7 @@ export function PlayerDetail({ projectId, playerId }: { projectId: string; playe
         {p.data.length === 0 ? (
           <State kind="empty">No data keys.</State>
         ) : (
-          <Table head={["Key", "Visibility", "Version", "Bytes", "Updated"]}>
+          <Table head={["Key", "Visibility", "Version", "Bytes", "Updated", ""]}>
             {p.data.map((d) => (
               <tr key={d.key}>
                 <td className="px-2 py-2 font-mono text-xs">{d.key}</td>
@@ -97,9 +103,19 @@ export function PlayerDetail({ projectId, playerId }: { projectId: string; playe
                 <td className="px-2 py-2">{d.version}</td>
                 <td className="px-2 py-2">{d.sizeBytes}</td>
                 <td className="px-2 py-2">{new Date(d.updatedAt).toLocaleString()}</td>
+                <td className="px-2 py-2 text-right">
+                  {canEdit && (
+                    <Button variant="secondary" onClick={() => setEditing(d.key)}>
+                      Edit {d.key}
+                    </Button>
+                  )}
+                </td>
               </tr>
             ))}
           </Table>
+        )}
+        {editing && (
+          <DataEditor key={editing} projectId={projectId} playerId={playerId} dataKey={editing} onDone={() => setEditing(null)} />
         )}
       </Card>
       <Card title="Cloud saves">
@@ -118,6 +134,24 @@ export function PlayerDetail({ projectId, playerId }: { projectId: string; playe
           </Table>
         )}
       </Card>
+      {canEdit && (
+        <Card title="Delete this player">
+          <p className="mb-2 text-sm text-zinc-600">
+            Deletes the player and everything they own: sessions, data, saves, identities, leaderboard entries, balances, inventory and
+            ledger. Type <strong>delete</strong> to confirm.
+          </p>
+          <div className="flex flex-col gap-2 sm:flex-row">
+            <Input aria-label="Type delete to confirm" value={confirm} onChange={(e) => setConfirm(e.target.value)} />
+            <Button
+              variant="danger"
+              disabled={confirm !== "delete" || remove.isPending}
+              onClick={() => remove.mutate({ projectId, playerId, confirm: "delete" })}
+            >
+              Delete player
+            </Button>
+          </div>
+        </Card>
+      )}
       <Card title="Active sessions">
         {p.sessions.length === 0 ? (
           <State kind="empty">No active sessions.</State>

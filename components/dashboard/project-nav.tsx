@@ -1,11 +1,18 @@
 import Link from "next/link";
 
-export function ProjectNav({ projectId, current }: { projectId: string; current: "overview" | "keys" | "players" | "members" | "audit" }) {
+export function ProjectNav({
+  projectId,
+  current,
+}: {
+  projectId: string;
+  current: "overview" | "keys" | "players" | "members" | "providers" | "audit";
+}) {
   const tabs = [
     ["overview", "Overview", `/projects/${projectId}`],
     ["keys", "API keys", `/projects/${projectId}/keys`],
     ["players", "Players", `/projects/${projectId}/players`],
     ["members", "Members", `/projects/${projectId}/members`],
+    ["providers", "Identity providers", `/projects/${projectId}/providers`],
     ["audit", "Audit log", `/projects/${projectId}/audit`],
   ] as const;
   return (

@@ -95,7 +95,7 @@ test("an operator runs a game: project, keys, API, players, ban, plan, audit", a
   await page.getByLabel("Search players").fill(playerId);
   await page.getByRole("link", { name: playerId }).click();
   await expect(page.getByTestId("player-id")).toHaveText(playerId);
-  await expect(page.getByRole("cell", { name: "profile" })).toBeVisible();
+  await expect(page.getByRole("cell", { name: "profile", exact: true })).toBeVisible();
 
   await page.getByLabel("Ban reason").fill("cheating in ranked");
   await page.getByRole("button", { name: "Ban" }).click();
@@ -106,6 +106,15 @@ test("an operator runs a game: project, keys, API, players, ban, plan, audit", a
   await shoot(page, "player");
   await page.getByRole("button", { name: "Unban" }).click();
   await expect(page.getByText("active", { exact: true })).toBeVisible();
+
+  // Edit the data key as JSON (with its version), read it back through the API as the studio's server.
+  await page.getByRole("button", { name: "Edit profile" }).click();
+  await page.getByLabel("Value of profile").fill('{ "level": 4, "edited": true }');
+  await page.getByRole("button", { name: "Save" }).click();
+  await expect(page.getByRole("cell", { name: "2", exact: true })).toBeVisible();
+  const asServer = { "X-API-Key": serverKey, "X-Player-Id": playerId };
+  const edited = await request.get("/api/v1/players/me/data/profile", { headers: asServer });
+  expect(await edited.json()).toMatchObject({ version: 2, value: { level: 4, edited: true } });
 
   await page.getByRole("link", { name: "Players" }).click();
   await page.getByLabel("Search players").fill("");
@@ -128,10 +137,35 @@ test("an operator runs a game: project, keys, API, players, ban, plan, audit", a
   await expect.poll(() => projectLimit(request, serverKey), { timeout: 60_000 }).toBe("1000");
   await shoot(page, "overview");
 
+  await page.getByRole("link", { name: "Members" }).click();
+  await expect(page.getByRole("cell", { name: demo().operatorEmail })).toBeVisible();
+  await shoot(page, "members");
+  await page.getByRole("link", { name: "Identity providers" }).click();
+  await expect(page.getByText("No identity providers")).toBeVisible();
+  await page.getByLabel("Provider id").fill("local");
+  await page.getByLabel("Issuer").fill("https://issuer.example");
+  await page.getByLabel("JWKS URL").fill("http://127.0.0.1:1/jwks");
+  await page.getByLabel("Audience (client id)").fill("game");
+  await page.getByRole("button", { name: "Save provider" }).click();
+  await expect(page.locator("p[role=alert]")).toContainText("https"); // the service's check: a JWKS URL must be https on a public address
+  await shoot(page, "providers");
+
+  // Delete the player and everything they own (typed confirmation); the API no longer knows them.
+  await page.getByRole("link", { name: "Players" }).click();
+  await page.getByLabel("Search players").fill(playerId);
+  await page.getByRole("link", { name: playerId }).click();
+  await page.getByLabel("Type delete to confirm").fill("delete");
+  await page.getByRole("button", { name: "Delete player" }).click();
+  await expect(page.getByRole("heading", { name: "Players" })).toBeVisible();
+  const gone = await request.get("/api/v1/players/me/data/profile", { headers: asServer });
+  expect(gone.status()).toBe(404);
+
   await page.getByRole("link", { name: "Audit log" }).click();
   const rows = page.getByTestId("audit-row");
   await expect(rows.filter({ hasText: "project.plan" })).toHaveCount(1);
-  for (const action of ["project.create", "player.ban", "player.unban"]) await expect(rows.filter({ hasText: action })).toHaveCount(1);
+  for (const action of ["project.create", "player.ban", "player.unban", "player.data", "player.delete"]) {
+    await expect(rows.filter({ hasText: action })).toHaveCount(1);
+  }
   await expect(rows.filter({ hasText: "key.create" })).toHaveCount(2);
   await expect(rows.filter({ hasText: clientKey })).toHaveCount(0); // secrets never reach the log
   await shoot(page, "audit");

@@ -92,3 +92,13 @@ export async function upsertIdentityProvider(o: {
 export async function findIdentityProvider(o: { projectId: string; id: string }): Promise<IdentityProviderDto | null> {
   return prisma().identityProvider.findUnique({ where: { projectId_id: { projectId: o.projectId, id: o.id } }, select });
 }
+
+export function listIdentityProviders(o: { projectId: string }): Promise<IdentityProviderDto[]> {
+  return prisma().identityProvider.findMany({ where: { projectId: o.projectId }, select, orderBy: { id: "asc" } });
+}
+
+/** Players keep their linked identities; they cannot sign in with this provider until it is configured again. */
+export async function deleteIdentityProvider(o: { projectId: string; id: string }): Promise<void> {
+  const { count } = await prisma().identityProvider.deleteMany({ where: { projectId: o.projectId, id: o.id } });
+  if (count === 0) throw new AppError("UNKNOWN_PROVIDER");
+}

@@ -1,5 +1,7 @@
-import { pool } from "../../db";
+import { forgetSessions } from "../../auth/session-cache";
+import { pool, transaction } from "../../db";
 import { AppError } from "../../errors";
+import { indexRemove } from "../leaderboards/rank-index";
 
 /**
  * Operators' view of players. Search: a player id (primary key), an e-mail (the unique
@@ -96,4 +98,28 @@ export async function playerDetail(o: { projectId: string; playerId: string }) {
     saves: saves.rows.map((s) => ({ key: s.key, version: s.version, sizeBytes: s.size_bytes, updatedAt: s.updated_at.toISOString() })),
     sessions: sessions.rows.map((s) => ({ id: s.id, createdAt: s.created_at.toISOString(), expiresAt: s.expires_at.toISOString() })),
   };
+}
+
+/**
+ * Deletes a player and everything they own (sessions, data, saves, identities, leaderboard
+ * entries, wallets, inventory, ledger, idempotency records) in one transaction; leaderboard
+ * period counts are corrected and the rank indexes told afterwards.
+ */
+export async function deletePlayer(o: { projectId: string; playerId: string }): Promise<{ entries: number }> {
+  if (!UUID.test(o.playerId)) throw new AppError("PLAYER_NOT_FOUND");
+  const entries = await transaction(async (client) => {
+    const { rows } = await client.query<{ leaderboard_id: string; period: string }>(
+      `WITH mine AS (SELECT leaderboard_id, period FROM leaderboard_entries WHERE project_id = $1 AND player_id = $2::uuid),
+            counted AS (UPDATE leaderboard_periods p SET entries = p.entries - 1 FROM mine
+                         WHERE p.project_id = $1 AND p.leaderboard_id = mine.leaderboard_id AND p.period = mine.period)
+       SELECT leaderboard_id, period FROM mine`,
+      [o.projectId, o.playerId],
+    );
+    const deleted = await client.query("DELETE FROM players WHERE project_id = $1 AND id = $2::uuid", [o.projectId, o.playerId]);
+    if (deleted.rowCount === 0) throw new AppError("PLAYER_NOT_FOUND");
+    return rows;
+  });
+  forgetSessions({ playerId: o.playerId });
+  await Promise.all(entries.map((e) => indexRemove(o.projectId, e.leaderboard_id, e.period, o.playerId)));
+  return { entries: entries.length };
 }

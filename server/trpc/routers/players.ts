@@ -2,14 +2,17 @@ import { z } from "zod";
 import { transaction } from "../../db";
 import { listAudit, recordAudit } from "../../services/audit";
 import { revokeSessions } from "../../services/auth/sessions";
-import { playerDetail, searchPlayers } from "../../services/players/admin";
+import { ZJsonValue } from "../../services/json-value";
+import { getPlayerData, putPlayerData } from "../../services/player-data";
+import { ZKey } from "../../services/player-data/schemas";
+import { deletePlayer, playerDetail, searchPlayers } from "../../services/players/admin";
 import { banPlayer, unbanPlayer } from "../../services/players/bans";
 import { input, projectProcedure, router } from "../init";
 
 const ZProjectId = z.string().uuid();
 const ZPlayer = z.strictObject({ projectId: ZProjectId, playerId: z.string().uuid() });
 
-export const playersRouter = router({
+const playersProcedures = {
   search: projectProcedure("VIEWER")
     .input(
       input(
@@ -72,7 +75,66 @@ export const playersRouter = router({
         return { revoked };
       }),
     ),
-});
+};
+
+export const playerAdminRouter = {
+  /** Owner or admin, with "delete" typed as confirmation: the player and everything they own. */
+  delete: projectProcedure("ADMIN")
+    .input(input(ZPlayer.extend({ confirm: z.literal("delete") })))
+    .mutation(({ ctx, input }) =>
+      transaction(async () => {
+        const before = await playerDetail(input);
+        const removed = await deletePlayer(input);
+        await recordAudit({
+          actor: { operatorId: ctx.operator.id, requestId: ctx.requestId },
+          projectId: input.projectId,
+          action: "player.delete",
+          target: input.playerId,
+          before: { displayName: before.displayName, email: before.email, dataKeys: before.data.length, saves: before.saves.length },
+          after: { leaderboardEntries: removed.entries },
+        });
+        return removed;
+      }),
+    ),
+
+  /** Edits one data key as JSON with the API's version check (If-Match), as a trusted writer. */
+  setData: projectProcedure("ADMIN")
+    .input(input(ZPlayer.extend({ key: ZKey, value: ZJsonValue, version: z.number().int().min(1) })))
+    .mutation(({ ctx, input }) =>
+      transaction(async () => {
+        const actor = { kind: "player" as const, projectId: input.projectId, playerId: input.playerId, via: "server-key" as const };
+        const before = await getPlayerData({ actor, playerId: input.playerId, key: input.key });
+        const { record } = await putPlayerData({
+          actor,
+          playerId: input.playerId,
+          key: input.key,
+          value: input.value,
+          precondition: { ifMatch: input.version },
+        });
+        await recordAudit({
+          actor: { operatorId: ctx.operator.id, requestId: ctx.requestId },
+          projectId: input.projectId,
+          action: "player.data",
+          target: `${input.playerId}/${input.key}`,
+          before: { version: before.version, value: before.value },
+          after: { version: record.version, value: record.value },
+        });
+        return record;
+      }),
+    ),
+
+  data: projectProcedure("VIEWER")
+    .input(input(ZPlayer.extend({ key: ZKey })))
+    .query(({ input }) =>
+      getPlayerData({
+        actor: { kind: "player", projectId: input.projectId, playerId: input.playerId, via: "server-key" },
+        playerId: input.playerId,
+        key: input.key,
+      }),
+    ),
+};
+
+export const playersRouter = router({ ...playersProcedures, ...playerAdminRouter });
 
 export const auditRouter = router({
   list: projectProcedure("VIEWER")
