@@ -17,7 +17,14 @@ export function IdentityProviders({ projectId }: { projectId: string }) {
   const empty = { id: "", issuer: "", jwksUrl: "", audience: "", algorithms: ["RS256", "ES256"] as Algorithm[] };
   const [form, setForm] = useState(empty);
   const refresh = () => queryClient.invalidateQueries({ queryKey: trpc.providers.list.queryKey({ projectId }) });
-  const save = useMutation(trpc.providers.save.mutationOptions({ onSuccess: async () => (setForm(empty), await refresh()) }));
+  const save = useMutation(
+    trpc.providers.save.mutationOptions({
+      onSuccess: async () => {
+        setForm(empty);
+        await refresh();
+      },
+    }),
+  );
   const remove = useMutation(trpc.providers.delete.mutationOptions({ onSuccess: refresh }));
   const canEdit = project.data && project.data.role !== "VIEWER";
   const submit = (event: FormEvent) => {
