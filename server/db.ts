@@ -116,6 +116,14 @@ export async function transaction<T>(work: (client: pg.PoolClient) => Promise<T>
   }
 }
 
+/**
+ * Runs `work` detached from any open `transaction()` (its queries use the pool): for background
+ * work started inside a transaction that must not run on — or outlive — its connection.
+ */
+export function outsideTransaction<T>(work: () => T): T {
+  return currentTransaction.exit(work);
+}
+
 /** A unique constraint refused the write (Prisma's P2002): the caller maps it to a domain conflict. */
 export function isUniqueViolation(error: unknown): boolean {
   return error instanceof Prisma.PrismaClientKnownRequestError && error.code === "P2002";

@@ -4,13 +4,18 @@ import { useQuery } from "@tanstack/react-query";
 import Link from "next/link";
 import { useState } from "react";
 import { useTRPC } from "@/components/providers/trpc";
-import { Badge, Card, Input, State, Table } from "@/components/ui/primitives";
+import { Badge, Button, Card, Input, State, Table } from "@/components/ui/primitives";
 import { messageOf } from "./errors";
 
 export function PlayerSearch({ projectId }: { projectId: string }) {
   const trpc = useTRPC();
   const [query, setQuery] = useState("");
-  const players = useQuery(trpc.players.search.queryOptions({ projectId, query, limit: 25 }));
+  const [offset, setOffset] = useState(0);
+  const PAGE = 25;
+  const players = useQuery({
+    ...trpc.players.search.queryOptions({ projectId, query, limit: PAGE, offset }),
+    placeholderData: (previous) => previous,
+  });
   return (
     <div className="space-y-6">
       <h1 className="text-2xl font-semibold">Players</h1>
@@ -19,18 +24,21 @@ export function PlayerSearch({ projectId }: { projectId: string }) {
           aria-label="Search players"
           placeholder="Player id, e-mail, linked identity or the start of a display name"
           value={query}
-          onChange={(e) => setQuery(e.target.value)}
+          onChange={(e) => {
+            setQuery(e.target.value);
+            setOffset(0);
+          }}
         />
         <div className="mt-4">
           {players.isPending ? (
             <State kind="loading">Searching…</State>
           ) : players.error ? (
             <State kind="error">{messageOf(players.error)}</State>
-          ) : players.data.length === 0 ? (
+          ) : players.data.players.length === 0 ? (
             <State kind="empty">{query ? "No player matches." : "No players yet."}</State>
           ) : (
             <Table head={["Player", "Display name", "E-mail", "Created", "State"]}>
-              {players.data.map((p) => (
+              {players.data.players.map((p) => (
                 <tr key={p.id}>
                   <td className="px-2 py-2 font-mono text-xs">
                     <Link className="text-blue-700 hover:underline" href={`/projects/${projectId}/players/${p.id}`}>
@@ -44,6 +52,19 @@ export function PlayerSearch({ projectId }: { projectId: string }) {
                 </tr>
               ))}
             </Table>
+          )}
+          {players.data && (offset > 0 || players.data.hasMore) && (
+            <div className="mt-3 flex items-center justify-between text-sm text-zinc-600">
+              <Button variant="secondary" disabled={offset === 0} onClick={() => setOffset(Math.max(0, offset - PAGE))}>
+                Previous
+              </Button>
+              <span>
+                {offset + 1}–{offset + players.data.players.length}
+              </span>
+              <Button variant="secondary" disabled={!players.data.hasMore} onClick={() => setOffset(offset + PAGE)}>
+                Next
+              </Button>
+            </div>
           )}
         </div>
       </Card>

@@ -156,4 +156,32 @@ describe("dashboard procedures: roles are checked on the server", () => {
     expect(list.members.map((m) => m.role).sort()).toEqual(["ADMIN", "OWNER", "VIEWER"]);
     expect(list.invites).toEqual([]);
   });
+
+  it("player search: by id, e-mail, identity subject or any part of a display name, newest first, paged on the server", async () => {
+    const own = await makeProject();
+    const owner = as(await operator("OWNER", own.projectId));
+    const made: string[] = [];
+    for (let i = 0; i < 7; i++) made.push((await anonymousPlayer(own.clientKey)).playerId);
+    await prisma().player.update({ where: { id: made[0] }, data: { displayName: "Ada_Lovelace%", email: "ada@search.test" } });
+    await prisma().player.update({ where: { id: made[1] }, data: { displayName: "Grace Hopper" } });
+    await prisma().identity.create({
+      data: { projectId: own.projectId, playerId: made[2] as string, provider: "steam", subject: "7656119" },
+    });
+    const ids = async (query: string, offset = 0, limit = 25) =>
+      (await owner.players.search({ projectId: own.projectId, query, offset, limit })).players.map((p) => p.id);
+    expect(await ids(made[3] as string)).toEqual([made[3]]);
+    expect(await ids("ADA@search.test")).toEqual([made[0]]);
+    expect(await ids("7656119")).toEqual([made[2]]);
+    expect(await ids("lovelace")).toEqual([made[0]]);
+    expect(await ids("a_l")).toEqual([made[0]]); // _ is literal, not a wildcard
+    expect(await ids("a_b")).toEqual([]);
+    expect(await ids("%")).toEqual([made[0]]);
+    expect(await ids("hopp")).toEqual([made[1]]);
+    expect(await ids("nobody")).toEqual([]);
+    const first = await owner.players.search({ projectId: own.projectId, query: "", limit: 3, offset: 0 });
+    const second = await owner.players.search({ projectId: own.projectId, query: "", limit: 3, offset: 3 });
+    const third = await owner.players.search({ projectId: own.projectId, query: "", limit: 3, offset: 6 });
+    expect([first.hasMore, second.hasMore, third.hasMore]).toEqual([true, true, false]);
+    expect([...first.players, ...second.players, ...third.players].map((p) => p.id)).toEqual([...made].reverse());
+  });
 });

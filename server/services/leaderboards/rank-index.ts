@@ -1,5 +1,5 @@
 import { Redis } from "ioredis";
-import { pool } from "../../db";
+import { outsideTransaction, pool } from "../../db";
 import { env } from "../../env";
 
 /**
@@ -22,7 +22,7 @@ import { env } from "../../env";
  */
 export const READY_TTL_SECONDS = 3_600;
 const KEY_TTL_SECONDS = 7 * 86_400;
-const REBUILD_BATCH = 1_000;
+const REBUILD_BATCH = 500;
 
 type Keys = { set: string; members: string; ready: string; lock: string };
 export function indexKeys(projectId: string, boardId: string, period: string): Keys {
@@ -199,8 +199,11 @@ export function indexRange(
 
 /** One instance rebuilds a missing index from Postgres; reads use Postgres until it is ready. */
 function rebuildInBackground(redis: IndexRedis, projectId: string, boardId: string, period: string): void {
-  rebuildIndex(redis, projectId, boardId, period).catch((error: unknown) =>
-    console.error("[leaderboards] index rebuild failed:", (error as Error).message),
+  // Started from a request that may be inside a transaction: the rebuild reads through the pool.
+  outsideTransaction(() =>
+    rebuildIndex(redis, projectId, boardId, period).catch((error: unknown) =>
+      console.error("[leaderboards] index rebuild failed:", (error as Error).message),
+    ),
   );
 }
 
@@ -211,6 +214,7 @@ export async function rebuildIndex(redis: IndexRedis, projectId: string, boardId
   try {
     await redis.del(k.set, k.members);
     let after: { sortKey: number; seq: string } | null = null;
+    let loaded = 0;
     for (;;) {
       const { rows } = await pool().query<{ player_id: string; sort_key: number; seq: string }>(
         `SELECT player_id, sort_key, seq FROM leaderboard_entries
@@ -224,11 +228,17 @@ export async function rebuildIndex(redis: IndexRedis, projectId: string, boardId
         const member = encodeMember(row.sort_key, row.seq, row.player_id);
         (batch as unknown as IndexRedis).lbUpsert(k.set, k.members, row.player_id, member, seqHex(member), KEY_TTL_SECONDS);
       }
-      await batch.exec();
+      // A command that failed (a timeout under load) leaves the set incomplete: no ready marker then.
+      const results = (await batch.exec()) ?? [];
+      const failed = results.find(([error]) => error);
+      if (failed?.[0]) throw failed[0];
+      loaded += rows.length;
       const last = rows[rows.length - 1] as { sort_key: number; seq: string };
       after = { sortKey: last.sort_key, seq: last.seq };
       if (rows.length < REBUILD_BATCH) break;
     }
+    // Submits may have added members meanwhile, never removed any: fewer than loaded means a loss.
+    if ((await redis.zcard(k.set)) < loaded) throw new Error("the rebuilt index is missing entries");
     await redis.set(k.ready, "1", "EX", READY_TTL_SECONDS);
     return true;
   } finally {

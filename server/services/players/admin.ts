@@ -30,32 +30,47 @@ const toRow = (r: Raw): PlayerRow => ({
 const COLUMNS = `p.id, p.display_name, p.email, p.created_at, p.last_login_at,
   (p.banned_at IS NOT NULL AND (p.banned_until IS NULL OR p.banned_until > now())) AS banned`;
 
-export async function searchPlayers(o: { projectId: string; query: string; limit: number }): Promise<PlayerRow[]> {
+/**
+ * A page of a project's players, newest first: all of them, or those matching `query` — a player
+ * id (primary key), an e-mail (unique index), a linked identity's subject ((project, subject)
+ * index), or any part of a display name (case-insensitive; a pg_trgm GIN index serves queries of
+ * three or more characters).
+ */
+export async function searchPlayers(o: {
+  projectId: string;
+  query: string;
+  limit: number;
+  offset?: number;
+}): Promise<{ players: PlayerRow[]; hasMore: boolean }> {
   const q = o.query.trim();
+  const offset = o.offset ?? 0;
+  const page = (rows: Raw[]) => ({ players: rows.slice(0, o.limit).map(toRow), hasMore: rows.length > o.limit });
   if (q === "") {
-    const { rows } = await pool().query<Raw>(`SELECT ${COLUMNS} FROM players p WHERE p.project_id = $1 ORDER BY p.id DESC LIMIT $2`, [
-      o.projectId,
-      o.limit,
-    ]);
-    return rows.map(toRow);
+    const { rows } = await pool().query<Raw>(
+      `SELECT ${COLUMNS} FROM players p WHERE p.project_id = $1 ORDER BY p.created_at DESC, p.id DESC OFFSET $2 LIMIT $3`,
+      [o.projectId, offset, o.limit + 1],
+    );
+    return page(rows);
   }
   if (UUID.test(q)) {
     const { rows } = await pool().query<Raw>(`SELECT ${COLUMNS} FROM players p WHERE p.project_id = $1 AND p.id = $2::uuid`, [
       o.projectId,
       q,
     ]);
-    return rows.map(toRow);
+    return page(offset === 0 ? rows : []);
   }
+  const pattern = `%${q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
   const { rows } = await pool().query<Raw>(
-    `SELECT ${COLUMNS} FROM players p WHERE p.project_id = $1 AND p.email = lower($2)
-     UNION
-     SELECT ${COLUMNS} FROM players p JOIN identities i ON i.player_id = p.id WHERE i.project_id = $1 AND i.subject = $2
-     UNION
-     (SELECT ${COLUMNS} FROM players p WHERE p.project_id = $1 AND p.display_name ILIKE replace(replace(replace($2, '\\', '\\\\'), '%', '\\%'), '_', '\\_') || '%' LIMIT $3)
-     LIMIT $3`,
-    [o.projectId, q, o.limit],
+    `SELECT * FROM (
+       SELECT ${COLUMNS} FROM players p WHERE p.project_id = $1 AND p.email = lower($2)
+       UNION
+       SELECT ${COLUMNS} FROM players p JOIN identities i ON i.player_id = p.id WHERE i.project_id = $1 AND i.subject = $2
+       UNION
+       SELECT ${COLUMNS} FROM players p WHERE p.project_id = $1 AND p.display_name ILIKE $3
+     ) found ORDER BY created_at DESC, id DESC OFFSET $4 LIMIT $5`,
+    [o.projectId, q, pattern, offset, o.limit + 1],
   );
-  return rows.map(toRow);
+  return page(rows);
 }
 
 export async function playerDetail(o: { projectId: string; playerId: string }) {

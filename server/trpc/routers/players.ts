@@ -20,6 +20,7 @@ const playersProcedures = {
           projectId: ZProjectId,
           query: z.string().max(200).default(""),
           limit: z.number().int().min(1).max(100).default(25),
+          offset: z.number().int().min(0).max(100_000).default(0),
         }),
       ),
     )
