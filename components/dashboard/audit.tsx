@@ -1,9 +1,9 @@
 "use client";
 
-import { useQuery } from "@tanstack/react-query";
+import { useInfiniteQuery } from "@tanstack/react-query";
 import { useState } from "react";
 import { useTRPC } from "@/components/providers/trpc";
-import { Card, Select, State, Table } from "@/components/ui/primitives";
+import { Button, Card, Select, State, Table } from "@/components/ui/primitives";
 import { messageOf } from "./errors";
 
 const ACTIONS = ["", "project.", "key.", "player.", "member.", "provider."];
@@ -11,7 +11,13 @@ const ACTIONS = ["", "project.", "key.", "player.", "member.", "provider."];
 export function AuditLog({ projectId }: { projectId: string }) {
   const trpc = useTRPC();
   const [action, setAction] = useState("");
-  const log = useQuery(trpc.audit.list.queryOptions({ projectId, limit: 100, ...(action ? { action } : {}) }));
+  const log = useInfiniteQuery(
+    trpc.audit.list.infiniteQueryOptions(
+      { projectId, limit: 50, ...(action ? { action } : {}) },
+      { getNextPageParam: (last) => last.nextCursor ?? undefined },
+    ),
+  );
+  const entries = log.data?.pages.flatMap((p) => p.entries) ?? [];
   return (
     <div className="space-y-6">
       <h1 className="text-2xl font-semibold">Audit log</h1>
@@ -30,11 +36,11 @@ export function AuditLog({ projectId }: { projectId: string }) {
           <State kind="loading">Loading…</State>
         ) : log.error ? (
           <State kind="error">{messageOf(log.error)}</State>
-        ) : log.data.entries.length === 0 ? (
+        ) : entries.length === 0 ? (
           <State kind="empty">Nothing recorded yet.</State>
         ) : (
           <Table head={["When", "Who", "Action", "Target", "Before → after", "Request"]}>
-            {log.data.entries.map((e) => (
+            {entries.map((e) => (
               <tr key={e.id} data-testid="audit-row">
                 <td className="px-2 py-2 whitespace-nowrap">{new Date(e.createdAt).toLocaleString()}</td>
                 <td className="px-2 py-2">{e.operatorEmail ?? "—"}</td>
@@ -47,6 +53,13 @@ export function AuditLog({ projectId }: { projectId: string }) {
               </tr>
             ))}
           </Table>
+        )}
+        {log.hasNextPage && (
+          <div className="mt-3 text-center">
+            <Button variant="secondary" disabled={log.isFetchingNextPage} onClick={() => log.fetchNextPage()}>
+              Older entries
+            </Button>
+          </div>
         )}
       </Card>
     </div>

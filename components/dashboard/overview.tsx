@@ -18,6 +18,7 @@ export function ProjectOverview({ projectId, isInstanceAdmin }: { projectId: str
   const [plan, setPlan] = useState<"FREE" | "PRO" | "ENTERPRISE" | "">("");
   const [custom, setCustom] = useState("");
   const [confirm, setConfirm] = useState("");
+  const [name, setName] = useState("");
   const refresh = () =>
     Promise.all([
       queryClient.invalidateQueries({ queryKey: trpc.projects.get.queryKey({ projectId }) }),
@@ -25,6 +26,14 @@ export function ProjectOverview({ projectId, isInstanceAdmin }: { projectId: str
     ]);
   const setPlanMutation = useMutation(trpc.projects.setPlan.mutationOptions({ onSuccess: refresh }));
   const remove = useMutation(trpc.projects.delete.mutationOptions({ onSuccess: () => router.push("/projects") }));
+  const rename = useMutation(
+    trpc.projects.rename.mutationOptions({
+      onSuccess: async () => {
+        setName("");
+        await refresh();
+      },
+    }),
+  );
 
   if (project.isPending) return <State kind="loading">Loading the project…</State>;
   if (project.error) return <State kind="error">{messageOf(project.error)}</State>;
@@ -82,6 +91,27 @@ export function ProjectOverview({ projectId, isInstanceAdmin }: { projectId: str
           </p>
         )}
       </Card>
+      {p.role !== "VIEWER" && (
+        <Card title="Rename">
+          <div className="flex flex-col gap-2 sm:flex-row">
+            <Input
+              aria-label="New project name"
+              placeholder={p.name}
+              value={name}
+              onChange={(e) => setName(e.target.value)}
+              maxLength={100}
+            />
+            <Button disabled={name.trim() === "" || rename.isPending} onClick={() => rename.mutate({ projectId, name })}>
+              Rename
+            </Button>
+          </div>
+          {rename.error && (
+            <p role="alert" className="mt-2 text-sm text-red-700">
+              {messageOf(rename.error)}
+            </p>
+          )}
+        </Card>
+      )}
       {p.role === "OWNER" && (
         <Card title="Delete this project">
           <p className="mb-2 text-sm text-zinc-600">

@@ -14,6 +14,7 @@ export function PlayerDetail({ projectId, playerId }: { projectId: string; playe
   const project = useQuery(trpc.projects.get.queryOptions({ projectId }));
   const player = useQuery(trpc.players.get.queryOptions({ projectId, playerId }));
   const [reason, setReason] = useState("");
+  const [until, setUntil] = useState("");
   const [editing, setEditing] = useState<string | null>(null);
   const [confirm, setConfirm] = useState("");
   const router = useRouter();
@@ -73,7 +74,8 @@ export function PlayerDetail({ projectId, playerId }: { projectId: string; playe
                   variant="danger"
                   disabled={reason.trim() === ""}
                   onClick={() => {
-                    if (window.confirm("Ban this player? Their sessions end now.")) ban.mutate({ projectId, playerId, reason });
+                    if (window.confirm("Ban this player? Their sessions end now."))
+                      ban.mutate({ projectId, playerId, reason, until: until ? new Date(until).toISOString() : null });
                   }}
                 >
                   Ban

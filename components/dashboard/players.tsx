@@ -4,22 +4,38 @@ import { useQuery } from "@tanstack/react-query";
 import Link from "next/link";
 import { useState } from "react";
 import { useTRPC } from "@/components/providers/trpc";
-import { Badge, Button, Card, Input, State, Table } from "@/components/ui/primitives";
+import { Badge, Button, Card, Input, Select, State, Table } from "@/components/ui/primitives";
 import { messageOf } from "./errors";
 
 export function PlayerSearch({ projectId }: { projectId: string }) {
   const trpc = useTRPC();
   const [query, setQuery] = useState("");
   const [offset, setOffset] = useState(0);
+  const [sort, setSort] = useState<"newest" | "oldest" | "name">("newest");
   const PAGE = 25;
   const players = useQuery({
-    ...trpc.players.search.queryOptions({ projectId, query, limit: PAGE, offset }),
+    ...trpc.players.search.queryOptions({ projectId, query, limit: PAGE, offset, sort }),
     placeholderData: (previous) => previous,
   });
   return (
     <div className="space-y-6">
       <h1 className="text-2xl font-semibold">Players</h1>
-      <Card>
+      <Card
+        actions={
+          <Select
+            aria-label="Sort players"
+            value={sort}
+            onChange={(e) => {
+              setSort(e.target.value as typeof sort);
+              setOffset(0);
+            }}
+          >
+            <option value="newest">Newest first</option>
+            <option value="oldest">Oldest first</option>
+            <option value="name">By display name</option>
+          </Select>
+        }
+      >
         <Input
           aria-label="Search players"
           placeholder="Player id, e-mail, linked identity or the start of a display name"

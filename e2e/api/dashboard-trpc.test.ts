@@ -183,5 +183,9 @@ describe("dashboard procedures: roles are checked on the server", () => {
     const third = await owner.players.search({ projectId: own.projectId, query: "", limit: 3, offset: 6 });
     expect([first.hasMore, second.hasMore, third.hasMore]).toEqual([true, true, false]);
     expect([...first.players, ...second.players, ...third.players].map((p) => p.id)).toEqual([...made].reverse());
+    const oldest = await owner.players.search({ projectId: own.projectId, query: "", sort: "oldest", limit: 2 });
+    expect(oldest.players.map((p) => p.id)).toEqual([made[0], made[1]]);
+    const byName = await owner.players.search({ projectId: own.projectId, query: "", sort: "name", limit: 2 });
+    expect(byName.players.map((p) => p.displayName)).toEqual(["Ada_Lovelace%", "Grace Hopper"]);
   });
 });

@@ -170,8 +170,12 @@ test("an operator runs a game: project, keys, API, players, ban, plan, audit", a
   await expect(rows.filter({ hasText: clientKey })).toHaveCount(0); // secrets never reach the log
   await shoot(page, "audit");
 
+  await page.getByRole("link", { name: "Overview" }).click();
+  await page.getByLabel("New project name").fill(`${projectName} (renamed)`);
+  await page.getByRole("button", { name: "Rename" }).click();
+  await expect(page.getByTestId("project-name")).toHaveText(`${projectName} (renamed)`);
   await page.getByRole("link", { name: "← Projects" }).click();
-  await expect(page.getByRole("link", { name: projectName })).toBeVisible();
+  await expect(page.getByRole("link", { name: `${projectName} (renamed)` })).toBeVisible();
   await shoot(page, "projects");
   await page.getByRole("button", { name: "Sign out" }).click();
   await expect(page).toHaveURL(/\/login/);

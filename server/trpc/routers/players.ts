@@ -21,6 +21,7 @@ const playersProcedures = {
           query: z.string().max(200).default(""),
           limit: z.number().int().min(1).max(100).default(25),
           offset: z.number().int().min(0).max(100_000).default(0),
+          sort: z.enum(["newest", "oldest", "name"]).default("newest"),
         }),
       ),
     )
@@ -144,10 +145,14 @@ export const auditRouter = router({
         z.strictObject({
           projectId: ZProjectId,
           action: z.string().max(100).optional(),
-          cursor: z.string().uuid().optional(),
+          cursor: z.string().uuid().nullish(),
+          /** Sent by tRPC's infinite queries; pages only go to older entries. */
+          direction: z.enum(["forward", "backward"]).optional(),
           limit: z.number().int().min(1).max(100).default(50),
         }),
       ),
     )
-    .query(({ input }) => listAudit(input)),
+    .query(({ input }) =>
+      listAudit({ projectId: input.projectId, action: input.action, cursor: input.cursor ?? undefined, limit: input.limit }),
+    ),
 });
