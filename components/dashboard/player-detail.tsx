@@ -70,6 +70,12 @@ export function PlayerDetail({ projectId, playerId }: { projectId: string; playe
                   value={reason}
                   onChange={(e) => setReason(e.target.value)}
                 />
+                <Input
+                  aria-label="Ban ends (empty: until unbanned)"
+                  type="datetime-local"
+                  value={until}
+                  onChange={(e) => setUntil(e.target.value)}
+                />
                 <Button
                   variant="danger"
                   disabled={reason.trim() === ""}
