@@ -33,6 +33,12 @@ const ZEnv = z.object({
   RATE_LIMIT_WINDOW_SECONDS: z.coerce.number().int().min(1).max(3_600).default(60),
   /** Budget per client IP per window for requests without a valid API key. */
   RATE_LIMIT_IP_PER_WINDOW: z.coerce.number().int().min(1).default(60),
+  /**
+   * A limiter store call still unanswered after this many ms counts as "store down" (gameplay
+   * fails open, credential endpoints closed). Measured inside the app, so a saturated event loop
+   * adds to it; raise it on small, busy hosts.
+   */
+  RATE_LIMIT_STORE_TIMEOUT_MS: z.coerce.number().int().min(10).max(10_000).default(100),
   /** `off` disables the API budgets (for a deployment behind a gateway that limits; the benchmark's baseline). */
   RATE_LIMITS: z.enum(["on", "off"]).default("on"),
   /** How long an instance trusts a session's cached state; revocations reach other instances within this (0: no cache). */
@@ -47,12 +53,12 @@ const ZEnv = z.object({
   LOGIN_FAILURE_WINDOW_SECONDS: z.coerce.number().int().min(1).default(900),
   /** E-mail registrations per client IP and project per LOGIN_FAILURE_WINDOW_SECONDS. */
   REGISTRATIONS_PER_IP: z.coerce.number().int().min(1).default(100),
-  /** Let identity providers' JWKS URLs point at private/loopback addresses (development, tests). */
   /** Serve the benchmark's bare baseline route (/api/internal/bare); only `npm run bench` sets it. */
   BENCH_BARE_ROUTE: z
     .enum(["true", "false", "1", "0"])
     .default("false")
     .transform((v) => v === "true" || v === "1"),
+  /** Let identity providers' JWKS URLs point at private/loopback addresses (development, tests). */
   IDP_ALLOW_PRIVATE_NETWORKS: z
     .enum(["true", "false", "1", "0"])
     .default("false")

@@ -36,6 +36,9 @@ function appEnv(extra: Record<string, string | undefined>): Record<string, strin
     API_KEY_CACHE_TTL_SECONDS: "1",
     TRUST_PROXY: "true",
     REDIS_URL: undefined,
+    // Exact counts need the store's answers: a CI machine saturated by the suite must not pass
+    // requests for a "slow store" (the store-failure block sets the production default).
+    RATE_LIMIT_STORE_TIMEOUT_MS: "1000",
     ...extra,
   };
 }
@@ -583,7 +586,7 @@ describe("store failure (a private redis-server that the test stops and restarts
   let app: StartedApp;
   beforeAll(async () => {
     redis = await privateRedis({ debugCommand: true });
-    app = await startApp(appEnv({ REDIS_URL: redis.url, DATA_DIR: dataDir }));
+    app = await startApp(appEnv({ REDIS_URL: redis.url, DATA_DIR: dataDir, RATE_LIMIT_STORE_TIMEOUT_MS: "100" }));
   });
   afterAll(async () => {
     await app?.stop();

@@ -64,6 +64,8 @@ export default async function setup(project: TestProject) {
     REDIS_URL: redisUrl || undefined,
     RATE_LIMIT_WINDOW_SECONDS: String(rateLimitWindowSeconds),
     TRUST_PROXY: "true",
+    // Exact budget counts in the tests need the store's answers, not fail-opens of a busy machine.
+    RATE_LIMIT_STORE_TIMEOUT_MS: "1000",
   });
   project.provide("baseUrl", app.baseUrl);
   project.provide("databaseUrl", database.url);

@@ -10,8 +10,10 @@ import { createStore, type Store, type StoreKind } from "./stores";
  * moment the whole budget comes back). Same algorithm on every store.
  */
 export const PLAN_LIMITS: Record<Plan, number> = { FREE: 100, PRO: 1_000, ENTERPRISE: 10_000 };
-/** Store calls slower than this count as "store down". */
-export const STORE_TIMEOUT_MS = 100;
+/** Store calls slower than this count as "store down" (RATE_LIMIT_STORE_TIMEOUT_MS, default 100). */
+export function storeTimeoutMs(): number {
+  return env().RATE_LIMIT_STORE_TIMEOUT_MS;
+}
 
 export type LimitResult = {
   policy: string;
@@ -98,19 +100,31 @@ export function sweepRefusals(now = Date.now()): number {
   return left;
 }
 
+/**
+ * Rejects when `promise` is still pending `ms` after the call. Timers run before the event
+ * loop's I/O phase, so on a busy process a store answer that already arrived can still be
+ * unread when the timer fires: the decision waits one setImmediate (after that I/O phase), so
+ * only an answer that truly has not come counts as a slow store.
+ */
 export function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
+  let immediate: NodeJS.Immediate | undefined;
   const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`rate-limit store slower than ${ms} ms`)), ms);
+    timer = setTimeout(() => {
+      immediate = setImmediate(() => reject(new Error(`rate-limit store slower than ${ms} ms`)));
+    }, ms);
   });
-  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
+  return Promise.race([promise, timeout]).finally(() => {
+    clearTimeout(timer);
+    if (immediate) clearImmediate(immediate);
+  });
 }
 
 export type ConsumeOptions = { policy: string; identifier: string; limit: number; windowSeconds: number; failClosed: boolean };
 
 async function consume({ policy, identifier, limit, windowSeconds, failClosed }: ConsumeOptions): Promise<LimitResult> {
   try {
-    const r = await withTimeout(instance(policy, limit, windowSeconds).limit(identifier), STORE_TIMEOUT_MS);
+    const r = await withTimeout(instance(policy, limit, windowSeconds).limit(identifier), storeTimeoutMs());
     return { policy, allowed: r.success, limit: r.limit, remaining: r.remaining, resetMs: r.reset, windowSeconds, degraded: false };
   } catch (error) {
     return storeFailed(error, { policy, limit, windowSeconds, failClosed });

@@ -2,7 +2,7 @@ import { createHmac } from "node:crypto";
 import { pool } from "../db";
 import { env } from "../env";
 import { AppError } from "../errors";
-import { instance, STORE_TIMEOUT_MS, storeFailed, storeUnavailable, withTimeout } from "./index";
+import { instance, storeFailed, storeTimeoutMs, storeUnavailable, withTimeout } from "./index";
 import { ipSubject } from "./ip";
 
 /**
@@ -44,7 +44,7 @@ async function take(budget: Budget, rate: 1 | -1): Promise<{ allowed: boolean; r
   try {
     const r = await withTimeout(
       instance(budget.policy, budget.limit, budget.windowSeconds, { refundable: true }).limit(budget.identifier, { rate }),
-      STORE_TIMEOUT_MS,
+      storeTimeoutMs(),
     );
     return { allowed: r.success, resetMs: r.reset };
   } catch (error) {
