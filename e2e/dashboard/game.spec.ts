@@ -157,10 +157,10 @@ test("an operator runs leaderboards and the economy next to the game API; a view
   await page.getByLabel("Purchase id").fill("buy-sword");
   await page.getByLabel("Purchase name").fill("Buy a sword");
   await page.getByRole("button", { name: "Add a cost" }).click();
-  await page.getByLabel("Costs line 1").selectOption("currency:coins");
+  await page.getByLabel("Costs line 1", { exact: true }).selectOption("currency:coins");
   await page.getByLabel("Costs amount 1").fill("30");
   await page.getByRole("button", { name: "Add a reward" }).click();
-  await page.getByLabel("Rewards line 1").selectOption("item:sword");
+  await page.getByLabel("Rewards line 1", { exact: true }).selectOption("item:sword");
   await page.getByLabel("Rewards amount 1").fill("1");
   await page.getByRole("button", { name: "Create purchase" }).click();
   await expect(page.getByTestId("purchase-row")).toContainText("30 coins");
