@@ -3,9 +3,10 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { type FormEvent, useState } from "react";
 import { useTRPC } from "@/components/providers/trpc";
-import { Button, Card, Input, Label, Select, State, Table } from "@/components/ui/primitives";
+import { Button, Card, Input, Label, Select, State } from "@/components/ui/primitives";
 import { RowActions } from "./economy-row-actions";
 import { messageOf } from "./errors";
+import { GameTable } from "./game-table";
 
 type Line = { currencyId: string; amount: number } | { itemId: string; quantity: number };
 type Purchase = { id: string; name: string; costs: Line[]; rewards: Line[] };
@@ -72,11 +73,11 @@ export function PurchasesCard({ projectId, canEdit }: { projectId: string; canEd
       ) : purchases.data.length === 0 ? (
         <State kind="empty">No purchases yet.</State>
       ) : (
-        <Table head={["Id", "Name", "Costs", "Rewards", ""]}>
+        <GameTable head={[{ label: "Purchase" }, { label: "Costs" }, { label: "Rewards" }, { label: "" }]}>
           {purchases.data.map((p) =>
             editing === p.id ? (
               <tr key={p.id}>
-                <td colSpan={5} className="px-2 py-2">
+                <td colSpan={4} className="px-2 py-2">
                   <PurchaseForm
                     projectId={projectId}
                     mode="edit"
@@ -94,8 +95,10 @@ export function PurchasesCard({ projectId, canEdit }: { projectId: string; canEd
               </tr>
             ) : (
               <tr key={p.id} data-testid="purchase-row">
-                <td className="px-2 py-2 font-mono text-xs">{p.id}</td>
-                <td className="px-2 py-2">{p.name}</td>
+                <td className="px-2 py-2">
+                  <div>{p.name}</div>
+                  <div className="font-mono text-xs text-zinc-500">{p.id}</div>
+                </td>
                 <td className="px-2 py-2">{p.costs.map(describeLine).join(", ") || "—"}</td>
                 <td className="px-2 py-2">{p.rewards.map(describeLine).join(", ") || "—"}</td>
                 <td className="px-2 py-2 text-right whitespace-nowrap">
@@ -113,7 +116,7 @@ export function PurchasesCard({ projectId, canEdit }: { projectId: string; canEd
               </tr>
             ),
           )}
-        </Table>
+        </GameTable>
       )}
       {remove.error && (
         <p role="alert" className="mt-2 text-sm text-red-700">

@@ -4,7 +4,7 @@ import { Button } from "@/components/ui/primitives";
 
 export function RowActions({ label, onEdit, onDelete }: { label: string; onEdit: () => void; onDelete: () => void }) {
   return (
-    <div className="flex justify-end gap-2">
+    <div className="flex flex-col items-end gap-2 sm:flex-row sm:justify-end">
       <Button variant="secondary" aria-label={`Edit ${label}`} onClick={onEdit}>
         Edit
       </Button>

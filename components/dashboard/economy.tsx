@@ -3,10 +3,11 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { type FormEvent, useState } from "react";
 import { useTRPC } from "@/components/providers/trpc";
-import { Badge, Button, Card, Input, Label, State, Table } from "@/components/ui/primitives";
+import { Badge, Button, Card, Input, Label, State } from "@/components/ui/primitives";
 import { PurchasesCard } from "./economy-purchases";
 import { RowActions } from "./economy-row-actions";
 import { messageOf } from "./errors";
+import { GameTable, WIDE } from "./game-table";
 
 /** Currencies, items and purchases of a project: create, edit and delete with the services' rules. */
 export function Economy({ projectId }: { projectId: string }) {
@@ -25,10 +26,11 @@ export function Economy({ projectId }: { projectId: string }) {
 
 const optionalInt = (text: string) => (text.trim() === "" ? null : Number(text));
 
-function Failure({ error }: { error: unknown }) {
+function Failure({ error, prefix = "" }: { error: unknown; prefix?: string }) {
   if (!error) return null;
   return (
     <p role="alert" className="mt-2 text-sm text-red-700">
+      {prefix}
       {messageOf(error)}
     </p>
   );
@@ -80,11 +82,19 @@ function CurrenciesCard({ projectId, canEdit }: { projectId: string; canEdit: bo
       ) : currencies.data.length === 0 ? (
         <State kind="empty">No currencies yet.</State>
       ) : (
-        <Table head={["Id", "Name", "Initial", "Max", "Writes", ""]}>
+        <GameTable
+          head={[
+            { label: "Currency" },
+            { label: "Initial", wide: true },
+            { label: "Max", wide: true },
+            { label: "Writes", wide: true },
+            { label: "" },
+          ]}
+        >
           {currencies.data.map((c) =>
             editing === c.id ? (
               <tr key={c.id}>
-                <td colSpan={6} className="px-2 py-2">
+                <td colSpan={5} className="px-2 py-2">
                   <CurrencyForm
                     mode="edit"
                     initial={c}
@@ -97,11 +107,17 @@ function CurrenciesCard({ projectId, canEdit }: { projectId: string; canEdit: bo
               </tr>
             ) : (
               <tr key={c.id} data-testid="currency-row">
-                <td className="px-2 py-2 font-mono text-xs">{c.id}</td>
-                <td className="px-2 py-2">{c.name}</td>
-                <td className="px-2 py-2">{c.initialBalance.toLocaleString()}</td>
-                <td className="px-2 py-2">{c.maxBalance?.toLocaleString() ?? "—"}</td>
-                <td className="px-2 py-2">{c.clientWritable ? <Badge>clients</Badge> : <Badge tone="red">server only</Badge>}</td>
+                <td className="px-2 py-2">
+                  <div>{c.name}</div>
+                  <div className="font-mono text-xs text-zinc-500">{c.id}</div>
+                  <div className="text-xs text-zinc-500 sm:hidden">
+                    starts at {c.initialBalance.toLocaleString()} · max {c.maxBalance?.toLocaleString() ?? "none"} ·{" "}
+                    {c.clientWritable ? "clients" : "server only"}
+                  </div>
+                </td>
+                <td className={`px-2 py-2 ${WIDE}`}>{c.initialBalance.toLocaleString()}</td>
+                <td className={`px-2 py-2 ${WIDE}`}>{c.maxBalance?.toLocaleString() ?? "—"}</td>
+                <td className={`px-2 py-2 ${WIDE}`}>{c.clientWritable ? <Badge>clients</Badge> : <Badge tone="red">server only</Badge>}</td>
                 <td className="px-2 py-2 text-right whitespace-nowrap">
                   {canEdit && (
                     <RowActions
@@ -117,9 +133,9 @@ function CurrenciesCard({ projectId, canEdit }: { projectId: string; canEdit: bo
               </tr>
             ),
           )}
-        </Table>
+        </GameTable>
       )}
-      <Failure error={remove.error} />
+      <Failure error={remove.error} prefix={remove.variables ? `${remove.variables.id} cannot be deleted: ` : ""} />
     </Card>
   );
 }
@@ -239,11 +255,11 @@ function ItemsCard({ projectId, canEdit }: { projectId: string; canEdit: boolean
       ) : items.data.length === 0 ? (
         <State kind="empty">No items yet.</State>
       ) : (
-        <Table head={["Id", "Name", "Max stack", ""]}>
+        <GameTable head={[{ label: "Item" }, { label: "Max stack" }, { label: "" }]}>
           {items.data.map((i) =>
             editing === i.id ? (
               <tr key={i.id}>
-                <td colSpan={4} className="px-2 py-2">
+                <td colSpan={3} className="px-2 py-2">
                   <ItemForm
                     mode="edit"
                     initial={i}
@@ -256,8 +272,10 @@ function ItemsCard({ projectId, canEdit }: { projectId: string; canEdit: boolean
               </tr>
             ) : (
               <tr key={i.id} data-testid="item-row">
-                <td className="px-2 py-2 font-mono text-xs">{i.id}</td>
-                <td className="px-2 py-2">{i.name}</td>
+                <td className="px-2 py-2">
+                  <div>{i.name}</div>
+                  <div className="font-mono text-xs text-zinc-500">{i.id}</div>
+                </td>
                 <td className="px-2 py-2">{i.maxStack?.toLocaleString() ?? "—"}</td>
                 <td className="px-2 py-2 text-right whitespace-nowrap">
                   {canEdit && (
@@ -273,9 +291,9 @@ function ItemsCard({ projectId, canEdit }: { projectId: string; canEdit: boolean
               </tr>
             ),
           )}
-        </Table>
+        </GameTable>
       )}
-      <Failure error={remove.error} />
+      <Failure error={remove.error} prefix={remove.variables ? `${remove.variables.id} cannot be deleted: ` : ""} />
     </Card>
   );
 }

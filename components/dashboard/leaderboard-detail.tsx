@@ -7,7 +7,7 @@ import { useState } from "react";
 import { useTRPC } from "@/components/providers/trpc";
 import { Badge, Button, Card, State } from "@/components/ui/primitives";
 import { messageOf } from "./errors";
-import { LeaderboardEntries } from "./leaderboard-entries";
+import { LeaderboardEntries, labelOf } from "./leaderboard-entries";
 import { definitionOf, fieldsOf, LeaderboardForm } from "./leaderboards-form";
 
 export function LeaderboardDetail({ projectId, leaderboardId }: { projectId: string; leaderboardId: string }) {
@@ -101,7 +101,7 @@ export function LeaderboardDetail({ projectId, leaderboardId }: { projectId: str
             <Fact label="Bounds" value={`${b.minScore ?? "−∞"} … ${b.maxScore ?? "+∞"}`} />
             <Fact label="Reset schedule (UTC)" value={b.resetSchedule ?? "never"} testId="leaderboard-schedule" />
             <Fact label="Next reset" value={b.resetsAt ? new Date(b.resetsAt).toLocaleString() : "—"} />
-            <Fact label="Current period" value={b.period} mono />
+            <Fact label="Current period" value={labelOf(b.period)} />
             <Fact label="Submits from" value={b.clientWritable ? "game clients and servers" : "server keys only"} />
             <Fact label="Updated" value={new Date(b.updatedAt).toLocaleString()} />
           </dl>

@@ -4,8 +4,9 @@ import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import Link from "next/link";
 import { useState } from "react";
 import { useTRPC } from "@/components/providers/trpc";
-import { Button, Card, Input, Select, State, Table } from "@/components/ui/primitives";
+import { Button, Card, Input, Select, State } from "@/components/ui/primitives";
 import { messageOf } from "./errors";
+import { GameTable, WIDE } from "./game-table";
 
 const PAGE = 25;
 type Entry = { rank: number; playerId: string; displayName: string | null; score: number; updatedAt: string };
@@ -93,7 +94,7 @@ export function LeaderboardEntries({
             {searching ? "No entry matches." : archived ? "This period had no entries." : "No scores yet in this period."}
           </State>
         ) : (
-          <Table head={["Rank", "Player", "Score", "Updated", ""]}>
+          <GameTable head={[{ label: "Rank" }, { label: "Player" }, { label: "Score" }, { label: "Updated", wide: true }, { label: "" }]}>
             {entries.map((e) => (
               <tr key={e.playerId} data-testid="entry-row">
                 <td className="px-2 py-2 font-semibold">#{e.rank}</td>
@@ -101,10 +102,11 @@ export function LeaderboardEntries({
                   <Link className="text-blue-700 hover:underline" href={`/projects/${projectId}/players/${e.playerId}`}>
                     {e.displayName ?? "Unnamed player"}
                   </Link>
-                  <div className="font-mono text-[11px] text-zinc-500">{e.playerId}</div>
+                  <div className="font-mono text-[11px] break-all text-zinc-500">{e.playerId}</div>
+                  <div className="text-xs text-zinc-500 sm:hidden">{new Date(e.updatedAt).toLocaleString()}</div>
                 </td>
                 <td className="px-2 py-2 font-mono">{e.score.toLocaleString()}</td>
-                <td className="px-2 py-2 whitespace-nowrap">{new Date(e.updatedAt).toLocaleString()}</td>
+                <td className={`px-2 py-2 whitespace-nowrap ${WIDE}`}>{new Date(e.updatedAt).toLocaleString()}</td>
                 <td className="px-2 py-2 text-right">
                   {canEdit && (
                     <Button
@@ -122,7 +124,7 @@ export function LeaderboardEntries({
                 </td>
               </tr>
             ))}
-          </Table>
+          </GameTable>
         )}
         {remove.error && (
           <p role="alert" className="mt-2 text-sm text-red-700">
@@ -153,7 +155,7 @@ export function LeaderboardEntries({
 }
 
 /** `<epoch>:all` or `<epoch>:<period start>` as a person reads it. */
-function labelOf(period: string): string {
+export function labelOf(period: string): string {
   const [epoch, start] = [period.slice(0, period.indexOf(":")), period.slice(period.indexOf(":") + 1)];
   return start === "all" ? `Reset #${epoch}` : `From ${new Date(start).toLocaleDateString()} (reset #${epoch})`;
 }

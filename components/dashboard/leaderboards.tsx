@@ -4,8 +4,9 @@ import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import Link from "next/link";
 import { useState } from "react";
 import { useTRPC } from "@/components/providers/trpc";
-import { Badge, Card, State, Table } from "@/components/ui/primitives";
+import { Badge, Card, State } from "@/components/ui/primitives";
 import { messageOf } from "./errors";
+import { GameTable, WIDE } from "./game-table";
 import { definitionOf, emptyBoard, LeaderboardForm } from "./leaderboards-form";
 
 const SORT = { desc: "higher first", asc: "lower first" } as const;
@@ -54,25 +55,34 @@ export function Leaderboards({ projectId }: { projectId: string }) {
         ) : boards.data.length === 0 ? (
           <State kind="empty">No leaderboards yet.{canEdit ? " Create one above." : ""}</State>
         ) : (
-          <Table head={["Id", "Name", "Order", "Operator", "Bounds", "Resets", "Writes"]}>
+          <GameTable
+            head={[
+              { label: "Board" },
+              { label: "Order" },
+              { label: "Operator" },
+              { label: "Bounds", wide: true },
+              { label: "Resets" },
+              { label: "Writes", wide: true },
+            ]}
+          >
             {boards.data.map((b) => (
               <tr key={b.id} data-testid="leaderboard-row">
                 <td className="px-2 py-2 font-mono text-xs">
                   <Link className="text-blue-700 hover:underline" href={`/projects/${projectId}/leaderboards/${b.id}`}>
                     {b.id}
                   </Link>
+                  <div>{b.name}</div>
                 </td>
-                <td className="px-2 py-2">{b.name}</td>
                 <td className="px-2 py-2 whitespace-nowrap">{SORT[b.sortOrder]}</td>
                 <td className="px-2 py-2">{b.operator}</td>
-                <td className="px-2 py-2 whitespace-nowrap">
+                <td className={`px-2 py-2 whitespace-nowrap ${WIDE}`}>
                   {b.minScore ?? "−∞"} … {b.maxScore ?? "+∞"}
                 </td>
                 <td className="px-2 py-2 font-mono text-xs">{b.resetSchedule ?? "never"}</td>
-                <td className="px-2 py-2">{b.clientWritable ? <Badge>clients</Badge> : <Badge tone="red">server only</Badge>}</td>
+                <td className={`px-2 py-2 ${WIDE}`}>{b.clientWritable ? <Badge>clients</Badge> : <Badge tone="red">server only</Badge>}</td>
               </tr>
             ))}
-          </Table>
+          </GameTable>
         )}
       </Card>
     </div>

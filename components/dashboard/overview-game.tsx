@@ -66,7 +66,8 @@ export function GameOverview({ projectId }: { projectId: string }) {
               <li key={c.id} className="flex items-center justify-between gap-2 py-2" data-testid={`circulation-${c.id}`}>
                 <span>{c.name}</span>
                 <span className="font-mono">
-                  {BigInt(c.total).toLocaleString()} <span className="text-xs text-zinc-500">held by {c.holders.toLocaleString()}</span>
+                  {BigInt(c.total).toLocaleString()}{" "}
+                  <span className="font-sans text-xs text-zinc-500">held by {c.holders.toLocaleString()}</span>
                 </span>
               </li>
             ))}

@@ -3,8 +3,9 @@
 import { useInfiniteQuery, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { type FormEvent, useState } from "react";
 import { useTRPC } from "@/components/providers/trpc";
-import { Badge, Button, Card, Input, Select, State, Table } from "@/components/ui/primitives";
+import { Badge, Button, Card, Input, Select, State } from "@/components/ui/primitives";
 import { messageOf } from "./errors";
+import { GameTable, WIDE } from "./game-table";
 
 const signed = (n: number) => (n > 0 ? `+${n.toLocaleString()}` : n.toLocaleString());
 
@@ -81,10 +82,17 @@ export function PlayerEconomy({ projectId, playerId, canEdit }: { projectId: str
         ) : transactions.length === 0 ? (
           <State kind="empty">No economy changes yet.</State>
         ) : (
-          <Table head={["When", "Change", "Amounts", "Who", "Reason", "Request"]}>
+          <GameTable
+            head={[
+              { label: "Change" },
+              { label: "Amounts" },
+              { label: "Who" },
+              { label: "Reason", wide: true },
+              { label: "Request", wide: true },
+            ]}
+          >
             {transactions.map((t) => (
               <tr key={t.id} data-testid="ledger-row">
-                <td className="px-2 py-2 whitespace-nowrap">{new Date(t.createdAt).toLocaleString()}</td>
                 <td className="px-2 py-2">
                   <Badge
                     tone={
@@ -94,6 +102,7 @@ export function PlayerEconomy({ projectId, playerId, canEdit }: { projectId: str
                     {t.kind}
                   </Badge>
                   {t.purchaseId && <div className="font-mono text-xs text-zinc-500">{t.purchaseId}</div>}
+                  <div className="text-xs text-zinc-500">{new Date(t.createdAt).toLocaleString()}</div>
                 </td>
                 <td className="px-2 py-2 font-mono text-xs">
                   {[
@@ -106,12 +115,13 @@ export function PlayerEconomy({ projectId, playerId, canEdit }: { projectId: str
                 <td className="px-2 py-2">
                   <div>{t.actor.label}</div>
                   <div className="text-xs text-zinc-500">{t.actor.kind}</div>
+                  {t.reason && <div className="mt-1 text-xs sm:hidden">“{t.reason}”</div>}
                 </td>
-                <td className="px-2 py-2">{t.reason ?? "—"}</td>
-                <td className="px-2 py-2 font-mono text-xs break-all">{t.requestId ?? "—"}</td>
+                <td className={`px-2 py-2 ${WIDE}`}>{t.reason ?? "—"}</td>
+                <td className={`px-2 py-2 font-mono text-xs break-all ${WIDE}`}>{t.requestId ?? "—"}</td>
               </tr>
             ))}
-          </Table>
+          </GameTable>
         )}
         {ledger.hasNextPage && (
           <div className="mt-3 text-center">
@@ -177,7 +187,16 @@ function AdjustForm({ projectId, playerId, onDone }: { projectId: string; player
               </option>
             ))}
           </Select>
-          <Input aria-label="Amount" type="number" min={1} step={1} required value={amount} onChange={(e) => setAmount(e.target.value)} />
+          <Input
+            aria-label="Amount"
+            placeholder="Amount"
+            type="number"
+            min={1}
+            step={1}
+            required
+            value={amount}
+            onChange={(e) => setAmount(e.target.value)}
+          />
           <Input
             aria-label="Reason"
             placeholder="Reason (kept in the ledger and the audit log)"

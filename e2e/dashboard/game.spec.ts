@@ -223,6 +223,7 @@ test("an operator runs leaderboards and the economy next to the game API; a view
   await expect(viewer.getByTestId("leaderboard-name")).toHaveText("Arena S1");
   await expect(viewer.getByRole("button", { name: "Edit" })).toHaveCount(0);
   await expect(viewer.getByRole("button", { name: "Reset now" })).toHaveCount(0);
+  await expect(viewer.getByText("No scores yet in this period.")).toBeVisible();
   await shoot(viewer, "leaderboard-viewer");
   const forged = await viewer.request.post("/api/trpc/economy.adjust", {
     data: { projectId, playerId: ada.playerId, direction: "grant", currencies: [{ currencyId: "coins", amount: 1000 }], reason: "forged" },
