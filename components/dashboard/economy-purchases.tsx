@@ -50,22 +50,6 @@ export function PurchasesCard({ projectId, canEdit }: { projectId: string; canEd
   const remove = useMutation(trpc.economy.deletePurchase.mutationOptions({ onSuccess: refresh }));
   return (
     <Card title="Purchases">
-      {canEdit && (
-        <div className="mb-4 rounded-md border border-dashed border-zinc-300 p-3">
-          <PurchaseForm
-            key={formKey}
-            projectId={projectId}
-            mode="create"
-            pending={create.isPending}
-            onSubmit={(p) => create.mutate({ projectId, purchase: p })}
-          />
-          {create.error && (
-            <p role="alert" className="mt-2 text-sm text-red-700">
-              {messageOf(create.error)}
-            </p>
-          )}
-        </div>
-      )}
       {purchases.isPending ? (
         <State kind="loading">Loading purchases…</State>
       ) : purchases.error ? (
@@ -122,6 +106,22 @@ export function PurchasesCard({ projectId, canEdit }: { projectId: string; canEd
         <p role="alert" className="mt-2 text-sm text-red-700">
           {messageOf(remove.error)}
         </p>
+      )}
+      {canEdit && (
+        <div className="mt-4 rounded-md border border-dashed border-zinc-300 p-3">
+          <PurchaseForm
+            key={formKey}
+            projectId={projectId}
+            mode="create"
+            pending={create.isPending}
+            onSubmit={(p) => create.mutate({ projectId, purchase: p })}
+          />
+          {create.error && (
+            <p role="alert" className="mt-2 text-sm text-red-700">
+              {messageOf(create.error)}
+            </p>
+          )}
+        </div>
       )}
     </Card>
   );

@@ -64,17 +64,6 @@ function CurrenciesCard({ projectId, canEdit }: { projectId: string; canEdit: bo
   const remove = useMutation(trpc.economy.deleteCurrency.mutationOptions({ onSuccess: refresh }));
   return (
     <Card title="Currencies">
-      {canEdit && (
-        <div className="mb-4 rounded-md border border-dashed border-zinc-300 p-3">
-          <CurrencyForm
-            key={formKey}
-            mode="create"
-            pending={create.isPending}
-            onSubmit={(c) => create.mutate({ projectId, currency: c })}
-          />
-          <Failure error={create.error} />
-        </div>
-      )}
       {currencies.isPending ? (
         <State kind="loading">Loading currencies…</State>
       ) : currencies.error ? (
@@ -136,6 +125,17 @@ function CurrenciesCard({ projectId, canEdit }: { projectId: string; canEdit: bo
         </GameTable>
       )}
       <Failure error={remove.error} prefix={remove.variables ? `${remove.variables.id} cannot be deleted: ` : ""} />
+      {canEdit && (
+        <div className="mt-4 rounded-md border border-dashed border-zinc-300 p-3">
+          <CurrencyForm
+            key={formKey}
+            mode="create"
+            pending={create.isPending}
+            onSubmit={(c) => create.mutate({ projectId, currency: c })}
+          />
+          <Failure error={create.error} />
+        </div>
+      )}
     </Card>
   );
 }
@@ -242,12 +242,6 @@ function ItemsCard({ projectId, canEdit }: { projectId: string; canEdit: boolean
   const remove = useMutation(trpc.economy.deleteItem.mutationOptions({ onSuccess: refresh }));
   return (
     <Card title="Items">
-      {canEdit && (
-        <div className="mb-4 rounded-md border border-dashed border-zinc-300 p-3">
-          <ItemForm key={formKey} mode="create" pending={create.isPending} onSubmit={(i) => create.mutate({ projectId, item: i })} />
-          <Failure error={create.error} />
-        </div>
-      )}
       {items.isPending ? (
         <State kind="loading">Loading items…</State>
       ) : items.error ? (
@@ -294,6 +288,12 @@ function ItemsCard({ projectId, canEdit }: { projectId: string; canEdit: boolean
         </GameTable>
       )}
       <Failure error={remove.error} prefix={remove.variables ? `${remove.variables.id} cannot be deleted: ` : ""} />
+      {canEdit && (
+        <div className="mt-4 rounded-md border border-dashed border-zinc-300 p-3">
+          <ItemForm key={formKey} mode="create" pending={create.isPending} onSubmit={(i) => create.mutate({ projectId, item: i })} />
+          <Failure error={create.error} />
+        </div>
+      )}
     </Card>
   );
 }

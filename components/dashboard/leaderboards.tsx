@@ -29,6 +29,44 @@ export function Leaderboards({ projectId }: { projectId: string }) {
   return (
     <div className="space-y-6">
       <h1 className="text-2xl font-semibold">Leaderboards</h1>
+      <Card title="Boards">
+        {boards.isPending ? (
+          <State kind="loading">Loading leaderboards…</State>
+        ) : boards.error ? (
+          <State kind="error">{messageOf(boards.error)}</State>
+        ) : boards.data.length === 0 ? (
+          <State kind="empty">No leaderboards yet.{canEdit ? " Create one below." : ""}</State>
+        ) : (
+          <GameTable
+            head={[
+              { label: "Board" },
+              { label: "Order" },
+              { label: "Operator" },
+              { label: "Bounds", wide: true },
+              { label: "Resets" },
+              { label: "Writes", wide: true },
+            ]}
+          >
+            {boards.data.map((b) => (
+              <tr key={b.id} data-testid="leaderboard-row">
+                <td className="px-2 py-2">
+                  <Link className="text-blue-700 hover:underline" href={`/projects/${projectId}/leaderboards/${b.id}`}>
+                    {b.name}
+                  </Link>
+                  <div className="font-mono text-xs text-zinc-500">{b.id}</div>
+                </td>
+                <td className="px-2 py-2 whitespace-nowrap">{SORT[b.sortOrder]}</td>
+                <td className="px-2 py-2">{b.operator}</td>
+                <td className={`px-2 py-2 whitespace-nowrap ${WIDE}`}>
+                  {b.minScore ?? "−∞"} … {b.maxScore ?? "+∞"}
+                </td>
+                <td className="px-2 py-2 font-mono text-xs">{b.resetSchedule ?? "never"}</td>
+                <td className={`px-2 py-2 ${WIDE}`}>{b.clientWritable ? <Badge>clients</Badge> : <Badge tone="red">server only</Badge>}</td>
+              </tr>
+            ))}
+          </GameTable>
+        )}
+      </Card>
       {canEdit && (
         <Card title="New leaderboard">
           <LeaderboardForm
@@ -47,44 +85,6 @@ export function Leaderboards({ projectId }: { projectId: string }) {
           )}
         </Card>
       )}
-      <Card title="Boards">
-        {boards.isPending ? (
-          <State kind="loading">Loading leaderboards…</State>
-        ) : boards.error ? (
-          <State kind="error">{messageOf(boards.error)}</State>
-        ) : boards.data.length === 0 ? (
-          <State kind="empty">No leaderboards yet.{canEdit ? " Create one above." : ""}</State>
-        ) : (
-          <GameTable
-            head={[
-              { label: "Board" },
-              { label: "Order" },
-              { label: "Operator" },
-              { label: "Bounds", wide: true },
-              { label: "Resets" },
-              { label: "Writes", wide: true },
-            ]}
-          >
-            {boards.data.map((b) => (
-              <tr key={b.id} data-testid="leaderboard-row">
-                <td className="px-2 py-2 font-mono text-xs">
-                  <Link className="text-blue-700 hover:underline" href={`/projects/${projectId}/leaderboards/${b.id}`}>
-                    {b.id}
-                  </Link>
-                  <div>{b.name}</div>
-                </td>
-                <td className="px-2 py-2 whitespace-nowrap">{SORT[b.sortOrder]}</td>
-                <td className="px-2 py-2">{b.operator}</td>
-                <td className={`px-2 py-2 whitespace-nowrap ${WIDE}`}>
-                  {b.minScore ?? "−∞"} … {b.maxScore ?? "+∞"}
-                </td>
-                <td className="px-2 py-2 font-mono text-xs">{b.resetSchedule ?? "never"}</td>
-                <td className={`px-2 py-2 ${WIDE}`}>{b.clientWritable ? <Badge>clients</Badge> : <Badge tone="red">server only</Badge>}</td>
-              </tr>
-            ))}
-          </GameTable>
-        )}
-      </Card>
     </div>
   );
 }

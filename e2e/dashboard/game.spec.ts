@@ -103,7 +103,7 @@ test("an operator runs leaderboards and the economy next to the game API; a view
   }
   const [ada, bo, cy] = players as [Player, Player, Player];
 
-  await page.getByRole("link", { name: "arena", exact: true }).click();
+  await page.getByRole("link", { name: "Arena", exact: true }).click();
   await expect(page.getByTestId("leaderboard-name")).toHaveText("Arena");
   const rows = page.getByTestId("entry-row");
   await expect(rows).toHaveCount(3);
@@ -140,6 +140,11 @@ test("an operator runs leaderboards and the economy next to the game API; a view
   await expect(rows).toHaveCount(2);
   await expect(rows.nth(0)).toContainText("Bo");
   await shoot(page, "leaderboard-archive");
+
+  // An unknown board is the page's error state, not a crash.
+  await page.goto(`/projects/${projectId}/leaderboards/no-such-board`);
+  await expect(page.getByRole("alert").filter({ hasText: "Leaderboard not found." })).toBeVisible();
+  await shoot(page, "leaderboard-not-found");
 
   // The economy: a currency, an item and a purchase.
   await page.getByRole("link", { name: "Economy", exact: true }).click();
