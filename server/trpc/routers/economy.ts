@@ -45,6 +45,15 @@ const ZAmount = z.number().int().min(1).max(MAX_AMOUNT);
 type Ctx = { operator: { id: string }; requestId: string };
 const auditActor = (ctx: Ctx) => ({ operatorId: ctx.operator.id, requestId: ctx.requestId });
 
+/**
+ * The change and its audit entry in one transaction. The services cache the project's
+ * definitions as they read them inside it; forgotten afterwards, so a rolled-back change is
+ * never served from this instance's cache.
+ */
+function audited<T>(projectId: string, work: () => Promise<T>): Promise<T> {
+  return transaction(work).finally(() => forgetEconomy(projectId));
+}
+
 async function definitionOf(projectId: string, kind: "currencies" | "items" | "purchases", id: string) {
   forgetEconomy(projectId);
   return (await economyConfig(projectId))[kind].get(id) ?? null;
@@ -68,7 +77,7 @@ export const economyRouter = router({
   createCurrency: projectProcedure("ADMIN")
     .input(input(z.strictObject({ projectId: ZProjectId, currency: ZCurrencyInput })))
     .mutation(({ ctx, input }) =>
-      transaction(async () => {
+      audited(input.projectId, async () => {
         const after = await createCurrency({ projectId: input.projectId, input: input.currency });
         await recordAudit({
           actor: auditActor(ctx),
@@ -83,7 +92,7 @@ export const economyRouter = router({
   updateCurrency: projectProcedure("ADMIN")
     .input(input(ZRef.extend({ patch: ZCurrencyUpdate })))
     .mutation(({ ctx, input }) =>
-      transaction(async () => {
+      audited(input.projectId, async () => {
         const before = await definitionOf(input.projectId, "currencies", input.id);
         const after = await updateCurrency({ projectId: input.projectId, id: input.id, input: input.patch });
         await recordAudit({
@@ -101,7 +110,7 @@ export const economyRouter = router({
   deleteCurrency: projectProcedure("ADMIN")
     .input(input(ZRef))
     .mutation(({ ctx, input }) =>
-      transaction(async () => {
+      audited(input.projectId, async () => {
         const before = await definitionOf(input.projectId, "currencies", input.id);
         await deleteCurrency(input);
         await recordAudit({
@@ -118,7 +127,7 @@ export const economyRouter = router({
   createItem: projectProcedure("ADMIN")
     .input(input(z.strictObject({ projectId: ZProjectId, item: ZItemInput })))
     .mutation(({ ctx, input }) =>
-      transaction(async () => {
+      audited(input.projectId, async () => {
         const after = await createItem({ projectId: input.projectId, input: input.item });
         await recordAudit({ actor: auditActor(ctx), projectId: input.projectId, action: "economy.item.create", target: after.id, after });
         return after;
@@ -127,7 +136,7 @@ export const economyRouter = router({
   updateItem: projectProcedure("ADMIN")
     .input(input(ZRef.extend({ patch: ZItemUpdate })))
     .mutation(({ ctx, input }) =>
-      transaction(async () => {
+      audited(input.projectId, async () => {
         const before = await definitionOf(input.projectId, "items", input.id);
         const after = await updateItem({ projectId: input.projectId, id: input.id, input: input.patch });
         await recordAudit({
@@ -144,7 +153,7 @@ export const economyRouter = router({
   deleteItem: projectProcedure("ADMIN")
     .input(input(ZRef))
     .mutation(({ ctx, input }) =>
-      transaction(async () => {
+      audited(input.projectId, async () => {
         const before = await definitionOf(input.projectId, "items", input.id);
         await deleteItem(input);
         await recordAudit({ actor: auditActor(ctx), projectId: input.projectId, action: "economy.item.delete", target: input.id, before });
@@ -155,7 +164,7 @@ export const economyRouter = router({
   createPurchase: projectProcedure("ADMIN")
     .input(input(z.strictObject({ projectId: ZProjectId, purchase: ZPurchaseInput })))
     .mutation(({ ctx, input }) =>
-      transaction(async () => {
+      audited(input.projectId, async () => {
         const after = await createPurchase({ projectId: input.projectId, input: input.purchase });
         await recordAudit({
           actor: auditActor(ctx),
@@ -170,7 +179,7 @@ export const economyRouter = router({
   updatePurchase: projectProcedure("ADMIN")
     .input(input(ZRef.extend({ patch: ZPurchaseUpdate })))
     .mutation(({ ctx, input }) =>
-      transaction(async () => {
+      audited(input.projectId, async () => {
         const before = await definitionOf(input.projectId, "purchases", input.id);
         const after = await updatePurchase({ projectId: input.projectId, id: input.id, input: input.patch });
         await recordAudit({
@@ -187,7 +196,7 @@ export const economyRouter = router({
   deletePurchase: projectProcedure("ADMIN")
     .input(input(ZRef))
     .mutation(({ ctx, input }) =>
-      transaction(async () => {
+      audited(input.projectId, async () => {
         const before = await definitionOf(input.projectId, "purchases", input.id);
         await deletePurchase(input);
         await recordAudit({
@@ -240,7 +249,7 @@ export const economyRouter = router({
       ),
     )
     .mutation(({ ctx, input }) =>
-      transaction(async () => {
+      audited(input.projectId, async () => {
         const applied = await adjustPlayerEconomy({
           actor: ctx.actor,
           playerId: input.playerId,

@@ -4,6 +4,7 @@ import { recordAudit } from "../../services/audit";
 import {
   createLeaderboard,
   deleteLeaderboard,
+  forgetLeaderboard,
   listLeaderboards,
   loadLeaderboard,
   resetLeaderboard,
@@ -24,6 +25,15 @@ const ZBoard = z.strictObject({ projectId: ZProjectId, id: ZLeaderboardId });
 const ZPeriod = z.string().min(1).max(100);
 const ZPaging = { offset: z.number().int().min(0).max(10_000_000).default(0), limit: z.number().int().min(1).max(100).default(25) };
 const auditActor = (ctx: { operator: { id: string }; requestId: string }) => ({ operatorId: ctx.operator.id, requestId: ctx.requestId });
+
+/**
+ * The change and its audit entry in one transaction. The definition cache is filled as the
+ * board is read inside it; forgotten afterwards, so a rolled-back change is never served from
+ * this instance's cache.
+ */
+function audited<T>(projectId: string, id: string, work: () => Promise<T>): Promise<T> {
+  return transaction(work).finally(() => forgetLeaderboard(projectId, id));
+}
 
 export const leaderboardsRouter = router({
   list: projectProcedure("VIEWER")
@@ -81,7 +91,7 @@ export const leaderboardsRouter = router({
   create: projectProcedure("ADMIN")
     .input(input(z.strictObject({ projectId: ZProjectId, board: ZCreateLeaderboard })))
     .mutation(({ ctx, input }) =>
-      transaction(async () => {
+      audited(input.projectId, input.board.id, async () => {
         const board = await createLeaderboard({ projectId: input.projectId, input: input.board });
         await recordAudit({
           actor: auditActor(ctx),
@@ -98,7 +108,7 @@ export const leaderboardsRouter = router({
   update: projectProcedure("ADMIN")
     .input(input(ZBoard.extend({ patch: ZUpdateLeaderboard })))
     .mutation(({ ctx, input }) =>
-      transaction(async () => {
+      audited(input.projectId, input.id, async () => {
         const before = toDto(await loadLeaderboard(input.projectId, input.id));
         const after = await updateLeaderboard({ projectId: input.projectId, id: input.id, input: input.patch });
         await recordAudit({
@@ -116,7 +126,7 @@ export const leaderboardsRouter = router({
   delete: projectProcedure("ADMIN")
     .input(input(ZBoard))
     .mutation(({ ctx, input }) =>
-      transaction(async () => {
+      audited(input.projectId, input.id, async () => {
         const before = toDto(await loadLeaderboard(input.projectId, input.id));
         await deleteLeaderboard(input);
         await recordAudit({ actor: auditActor(ctx), projectId: input.projectId, action: "leaderboard.delete", target: input.id, before });
@@ -128,7 +138,7 @@ export const leaderboardsRouter = router({
   reset: projectProcedure("ADMIN")
     .input(input(ZBoard))
     .mutation(({ ctx, input }) =>
-      transaction(async () => {
+      audited(input.projectId, input.id, async () => {
         const before = currentPeriod(await loadLeaderboard(input.projectId, input.id)).period;
         await resetLeaderboard(input);
         const after = currentPeriod(await loadLeaderboard(input.projectId, input.id)).period;
@@ -148,10 +158,9 @@ export const leaderboardsRouter = router({
   removeEntry: projectProcedure("ADMIN")
     .input(input(ZBoard.extend({ playerId: z.string().uuid(), period: ZPeriod.optional() })))
     .mutation(({ ctx, input }) =>
-      transaction(async () => {
+      audited(input.projectId, input.id, async () => {
         const ref = { projectId: input.projectId, leaderboardId: input.id, playerId: input.playerId, period: input.period };
         const before = await entryOfPlayer(ref);
-        await removeEntry({ ...ref, period: before.period });
         await recordAudit({
           actor: auditActor(ctx),
           projectId: input.projectId,
@@ -159,6 +168,8 @@ export const leaderboardsRouter = router({
           target: `${input.id}/${input.playerId}`,
           before,
         });
+        // Last: the removal also updates the Redis rank index, which no rollback undoes.
+        await removeEntry({ ...ref, period: before.period });
         return { removed: true };
       }),
     ),
