@@ -6,6 +6,7 @@ import { useState } from "react";
 import { useTRPC } from "@/components/providers/trpc";
 import { Badge, Button, Card, Input, Select, State } from "@/components/ui/primitives";
 import { messageOf } from "./errors";
+import { GameOverview } from "./overview-game";
 import { UsageChart } from "./usage-chart";
 
 const LIMITS = { FREE: "100 requests/min", PRO: "1,000 requests/min", ENTERPRISE: "custom" } as const;
@@ -49,6 +50,7 @@ export function ProjectOverview({ projectId, isInstanceAdmin }: { projectId: str
         <Badge tone="green">{p.role.toLowerCase()}</Badge>
       </div>
       <UsageChart projectId={projectId} />
+      <GameOverview projectId={projectId} />
       <Card title="Plan">
         <p className="text-sm text-zinc-600" data-testid="plan">
           Plan <strong>{p.plan}</strong>: {p.plan === "ENTERPRISE" ? `${p.customRateLimit ?? "—"} requests/min` : LIMITS[p.plan]}. Plan

@@ -7,6 +7,7 @@ import { useTRPC } from "@/components/providers/trpc";
 import { Badge, Button, Card, Input, State, Table } from "@/components/ui/primitives";
 import { DataEditor } from "./data-editor";
 import { messageOf } from "./errors";
+import { PlayerEconomy } from "./player-economy";
 
 export function PlayerDetail({ projectId, playerId }: { projectId: string; playerId: string }) {
   const trpc = useTRPC();
@@ -126,6 +127,7 @@ export function PlayerDetail({ projectId, playerId }: { projectId: string; playe
           <DataEditor key={editing} projectId={projectId} playerId={playerId} dataKey={editing} onDone={() => setEditing(null)} />
         )}
       </Card>
+      <PlayerEconomy projectId={projectId} playerId={playerId} canEdit={Boolean(canEdit)} />
       <Card title="Cloud saves">
         {p.saves.length === 0 ? (
           <State kind="empty">No saves.</State>

@@ -5,12 +5,14 @@ export function ProjectNav({
   current,
 }: {
   projectId: string;
-  current: "overview" | "keys" | "players" | "members" | "providers" | "audit";
+  current: "overview" | "keys" | "players" | "leaderboards" | "economy" | "members" | "providers" | "audit";
 }) {
   const tabs = [
     ["overview", "Overview", `/projects/${projectId}`],
     ["keys", "API keys", `/projects/${projectId}/keys`],
     ["players", "Players", `/projects/${projectId}/players`],
+    ["leaderboards", "Leaderboards", `/projects/${projectId}/leaderboards`],
+    ["economy", "Economy", `/projects/${projectId}/economy`],
     ["members", "Members", `/projects/${projectId}/members`],
     ["providers", "Identity providers", `/projects/${projectId}/providers`],
     ["audit", "Audit log", `/projects/${projectId}/audit`],

@@ -1,4 +1,6 @@
 import { router } from "./init";
+import { economyRouter } from "./routers/economy";
+import { leaderboardsRouter } from "./routers/leaderboards";
 import { membersRouter } from "./routers/members";
 import { auditRouter, playersRouter } from "./routers/players";
 import { projectsRouter } from "./routers/projects";
@@ -10,5 +12,7 @@ export const appRouter = router({
   audit: auditRouter,
   members: membersRouter,
   providers: providersRouter,
+  leaderboards: leaderboardsRouter,
+  economy: economyRouter,
 });
 export type AppRouter = typeof appRouter;

@@ -40,20 +40,23 @@ export async function economyConfig(projectId: string): Promise<EconomyConfig> {
   const now = Date.now();
   const hit = cache.get(projectId);
   if (hit && hit.expiresAt > now) return hit.value;
-  const [currencies, items, purchases] = await Promise.all([
-    pool().query<{ id: string; name: string; initial_balance: string; max_balance: string | null; client_writable: boolean }>(
-      "SELECT id, name, initial_balance, max_balance, client_writable FROM currencies WHERE project_id = $1 ORDER BY id",
-      [projectId],
-    ),
-    pool().query<{ id: string; name: string; max_stack: string | null }>(
-      "SELECT id, name, max_stack FROM items WHERE project_id = $1 ORDER BY id",
-      [projectId],
-    ),
-    pool().query<{ id: string; name: string; costs: Line[]; rewards: Line[] }>(
-      "SELECT id, name, costs, rewards FROM purchases WHERE project_id = $1 ORDER BY id",
-      [projectId],
-    ),
-  ]);
+  // One after another, not Promise.all: inside a transaction() (a dashboard change and its audit
+  // entry) these run on the transaction's one connection, where concurrent queries are deprecated by pg.
+  const currencies = await pool().query<{
+    id: string;
+    name: string;
+    initial_balance: string;
+    max_balance: string | null;
+    client_writable: boolean;
+  }>("SELECT id, name, initial_balance, max_balance, client_writable FROM currencies WHERE project_id = $1 ORDER BY id", [projectId]);
+  const items = await pool().query<{ id: string; name: string; max_stack: string | null }>(
+    "SELECT id, name, max_stack FROM items WHERE project_id = $1 ORDER BY id",
+    [projectId],
+  );
+  const purchases = await pool().query<{ id: string; name: string; costs: Line[]; rewards: Line[] }>(
+    "SELECT id, name, costs, rewards FROM purchases WHERE project_id = $1 ORDER BY id",
+    [projectId],
+  );
   const value: EconomyConfig = {
     currencies: new Map(
       currencies.rows.map((r) => [

@@ -1,0 +1,246 @@
+import { mkdirSync, readFileSync } from "node:fs";
+import path from "node:path";
+import { type APIRequestContext, type Browser, expect, type Page, test } from "@playwright/test";
+import { E2E_DATA_DIR } from "../../playwright.config";
+
+/**
+ * The game-facing dashboard against the real app and the game API: an operator creates a
+ * leaderboard, three players submit through the API, the operator sees them ranked and removes
+ * one (the API's ranks move up); defines a currency, an item and a purchase, grants a player
+ * coins (the API shows the balance), the player buys through the API, and the ledger shows both.
+ * A viewer sees the same pages without controls, and the server refuses their forged grant.
+ * Screenshots of every new page go to test-results/screenshots/ (wide and phone-sized).
+ */
+type Demo = { operatorEmail: string; operatorPassword: string };
+const demo = (): Demo => JSON.parse(readFileSync(path.join(E2E_DATA_DIR, "demo.json"), "utf8")) as Demo;
+const SHOTS = path.join(import.meta.dirname, "../../test-results/screenshots");
+const PASSWORD = "a long unusual operator passphrase 47";
+
+async function shoot(page: Page, name: string): Promise<void> {
+  mkdirSync(SHOTS, { recursive: true });
+  await page.screenshot({ path: path.join(SHOTS, `${name}.png`), fullPage: true });
+  const wide = page.viewportSize();
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.screenshot({ path: path.join(SHOTS, `${name}-phone.png`), fullPage: true });
+  if (wide) await page.setViewportSize(wide);
+}
+
+async function signIn(page: Page, email: string, password: string): Promise<void> {
+  await page.goto("/login");
+  await page.getByLabel("E-mail").fill(email);
+  await page.getByLabel("Password").fill(password);
+  await page.getByRole("button", { name: "Sign in" }).click();
+  await expect(page.getByRole("heading", { name: "Projects", exact: true })).toBeVisible();
+}
+
+async function createKey(page: Page, kind: "CLIENT" | "SERVER", name: string): Promise<string> {
+  await page.getByLabel("Key kind").selectOption(kind);
+  await page.getByLabel("Key name").fill(name);
+  await page.getByRole("button", { name: "Create key" }).click();
+  const secret = (await page.getByTestId("new-key").textContent()) ?? "";
+  await page.getByRole("button", { name: "Done" }).click();
+  return secret;
+}
+
+type Player = { playerId: string; headers: Record<string, string> };
+async function newPlayer(request: APIRequestContext, clientKey: string, displayName: string): Promise<Player> {
+  const session = await request.post("/api/v1/auth/anonymous", { headers: { "X-API-Key": clientKey } });
+  expect(session.status()).toBe(200);
+  const { playerId, accessToken } = (await session.json()) as { playerId: string; accessToken: string };
+  const headers = { "X-API-Key": clientKey, Authorization: `Bearer ${accessToken}` };
+  expect((await request.patch("/api/v1/players/me", { headers, data: { displayName } })).status()).toBe(200);
+  return { playerId, headers };
+}
+
+async function inviteViewer(page: Page, browser: Browser, projectId: string, email: string): Promise<void> {
+  await page.goto(`/projects/${projectId}/members`);
+  await page.getByLabel("Member e-mail").fill(email);
+  await page.getByLabel("Member role").selectOption("VIEWER");
+  await page.getByRole("button", { name: "Add" }).click();
+  const link = (await page.getByTestId("invite-link").textContent()) ?? "";
+  const context = await browser.newContext();
+  const invited = await context.newPage();
+  await invited.goto(link);
+  await invited.getByLabel("Your name").fill("Vic Viewer");
+  await invited.getByLabel("Choose a password").fill(PASSWORD);
+  await invited.getByRole("button", { name: "Create my account" }).click();
+  await expect(invited.getByText("is ready")).toBeVisible();
+  await context.close();
+}
+
+test("an operator runs leaderboards and the economy next to the game API; a viewer only looks", async ({ page, request, browser }) => {
+  test.setTimeout(240_000);
+  page.on("dialog", (dialog) => dialog.accept());
+  await signIn(page, demo().operatorEmail, demo().operatorPassword);
+  const projectName = `Game ${Date.now()}`;
+  await page.getByLabel("Project name").fill(projectName);
+  await page.getByRole("button", { name: "Create project" }).click();
+  await page.getByRole("link", { name: projectName }).click();
+  await expect(page.getByTestId("project-name")).toHaveText(projectName);
+  const projectId = page.url().split("/projects/")[1] ?? "";
+  await page.getByRole("link", { name: "API keys" }).click();
+  const clientKey = await createKey(page, "CLIENT", "game client");
+
+  // A leaderboard, created in the dashboard.
+  await page.getByRole("link", { name: "Leaderboards" }).click();
+  await expect(page.getByText("No leaderboards yet.")).toBeVisible();
+  await page.getByLabel("Leaderboard id").fill("arena");
+  await page.getByLabel("Name").fill("Arena");
+  await page.getByLabel("Reset schedule (UTC)").selectOption("weekly");
+  await page.getByRole("button", { name: "Create leaderboard" }).click();
+  await expect(page.getByTestId("leaderboard-row")).toHaveCount(1);
+  await shoot(page, "leaderboards");
+
+  // Three players submit through the game API.
+  const players = [
+    await newPlayer(request, clientKey, "Ada"),
+    await newPlayer(request, clientKey, "Bo"),
+    await newPlayer(request, clientKey, "Cy"),
+  ];
+  for (const [i, p] of players.entries()) {
+    const submit = await request.post("/api/v1/leaderboards/arena/scores", { headers: p.headers, data: { score: 100 * (i + 1) } });
+    expect(submit.status()).toBe(200);
+  }
+  const [ada, bo, cy] = players as [Player, Player, Player];
+
+  await page.getByRole("link", { name: "Arena", exact: true }).click();
+  await expect(page.getByTestId("leaderboard-name")).toHaveText("Arena");
+  const rows = page.getByTestId("entry-row");
+  await expect(rows).toHaveCount(3);
+  await expect(rows.nth(0)).toContainText("#1");
+  await expect(rows.nth(0)).toContainText("Cy");
+  await expect(rows.nth(2)).toContainText("Ada");
+  await page.getByLabel("Search entries by player").fill("bo");
+  await expect(rows).toHaveCount(1);
+  await expect(rows.first()).toContainText("#2");
+  await page.getByLabel("Search entries by player").fill("");
+  await expect(rows).toHaveCount(3);
+  await shoot(page, "leaderboard");
+
+  // Remove the leader's entry: the API's ranks move up.
+  await page.getByRole("button", { name: "Remove Cy" }).click();
+  await expect(rows).toHaveCount(2);
+  await expect(rows.nth(0)).toContainText("Bo");
+  const boRank = await request.get("/api/v1/leaderboards/arena/player", { headers: bo.headers });
+  expect(((await boRank.json()) as { rank: number }).rank).toBe(1);
+  expect((await request.get("/api/v1/leaderboards/arena/player", { headers: cy.headers })).status()).toBe(404);
+
+  // Edit: name and bounds change; sort order and operator stay fixed.
+  await page.getByRole("button", { name: "Edit" }).click();
+  await expect(page.getByLabel("Sort order (fixed)")).toBeDisabled();
+  await page.getByLabel("Name").fill("Arena S1");
+  await page.getByRole("button", { name: "Save changes" }).click();
+  await expect(page.getByTestId("leaderboard-name")).toHaveText("Arena S1");
+
+  // Reset now archives the period; the archive stays browsable.
+  await page.getByRole("button", { name: "Reset now" }).click();
+  await expect(page.getByText("No scores yet in this period.")).toBeVisible();
+  const archived = page.getByLabel("Period", { exact: true });
+  await archived.selectOption({ index: 1 });
+  await expect(rows).toHaveCount(2);
+  await expect(rows.nth(0)).toContainText("Bo");
+  await shoot(page, "leaderboard-archive");
+
+  // An unknown board is the page's error state, not a crash.
+  await page.goto(`/projects/${projectId}/leaderboards/no-such-board`);
+  await expect(page.getByRole("alert").filter({ hasText: "Leaderboard not found." })).toBeVisible();
+  await shoot(page, "leaderboard-not-found");
+
+  // The economy: a currency, an item and a purchase.
+  await page.getByRole("link", { name: "Economy", exact: true }).click();
+  await expect(page.getByText("No currencies yet.")).toBeVisible();
+  await shoot(page, "economy-empty");
+  await page.getByLabel("Currency id").fill("coins");
+  await page.getByLabel("Currency name").fill("Coins");
+  await page.getByRole("button", { name: "Create currency" }).click();
+  await expect(page.getByTestId("currency-row")).toHaveCount(1);
+  await page.getByLabel("Item id").fill("sword");
+  await page.getByLabel("Item name").fill("Sword");
+  await page.getByLabel("Max stack").fill("5");
+  await page.getByRole("button", { name: "Create item" }).click();
+  await expect(page.getByTestId("item-row")).toHaveCount(1);
+  await page.getByLabel("Purchase id").fill("buy-sword");
+  await page.getByLabel("Purchase name").fill("Buy a sword");
+  await page.getByRole("button", { name: "Add a cost" }).click();
+  await page.getByLabel("Costs line 1", { exact: true }).selectOption("currency:coins");
+  await page.getByLabel("Costs amount 1").fill("30");
+  await page.getByRole("button", { name: "Add a reward" }).click();
+  await page.getByLabel("Rewards line 1", { exact: true }).selectOption("item:sword");
+  await page.getByLabel("Rewards amount 1").fill("1");
+  await page.getByRole("button", { name: "Create purchase" }).click();
+  await expect(page.getByTestId("purchase-row")).toContainText("30 coins");
+  // In use: the currency refuses deletion and says which purchase refers to it.
+  await page.getByRole("button", { name: "Delete coins" }).click();
+  await expect(page.getByRole("alert").filter({ hasText: "buy-sword" })).toBeVisible();
+  await shoot(page, "economy");
+
+  // Grant Ada coins; the API shows the balance; Ada buys; the ledger shows both.
+  await page.goto(`/projects/${projectId}/players/${ada.playerId}`);
+  await expect(page.getByTestId("player-id")).toHaveText(ada.playerId);
+  await expect(page.getByText("No economy changes yet.")).toBeVisible();
+  await page.getByLabel("Currency or item").selectOption("currency:coins");
+  await page.getByLabel("Amount").fill("50");
+  await page.getByLabel("Reason", { exact: true }).fill("support ticket 42");
+  await page.getByRole("button", { name: "Grant", exact: true }).click();
+  await expect(page.getByTestId("balance-coins")).toContainText("50");
+  const balance = await request.get("/api/v1/economy/currencies", { headers: ada.headers });
+  expect(await balance.json()).toEqual([expect.objectContaining({ id: "coins", balance: 50 })]);
+  const bought = await request.post("/api/v1/economy/purchase", { headers: ada.headers, data: { purchaseId: "buy-sword" } });
+  expect(bought.status()).toBe(200);
+  await page.reload();
+  const ledger = page.getByTestId("ledger-row");
+  await expect(ledger).toHaveCount(2);
+  await expect(ledger.nth(0)).toContainText("purchase");
+  await expect(ledger.nth(0)).toContainText("buy-sword");
+  await expect(ledger.nth(1)).toContainText("grant");
+  await expect(ledger.nth(1)).toContainText("support ticket 42");
+  await expect(ledger.nth(1)).toContainText(demo().operatorEmail);
+  await expect(page.getByTestId("balance-coins")).toContainText("20");
+  await expect(page.getByTestId("inventory-sword")).toContainText("×1");
+  await shoot(page, "player-economy");
+
+  // The overview: top boards and currency in circulation.
+  await page.getByRole("link", { name: "Overview" }).click();
+  await expect(page.getByTestId("top-board")).toContainText("Arena S1");
+  await expect(page.getByTestId("circulation-coins")).toContainText("20");
+  await shoot(page, "overview-game");
+
+  await page.getByRole("link", { name: "Audit log" }).click();
+  for (const action of ["leaderboard.create", "leaderboard.entry.remove", "leaderboard.update", "leaderboard.reset", "economy.grant"]) {
+    await expect(page.getByTestId("audit-row").filter({ hasText: action })).toHaveCount(1);
+  }
+
+  // A viewer sees the pages without controls; a forged grant is refused by the server.
+  const viewerEmail = `game-viewer-${Date.now()}@studio.test`;
+  await inviteViewer(page, browser, projectId, viewerEmail);
+  const viewerContext = await browser.newContext();
+  const viewer = await viewerContext.newPage();
+  await signIn(viewer, viewerEmail, PASSWORD);
+  await viewer.goto(`/projects/${projectId}/players/${ada.playerId}`);
+  await expect(viewer.getByTestId("ledger-row")).toHaveCount(2);
+  await expect(viewer.getByRole("button", { name: "Grant", exact: true })).toHaveCount(0);
+  await expect(viewer.getByLabel("Reason", { exact: true })).toHaveCount(0);
+  await viewer.goto(`/projects/${projectId}/economy`);
+  await expect(viewer.getByTestId("currency-row")).toHaveCount(1);
+  await expect(viewer.getByRole("button", { name: "Edit coins" })).toHaveCount(0);
+  await expect(viewer.getByRole("button", { name: "Create currency" })).toHaveCount(0);
+  await viewer.goto(`/projects/${projectId}/leaderboards/arena`);
+  await expect(viewer.getByTestId("leaderboard-name")).toHaveText("Arena S1");
+  await expect(viewer.getByRole("button", { name: "Edit" })).toHaveCount(0);
+  await expect(viewer.getByRole("button", { name: "Reset now" })).toHaveCount(0);
+  await expect(viewer.getByText("No scores yet in this period.")).toBeVisible();
+  await shoot(viewer, "leaderboard-viewer");
+  const forged = await viewer.request.post("/api/trpc/economy.adjust", {
+    data: { projectId, playerId: ada.playerId, direction: "grant", currencies: [{ currencyId: "coins", amount: 1000 }], reason: "forged" },
+    headers: { Origin: new URL(viewer.url()).origin },
+  });
+  expect(forged.status()).toBe(403);
+  const forgedEdit = await viewer.request.post("/api/trpc/leaderboards.update", {
+    data: { projectId, id: "arena", patch: { name: "forged" } },
+    headers: { Origin: new URL(viewer.url()).origin },
+  });
+  expect(forgedEdit.status()).toBe(403);
+  await viewerContext.close();
+  const after = await request.get("/api/v1/economy/currencies", { headers: ada.headers });
+  expect(await after.json()).toEqual([expect.objectContaining({ id: "coins", balance: 20 })]);
+});

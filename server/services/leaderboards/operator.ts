@@ -1,0 +1,100 @@
+import { pool, prisma } from "../../db";
+import { AppError } from "../../errors";
+import type { JsonValue } from "../json-value";
+import { loadLeaderboard } from "./definitions";
+import { currentPeriod } from "./entries";
+import { parseSchedule, periodKey } from "./periods";
+import type { Entry } from "./schemas";
+
+/** Operator reads over leaderboards that the game API does not need. */
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+const likePattern = (text: string) => `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+
+/**
+ * Entries of a period (the current one unless given) whose player id is `query` or whose display
+ * name contains it, best first, with their ranks. The candidate players come from the players'
+ * trigram index; each match's rank is counted in Postgres (O(rank)), so at most `limit` are returned.
+ */
+export async function searchEntries(o: {
+  projectId: string;
+  leaderboardId: string;
+  query: string;
+  period?: string;
+  limit: number;
+}): Promise<{ period: string; entries: Entry[] }> {
+  const board = await loadLeaderboard(o.projectId, o.leaderboardId);
+  const period = o.period ?? currentPeriod(board).period;
+  const query = o.query.trim();
+  if (query === "") return { period, entries: [] };
+  const { rows } = await pool().query<{
+    player_id: string;
+    display_name: string | null;
+    score: number;
+    metadata: Record<string, JsonValue> | null;
+    updated_at: Date;
+    rank: number;
+  }>(
+    `SELECT e.player_id, pl.display_name, e.score, e.metadata, e.updated_at,
+            (SELECT count(*)::int FROM leaderboard_entries o
+              WHERE o.project_id = e.project_id AND o.leaderboard_id = e.leaderboard_id AND o.period = e.period
+                AND (o.sort_key, o.seq) < (e.sort_key, e.seq)) + 1 AS rank
+       FROM leaderboard_entries e JOIN players pl ON pl.id = e.player_id
+      WHERE e.project_id = $1 AND e.leaderboard_id = $2 AND e.period = $3
+        AND e.player_id IN (
+          SELECT id FROM players
+           WHERE project_id = $1 AND (id = $4::uuid OR ($4::uuid IS NULL AND display_name ILIKE $5))
+        )
+      ORDER BY e.sort_key, e.seq LIMIT $6`,
+    [o.projectId, board.id, period, UUID.test(query) ? query : null, likePattern(query), o.limit],
+  );
+  return {
+    period,
+    entries: rows.map((r) => ({
+      rank: r.rank,
+      playerId: r.player_id,
+      displayName: r.display_name,
+      score: r.score,
+      metadata: r.metadata,
+      updatedAt: r.updated_at.toISOString(),
+    })),
+  };
+}
+
+/** One player's entry in a period (for the audit log's "before"), or ENTRY_NOT_FOUND. */
+export async function entryOfPlayer(o: { projectId: string; leaderboardId: string; playerId: string; period?: string }) {
+  const board = await loadLeaderboard(o.projectId, o.leaderboardId);
+  const period = o.period ?? currentPeriod(board).period;
+  const { rows } = await pool().query<{ score: number; metadata: unknown }>(
+    "SELECT score, metadata FROM leaderboard_entries WHERE project_id = $1 AND leaderboard_id = $2 AND period = $3 AND player_id = $4::uuid",
+    [o.projectId, board.id, period, o.playerId],
+  );
+  const row = rows[0];
+  if (!row) throw new AppError("ENTRY_NOT_FOUND");
+  return { period, score: row.score, metadata: row.metadata };
+}
+
+/**
+ * The project's boards by entries in their current period, most first. Cost: one read of the
+ * project's board definitions and one primary-key lookup per board in leaderboard_periods (whose
+ * `entries` counter every submit and removal keeps), never a scan of entries.
+ */
+export async function topLeaderboards(o: { projectId: string; limit: number; now?: Date }) {
+  const boards = await prisma().leaderboard.findMany({
+    where: { projectId: o.projectId },
+    select: { id: true, name: true, epoch: true, resetSchedule: true },
+  });
+  if (boards.length === 0) return { boards: [], total: 0 };
+  const now = o.now ?? new Date();
+  const periods = boards.map((b) => periodKey(b.epoch, b.resetSchedule ? parseSchedule(b.resetSchedule) : null, now));
+  const { rows } = await pool().query<{ leaderboard_id: string; entries: number }>(
+    `SELECT p.leaderboard_id, p.entries FROM unnest($2::text[], $3::text[]) AS v(id, period)
+       JOIN leaderboard_periods p ON p.project_id = $1 AND p.leaderboard_id = v.id AND p.period = v.period`,
+    [o.projectId, boards.map((b) => b.id), periods.map((p) => p.period)],
+  );
+  const entries = new Map(rows.map((r) => [r.leaderboard_id, r.entries]));
+  const ranked = boards
+    .map((b, i) => ({ id: b.id, name: b.name, entries: entries.get(b.id) ?? 0, resetsAt: periods[i]?.resetsAt?.toISOString() ?? null }))
+    .sort((a, b) => b.entries - a.entries || a.id.localeCompare(b.id));
+  return { boards: ranked.slice(0, o.limit), total: boards.length };
+}

@@ -1,0 +1,176 @@
+import { z } from "zod";
+import { transaction } from "../../db";
+import { recordAudit } from "../../services/audit";
+import {
+  createLeaderboard,
+  deleteLeaderboard,
+  forgetLeaderboard,
+  listLeaderboards,
+  loadLeaderboard,
+  resetLeaderboard,
+  toDto,
+  updateLeaderboard,
+} from "../../services/leaderboards/definitions";
+import { currentPeriod, getLeaderboardPage, getPeriodPage, listPeriods, removeEntry } from "../../services/leaderboards/entries";
+import { entryOfPlayer, searchEntries, topLeaderboards } from "../../services/leaderboards/operator";
+import { ZCreateLeaderboard, ZLeaderboardId, ZUpdateLeaderboard } from "../../services/leaderboards/schemas";
+import { input, projectProcedure, router } from "../init";
+
+/**
+ * Leaderboards for operators: reads for every member, changes for admins and owners. Each change
+ * writes its audit entry (before / after) in the transaction of the change.
+ */
+const ZProjectId = z.string().uuid();
+const ZBoard = z.strictObject({ projectId: ZProjectId, id: ZLeaderboardId });
+const ZPeriod = z.string().min(1).max(100);
+const ZPaging = { offset: z.number().int().min(0).max(10_000_000).default(0), limit: z.number().int().min(1).max(100).default(25) };
+const auditActor = (ctx: { operator: { id: string }; requestId: string }) => ({ operatorId: ctx.operator.id, requestId: ctx.requestId });
+
+/**
+ * The change and its audit entry in one transaction. The definition cache is filled as the
+ * board is read inside it; forgotten afterwards, so a rolled-back change is never served from
+ * this instance's cache.
+ */
+function audited<T>(projectId: string, id: string, work: () => Promise<T>): Promise<T> {
+  return transaction(work).finally(() => forgetLeaderboard(projectId, id));
+}
+
+export const leaderboardsRouter = router({
+  list: projectProcedure("VIEWER")
+    .input(input(z.strictObject({ projectId: ZProjectId })))
+    .query(({ input }) => listLeaderboards(input)),
+
+  get: projectProcedure("VIEWER")
+    .input(input(ZBoard))
+    .query(async ({ input }) => {
+      const board = await loadLeaderboard(input.projectId, input.id);
+      const { period, resetsAt } = currentPeriod(board);
+      return { ...toDto(board), period, resetsAt: resetsAt ? resetsAt.toISOString() : null };
+    }),
+
+  /** The project's boards by entries in their current period (the overview). */
+  top: projectProcedure("VIEWER")
+    .input(input(z.strictObject({ projectId: ZProjectId, limit: z.number().int().min(1).max(50).default(5) })))
+    .query(({ input }) => topLeaderboards(input)),
+
+  /** A page of the current period, or of `period` when given (an archived one). */
+  entries: projectProcedure("VIEWER")
+    .input(input(ZBoard.extend({ period: ZPeriod.optional(), ...ZPaging })))
+    .query(async ({ input }) => {
+      if (input.period) {
+        const page = await getPeriodPage({
+          projectId: input.projectId,
+          leaderboardId: input.id,
+          period: input.period,
+          offset: input.offset,
+          limit: input.limit,
+        });
+        return { period: page.period, total: page.total, offset: page.offset, limit: page.limit, entries: page.entries };
+      }
+      const page = await getLeaderboardPage({
+        projectId: input.projectId,
+        leaderboardId: input.id,
+        offset: input.offset,
+        limit: input.limit,
+      });
+      const board = await loadLeaderboard(input.projectId, input.id);
+      return { period: currentPeriod(board).period, total: page.total, offset: page.offset, limit: page.limit, entries: page.entries };
+    }),
+
+  /** Entries by player id or any part of a display name, with their ranks. */
+  search: projectProcedure("VIEWER")
+    .input(
+      input(ZBoard.extend({ period: ZPeriod.optional(), query: z.string().max(200), limit: z.number().int().min(1).max(50).default(25) })),
+    )
+    .query(({ input }) => searchEntries({ ...input, leaderboardId: input.id })),
+
+  periods: projectProcedure("VIEWER")
+    .input(input(ZBoard))
+    .query(({ input }) => listPeriods({ projectId: input.projectId, leaderboardId: input.id })),
+
+  create: projectProcedure("ADMIN")
+    .input(input(z.strictObject({ projectId: ZProjectId, board: ZCreateLeaderboard })))
+    .mutation(({ ctx, input }) =>
+      audited(input.projectId, input.board.id, async () => {
+        const board = await createLeaderboard({ projectId: input.projectId, input: input.board });
+        await recordAudit({
+          actor: auditActor(ctx),
+          projectId: input.projectId,
+          action: "leaderboard.create",
+          target: board.id,
+          after: board,
+        });
+        return board;
+      }),
+    ),
+
+  /** Name, bounds, schedule and client writability; sort order and operator are fixed after creation. */
+  update: projectProcedure("ADMIN")
+    .input(input(ZBoard.extend({ patch: ZUpdateLeaderboard })))
+    .mutation(({ ctx, input }) =>
+      audited(input.projectId, input.id, async () => {
+        const before = toDto(await loadLeaderboard(input.projectId, input.id));
+        const after = await updateLeaderboard({ projectId: input.projectId, id: input.id, input: input.patch });
+        await recordAudit({
+          actor: auditActor(ctx),
+          projectId: input.projectId,
+          action: "leaderboard.update",
+          target: input.id,
+          before,
+          after,
+        });
+        return after;
+      }),
+    ),
+
+  delete: projectProcedure("ADMIN")
+    .input(input(ZBoard))
+    .mutation(({ ctx, input }) =>
+      audited(input.projectId, input.id, async () => {
+        const before = toDto(await loadLeaderboard(input.projectId, input.id));
+        await deleteLeaderboard(input);
+        await recordAudit({ actor: auditActor(ctx), projectId: input.projectId, action: "leaderboard.delete", target: input.id, before });
+        return { deleted: true };
+      }),
+    ),
+
+  /** Archives the current period now; the next submit starts an empty one. */
+  reset: projectProcedure("ADMIN")
+    .input(input(ZBoard))
+    .mutation(({ ctx, input }) =>
+      audited(input.projectId, input.id, async () => {
+        const before = currentPeriod(await loadLeaderboard(input.projectId, input.id)).period;
+        await resetLeaderboard(input);
+        const after = currentPeriod(await loadLeaderboard(input.projectId, input.id)).period;
+        await recordAudit({
+          actor: auditActor(ctx),
+          projectId: input.projectId,
+          action: "leaderboard.reset",
+          target: input.id,
+          before: { period: before },
+          after: { period: after },
+        });
+        return { archived: before, period: after };
+      }),
+    ),
+
+  /** Removes one player's entry from the current period (or `period`); the ranks below move up. */
+  removeEntry: projectProcedure("ADMIN")
+    .input(input(ZBoard.extend({ playerId: z.string().uuid(), period: ZPeriod.optional() })))
+    .mutation(({ ctx, input }) =>
+      audited(input.projectId, input.id, async () => {
+        const ref = { projectId: input.projectId, leaderboardId: input.id, playerId: input.playerId, period: input.period };
+        const before = await entryOfPlayer(ref);
+        await recordAudit({
+          actor: auditActor(ctx),
+          projectId: input.projectId,
+          action: "leaderboard.entry.remove",
+          target: `${input.id}/${input.playerId}`,
+          before,
+        });
+        // Last: the removal also updates the Redis rank index, which no rollback undoes.
+        await removeEntry({ ...ref, period: before.period });
+        return { removed: true };
+      }),
+    ),
+});
