@@ -1,3 +1,4 @@
+import { ArrowLeft, Fingerprint, KeyRound, LayoutDashboard, ScrollText, Users, UsersRound } from "lucide-react";
 import Link from "next/link";
 
 export function ProjectNav({
@@ -8,28 +9,32 @@ export function ProjectNav({
   current: "overview" | "keys" | "players" | "members" | "providers" | "audit";
 }) {
   const tabs = [
-    ["overview", "Overview", `/projects/${projectId}`],
-    ["keys", "API keys", `/projects/${projectId}/keys`],
-    ["players", "Players", `/projects/${projectId}/players`],
-    ["members", "Members", `/projects/${projectId}/members`],
-    ["providers", "Identity providers", `/projects/${projectId}/providers`],
-    ["audit", "Audit log", `/projects/${projectId}/audit`],
+    ["overview", "Overview", `/projects/${projectId}`, LayoutDashboard],
+    ["keys", "API keys", `/projects/${projectId}/keys`, KeyRound],
+    ["players", "Players", `/projects/${projectId}/players`, UsersRound],
+    ["members", "Members", `/projects/${projectId}/members`, Users],
+    ["providers", "Identity providers", `/projects/${projectId}/providers`, Fingerprint],
+    ["audit", "Audit log", `/projects/${projectId}/audit`, ScrollText],
   ] as const;
   return (
-    <nav className="mb-6 flex flex-wrap gap-1 border-b border-zinc-200">
-      <Link href="/projects" className="px-3 py-2 text-sm text-zinc-500 hover:text-zinc-900">
-        ← Projects
-      </Link>
-      {tabs.map(([key, label, href]) => (
-        <Link
-          key={key}
-          href={href}
-          aria-current={current === key ? "page" : undefined}
-          className={`px-3 py-2 text-sm ${current === key ? "border-b-2 border-zinc-900 font-medium" : "text-zinc-600 hover:text-zinc-900"}`}
-        >
-          {label}
+    <nav aria-label="Project" className="-mx-4 mb-6 overflow-x-auto border-b border-zinc-200 px-4 sm:mx-0 sm:px-0">
+      <div className="flex min-w-max gap-1">
+        <Link href="/projects" className="inline-flex items-center gap-1 px-3 py-2 text-sm text-zinc-500 hover:text-zinc-900">
+          <ArrowLeft className="size-4" aria-hidden />
+          Projects
         </Link>
-      ))}
+        {tabs.map(([key, label, href, Icon]) => (
+          <Link
+            key={key}
+            href={href}
+            aria-current={current === key ? "page" : undefined}
+            className={`inline-flex items-center gap-1.5 px-3 py-2 text-sm ${current === key ? "-mb-px border-b-2 border-zinc-900 font-medium" : "text-zinc-600 hover:text-zinc-900"}`}
+          >
+            <Icon className="size-4" aria-hidden />
+            {label}
+          </Link>
+        ))}
+      </div>
     </nav>
   );
 }
