@@ -17,8 +17,9 @@ export function ProjectNav({
     ["audit", "Audit log", `/projects/${projectId}/audit`, ScrollText],
   ] as const;
   return (
-    <nav aria-label="Project" className="-mx-4 mb-6 overflow-x-auto border-b border-zinc-200 px-4 sm:mx-0 sm:px-0">
-      <div className="flex min-w-max gap-1">
+    <nav aria-label="Project" className="mb-6 border-b border-zinc-200">
+      {/* Wraps on a phone rather than scrolling: every page stays in sight. */}
+      <div className="flex flex-wrap gap-x-1">
         <Link href="/projects" className="inline-flex items-center gap-1 px-3 py-2 text-sm text-zinc-500 hover:text-zinc-900">
           <ArrowLeft className="size-4" aria-hidden />
           Projects

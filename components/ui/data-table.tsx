@@ -72,7 +72,7 @@ export function DataTable<T extends RowData>({
     enableMultiSort: false,
   });
   return (
-    <div className="-mx-4 overflow-x-auto px-4 sm:mx-0 sm:px-0">
+    <div className="relative -mx-4 overflow-x-auto px-4 sm:mx-0 sm:px-0">
       <table className="w-full text-left text-sm" style={{ minWidth }}>
         {caption && <caption className="sr-only">{caption}</caption>}
         <thead className="border-b border-zinc-200 text-xs uppercase text-zinc-500">
@@ -115,7 +115,7 @@ export function DataTable<T extends RowData>({
         </thead>
         <tbody className="divide-y divide-zinc-100">
           {table.getRowModel().rows.map((row) => (
-            <tr key={row.id} data-testid={rowTestId} className="align-top hover:bg-zinc-50">
+            <tr key={row.id} data-testid={rowTestId} className="align-middle hover:bg-zinc-50">
               {row.getAllCells().map((cell) => (
                 <td key={cell.id} className={cx("px-2 py-2", cell.column.id === "actions" && "text-right whitespace-nowrap")}>
                   <table.FlexRender cell={cell} />
