@@ -15,14 +15,16 @@ import {
   useTable,
 } from "@tanstack/react-table";
 import { ArrowDown, ArrowUp, ArrowUpDown } from "lucide-react";
-import { type ReactNode, useState } from "react";
+import { type CSSProperties, type ReactNode, useState } from "react";
 import { cx } from "./cx";
 
 /**
  * The dashboard's one table (TanStack Table v9). Sorting is either the server's (pass `sorting` and
  * `onSortingChange`: the table only reports what the operator asked for, the caller fetches that
  * order) or done here for short lists (omit both). Paging stays with the caller, because the
- * server pages by offset or by cursor without a total.
+ * server pages by offset or by cursor without a total. Below the `sm` breakpoint the same markup
+ * is restyled as stacked cards (each cell labelled by its column header through `data-label`),
+ * so a phone reads rows without scrolling sideways; the header row is then visually hidden.
  */
 export const dataTableFeatures = tableFeatures({
   rowSortingFeature,
@@ -72,10 +74,13 @@ export function DataTable<T extends RowData>({
     enableMultiSort: false,
   });
   return (
-    <div className="relative -mx-4 overflow-x-auto px-4 sm:mx-0 sm:px-0">
-      <table className="w-full text-left text-sm" style={{ minWidth }}>
+    <div className="relative sm:overflow-x-auto">
+      <table
+        className="w-full text-left text-sm max-sm:block sm:min-w-[var(--table-min-width)]"
+        style={{ "--table-min-width": `${minWidth}px` } as CSSProperties}
+      >
         {caption && <caption className="sr-only">{caption}</caption>}
-        <thead className="border-b border-zinc-200 text-xs uppercase text-zinc-500">
+        <thead className="border-b border-zinc-200 text-xs uppercase text-zinc-500 max-sm:sr-only">
           {table.getHeaderGroups().map((group) => (
             <tr key={group.id}>
               {group.headers.map((header) => {
@@ -113,14 +118,26 @@ export function DataTable<T extends RowData>({
             </tr>
           ))}
         </thead>
-        <tbody className="divide-y divide-zinc-100">
+        <tbody className="divide-y divide-zinc-100 max-sm:block">
           {table.getRowModel().rows.map((row) => (
-            <tr key={row.id} data-testid={rowTestId} className="align-middle hover:bg-zinc-50">
-              {row.getAllCells().map((cell) => (
-                <td key={cell.id} className={cx("px-2 py-2", cell.column.id === "actions" && "text-right whitespace-nowrap")}>
-                  <table.FlexRender cell={cell} />
-                </td>
-              ))}
+            <tr key={row.id} data-testid={rowTestId} className="align-middle hover:bg-zinc-50 max-sm:block max-sm:py-2">
+              {row.getAllCells().map((cell) => {
+                const header = cell.column.columnDef.header;
+                const actions = cell.column.id === "actions";
+                return (
+                  <td
+                    key={cell.id}
+                    data-label={typeof header === "string" ? header : undefined}
+                    className={cx(
+                      "px-2 py-2 max-sm:flex max-sm:min-w-0 max-sm:items-baseline max-sm:gap-3 max-sm:break-words max-sm:px-0 max-sm:py-1",
+                      "max-sm:before:w-24 max-sm:before:shrink-0 max-sm:before:text-xs max-sm:before:uppercase max-sm:before:text-zinc-500 max-sm:before:content-[attr(data-label)]",
+                      actions && "whitespace-nowrap text-right max-sm:justify-end max-sm:before:content-none",
+                    )}
+                  >
+                    <table.FlexRender cell={cell} />
+                  </td>
+                );
+              })}
             </tr>
           ))}
         </tbody>
