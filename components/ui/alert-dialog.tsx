@@ -44,6 +44,7 @@ export function ConfirmDialog({
   const open = controlledOpen ?? localOpen;
   const setOpen = (next: boolean) => {
     setLocalOpen(next);
+    if (!next) setText("");
     onOpenChange?.(next);
   };
   const [busy, setBusy] = useState(false);
@@ -61,13 +62,7 @@ export function ConfirmDialog({
     }
   };
   return (
-    <AlertDialogPrimitive.Root
-      open={open}
-      onOpenChange={(next) => {
-        setOpen(next);
-        if (!next) setText("");
-      }}
-    >
+    <AlertDialogPrimitive.Root open={open} onOpenChange={setOpen}>
       {trigger && <AlertDialogPrimitive.Trigger asChild>{trigger}</AlertDialogPrimitive.Trigger>}
       <AlertDialogPrimitive.Portal>
         <AlertDialogPrimitive.Overlay className={overlayClass} />

@@ -172,6 +172,7 @@ test("an operator runs a game: project, keys, API, players, ban, plan, audit", a
   const confirmDelete = page.getByRole("alertdialog").getByRole("button", { name: "Delete player" });
   await expect(confirmDelete).toBeDisabled();
   await page.getByLabel("Type delete to confirm").fill("delete");
+  await shoot(page, "delete-player-dialog");
   await confirmDelete.click();
   await expect(page.getByRole("heading", { name: "Players" })).toBeVisible();
   const gone = await request.get("/api/v1/players/me/data/profile", { headers: asServer });
