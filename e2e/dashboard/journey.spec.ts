@@ -50,8 +50,9 @@ async function projectLimit(request: APIRequestContext, serverKey: string): Prom
 test.describe.configure({ mode: "serial" });
 
 test("signed-out visitors are sent to sign-in, and the dashboard's API refuses them", async ({ page, request }) => {
-  await page.goto("/projects");
-  await expect(page).toHaveURL(/\/login/);
+  // proxy.ts redirects before the page renders and keeps where the visitor was going.
+  await page.goto("/projects/00000000-0000-0000-0000-000000000000/keys");
+  await expect(page).toHaveURL(/\/login\?callbackUrl=%2Fprojects%2F0{8}-0{4}-0{4}-0{4}-0{12}%2Fkeys$/);
   await expect(page.getByRole("button", { name: "Sign in" })).toBeVisible();
   await shoot(page, "login");
   const call = await request.post("/api/trpc/projects.create", { data: { name: "nope" } });
