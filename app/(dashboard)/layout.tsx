@@ -1,13 +1,18 @@
+import { Gamepad2 } from "lucide-react";
 import Link from "next/link";
 import { redirect } from "next/navigation";
 import type { ReactNode } from "react";
 import { SignOutButton } from "@/components/dashboard/sign-out";
 import { TrpcProvider } from "@/components/providers/trpc";
+import { Toaster } from "@/components/ui/toaster";
 import { signedInOperator } from "@/server/auth/next-auth";
 
 export const dynamic = "force-dynamic";
 
-/** Server-rendered shell: signed-out visitors go to sign-in; every procedure checks again on the server. */
+/**
+ * Server-rendered shell. `proxy.ts` already sends visitors without a session cookie to sign-in;
+ * this check also catches a cookie whose operator no longer exists. Every procedure checks again.
+ */
 export default async function DashboardLayout({ children }: { children: ReactNode }) {
   const operator = await signedInOperator();
   if (!operator) redirect("/login");
@@ -15,17 +20,21 @@ export default async function DashboardLayout({ children }: { children: ReactNod
     <TrpcProvider>
       <header className="border-b border-zinc-200 bg-white">
         <div className="mx-auto flex max-w-6xl flex-wrap items-center justify-between gap-2 px-4 py-3">
-          <Link href="/projects" className="font-semibold">
+          <Link href="/projects" className="inline-flex items-center gap-2 font-semibold">
+            <Gamepad2 className="size-5" aria-hidden />
             Game backend
           </Link>
-          <div className="flex items-center gap-3 text-sm text-zinc-600">
-            <span data-testid="operator-email">{operator.email}</span>
+          <div className="flex min-w-0 items-center gap-3 text-sm text-zinc-600">
+            <span data-testid="operator-email" className="truncate">
+              {operator.email}
+            </span>
             {operator.isInstanceAdmin && <span className="rounded bg-zinc-100 px-2 py-0.5 text-xs">instance admin</span>}
             <SignOutButton />
           </div>
         </div>
       </header>
       <main className="mx-auto max-w-6xl px-4 py-6">{children}</main>
+      <Toaster />
     </TrpcProvider>
   );
 }

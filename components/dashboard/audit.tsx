@@ -1,63 +1,86 @@
 "use client";
 
 import { useInfiniteQuery } from "@tanstack/react-query";
-import { useState } from "react";
-import { useTRPC } from "@/components/providers/trpc";
-import { Button, Card, Select, State, Table } from "@/components/ui/primitives";
+import { useMemo, useState } from "react";
+import { type RouterOutputs, useTRPC } from "@/components/providers/trpc";
+import { columnsFor, DataTable, type DataTableColumns } from "@/components/ui/data-table";
+import { Button, Card, State } from "@/components/ui/primitives";
+import { SelectMenu } from "@/components/ui/select";
 import { messageOf } from "./errors";
 
-const ACTIONS = ["", "project.", "key.", "player.", "member.", "provider."];
+type Entry = RouterOutputs["audit"]["list"]["entries"][number];
+/** Radix Select has no empty value: "all" stands for no filter. */
+const ACTIONS = [
+  { value: "all", label: "All actions" },
+  ...["project.", "key.", "player.", "member.", "provider."].map((a) => ({ value: a, label: `${a}*` })),
+];
+const json = (v: unknown) => (v === null || v === undefined ? "" : JSON.stringify(v));
 
+const col = columnsFor<Entry>();
+const columns: DataTableColumns<Entry> = [
+  col.accessor("createdAt", {
+    header: "When",
+    enableSorting: false,
+    cell: (c) => <span className="whitespace-nowrap">{new Date(c.getValue()).toLocaleString()}</span>,
+  }),
+  col.accessor("operatorEmail", { header: "Who", enableSorting: false, cell: (c) => c.getValue() ?? "—" }),
+  col.accessor("action", {
+    header: "Action",
+    enableSorting: false,
+    cell: (c) => <span className="font-mono text-xs">{c.getValue()}</span>,
+  }),
+  col.accessor("target", {
+    header: "Target",
+    enableSorting: false,
+    cell: (c) => <span className="break-all font-mono text-xs">{c.getValue() ?? "—"}</span>,
+  }),
+  col.display({
+    id: "change",
+    header: "Before → after",
+    cell: ({ row: { original: e } }) => (
+      <span className="block max-w-md break-all font-mono text-xs">
+        {json(e.before)} {e.after === null ? "" : `→ ${json(e.after)}`}
+      </span>
+    ),
+  }),
+  col.accessor("requestId", {
+    header: "Request",
+    enableSorting: false,
+    cell: (c) => <span className="font-mono text-xs">{c.getValue() ?? "—"}</span>,
+  }),
+];
+
+/** Newest first, paged by cursor ("Older entries"), filtered by action prefix on the server. */
 export function AuditLog({ projectId }: { projectId: string }) {
   const trpc = useTRPC();
-  const [action, setAction] = useState("");
+  const [action, setAction] = useState("all");
   const log = useInfiniteQuery(
     trpc.audit.list.infiniteQueryOptions(
-      { projectId, limit: 50, ...(action ? { action } : {}) },
+      { projectId, limit: 50, ...(action !== "all" ? { action } : {}) },
       { getNextPageParam: (last) => last.nextCursor ?? undefined },
     ),
   );
-  const entries = log.data?.pages.flatMap((p) => p.entries) ?? [];
+  const entries = useMemo(() => log.data?.pages.flatMap((p) => p.entries), [log.data]);
   return (
     <div className="space-y-6">
       <h1 className="text-2xl font-semibold">Audit log</h1>
       <Card
-        actions={
-          <Select aria-label="Filter by action" value={action} onChange={(e) => setAction(e.target.value)}>
-            {ACTIONS.map((a) => (
-              <option key={a} value={a}>
-                {a ? `${a}*` : "All actions"}
-              </option>
-            ))}
-          </Select>
-        }
+        title="Entries"
+        actions={<SelectMenu aria-label="Filter by action" className="w-44" value={action} onValueChange={setAction} options={ACTIONS} />}
       >
         {log.isPending ? (
           <State kind="loading">Loading…</State>
         ) : log.error ? (
           <State kind="error">{messageOf(log.error)}</State>
-        ) : entries.length === 0 ? (
-          <State kind="empty">Nothing recorded yet.</State>
+        ) : !entries || entries.length === 0 ? (
+          <State kind="empty">{action === "all" ? "Nothing recorded yet." : `No ${action}* entries.`}</State>
         ) : (
-          <Table head={["When", "Who", "Action", "Target", "Before → after", "Request"]}>
-            {entries.map((e) => (
-              <tr key={e.id} data-testid="audit-row">
-                <td className="px-2 py-2 whitespace-nowrap">{new Date(e.createdAt).toLocaleString()}</td>
-                <td className="px-2 py-2">{e.operatorEmail ?? "—"}</td>
-                <td className="px-2 py-2 font-mono text-xs">{e.action}</td>
-                <td className="px-2 py-2 font-mono text-xs">{e.target ?? "—"}</td>
-                <td className="px-2 py-2 font-mono text-xs">
-                  {e.before === null ? "" : JSON.stringify(e.before)} {e.after === null ? "" : `→ ${JSON.stringify(e.after)}`}
-                </td>
-                <td className="px-2 py-2 font-mono text-xs">{e.requestId ?? "—"}</td>
-              </tr>
-            ))}
-          </Table>
+          <DataTable columns={columns} data={entries} getRowId={(e) => e.id} rowTestId="audit-row" minWidth={900} />
         )}
         {log.hasNextPage && (
           <div className="mt-3 text-center">
             <Button variant="secondary" disabled={log.isFetchingNextPage} onClick={() => log.fetchNextPage()}>
-              Older entries
+              {log.isFetchingNextPage ? "Loading…" : "Older entries"}
             </Button>
           </div>
         )}

@@ -1,72 +1,144 @@
 "use client";
 
+import { zodResolver } from "@hookform/resolvers/zod";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { type FormEvent, useState } from "react";
-import { useTRPC } from "@/components/providers/trpc";
-import { Badge, Button, Card, Input, Select, State, Table } from "@/components/ui/primitives";
-import { messageOf } from "./errors";
+import { Copy, KeyRound, Plus } from "lucide-react";
+import { useMemo, useState } from "react";
+import { Controller, useForm } from "react-hook-form";
+import { toast } from "sonner";
+import { type RouterOutputs, useTRPC } from "@/components/providers/trpc";
+import { ConfirmDialog } from "@/components/ui/alert-dialog";
+import { columnsFor, DataTable, type DataTableColumns } from "@/components/ui/data-table";
+import { Field, FieldError } from "@/components/ui/field";
+import { Badge, Button, Card, Input, State } from "@/components/ui/primitives";
+import { SelectMenu } from "@/components/ui/select";
+import { ZCreateApiKey } from "@/server/services/projects/schemas";
+import { applyServerError, messageOf } from "./errors";
 
+type KeyRow = RouterOutputs["projects"]["keys"][number];
 const when = (d: Date | string | null) => (d ? new Date(d).toLocaleString() : "—");
+const KINDS = [
+  { value: "CLIENT", label: "Client (ships in game builds)" },
+  { value: "SERVER", label: "Server (secret, acts as any player)" },
+] as const;
+const col = columnsFor<KeyRow>();
 
 export function ApiKeys({ projectId }: { projectId: string }) {
   const trpc = useTRPC();
   const queryClient = useQueryClient();
   const project = useQuery(trpc.projects.get.queryOptions({ projectId }));
   const keys = useQuery(trpc.projects.keys.queryOptions({ projectId }));
-  const [name, setName] = useState("");
-  const [kind, setKind] = useState<"CLIENT" | "SERVER">("CLIENT");
   const [secret, setSecret] = useState<string | null>(null);
   const refresh = () => queryClient.invalidateQueries({ queryKey: trpc.projects.keys.queryKey({ projectId }) });
-  const create = useMutation(
-    trpc.projects.createKey.mutationOptions({
-      onSuccess: async (key) => {
-        setSecret(key.key);
-        setName("");
-        await refresh();
-      },
-    }),
+  const create = useMutation(trpc.projects.createKey.mutationOptions());
+  const canEdit = Boolean(project.data && project.data.role !== "VIEWER");
+  const form = useForm({ resolver: zodResolver(ZCreateApiKey), defaultValues: { kind: "CLIENT" as const, name: "" } });
+  const errors = form.formState.errors;
+  const submit = form.handleSubmit(async (values) => {
+    try {
+      const key = await create.mutateAsync({ projectId, ...values });
+      setSecret(key.key);
+      form.reset({ kind: values.kind, name: "" });
+      toast.success(`Created the ${values.kind.toLowerCase()} key "${key.name}".`);
+      await refresh();
+    } catch (error) {
+      applyServerError(error, form.setError, ["name", "kind"]);
+    }
+  });
+  const columns = useMemo<DataTableColumns<KeyRow>>(
+    () => [
+      col.accessor("name", { header: "Name" }),
+      col.accessor((k) => k.kind.toLowerCase(), { id: "kind", header: "Kind" }),
+      col.accessor("prefix", {
+        header: "Prefix",
+        enableSorting: false,
+        cell: (c) => <span className="font-mono text-xs">{c.getValue()}…</span>,
+      }),
+      col.accessor((k) => new Date(k.createdAt).getTime(), {
+        id: "created",
+        header: "Created",
+        cell: (c) => when(c.row.original.createdAt),
+      }),
+      col.accessor((k) => (k.lastUsedAt ? new Date(k.lastUsedAt).getTime() : 0), {
+        id: "lastUsed",
+        header: "Last used",
+        cell: (c) => when(c.row.original.lastUsedAt),
+      }),
+      col.accessor((k) => (k.revokedAt ? "revoked" : "active"), {
+        id: "state",
+        header: "State",
+        cell: (c) => (c.getValue() === "revoked" ? <Badge tone="red">revoked</Badge> : <Badge tone="green">active</Badge>),
+      }),
+      col.display({
+        id: "actions",
+        header: () => <span className="sr-only">Actions</span>,
+        cell: ({ row: { original: k } }) => (canEdit && !k.revokedAt ? <RevokeKey projectId={projectId} apiKey={k} /> : null),
+      }),
+    ],
+    [canEdit, projectId],
   );
-  const revoke = useMutation(trpc.projects.revokeKey.mutationOptions({ onSuccess: refresh }));
-  const canEdit = project.data && project.data.role !== "VIEWER";
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    create.mutate({ projectId, kind, name });
-  };
   return (
     <div className="space-y-6">
       <h1 className="text-2xl font-semibold">API keys</h1>
       {canEdit && (
         <Card title="New key">
-          <form onSubmit={submit} className="flex flex-col gap-2 sm:flex-row">
-            <Select aria-label="Key kind" value={kind} onChange={(e) => setKind(e.target.value as "CLIENT" | "SERVER")}>
-              <option value="CLIENT">Client (ships in game builds)</option>
-              <option value="SERVER">Server (secret, acts as any player)</option>
-            </Select>
-            <Input
-              aria-label="Key name"
-              placeholder="iOS build"
-              value={name}
-              onChange={(e) => setName(e.target.value)}
-              required
-              maxLength={100}
-            />
-            <Button type="submit" disabled={create.isPending || name.trim() === ""}>
+          <form
+            onSubmit={submit}
+            noValidate
+            className="grid grid-cols-1 gap-3 sm:grid-cols-[minmax(0,16rem)_minmax(0,1fr)_auto] sm:items-end"
+          >
+            <Field label="Kind" htmlFor="key-kind" error={errors.kind}>
+              <Controller
+                control={form.control}
+                name="kind"
+                render={({ field }) => (
+                  <SelectMenu
+                    id="key-kind"
+                    aria-label="Key kind"
+                    className="w-full"
+                    value={field.value}
+                    onValueChange={field.onChange}
+                    onBlur={field.onBlur}
+                    options={KINDS}
+                  />
+                )}
+              />
+            </Field>
+            <Field label="Name" htmlFor="key-name" error={errors.name}>
+              <Input
+                id="key-name"
+                aria-label="Key name"
+                placeholder="iOS build"
+                aria-invalid={errors.name ? true : undefined}
+                {...form.register("name")}
+              />
+            </Field>
+            <Button type="submit" disabled={form.formState.isSubmitting} className="self-start sm:mt-6">
+              <Plus className="mr-1 size-4" aria-hidden />
               Create key
             </Button>
           </form>
-          {create.error && (
-            <p role="alert" className="mt-2 text-sm text-red-700">
-              {messageOf(create.error)}
-            </p>
-          )}
+          <FieldError error={errors.root?.server} />
           {secret && (
             <div className="mt-3 rounded-md border border-amber-300 bg-amber-50 p-3 text-sm">
-              <p className="mb-1 font-medium">Copy the key now: it is shown only once (we store a hash).</p>
-              <div className="flex flex-col gap-2 sm:flex-row">
-                <code data-testid="new-key" className="break-all rounded bg-white px-2 py-1">
+              <p className="mb-2 flex items-center gap-1 font-medium">
+                <KeyRound className="size-4" aria-hidden />
+                Copy the key now: it is shown only once (we store a hash).
+              </p>
+              <div className="flex flex-col gap-2 sm:flex-row sm:items-center">
+                <code data-testid="new-key" className="min-w-0 flex-1 break-all rounded bg-white px-2 py-1">
                   {secret}
                 </code>
-                <Button variant="secondary" onClick={() => navigator.clipboard?.writeText(secret)}>
+                <Button
+                  variant="secondary"
+                  onClick={() =>
+                    navigator.clipboard?.writeText(secret).then(
+                      () => toast.success("Copied."),
+                      () => toast.error("The browser refused to copy; select the key instead."),
+                    )
+                  }
+                >
+                  <Copy className="mr-1 size-4" aria-hidden />
                   Copy
                 </Button>
                 <Button variant="secondary" onClick={() => setSecret(null)}>
@@ -83,35 +155,41 @@ export function ApiKeys({ projectId }: { projectId: string }) {
         ) : keys.error ? (
           <State kind="error">{messageOf(keys.error)}</State>
         ) : keys.data.length === 0 ? (
-          <State kind="empty">No keys yet.</State>
+          <State kind="empty">
+            No keys yet.{canEdit ? " Create one above: a client key for game builds, a server key for your servers." : ""}
+          </State>
         ) : (
-          <Table head={["Name", "Kind", "Prefix", "Created", "Last used", "State", ""]}>
-            {keys.data.map((k) => (
-              <tr key={k.id}>
-                <td className="px-2 py-2">{k.name}</td>
-                <td className="px-2 py-2">{k.kind.toLowerCase()}</td>
-                <td className="px-2 py-2 font-mono text-xs">{k.prefix}…</td>
-                <td className="px-2 py-2">{when(k.createdAt)}</td>
-                <td className="px-2 py-2">{when(k.lastUsedAt)}</td>
-                <td className="px-2 py-2">{k.revokedAt ? <Badge tone="red">revoked</Badge> : <Badge tone="green">active</Badge>}</td>
-                <td className="px-2 py-2 text-right">
-                  {canEdit && !k.revokedAt && (
-                    <Button
-                      variant="danger"
-                      onClick={() => {
-                        if (window.confirm(`Revoke "${k.name}"? Games using it stop working within 30 seconds.`))
-                          revoke.mutate({ projectId, keyId: k.id });
-                      }}
-                    >
-                      Revoke
-                    </Button>
-                  )}
-                </td>
-              </tr>
-            ))}
-          </Table>
+          <DataTable columns={columns} data={keys.data} getRowId={(k) => k.id} minWidth={720} />
         )}
       </Card>
     </div>
+  );
+}
+
+function RevokeKey({ projectId, apiKey }: { projectId: string; apiKey: KeyRow }) {
+  const trpc = useTRPC();
+  const queryClient = useQueryClient();
+  const revoke = useMutation(trpc.projects.revokeKey.mutationOptions());
+  return (
+    <ConfirmDialog
+      trigger={
+        <Button variant="danger" aria-label={`Revoke ${apiKey.name}`}>
+          Revoke
+        </Button>
+      }
+      title={`Revoke "${apiKey.name}"?`}
+      description="Games using this key stop working within 30 seconds. This cannot be undone."
+      confirmLabel="Revoke key"
+      onConfirm={async () => {
+        try {
+          await revoke.mutateAsync({ projectId, keyId: apiKey.id });
+          toast.success(`Revoked "${apiKey.name}".`);
+          await queryClient.invalidateQueries({ queryKey: trpc.projects.keys.queryKey({ projectId }) });
+        } catch (error) {
+          toast.error(messageOf(error));
+          throw error;
+        }
+      }}
+    />
   );
 }

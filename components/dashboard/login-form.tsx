@@ -5,12 +5,15 @@ import { signIn } from "next-auth/react";
 import { type FormEvent, useState } from "react";
 import { Button, Input, Label } from "@/components/ui/primitives";
 
+/** Only a path on this site: `//host` and `/\\host` are other sites to a browser. */
+const sameSitePath = (url: string | null) => (url && /^\/(?![/\\])/.test(url) ? url : null);
+
 export function LoginForm() {
   const router = useRouter();
   const params = useSearchParams();
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
-  const next = params.get("callbackUrl")?.startsWith("/") ? (params.get("callbackUrl") as string) : "/projects";
+  const next = sameSitePath(params.get("callbackUrl")) ?? "/projects";
 
   async function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();

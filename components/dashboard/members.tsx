@@ -1,63 +1,137 @@
 "use client";
 
+import { zodResolver } from "@hookform/resolvers/zod";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { type FormEvent, useState } from "react";
-import { useTRPC } from "@/components/providers/trpc";
-import { Button, Card, Input, Select, State, Table } from "@/components/ui/primitives";
-import { messageOf } from "./errors";
+import { MoreHorizontal, UserPlus } from "lucide-react";
+import { useMemo, useState } from "react";
+import { Controller, useForm } from "react-hook-form";
+import { toast } from "sonner";
+import { type RouterOutputs, useTRPC } from "@/components/providers/trpc";
+import { ConfirmDialog } from "@/components/ui/alert-dialog";
+import { columnsFor, DataTable, type DataTableColumns } from "@/components/ui/data-table";
+import {
+  DropdownMenu,
+  DropdownMenuContent,
+  DropdownMenuItem,
+  DropdownMenuLabel,
+  DropdownMenuRadioGroup,
+  DropdownMenuRadioItem,
+  DropdownMenuSeparator,
+  DropdownMenuTrigger,
+} from "@/components/ui/dropdown-menu";
+import { Field, FieldError } from "@/components/ui/field";
+import { Button, Card, Input, State } from "@/components/ui/primitives";
+import { SelectMenu } from "@/components/ui/select";
+import { ZAddMember } from "@/server/services/members/schemas";
+import { applyServerError, messageOf } from "./errors";
 
 type Role = "OWNER" | "ADMIN" | "VIEWER";
+type Member = RouterOutputs["members"]["list"]["members"][number];
+type Invite = RouterOutputs["members"]["list"]["invites"][number];
+const ROLES = [
+  { value: "VIEWER", label: "Viewer (read only)" },
+  { value: "ADMIN", label: "Admin (all but members and deletion)" },
+  { value: "OWNER", label: "Owner" },
+] as const;
+const memberCol = columnsFor<Member>();
+const inviteCol = columnsFor<Invite>();
 
 export function Members({ projectId }: { projectId: string }) {
   const trpc = useTRPC();
   const queryClient = useQueryClient();
   const project = useQuery(trpc.projects.get.queryOptions({ projectId }));
   const members = useQuery(trpc.members.list.queryOptions({ projectId }));
-  const [email, setEmail] = useState("");
-  const [role, setRole] = useState<Role>("VIEWER");
   const [link, setLink] = useState<string | null>(null);
+  const [removing, setRemoving] = useState<Member | null>(null);
   const refresh = () => queryClient.invalidateQueries({ queryKey: trpc.members.list.queryKey({ projectId }) });
-  const add = useMutation(
-    trpc.members.add.mutationOptions({
-      onSuccess: async (result) => {
-        setEmail("");
-        setLink(result.invitePath ? `${window.location.origin}${result.invitePath}` : null);
-        await refresh();
-      },
-    }),
-  );
-  const setMemberRole = useMutation(trpc.members.setRole.mutationOptions({ onSuccess: refresh }));
-  const remove = useMutation(trpc.members.remove.mutationOptions({ onSuccess: refresh }));
-  const revoke = useMutation(trpc.members.revokeInvite.mutationOptions({ onSuccess: refresh }));
+  const add = useMutation(trpc.members.add.mutationOptions());
+  const failed = (error: unknown) => toast.error(messageOf(error));
+  const remove = useMutation(trpc.members.remove.mutationOptions());
   const isOwner = project.data?.role === "OWNER";
-  const failure = add.error ?? setMemberRole.error ?? remove.error ?? revoke.error;
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    add.mutate({ projectId, email, role });
-  };
+  const form = useForm({ resolver: zodResolver(ZAddMember), defaultValues: { email: "", role: "VIEWER" as Role } });
+  const errors = form.formState.errors;
+  const submit = form.handleSubmit(async (values) => {
+    try {
+      const result = await add.mutateAsync({ projectId, ...values });
+      setLink(result.invitePath ? `${window.location.origin}${result.invitePath}` : null);
+      toast.success(result.invitePath ? `Invite link for ${values.email} created.` : `${values.email} added.`);
+      form.reset({ email: "", role: values.role });
+      await refresh();
+    } catch (error) {
+      applyServerError(error, form.setError, ["email", "role"], { ALREADY_EXISTS: "email" });
+    }
+  });
+
+  const memberColumns = useMemo<DataTableColumns<Member>>(
+    () => [
+      memberCol.accessor("email", { header: "E-mail" }),
+      memberCol.accessor("name", { header: "Name" }),
+      memberCol.accessor((m) => m.role.toLowerCase(), { id: "role", header: "Role" }),
+      memberCol.display({
+        id: "actions",
+        header: () => <span className="sr-only">Actions</span>,
+        cell: ({ row: { original: m } }) => (isOwner ? <MemberActions projectId={projectId} member={m} onRemove={setRemoving} /> : null),
+      }),
+    ],
+    [isOwner, projectId],
+  );
+  const inviteColumns = useMemo<DataTableColumns<Invite>>(
+    () => [
+      inviteCol.accessor("email", { header: "E-mail" }),
+      inviteCol.accessor((i) => i.role.toLowerCase(), { id: "role", header: "Role" }),
+      inviteCol.accessor((i) => new Date(i.expiresAt).getTime(), {
+        id: "expires",
+        header: "Expires",
+        cell: (c) => new Date(c.row.original.expiresAt).toLocaleString(),
+      }),
+      inviteCol.display({
+        id: "actions",
+        header: () => <span className="sr-only">Actions</span>,
+        cell: ({ row: { original: i } }) => (isOwner ? <RevokeInvite projectId={projectId} invite={i} /> : null),
+      }),
+    ],
+    [isOwner, projectId],
+  );
+
   return (
     <div className="space-y-6">
       <h1 className="text-2xl font-semibold">Members</h1>
       {isOwner && (
         <Card title="Add a member">
-          <form onSubmit={submit} className="flex flex-col gap-2 sm:flex-row">
-            <Input
-              aria-label="Member e-mail"
-              type="email"
-              placeholder="teammate@studio.com"
-              value={email}
-              onChange={(e) => setEmail(e.target.value)}
-              required
-            />
-            <Select aria-label="Member role" value={role} onChange={(e) => setRole(e.target.value as Role)}>
-              <option value="VIEWER">Viewer (read only)</option>
-              <option value="ADMIN">Admin (all but members and deletion)</option>
-              <option value="OWNER">Owner</option>
-            </Select>
-            <Button type="submit" disabled={add.isPending}>
+          <form onSubmit={submit} noValidate className="grid grid-cols-1 gap-3 sm:grid-cols-[minmax(0,1fr)_minmax(0,18rem)_auto]">
+            <Field label="E-mail" htmlFor="member-email" error={errors.email}>
+              <Input
+                id="member-email"
+                aria-label="Member e-mail"
+                type="email"
+                placeholder="teammate@studio.com"
+                aria-invalid={errors.email ? true : undefined}
+                {...form.register("email")}
+              />
+            </Field>
+            <Field label="Role" htmlFor="member-role" error={errors.role}>
+              <Controller
+                control={form.control}
+                name="role"
+                render={({ field }) => (
+                  <SelectMenu
+                    id="member-role"
+                    aria-label="Member role"
+                    className="w-full"
+                    value={field.value}
+                    onValueChange={field.onChange}
+                    onBlur={field.onBlur}
+                    options={ROLES}
+                  />
+                )}
+              />
+            </Field>
+            <Button type="submit" disabled={form.formState.isSubmitting} className="self-start sm:mt-6">
+              <UserPlus className="mr-1 size-4" aria-hidden />
               Add
             </Button>
           </form>
+          <FieldError error={errors.root?.server} />
           {link && (
             <div className="mt-3 rounded-md border border-amber-300 bg-amber-50 p-3 text-sm">
               <p className="mb-1 font-medium">No account has this e-mail: send them this one-time link (shown once, valid 7 days).</p>
@@ -68,74 +142,103 @@ export function Members({ projectId }: { projectId: string }) {
           )}
         </Card>
       )}
-      {failure && (
-        <p role="alert" className="text-sm text-red-700">
-          {messageOf(failure)}
-        </p>
-      )}
       <Card title="Members">
         {members.isPending ? (
           <State kind="loading">Loading members…</State>
         ) : members.error ? (
           <State kind="error">{messageOf(members.error)}</State>
         ) : (
-          <Table head={["E-mail", "Name", "Role", ""]}>
-            {members.data.members.map((m) => (
-              <tr key={m.operatorId}>
-                <td className="px-2 py-2">{m.email}</td>
-                <td className="px-2 py-2">{m.name}</td>
-                <td className="px-2 py-2">
-                  {isOwner ? (
-                    <Select
-                      aria-label={`Role of ${m.email}`}
-                      value={m.role}
-                      onChange={(e) => setMemberRole.mutate({ projectId, operatorId: m.operatorId, role: e.target.value as Role })}
-                    >
-                      <option value="VIEWER">viewer</option>
-                      <option value="ADMIN">admin</option>
-                      <option value="OWNER">owner</option>
-                    </Select>
-                  ) : (
-                    m.role.toLowerCase()
-                  )}
-                </td>
-                <td className="px-2 py-2 text-right">
-                  {isOwner && (
-                    <Button
-                      variant="secondary"
-                      onClick={() => {
-                        if (window.confirm(`Remove ${m.email} from this project?`)) remove.mutate({ projectId, operatorId: m.operatorId });
-                      }}
-                    >
-                      Remove
-                    </Button>
-                  )}
-                </td>
-              </tr>
-            ))}
-          </Table>
+          <DataTable columns={memberColumns} data={members.data.members} getRowId={(m) => m.operatorId} minWidth={520} />
         )}
       </Card>
       {members.data && members.data.invites.length > 0 && (
         <Card title="Open invites">
-          <Table head={["E-mail", "Role", "Expires", ""]}>
-            {members.data.invites.map((i) => (
-              <tr key={i.id}>
-                <td className="px-2 py-2">{i.email}</td>
-                <td className="px-2 py-2">{i.role.toLowerCase()}</td>
-                <td className="px-2 py-2">{new Date(i.expiresAt).toLocaleString()}</td>
-                <td className="px-2 py-2 text-right">
-                  {isOwner && (
-                    <Button variant="secondary" onClick={() => revoke.mutate({ projectId, inviteId: i.id })}>
-                      Revoke
-                    </Button>
-                  )}
-                </td>
-              </tr>
-            ))}
-          </Table>
+          <DataTable columns={inviteColumns} data={members.data.invites} getRowId={(i) => i.id} minWidth={520} />
         </Card>
       )}
+      <ConfirmDialog
+        open={removing !== null}
+        onOpenChange={(open) => !open && setRemoving(null)}
+        title={`Remove ${removing?.email ?? ""} from this project?`}
+        description="They lose access to this project now. Their account stays."
+        confirmLabel="Remove member"
+        onConfirm={async () => {
+          const m = removing;
+          if (!m) return;
+          try {
+            await remove.mutateAsync({ projectId, operatorId: m.operatorId });
+            toast.success(`${m.email} removed.`);
+            await refresh();
+          } catch (error) {
+            failed(error);
+            throw error;
+          }
+        }}
+      />
     </div>
+  );
+}
+
+function MemberActions({ projectId, member, onRemove }: { projectId: string; member: Member; onRemove: (m: Member) => void }) {
+  const trpc = useTRPC();
+  const queryClient = useQueryClient();
+  const setRole = useMutation(
+    trpc.members.setRole.mutationOptions({
+      onSuccess: async (_, v) => {
+        toast.success(`${member.email} is now ${v.role.toLowerCase()}.`);
+        await queryClient.invalidateQueries({ queryKey: trpc.members.list.queryKey({ projectId }) });
+      },
+      onError: (error) => toast.error(messageOf(error)),
+    }),
+  );
+  return (
+    <DropdownMenu>
+      <DropdownMenuTrigger asChild>
+        <Button variant="secondary" aria-label={`Actions for ${member.email}`} className="px-2">
+          <MoreHorizontal className="size-4" aria-hidden />
+        </Button>
+      </DropdownMenuTrigger>
+      <DropdownMenuContent>
+        <DropdownMenuLabel>Role</DropdownMenuLabel>
+        <DropdownMenuRadioGroup
+          value={member.role}
+          onValueChange={(role) => {
+            if (role !== member.role) setRole.mutate({ projectId, operatorId: member.operatorId, role: role as Role });
+          }}
+        >
+          <DropdownMenuRadioItem value="VIEWER">Viewer</DropdownMenuRadioItem>
+          <DropdownMenuRadioItem value="ADMIN">Admin</DropdownMenuRadioItem>
+          <DropdownMenuRadioItem value="OWNER">Owner</DropdownMenuRadioItem>
+        </DropdownMenuRadioGroup>
+        <DropdownMenuSeparator />
+        <DropdownMenuItem tone="danger" onSelect={() => onRemove(member)}>
+          Remove from project…
+        </DropdownMenuItem>
+      </DropdownMenuContent>
+    </DropdownMenu>
+  );
+}
+
+function RevokeInvite({ projectId, invite }: { projectId: string; invite: Invite }) {
+  const trpc = useTRPC();
+  const queryClient = useQueryClient();
+  const revoke = useMutation(trpc.members.revokeInvite.mutationOptions());
+  return (
+    <ConfirmDialog
+      trigger={<Button variant="secondary">Revoke</Button>}
+      title={`Revoke the invite for ${invite.email}?`}
+      description="The link stops working now. You can invite them again later."
+      confirmLabel="Revoke invite"
+      onConfirm={async () => {
+        try {
+          await revoke.mutateAsync({ projectId, inviteId: invite.id });
+          toast.success(`Invite for ${invite.email} revoked.`);
+          await queryClient.invalidateQueries({ queryKey: trpc.members.list.queryKey({ projectId }) });
+        } catch (error) {
+          toast.error(messageOf(error));
+          throw error;
+        }
+      }}
+    />
   );
 }

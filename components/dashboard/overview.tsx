@@ -1,14 +1,27 @@
 "use client";
 
+import { zodResolver } from "@hookform/resolvers/zod";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { Trash2 } from "lucide-react";
 import { useRouter } from "next/navigation";
 import { useState } from "react";
+import { useForm } from "react-hook-form";
+import { toast } from "sonner";
 import { useTRPC } from "@/components/providers/trpc";
-import { Badge, Button, Card, Input, Select, State } from "@/components/ui/primitives";
-import { messageOf } from "./errors";
+import { ConfirmDialog } from "@/components/ui/alert-dialog";
+import { FieldError } from "@/components/ui/field";
+import { Badge, Button, Card, Input, State } from "@/components/ui/primitives";
+import { SelectMenu } from "@/components/ui/select";
+import { ZProjectNameInput } from "@/server/services/projects/schemas";
+import { applyServerError, messageOf } from "./errors";
 import { GameOverview } from "./overview-game";
 import { UsageChart } from "./usage-chart";
 
+const PLANS = [
+  { value: "FREE", label: "Free" },
+  { value: "PRO", label: "Pro" },
+  { value: "ENTERPRISE", label: "Enterprise" },
+] as const;
 const LIMITS = { FREE: "100 requests/min", PRO: "1,000 requests/min", ENTERPRISE: "custom" } as const;
 
 export function ProjectOverview({ projectId, isInstanceAdmin }: { projectId: string; isInstanceAdmin: boolean }) {
@@ -18,23 +31,33 @@ export function ProjectOverview({ projectId, isInstanceAdmin }: { projectId: str
   const project = useQuery(trpc.projects.get.queryOptions({ projectId }));
   const [plan, setPlan] = useState<"FREE" | "PRO" | "ENTERPRISE" | "">("");
   const [custom, setCustom] = useState("");
-  const [confirm, setConfirm] = useState("");
-  const [name, setName] = useState("");
   const refresh = () =>
     Promise.all([
       queryClient.invalidateQueries({ queryKey: trpc.projects.get.queryKey({ projectId }) }),
       queryClient.invalidateQueries({ queryKey: trpc.projects.usage.queryKey({ projectId }) }),
     ]);
-  const setPlanMutation = useMutation(trpc.projects.setPlan.mutationOptions({ onSuccess: refresh }));
-  const remove = useMutation(trpc.projects.delete.mutationOptions({ onSuccess: () => router.push("/projects") }));
-  const rename = useMutation(
-    trpc.projects.rename.mutationOptions({
-      onSuccess: async () => {
-        setName("");
+  const setPlanMutation = useMutation(
+    trpc.projects.setPlan.mutationOptions({
+      onSuccess: async (after) => {
+        toast.success(`Plan changed to ${after.plan}.`);
         await refresh();
       },
     }),
   );
+  const remove = useMutation(trpc.projects.delete.mutationOptions());
+  const rename = useMutation(trpc.projects.rename.mutationOptions());
+  const renameForm = useForm({ resolver: zodResolver(ZProjectNameInput), defaultValues: { name: "" } });
+  const renameErrors = renameForm.formState.errors;
+  const submitRename = renameForm.handleSubmit(async ({ name }) => {
+    try {
+      const after = await rename.mutateAsync({ projectId, name });
+      toast.success(`Renamed to ${after.name}.`);
+      renameForm.reset();
+      await refresh();
+    } catch (error) {
+      applyServerError(error, renameForm.setError, ["name"]);
+    }
+  });
 
   if (project.isPending) return <State kind="loading">Loading the project…</State>;
   if (project.error) return <State kind="error">{messageOf(project.error)}</State>;
@@ -58,11 +81,7 @@ export function ProjectOverview({ projectId, isInstanceAdmin }: { projectId: str
         </p>
         {isInstanceAdmin && (
           <div className="mt-3 flex flex-col gap-2 sm:flex-row sm:items-center">
-            <Select aria-label="Plan" value={chosen} onChange={(e) => setPlan(e.target.value as typeof plan)}>
-              <option value="FREE">Free</option>
-              <option value="PRO">Pro</option>
-              <option value="ENTERPRISE">Enterprise</option>
-            </Select>
+            <SelectMenu aria-label="Plan" className="sm:w-44" value={chosen} onValueChange={setPlan} options={PLANS} />
             {chosen === "ENTERPRISE" && (
               <Input
                 aria-label="Requests per minute"
@@ -95,45 +114,48 @@ export function ProjectOverview({ projectId, isInstanceAdmin }: { projectId: str
       </Card>
       {p.role !== "VIEWER" && (
         <Card title="Rename">
-          <div className="flex flex-col gap-2 sm:flex-row">
-            <Input
-              aria-label="New project name"
-              placeholder={p.name}
-              value={name}
-              onChange={(e) => setName(e.target.value)}
-              maxLength={100}
-            />
-            <Button disabled={name.trim() === "" || rename.isPending} onClick={() => rename.mutate({ projectId, name })}>
+          <form onSubmit={submitRename} noValidate className="flex flex-col gap-2 sm:flex-row sm:items-start">
+            <div className="flex-1">
+              <Input
+                aria-label="New project name"
+                placeholder={p.name}
+                aria-invalid={renameErrors.name ? true : undefined}
+                aria-describedby={renameErrors.name ? "rename-error" : undefined}
+                {...renameForm.register("name")}
+              />
+              <FieldError id="rename-error" error={renameErrors.name} />
+            </div>
+            <Button type="submit" disabled={renameForm.formState.isSubmitting}>
               Rename
             </Button>
-          </div>
-          {rename.error && (
-            <p role="alert" className="mt-2 text-sm text-red-700">
-              {messageOf(rename.error)}
-            </p>
-          )}
+          </form>
+          <FieldError error={renameErrors.root?.server} />
         </Card>
       )}
       {p.role === "OWNER" && (
         <Card title="Delete this project">
-          <p className="mb-2 text-sm text-zinc-600">
-            Deletes every player, key, leaderboard and balance of <strong>{p.name}</strong>. Type its name to confirm.
+          <p className="mb-3 text-sm text-zinc-600">
+            Deletes every player, key, leaderboard and balance of <strong>{p.name}</strong>. This cannot be undone.
           </p>
-          <div className="flex flex-col gap-2 sm:flex-row">
-            <Input aria-label="Type the project name to confirm" value={confirm} onChange={(e) => setConfirm(e.target.value)} />
-            <Button
-              variant="danger"
-              disabled={confirm !== p.name || remove.isPending}
-              onClick={() => remove.mutate({ projectId, confirmName: confirm })}
-            >
-              Delete project
-            </Button>
-          </div>
-          {remove.error && (
-            <p role="alert" className="mt-2 text-sm text-red-700">
-              {messageOf(remove.error)}
-            </p>
-          )}
+          <ConfirmDialog
+            trigger={
+              <Button variant="danger">
+                <Trash2 className="mr-1 size-4" aria-hidden />
+                Delete project
+              </Button>
+            }
+            title={`Delete ${p.name}?`}
+            description="Every player, key, leaderboard and balance of this project is deleted. Games using its keys stop working. Type the project's name to confirm."
+            typed={p.name}
+            typedLabel="Type the project name to confirm"
+            confirmLabel="Delete project"
+            error={remove.error ? messageOf(remove.error) : undefined}
+            onConfirm={async (typedName) => {
+              await remove.mutateAsync({ projectId, confirmName: typedName });
+              toast.success(`Deleted ${p.name}.`);
+              router.push("/projects");
+            }}
+          />
         </Card>
       )}
     </div>

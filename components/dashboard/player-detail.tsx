@@ -1,10 +1,14 @@
 "use client";
 
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { LogOut, ShieldCheck, Trash2 } from "lucide-react";
 import { useRouter } from "next/navigation";
 import { useState } from "react";
+import { toast } from "sonner";
 import { useTRPC } from "@/components/providers/trpc";
-import { Badge, Button, Card, Input, State, Table } from "@/components/ui/primitives";
+import { ConfirmDialog } from "@/components/ui/alert-dialog";
+import { Badge, Button, Card, State, Table } from "@/components/ui/primitives";
+import { BanForm } from "./ban-form";
 import { DataEditor } from "./data-editor";
 import { messageOf } from "./errors";
 import { PlayerEconomy } from "./player-economy";
@@ -14,18 +18,23 @@ export function PlayerDetail({ projectId, playerId }: { projectId: string; playe
   const queryClient = useQueryClient();
   const project = useQuery(trpc.projects.get.queryOptions({ projectId }));
   const player = useQuery(trpc.players.get.queryOptions({ projectId, playerId }));
-  const [reason, setReason] = useState("");
-  const [until, setUntil] = useState("");
   const [editing, setEditing] = useState<string | null>(null);
-  const [confirm, setConfirm] = useState("");
   const router = useRouter();
-  const remove = useMutation(trpc.players.delete.mutationOptions({ onSuccess: () => router.push(`/projects/${projectId}/players`) }));
   const refresh = () => queryClient.invalidateQueries({ queryKey: trpc.players.get.queryKey({ projectId, playerId }) });
+  const failed = (error: unknown) => toast.error(messageOf(error));
+  const remove = useMutation(trpc.players.delete.mutationOptions({ onError: failed }));
   const ban = useMutation(trpc.players.ban.mutationOptions({ onSuccess: refresh }));
-  const unban = useMutation(trpc.players.unban.mutationOptions({ onSuccess: refresh }));
-  const revoke = useMutation(trpc.players.revokeSessions.mutationOptions({ onSuccess: refresh }));
+  const unban = useMutation(
+    trpc.players.unban.mutationOptions({
+      onSuccess: async () => {
+        toast.success("Player unbanned.");
+        await refresh();
+      },
+      onError: failed,
+    }),
+  );
+  const revoke = useMutation(trpc.players.revokeSessions.mutationOptions({ onError: failed }));
   const canEdit = project.data && project.data.role !== "VIEWER";
-  const failure = ban.error ?? unban.error ?? revoke.error ?? remove.error;
 
   if (player.isPending) return <State kind="loading">Loading the player…</State>;
   if (player.error) return <State kind="error">{messageOf(player.error)}</State>;
@@ -60,44 +69,42 @@ export function PlayerDetail({ projectId, playerId }: { projectId: string; playe
       </Card>
       {canEdit && (
         <Card title="Actions">
-          <div className="flex flex-col gap-2 sm:flex-row">
-            {p.banned ? (
-              <Button onClick={() => unban.mutate({ projectId, playerId })}>Unban</Button>
-            ) : (
-              <>
-                <Input
-                  aria-label="Ban reason"
-                  placeholder="Reason (shown to the player)"
-                  value={reason}
-                  onChange={(e) => setReason(e.target.value)}
-                />
-                <Input
-                  aria-label="Ban ends (empty: until unbanned)"
-                  type="datetime-local"
-                  value={until}
-                  onChange={(e) => setUntil(e.target.value)}
-                />
-                <Button
-                  variant="danger"
-                  disabled={reason.trim() === ""}
-                  onClick={() => {
-                    if (window.confirm("Ban this player? Their sessions end now."))
-                      ban.mutate({ projectId, playerId, reason, until: until ? new Date(until).toISOString() : null });
-                  }}
-                >
-                  Ban
-                </Button>
-              </>
-            )}
-            <Button variant="secondary" onClick={() => revoke.mutate({ projectId, playerId })}>
-              Revoke sessions
-            </Button>
-          </div>
-          {failure && (
-            <p role="alert" className="mt-2 text-sm text-red-700">
-              {messageOf(failure)}
+          {p.banned ? (
+            <p className="mb-3 text-sm text-zinc-600">
+              Banned{p.bannedUntil ? ` until ${new Date(p.bannedUntil).toLocaleString()}` : " until unbanned"}.
             </p>
+          ) : (
+            <BanForm
+              onBan={async (b) => {
+                await ban.mutateAsync({ projectId, playerId, ...b });
+                toast.success("Player banned; their sessions ended.");
+              }}
+            />
           )}
+          <div className="mt-3 flex flex-col gap-2 border-t border-zinc-100 pt-3 sm:flex-row">
+            {p.banned && (
+              <Button disabled={unban.isPending} onClick={() => unban.mutate({ projectId, playerId })}>
+                <ShieldCheck className="mr-1 size-4" aria-hidden />
+                Unban
+              </Button>
+            )}
+            <ConfirmDialog
+              trigger={
+                <Button variant="secondary">
+                  <LogOut className="mr-1 size-4" aria-hidden />
+                  Revoke sessions
+                </Button>
+              }
+              title="Revoke this player's sessions?"
+              description="Every refresh token ends now; the game must sign the player in again."
+              confirmLabel="Revoke sessions"
+              onConfirm={async () => {
+                const { revoked } = await revoke.mutateAsync({ projectId, playerId });
+                toast.success(`${revoked} session${revoked === 1 ? "" : "s"} revoked.`);
+                await refresh();
+              }}
+            />
+          </div>
         </Card>
       )}
       <Card title="Data keys">
@@ -146,20 +153,28 @@ export function PlayerDetail({ projectId, playerId }: { projectId: string; playe
       </Card>
       {canEdit && (
         <Card title="Delete this player">
-          <p className="mb-2 text-sm text-zinc-600">
+          <p className="mb-3 text-sm text-zinc-600">
             Deletes the player and everything they own: sessions, data, saves, identities, leaderboard entries, balances, inventory and
-            ledger. Type <strong>delete</strong> to confirm.
+            ledger. This cannot be undone.
           </p>
-          <div className="flex flex-col gap-2 sm:flex-row">
-            <Input aria-label="Type delete to confirm" value={confirm} onChange={(e) => setConfirm(e.target.value)} />
-            <Button
-              variant="danger"
-              disabled={confirm !== "delete" || remove.isPending}
-              onClick={() => remove.mutate({ projectId, playerId, confirm: "delete" })}
-            >
-              Delete player
-            </Button>
-          </div>
+          <ConfirmDialog
+            trigger={
+              <Button variant="danger">
+                <Trash2 className="mr-1 size-4" aria-hidden />
+                Delete player
+              </Button>
+            }
+            title="Delete this player and everything they own?"
+            description={`${p.displayName ?? p.id}: sessions, data, saves, identities, leaderboard entries, balances, inventory and ledger. Type delete to confirm.`}
+            typed="delete"
+            typedLabel="Type delete to confirm"
+            confirmLabel="Delete player"
+            onConfirm={async () => {
+              await remove.mutateAsync({ projectId, playerId, confirm: "delete" });
+              toast.success("Player deleted.");
+              router.push(`/projects/${projectId}/players`);
+            }}
+          />
         </Card>
       )}
       <Card title="Active sessions">

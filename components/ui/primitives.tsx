@@ -1,7 +1,12 @@
 import type { ButtonHTMLAttributes, InputHTMLAttributes, ReactNode, SelectHTMLAttributes } from "react";
 
-/** Small local primitives in the shadcn/ui style (Tailwind classes, native elements underneath). */
-const cx = (...parts: Array<string | false | undefined>) => parts.filter(Boolean).join(" ");
+import { cx } from "./cx";
+
+/**
+ * Small local primitives in the shadcn/ui style (Tailwind classes, native elements underneath).
+ * Radix-based ones live beside them: dialog.tsx, alert-dialog.tsx (ConfirmDialog),
+ * dropdown-menu.tsx, select.tsx (SelectMenu); data-table.tsx (TanStack Table), field.tsx, toaster.tsx.
+ */
 
 export function Button({
   variant = "primary",
@@ -13,7 +18,7 @@ export function Button({
       type="button"
       {...props}
       className={cx(
-        "inline-flex items-center justify-center rounded-md px-3 py-2 text-sm font-medium shadow-sm transition disabled:cursor-not-allowed disabled:opacity-50",
+        "inline-flex items-center justify-center rounded-md px-3 py-2 text-sm font-medium shadow-sm transition focus:outline-none focus-visible:ring-2 focus-visible:ring-zinc-400 focus-visible:ring-offset-1 disabled:cursor-not-allowed disabled:opacity-50",
         variant === "primary" && "bg-zinc-900 text-white hover:bg-zinc-700",
         variant === "secondary" && "border border-zinc-300 bg-white text-zinc-900 hover:bg-zinc-100",
         variant === "danger" && "bg-red-600 text-white hover:bg-red-500",
@@ -28,7 +33,7 @@ export function Input({ className, ...props }: InputHTMLAttributes<HTMLInputElem
     <input
       {...props}
       className={cx(
-        "w-full rounded-md border border-zinc-300 bg-white px-3 py-2 text-sm shadow-sm focus:border-zinc-500 focus:outline-none",
+        "w-full rounded-md border border-zinc-300 bg-white px-3 py-2 text-sm shadow-sm focus:border-zinc-500 focus:outline-none focus-visible:ring-2 focus-visible:ring-zinc-300 aria-[invalid=true]:border-red-500",
         className,
       )}
     />

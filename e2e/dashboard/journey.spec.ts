@@ -31,7 +31,8 @@ async function signIn(page: Page): Promise<void> {
 }
 
 async function createKey(page: Page, kind: "CLIENT" | "SERVER", name: string): Promise<string> {
-  await page.getByLabel("Key kind").selectOption(kind);
+  await page.getByLabel("Key kind").click(); // a Radix Select: a combobox and a listbox of options
+  await page.getByRole("option", { name: kind === "CLIENT" ? /^Client/ : /^Server/ }).click();
   await page.getByLabel("Key name").fill(name);
   await page.getByRole("button", { name: "Create key" }).click();
   const secret = (await page.getByTestId("new-key").textContent()) ?? "";
@@ -49,8 +50,9 @@ async function projectLimit(request: APIRequestContext, serverKey: string): Prom
 test.describe.configure({ mode: "serial" });
 
 test("signed-out visitors are sent to sign-in, and the dashboard's API refuses them", async ({ page, request }) => {
-  await page.goto("/projects");
-  await expect(page).toHaveURL(/\/login/);
+  // proxy.ts redirects before the page renders and keeps where the visitor was going.
+  await page.goto("/projects/00000000-0000-0000-0000-000000000000/keys");
+  await expect(page).toHaveURL(/\/login\?callbackUrl=%2Fprojects%2F0{8}-0{4}-0{4}-0{4}-0{12}%2Fkeys$/);
   await expect(page.getByRole("button", { name: "Sign in" })).toBeVisible();
   await shoot(page, "login");
   const call = await request.post("/api/trpc/projects.create", { data: { name: "nope" } });
@@ -68,9 +70,11 @@ test("a wrong password is refused with one message for both unknown e-mail and w
 });
 
 test("an operator runs a game: project, keys, API, players, ban, plan, audit", async ({ page, request }) => {
-  page.on("dialog", (dialog) => dialog.accept());
   await signIn(page);
   const projectName = `E2E Studio ${Date.now()}`;
+  // The form validates with the service's schema before anything is sent; the error sits on its field.
+  await page.getByRole("button", { name: "Create project" }).click();
+  await expect(page.getByText("Enter a name.")).toBeVisible();
   await page.getByLabel("Project name").fill(projectName);
   await page.getByRole("button", { name: "Create project" }).click();
   await page.getByRole("link", { name: projectName }).click();
@@ -81,7 +85,16 @@ test("an operator runs a game: project, keys, API, players, ban, plan, audit", a
   await expect(page.getByText("No keys yet.")).toBeVisible();
   const clientKey = await createKey(page, "CLIENT", "iOS build");
   const serverKey = await createKey(page, "SERVER", "game server");
-  await expect(page.getByRole("cell", { name: "iOS build" })).toBeVisible();
+  await expect(page.getByRole("cell", { name: "iOS build", exact: true })).toBeVisible();
+  // Revoking asks first (a Radix alert dialog): Cancel changes nothing, confirming revokes.
+  await createKey(page, "CLIENT", "old build");
+  await page.getByRole("button", { name: "Revoke old build" }).click();
+  await expect(page.getByRole("alertdialog")).toContainText('Revoke "old build"?');
+  await page.getByRole("alertdialog").getByRole("button", { name: "Cancel" }).click();
+  await expect(page.getByRole("alertdialog")).toHaveCount(0);
+  await page.getByRole("button", { name: "Revoke old build" }).click();
+  await page.getByRole("alertdialog").getByRole("button", { name: "Revoke key" }).click();
+  await expect(page.getByRole("row", { name: /old build/ }).getByText("revoked")).toBeVisible();
   await shoot(page, "keys");
 
   // The game API with the new key: a player signs in and writes a data key.
@@ -98,7 +111,8 @@ test("an operator runs a game: project, keys, API, players, ban, plan, audit", a
   await expect(page.getByRole("cell", { name: "profile", exact: true })).toBeVisible();
 
   await page.getByLabel("Ban reason").fill("cheating in ranked");
-  await page.getByRole("button", { name: "Ban" }).click();
+  await page.getByRole("button", { name: "Ban", exact: true }).click();
+  await page.getByRole("alertdialog").getByRole("button", { name: "Ban player" }).click();
   await expect(page.getByText("banned: cheating in ranked")).toBeVisible();
   const refused = await request.get("/api/v1/players/me/data/profile", { headers: player });
   expect(refused.status()).toBe(403);
@@ -131,14 +145,15 @@ test("an operator runs a game: project, keys, API, players, ban, plan, audit", a
     })
     .toBeGreaterThanOrEqual(4);
   // The instance admin moves the project to Pro; the API's headers follow within a minute.
-  await page.getByLabel("Plan", { exact: true }).selectOption("PRO");
+  await page.getByLabel("Plan", { exact: true }).click();
+  await page.getByRole("option", { name: "Pro" }).click();
   await page.getByRole("button", { name: "Change plan" }).click();
   await expect(page.getByTestId("plan")).toContainText("PRO");
   await expect.poll(() => projectLimit(request, serverKey), { timeout: 60_000 }).toBe("1000");
   await shoot(page, "overview");
 
   await page.getByRole("link", { name: "Members" }).click();
-  await expect(page.getByRole("cell", { name: demo().operatorEmail })).toBeVisible();
+  await expect(page.getByRole("cell", { name: demo().operatorEmail, exact: true })).toBeVisible();
   await shoot(page, "members");
   await page.getByRole("link", { name: "Identity providers" }).click();
   await expect(page.getByText("No identity providers")).toBeVisible();
@@ -154,8 +169,12 @@ test("an operator runs a game: project, keys, API, players, ban, plan, audit", a
   await page.getByRole("link", { name: "Players" }).click();
   await page.getByLabel("Search players").fill(playerId);
   await page.getByRole("link", { name: playerId }).click();
-  await page.getByLabel("Type delete to confirm").fill("delete");
   await page.getByRole("button", { name: "Delete player" }).click();
+  const confirmDelete = page.getByRole("alertdialog").getByRole("button", { name: "Delete player" });
+  await expect(confirmDelete).toBeDisabled();
+  await page.getByLabel("Type delete to confirm").fill("delete");
+  await shoot(page, "delete-player-dialog");
+  await confirmDelete.click();
   await expect(page.getByRole("heading", { name: "Players" })).toBeVisible();
   const gone = await request.get("/api/v1/players/me/data/profile", { headers: asServer });
   expect(gone.status()).toBe(404);
@@ -166,7 +185,8 @@ test("an operator runs a game: project, keys, API, players, ban, plan, audit", a
   for (const action of ["project.create", "player.ban", "player.unban", "player.data", "player.delete"]) {
     await expect(rows.filter({ hasText: action })).toHaveCount(1);
   }
-  await expect(rows.filter({ hasText: "key.create" })).toHaveCount(2);
+  await expect(rows.filter({ hasText: "key.create" })).toHaveCount(3);
+  await expect(rows.filter({ hasText: "key.revoke" })).toHaveCount(1);
   await expect(rows.filter({ hasText: clientKey })).toHaveCount(0); // secrets never reach the log
   await shoot(page, "audit");
 
@@ -174,7 +194,7 @@ test("an operator runs a game: project, keys, API, players, ban, plan, audit", a
   await page.getByLabel("New project name").fill(`${projectName} (renamed)`);
   await page.getByRole("button", { name: "Rename" }).click();
   await expect(page.getByTestId("project-name")).toHaveText(`${projectName} (renamed)`);
-  await page.getByRole("link", { name: "← Projects" }).click();
+  await page.getByRole("link", { name: "Projects", exact: true }).click();
   await expect(page.getByRole("link", { name: `${projectName} (renamed)` })).toBeVisible();
   await shoot(page, "projects");
   await page.getByRole("button", { name: "Sign out" }).click();

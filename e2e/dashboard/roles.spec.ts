@@ -31,7 +31,8 @@ async function createProject(page: Page, name: string): Promise<string> {
 async function invite(page: Page, projectId: string, email: string): Promise<string> {
   await page.goto(`/projects/${projectId}/members`);
   await page.getByLabel("Member e-mail").fill(email);
-  await page.getByLabel("Member role").selectOption("VIEWER");
+  await page.getByLabel("Member role").click(); // a Radix Select
+  await page.getByRole("option", { name: /^Viewer/ }).click();
   await page.getByRole("button", { name: "Add" }).click();
   return (await page.getByTestId("invite-link").textContent()) ?? "";
 }
@@ -63,7 +64,7 @@ test("an invited viewer sees but cannot change; another project's operator canno
   const otherId = await createProject(page, `Other ${stamp}`);
   const outsiderEmail = `outsider-${stamp}@studio.test`;
   const otherLink = await invite(page, otherId, outsiderEmail);
-  await expect(page.getByRole("cell", { name: outsiderEmail })).toBeVisible();
+  await expect(page.getByRole("cell", { name: outsiderEmail, exact: true })).toBeVisible();
 
   await acceptInvite(browser, link, "Vera Viewer");
   await acceptInvite(browser, otherLink, "Otto Outsider");
@@ -82,7 +83,7 @@ test("an invited viewer sees but cannot change; another project's operator canno
   });
   expect(forged.status()).toBe(403);
   await viewer.goto(`/projects/${projectId}/members`);
-  await expect(viewer.getByRole("cell", { name: viewerEmail })).toBeVisible();
+  await expect(viewer.getByRole("cell", { name: viewerEmail, exact: true })).toBeVisible();
   await expect(viewer.getByLabel("Member e-mail")).toHaveCount(0);
   await viewerContext.close();
 

@@ -1,6 +1,4 @@
-import { createHmac } from "node:crypto";
 import { prisma } from "../db";
-import { env } from "../env";
 import { AppError } from "../errors";
 import { beginLoginAttempt, operatorLoginSucceeded } from "../ratelimit/login";
 import type { SessionOperator } from "../trpc/init";
@@ -31,8 +29,4 @@ export async function currentOperator(id: string): Promise<SessionOperator | nul
 }
 
 /** next-auth's secret, derived from JWT_SECRET (one secret to configure, separate keys per use). */
-export function dashboardSecret(): string {
-  return createHmac("sha256", env().JWT_SECRET ?? "")
-    .update("operator-dashboard-session")
-    .digest("base64url");
-}
+export { dashboardSecret } from "./dashboard-secret";

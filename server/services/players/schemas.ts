@@ -35,3 +35,7 @@ export const ZPatchProfileBody = z
 
 export type PublicProfile = z.infer<typeof ZPublicProfile>;
 export type OwnProfile = z.infer<typeof ZOwnProfile>;
+
+/** An operator's ban: the reason is shown to the player; no end means until unbanned. */
+export const ZBanReason = z.string().trim().min(1, "Give a reason (the player sees it).").max(500, "At most 500 characters.");
+export const ZBanUntil = z.iso.datetime().nullable().optional();

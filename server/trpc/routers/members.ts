@@ -2,10 +2,10 @@ import { z } from "zod";
 import { transaction } from "../../db";
 import { recordAudit } from "../../services/audit";
 import { acceptInvite, addMember, inviteInfo, listMembers, removeMember, revokeInvite, setMemberRole } from "../../services/members";
+import { ZMemberEmail, ZMemberRole } from "../../services/members/schemas";
 import { input, projectProcedure, publicProcedure, router } from "../init";
 
 const ZProjectId = z.string().uuid();
-const ZRole = z.enum(["OWNER", "ADMIN", "VIEWER"]);
 const ZToken = z.string().min(20).max(100);
 
 export const membersRouter = router({
@@ -15,7 +15,7 @@ export const membersRouter = router({
 
   /** Owners add an operator by e-mail; an e-mail without an account gets a one-time link (in this answer only). */
   add: projectProcedure("OWNER")
-    .input(input(z.strictObject({ projectId: ZProjectId, email: z.string().trim().toLowerCase().pipe(z.email()), role: ZRole })))
+    .input(input(z.strictObject({ projectId: ZProjectId, email: ZMemberEmail, role: ZMemberRole })))
     .mutation(({ ctx, input }) =>
       transaction(async () => {
         const result = await addMember({ ...input, invitedBy: ctx.operator.id });
@@ -33,7 +33,7 @@ export const membersRouter = router({
     ),
 
   setRole: projectProcedure("OWNER")
-    .input(input(z.strictObject({ projectId: ZProjectId, operatorId: z.string().uuid(), role: ZRole })))
+    .input(input(z.strictObject({ projectId: ZProjectId, operatorId: z.string().uuid(), role: ZMemberRole })))
     .mutation(({ ctx, input }) =>
       transaction(async () => {
         await setMemberRole(input);

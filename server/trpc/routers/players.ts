@@ -7,6 +7,7 @@ import { getPlayerData, putPlayerData } from "../../services/player-data";
 import { ZKey } from "../../services/player-data/schemas";
 import { deletePlayer, playerDetail, searchPlayers } from "../../services/players/admin";
 import { banPlayer, unbanPlayer } from "../../services/players/bans";
+import { ZBanReason, ZBanUntil } from "../../services/players/schemas";
 import { input, projectProcedure, router } from "../init";
 
 const ZProjectId = z.string().uuid();
@@ -32,7 +33,7 @@ const playersProcedures = {
     .query(({ input }) => playerDetail(input)),
 
   ban: projectProcedure("ADMIN")
-    .input(input(ZPlayer.extend({ reason: z.string().trim().min(1).max(500), until: z.iso.datetime().nullable().optional() })))
+    .input(input(ZPlayer.extend({ reason: ZBanReason, until: ZBanUntil })))
     .mutation(({ ctx, input }) =>
       transaction(async () => {
         const ban = await banPlayer({ ...input, until: input.until ? new Date(input.until) : null });

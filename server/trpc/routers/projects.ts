@@ -14,10 +14,10 @@ import {
   revokeApiKey,
   setProjectPlan,
 } from "../../services/projects";
+import { ZApiKeyKind, ZProjectName } from "../../services/projects/schemas";
 import { playerCounts, projectUsage } from "../../usage";
 import { input, instanceAdminProcedure, operatorProcedure, projectProcedure, router } from "../init";
 
-const ZName = z.string().trim().min(1).max(100);
 const ZProjectId = z.string().uuid();
 
 export const projectsRouter = router({
@@ -30,7 +30,7 @@ export const projectsRouter = router({
     .query(async ({ ctx, input }) => ({ ...(await getProject(input)), role: ctx.actor.role })),
 
   /** The creator becomes the project's owner; a new project starts on the Free plan. */
-  create: operatorProcedure.input(input(z.strictObject({ name: ZName }))).mutation(({ ctx, input }) =>
+  create: operatorProcedure.input(input(z.strictObject({ name: ZProjectName }))).mutation(({ ctx, input }) =>
     transaction(async () => {
       const project = await createProject({ name: input.name, plan: "FREE", ownerId: ctx.operator.id });
       await recordAudit({
@@ -45,7 +45,7 @@ export const projectsRouter = router({
   ),
 
   rename: projectProcedure("ADMIN")
-    .input(input(z.strictObject({ projectId: ZProjectId, name: ZName })))
+    .input(input(z.strictObject({ projectId: ZProjectId, name: ZProjectName })))
     .mutation(({ ctx, input }) =>
       transaction(async () => {
         const before = await getProject(input);
@@ -126,7 +126,7 @@ export const projectsRouter = router({
 
   /** The secret is in this answer only; it is stored as a hash. */
   createKey: projectProcedure("ADMIN")
-    .input(input(z.strictObject({ projectId: ZProjectId, kind: z.enum(["CLIENT", "SERVER"]), name: ZName })))
+    .input(input(z.strictObject({ projectId: ZProjectId, kind: ZApiKeyKind, name: ZProjectName })))
     .mutation(({ ctx, input }) =>
       transaction(async () => {
         const key = await createApiKey(input);

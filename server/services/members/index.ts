@@ -1,11 +1,11 @@
 import { randomBytes } from "node:crypto";
-import { passwordProblem } from "../auth/password-policy";
-import { hashPassword } from "../auth/passwords";
-import { sha256, uuidv7 } from "../crypto";
-import { pool, prisma, transaction } from "../db";
-import { AppError } from "../errors";
-import type { MemberRole } from "../generated/prisma/enums";
-import { validationError } from "../validation";
+import { passwordProblem } from "../../auth/password-policy";
+import { hashPassword } from "../../auth/passwords";
+import { sha256, uuidv7 } from "../../crypto";
+import { pool, prisma, transaction } from "../../db";
+import { AppError } from "../../errors";
+import type { MemberRole } from "../../generated/prisma/enums";
+import { validationError } from "../../validation";
 
 /**
  * Project members and invites, managed by owners. An e-mail with an operator account is added at

@@ -1,9 +1,11 @@
 import { lookup } from "node:dns/promises";
 import { BlockList, isIP } from "node:net";
-import { z } from "zod";
-import { prisma } from "../db";
-import { env } from "../env";
-import { AppError } from "../errors";
+import { prisma } from "../../db";
+import { env } from "../../env";
+import { AppError } from "../../errors";
+import { type IdentityProviderInput, ZIdentityProviderInput } from "./schemas";
+
+export { type IdentityProviderInput, ZIdentityProviderInput } from "./schemas";
 
 /** Addresses a JWKS URL may not point at unless private networks are allowed. */
 const PRIVATE = new BlockList();
@@ -53,17 +55,6 @@ async function assertJwksUrlAllowed(jwksUrl: string, allowPrivateNetwork: boolea
   }
 }
 
-export const ZIdentityProviderInput = z.strictObject({
-  id: z.string().regex(/^[a-z0-9][a-z0-9_-]{0,63}$/, "Lower-case letters, digits, - and _, up to 64."),
-  issuer: z.string().min(1).max(512),
-  jwksUrl: z.string().url().max(2048),
-  audience: z.string().min(1).max(512),
-  algorithms: z
-    .array(z.enum(["RS256", "RS384", "RS512", "PS256", "PS384", "PS512", "ES256", "ES384", "ES512", "EdDSA"]))
-    .min(1)
-    .default(["RS256", "ES256"]),
-});
-export type IdentityProviderInput = z.input<typeof ZIdentityProviderInput>;
 export type IdentityProviderDto = { id: string; issuer: string; jwksUrl: string; audience: string; algorithms: string[] };
 
 const select = { id: true, issuer: true, jwksUrl: true, audience: true, algorithms: true } as const;
