@@ -37,7 +37,7 @@ function invalidJwksUrl(message: string): AppError {
  * address the host resolves to must be public, so the server cannot be pointed at its own
  * network. Checked when the provider is saved; a DNS change afterwards is not re-checked.
  */
-async function assertJwksUrlAllowed(jwksUrl: string, allowPrivateNetwork: boolean): Promise<void> {
+export async function assertJwksUrlAllowed(jwksUrl: string, allowPrivateNetwork: boolean): Promise<void> {
   const url = new URL(jwksUrl);
   if (allowPrivateNetwork) {
     if (url.protocol !== "https:" && url.protocol !== "http:") throw invalidJwksUrl("Must be an http(s) URL.");

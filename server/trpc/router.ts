@@ -1,8 +1,10 @@
 import { router } from "./init";
+import { configRouter } from "./routers/config";
 import { membersRouter } from "./routers/members";
 import { auditRouter, playersRouter } from "./routers/players";
 import { projectsRouter } from "./routers/projects";
 import { providersRouter } from "./routers/providers";
+import { tokensRouter } from "./routers/tokens";
 
 export const appRouter = router({
   projects: projectsRouter,
@@ -10,5 +12,7 @@ export const appRouter = router({
   audit: auditRouter,
   members: membersRouter,
   providers: providersRouter,
+  config: configRouter,
+  tokens: tokensRouter,
 });
 export type AppRouter = typeof appRouter;
