@@ -297,7 +297,12 @@ export async function applyImport(o: {
       for (const { id } of diff.leaderboards.deleted) await deleteLeaderboard({ projectId, id });
       for (const { id } of diff.leaderboards.created) await createLeaderboard({ projectId, input: afterOf(diff.leaderboards, id) });
       for (const { id } of diff.leaderboards.changed) {
-        const { id: _id, sortOrder: _s, operator: _o, ...input } = desiredEntry<ConfigDocument["leaderboards"][number]>(doc, "leaderboards", id);
+        const {
+          id: _id,
+          sortOrder: _s,
+          operator: _o,
+          ...input
+        } = desiredEntry<ConfigDocument["leaderboards"][number]>(doc, "leaderboards", id);
         await updateLeaderboard({ projectId, id, input });
       }
       for (const { id } of diff.identityProviders.deleted) await deleteIdentityProvider({ projectId, id });
