@@ -19,6 +19,9 @@ export default async function DashboardLayout({ children }: { children: ReactNod
             Game backend
           </Link>
           <div className="flex items-center gap-3 text-sm text-zinc-600">
+            <Link href="/tokens" className="hover:text-zinc-900">
+              Access tokens
+            </Link>
             <span data-testid="operator-email">{operator.email}</span>
             {operator.isInstanceAdmin && <span className="rounded bg-zinc-100 px-2 py-0.5 text-xs">instance admin</span>}
             <SignOutButton />

@@ -5,7 +5,7 @@ export function ProjectNav({
   current,
 }: {
   projectId: string;
-  current: "overview" | "keys" | "players" | "members" | "providers" | "audit";
+  current: "overview" | "keys" | "players" | "members" | "providers" | "config" | "audit";
 }) {
   const tabs = [
     ["overview", "Overview", `/projects/${projectId}`],
@@ -13,6 +13,7 @@ export function ProjectNav({
     ["players", "Players", `/projects/${projectId}/players`],
     ["members", "Members", `/projects/${projectId}/members`],
     ["providers", "Identity providers", `/projects/${projectId}/providers`],
+    ["config", "Configuration", `/projects/${projectId}/config`],
     ["audit", "Audit log", `/projects/${projectId}/audit`],
   ] as const;
   return (

@@ -7,7 +7,7 @@ const ZProjectId = z.string().uuid();
 
 /**
  * Configuration as code: viewers export; importing needs the admin role. `dryRun` changes
- * nothing and returns the diff, the refusals and the diff's hash; `apply` recomputes the diff in
+ * nothing and returns the diff, the refusals and the diff's hash; `import` recomputes the diff in
  * its transaction and, given `expectDiffHash`, refuses (VERSION_CONFLICT) when it is no longer
  * the diff that was reviewed.
  */
@@ -20,7 +20,7 @@ export const configRouter = router({
     .input(input(z.strictObject({ projectId: ZProjectId, document: ZConfigDocument })))
     .mutation(({ input }) => planImport(input)),
 
-  apply: projectProcedure("ADMIN")
+  import: projectProcedure("ADMIN")
     .input(input(z.strictObject({ projectId: ZProjectId, document: ZConfigDocument, expectDiffHash: z.string().max(64).optional() })))
     .mutation(({ ctx, input }) => applyImport({ ...input, actor: { operatorId: ctx.operator.id, requestId: ctx.requestId } })),
 });
