@@ -9,6 +9,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { createOperatorToken } from "@/server/auth/operator-tokens";
 import { prisma } from "@/server/db";
 import { createCurrency, createItem, createPurchase, updateItem } from "@/server/services/economy/definitions";
+import { upsertIdentityProvider } from "@/server/services/identity-providers";
 import { createLeaderboard } from "@/server/services/leaderboards/definitions";
 import { upsertOperator } from "@/server/services/operators";
 import { api, baseUrl } from "../support/api";
@@ -107,6 +108,11 @@ beforeAll(async () => {
       clientWritable: false,
     },
   });
+  await upsertIdentityProvider({
+    projectId,
+    provider: { id: "studio", issuer: "https://id.studio.test", jwksUrl: "https://203.0.113.10/.well-known/jwks.json", audience: "game" },
+    allowPrivateNetwork: false,
+  });
   owner = await operatorWith([
     [source.projectId, "OWNER"],
     [target.projectId, "OWNER"],
@@ -146,7 +152,8 @@ describe("export, dry run and apply into another project", () => {
     expect(plan.diff.currencies?.created.map((c) => c.id)).toEqual(["coins", "gems"]);
     expect(plan.diff.purchases?.created.map((c) => c.id)).toEqual(["buy-potion"]);
     expect(plan.diff.leaderboards?.created.map((c) => c.id)).toEqual(["high-scores", "speedrun"]);
-    expect(plan.changes).toBe(7);
+    expect(plan.diff.identityProviders?.created.map((c) => c.id)).toEqual(["studio"]);
+    expect(plan.changes).toBe(8);
     expect(await prisma().currency.count({ where: { projectId: target.projectId } })).toBe(0);
 
     const applied = await ok<Plan>(
@@ -315,7 +322,7 @@ describe("npm run admin (server/cli/admin.mjs) against the app", () => {
 
     const dry = await cli(["config", "import", "--project", projectId, "--file", file, "--dry-run"], ownerToken.token);
     expect(dry.code, dry.stderr).toBe(0);
-    expect((JSON.parse(dry.stdout) as Plan).changes).toBe(7);
+    expect((JSON.parse(dry.stdout) as Plan).changes).toBe(8);
     expect(await prisma().purchase.count({ where: { projectId } })).toBe(0);
     const applied = await cli(["config", "import", "--project", projectId, "--file", file], ownerToken.token);
     expect(applied.code, applied.stderr).toBe(0);

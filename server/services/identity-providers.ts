@@ -18,11 +18,12 @@ for (const [net, bits] of [
 ] as const) {
   PRIVATE.addSubnet(net, bits, "ipv4");
 }
+// IPv4-mapped IPv6 addresses (::ffff:a.b.c.d) are checked against the IPv4 rules by BlockList
+// itself; a `::ffff:0:0/96` rule here would match every IPv4 address and refuse every host.
 for (const [net, bits] of [
   ["::", 127],
   ["fc00::", 7],
   ["fe80::", 10],
-  ["::ffff:0:0", 96],
 ] as const) {
   PRIVATE.addSubnet(net, bits, "ipv6");
 }
