@@ -221,6 +221,20 @@ describe("export, dry run and apply into another project", () => {
   });
 });
 
+describe("concurrent imports", () => {
+  it("two applies of the same document at once: one creates everything, the other recomputes and finds nothing to do", async () => {
+    const fresh = await makeProject();
+    await prisma().projectMember.create({ data: { projectId: fresh.projectId, operatorId: owner.id, role: "OWNER" } });
+    const doc = await exportOf(ownerToken.token, source.projectId);
+    const both = await Promise.all(
+      [1, 2].map(() => ok<Plan>(trpc(ownerToken.token, "mutation", "config.import", { projectId: fresh.projectId, document: doc }))),
+    );
+    expect(both.map((p) => p.changes).sort()).toEqual([0, 8]);
+    expect(withoutSchema(await exportOf(ownerToken.token, fresh.projectId))).toEqual(withoutSchema(doc));
+    expect(await prisma().auditEntry.count({ where: { projectId: fresh.projectId, action: "config.import" } })).toBe(1);
+  });
+});
+
 describe("operator access tokens", () => {
   it("a viewer member cannot import even with an owner-role token (the lower role wins), but may export", async () => {
     const viewer = await operatorWith([[target.projectId, "VIEWER"]]);
