@@ -25,6 +25,9 @@ export default async function DashboardLayout({ children }: { children: ReactNod
             Game backend
           </Link>
           <div className="flex min-w-0 items-center gap-3 text-sm text-zinc-600">
+            <Link href="/tokens" className="hover:text-zinc-900">
+              Access tokens
+            </Link>
             <span data-testid="operator-email" className="truncate">
               {operator.email}
             </span>

@@ -1,4 +1,4 @@
-import { ArrowLeft, Coins, Fingerprint, KeyRound, LayoutDashboard, ScrollText, Trophy, Users, UsersRound } from "lucide-react";
+import { ArrowLeft, Coins, FileCog, Fingerprint, KeyRound, LayoutDashboard, ScrollText, Trophy, Users, UsersRound } from "lucide-react";
 import Link from "next/link";
 
 export function ProjectNav({
@@ -6,7 +6,7 @@ export function ProjectNav({
   current,
 }: {
   projectId: string;
-  current: "overview" | "keys" | "players" | "leaderboards" | "economy" | "members" | "providers" | "audit";
+  current: "overview" | "keys" | "players" | "leaderboards" | "economy" | "members" | "providers" | "config" | "audit";
 }) {
   const tabs = [
     ["overview", "Overview", `/projects/${projectId}`, LayoutDashboard],
@@ -16,6 +16,7 @@ export function ProjectNav({
     ["economy", "Economy", `/projects/${projectId}/economy`, Coins],
     ["members", "Members", `/projects/${projectId}/members`, Users],
     ["providers", "Identity providers", `/projects/${projectId}/providers`, Fingerprint],
+    ["config", "Configuration", `/projects/${projectId}/config`, FileCog],
     ["audit", "Audit log", `/projects/${projectId}/audit`, ScrollText],
   ] as const;
   return (

@@ -1,11 +1,13 @@
 import type { OperatorActor } from "../actor";
+import { actingToken } from "../auth/operator-tokens";
 import { uuidv7 } from "../crypto";
 import { pool } from "../db";
 
 /**
  * The audit log of operator mutations. `recordAudit` is called inside the mutation's
  * `transaction()`, so the entry and the change commit together (its query joins the open
- * transaction); nothing is logged for a change that rolled back.
+ * transaction); nothing is logged for a change that rolled back. A change made with an operator
+ * access token records the token's id (`actingToken`, set for the whole tRPC call).
  */
 export type AuditActor = { operatorId: string; requestId?: string };
 
@@ -18,8 +20,8 @@ export async function recordAudit(o: {
   after?: unknown;
 }): Promise<void> {
   await pool().query(
-    `INSERT INTO audit_log (id, project_id, operator_id, action, target, before, after, request_id)
-     VALUES ($1, $2, $3, $4, $5, $6::jsonb, $7::jsonb, $8)`,
+    `INSERT INTO audit_log (id, project_id, operator_id, action, target, before, after, request_id, token_id)
+     VALUES ($1, $2, $3, $4, $5, $6::jsonb, $7::jsonb, $8, $9)`,
     [
       uuidv7(),
       o.projectId,
@@ -29,6 +31,7 @@ export async function recordAudit(o: {
       o.before === undefined ? null : JSON.stringify(o.before),
       o.after === undefined ? null : JSON.stringify(o.after),
       o.actor.requestId ?? null,
+      actingToken.getStore() ?? null,
     ],
   );
 }
@@ -41,6 +44,7 @@ export type AuditEntryDto = {
   before: unknown;
   after: unknown;
   requestId: string | null;
+  tokenId: string | null;
   createdAt: string;
 };
 
@@ -59,9 +63,10 @@ export async function listAudit(o: {
     before: unknown;
     after: unknown;
     request_id: string | null;
+    token_id: string | null;
     created_at: Date;
   }>(
-    `SELECT a.id, a.action, a.target, op.email, a.before, a.after, a.request_id, a.created_at
+    `SELECT a.id, a.action, a.target, op.email, a.before, a.after, a.request_id, a.token_id, a.created_at
        FROM audit_log a LEFT JOIN operators op ON op.id = a.operator_id
       WHERE a.project_id = $1 AND ($2::text IS NULL OR a.action LIKE $2 || '%') AND ($3::uuid IS NULL OR a.id < $3::uuid)
       ORDER BY a.id DESC LIMIT $4`,
@@ -77,6 +82,7 @@ export async function listAudit(o: {
       before: r.before,
       after: r.after,
       requestId: r.request_id,
+      tokenId: r.token_id,
       createdAt: r.created_at.toISOString(),
     })),
     nextCursor: rows.length > o.limit ? (page[page.length - 1]?.id ?? null) : null,

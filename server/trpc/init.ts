@@ -1,6 +1,7 @@
 import { initTRPC, TRPCError } from "@trpc/server";
 import type { z } from "zod";
 import type { OperatorActor } from "../actor";
+import { actingToken, type TokenScope } from "../auth/operator-tokens";
 import { toAppError } from "../error-normalisation";
 import { AppError, ERRORS } from "../errors";
 import type { MemberRole } from "../generated/prisma/enums";
@@ -15,8 +16,9 @@ import { checkJsonShape, parseWith } from "../validation";
  * the input's `projectId`, checked on the server for every call; a project the caller is not
  * a member of is NOT_FOUND, never FORBIDDEN), `instanceAdminProcedure`.
  */
-export type SessionOperator = { id: string; email: string; name: string; isInstanceAdmin: boolean };
-export type Context = { operator: SessionOperator | null; requestId: string };
+export type SessionOperator = { id: string; email: string; name: string; isInstanceAdmin: boolean; token?: TokenScope };
+/** `tokenRefused`: a bearer token was presented and is unknown, revoked or expired. */
+export type Context = { operator: SessionOperator | null; requestId: string; tokenRefused?: boolean };
 
 const t = initTRPC.context<Context>().create({
   errorFormatter({ shape, error, ctx }) {
@@ -49,31 +51,63 @@ const normalised = t.middleware(async ({ ctx, next }) => {
 
 export const publicProcedure = t.procedure.use(normalised);
 
+/** Signed in, or an operator access token; a call made with a token is audited with its id. */
 export const operatorProcedure = publicProcedure.use(({ ctx, next }) => {
+  if (ctx.tokenRefused) throw new AppError("INVALID_TOKEN", { message: "The access token is unknown, revoked or expired." });
   if (!ctx.operator) throw new AppError("MISSING_TOKEN", { message: "Sign in first." });
-  return next({ ctx: { ...ctx, operator: ctx.operator } });
-});
-
-export const instanceAdminProcedure = operatorProcedure.use(({ ctx, next }) => {
-  if (!ctx.operator.isInstanceAdmin) throw new AppError("FORBIDDEN", { message: "Only instance admins may do this." });
-  return next();
+  const operator = ctx.operator;
+  return operator.token
+    ? actingToken.run(operator.token.id, () => next({ ctx: { ...ctx, operator } }))
+    : next({ ctx: { ...ctx, operator } });
 });
 
 const RANK: Record<MemberRole, number> = { VIEWER: 0, ADMIN: 1, OWNER: 2 };
 
+/** A token scoped to some projects sees nothing else (NOT_FOUND); its role caps every role. */
+const inTokenScope = (operator: SessionOperator, projectId: string) =>
+  !operator.token?.projectIds || operator.token.projectIds.includes(projectId);
+const cappedByToken = (operator: SessionOperator, role: MemberRole): MemberRole =>
+  operator.token && RANK[operator.token.role] < RANK[role] ? operator.token.role : role;
+
+export const instanceAdminProcedure = operatorProcedure.use(async ({ ctx, getRawInput, next }) => {
+  if (!ctx.operator.isInstanceAdmin) throw new AppError("FORBIDDEN", { message: "Only instance admins may do this." });
+  const raw = (await getRawInput()) as { projectId?: unknown } | undefined;
+  if (typeof raw?.projectId === "string" && !inTokenScope(ctx.operator, raw.projectId))
+    throw new AppError("NOT_FOUND", { message: "Project not found." });
+  return next();
+});
+
+/** Operator-level changes a token may make only if it covers all projects and is not read-only (creating a project). */
+export const unscopedProcedure = operatorProcedure.use(({ ctx, next }) => {
+  const token = ctx.operator.token;
+  if (token && (token.projectIds || token.role === "VIEWER"))
+    throw new AppError("FORBIDDEN", { message: "This needs a signed-in session or an all-projects token with the admin role." });
+  return next();
+});
+
+/** Only with a dashboard session, never with a token (a token cannot mint tokens). */
+export const sessionProcedure = operatorProcedure.use(({ ctx, next }) => {
+  if (ctx.operator.token) throw new AppError("FORBIDDEN", { message: "Sign in to the dashboard to do this." });
+  return next();
+});
+
 /**
  * Checked on every call: the caller's role on `input.projectId` is at least `minimum`. Instance
- * admins act as owners everywhere. Not a member: NOT_FOUND.
+ * admins act as owners everywhere. Not a member (or outside the token's projects): NOT_FOUND.
+ * With a token the role is the lower of the membership's and the token's.
  */
 export function projectProcedure(minimum: MemberRole) {
   return operatorProcedure.use(async ({ ctx, getRawInput, next }) => {
     const raw = (await getRawInput()) as { projectId?: unknown } | undefined;
     const projectId = typeof raw?.projectId === "string" ? raw.projectId : "";
-    const role: MemberRole | null = ctx.operator.isInstanceAdmin
-      ? "OWNER"
-      : /^[0-9a-f-]{36}$/i.test(projectId)
-        ? await membershipOf({ operatorId: ctx.operator.id, projectId })
-        : null;
+    const member: MemberRole | null = !inTokenScope(ctx.operator, projectId)
+      ? null
+      : ctx.operator.isInstanceAdmin
+        ? "OWNER"
+        : /^[0-9a-f-]{36}$/i.test(projectId)
+          ? await membershipOf({ operatorId: ctx.operator.id, projectId })
+          : null;
+    const role = member && cappedByToken(ctx.operator, member);
     if (!role) throw new AppError("NOT_FOUND", { message: "Project not found." });
     if (RANK[role] < RANK[minimum]) throw new AppError("FORBIDDEN", { message: `This needs the ${minimum.toLowerCase()} role.` });
     const actor: OperatorActor = { kind: "operator", projectId, operatorId: ctx.operator.id, role };
@@ -92,4 +126,9 @@ export function input<S extends z.ZodType>(schema: S): ((value: unknown) => z.ou
     return parseWith(schema, value, "input");
   };
   return parse as typeof parse & { _input: z.input<S>; _output: z.output<S> };
+}
+
+/** A project list as a token sees it: only its projects, roles capped by its role. */
+export function tokenScopedProjects<P extends { id: string; role: MemberRole | null }>(operator: SessionOperator, projects: P[]): P[] {
+  return projects.filter((p) => inTokenScope(operator, p.id)).map((p) => (p.role ? { ...p, role: cappedByToken(operator, p.role) } : p));
 }

@@ -1,10 +1,12 @@
 import { router } from "./init";
+import { configRouter } from "./routers/config";
 import { economyRouter } from "./routers/economy";
 import { leaderboardsRouter } from "./routers/leaderboards";
 import { membersRouter } from "./routers/members";
 import { auditRouter, playersRouter } from "./routers/players";
 import { projectsRouter } from "./routers/projects";
 import { providersRouter } from "./routers/providers";
+import { tokensRouter } from "./routers/tokens";
 
 export const appRouter = router({
   projects: projectsRouter,
@@ -14,5 +16,7 @@ export const appRouter = router({
   providers: providersRouter,
   leaderboards: leaderboardsRouter,
   economy: economyRouter,
+  config: configRouter,
+  tokens: tokensRouter,
 });
 export type AppRouter = typeof appRouter;

@@ -20,11 +20,12 @@ for (const [net, bits] of [
 ] as const) {
   PRIVATE.addSubnet(net, bits, "ipv4");
 }
+// IPv4-mapped IPv6 addresses (::ffff:a.b.c.d) are checked against the IPv4 rules by BlockList
+// itself; a `::ffff:0:0/96` rule here would match every IPv4 address and refuse every host.
 for (const [net, bits] of [
   ["::", 127],
   ["fc00::", 7],
   ["fe80::", 10],
-  ["::ffff:0:0", 96],
 ] as const) {
   PRIVATE.addSubnet(net, bits, "ipv6");
 }
@@ -39,7 +40,7 @@ function invalidJwksUrl(message: string): AppError {
  * address the host resolves to must be public, so the server cannot be pointed at its own
  * network. Checked when the provider is saved; a DNS change afterwards is not re-checked.
  */
-async function assertJwksUrlAllowed(jwksUrl: string, allowPrivateNetwork: boolean): Promise<void> {
+export async function assertJwksUrlAllowed(jwksUrl: string, allowPrivateNetwork: boolean): Promise<void> {
   const url = new URL(jwksUrl);
   if (allowPrivateNetwork) {
     if (url.protocol !== "https:" && url.protocol !== "http:") throw invalidJwksUrl("Must be an http(s) URL.");

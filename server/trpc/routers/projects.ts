@@ -16,13 +16,24 @@ import {
 } from "../../services/projects";
 import { ZApiKeyKind, ZProjectName } from "../../services/projects/schemas";
 import { playerCounts, projectUsage } from "../../usage";
-import { input, instanceAdminProcedure, operatorProcedure, projectProcedure, router } from "../init";
+import {
+  input,
+  instanceAdminProcedure,
+  operatorProcedure,
+  projectProcedure,
+  router,
+  tokenScopedProjects,
+  unscopedProcedure,
+} from "../init";
 
 const ZProjectId = z.string().uuid();
 
 export const projectsRouter = router({
-  list: operatorProcedure.query(({ ctx }) =>
-    listProjectsFor({ operatorId: ctx.operator.id, isInstanceAdmin: ctx.operator.isInstanceAdmin }),
+  list: operatorProcedure.query(async ({ ctx }) =>
+    tokenScopedProjects(
+      ctx.operator,
+      await listProjectsFor({ operatorId: ctx.operator.id, isInstanceAdmin: ctx.operator.isInstanceAdmin }),
+    ),
   ),
 
   get: projectProcedure("VIEWER")
@@ -30,7 +41,7 @@ export const projectsRouter = router({
     .query(async ({ ctx, input }) => ({ ...(await getProject(input)), role: ctx.actor.role })),
 
   /** The creator becomes the project's owner; a new project starts on the Free plan. */
-  create: operatorProcedure.input(input(z.strictObject({ name: ZProjectName }))).mutation(({ ctx, input }) =>
+  create: unscopedProcedure.input(input(z.strictObject({ name: ZProjectName }))).mutation(({ ctx, input }) =>
     transaction(async () => {
       const project = await createProject({ name: input.name, plan: "FREE", ownerId: ctx.operator.id });
       await recordAudit({

@@ -1,0 +1,5 @@
+import { AccessTokens } from "@/components/dashboard/tokens";
+
+export default function TokensPage() {
+  return <AccessTokens />;
+}

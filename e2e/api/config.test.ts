@@ -1,0 +1,375 @@
+import { spawn } from "node:child_process";
+import { randomBytes } from "node:crypto";
+import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import Ajv2020 from "ajv/dist/2020.js";
+import addFormats from "ajv-formats";
+import { beforeAll, describe, expect, it } from "vitest";
+import { createOperatorToken } from "@/server/auth/operator-tokens";
+import { prisma } from "@/server/db";
+import { createCurrency, createItem, createPurchase, updateItem } from "@/server/services/economy/definitions";
+import { upsertIdentityProvider } from "@/server/services/identity-providers";
+import { createLeaderboard } from "@/server/services/leaderboards/definitions";
+import { upsertOperator } from "@/server/services/operators";
+import { api, baseUrl } from "../support/api";
+import { anonymousPlayer, makeProject, type TestProject } from "../support/fixtures";
+
+/**
+ * Configuration as code over HTTP: export, dry run, apply through /api/trpc with operator access
+ * tokens (Bearer gbo_…), the token's scope and role, and the `npm run admin` CLI end to end.
+ */
+type Doc = {
+  $schema?: string;
+  version: number;
+  leaderboards: Array<Record<string, unknown> & { id: string }>;
+  currencies: Array<Record<string, unknown> & { id: string }>;
+  items: Array<Record<string, unknown> & { id: string }>;
+  purchases: Array<Record<string, unknown> & { id: string }>;
+  identityProviders: Array<Record<string, unknown> & { id: string }>;
+};
+type Refusal = { kind: string; id: string; action: string; code: string; message: string };
+type KindDiff = {
+  created: Array<{ id: string }>;
+  changed: Array<{ id: string; fields: Array<{ field: string }> }>;
+  deleted: Array<{ id: string }>;
+};
+type Plan = { diff: Record<string, KindDiff>; refusals: Refusal[]; changes: number; diffHash: string };
+type TrpcError = { message: string; data: { code: string; appCode: string; details: Record<string, unknown> } };
+
+async function trpc<T>(
+  token: string,
+  kind: "query" | "mutation",
+  procedure: string,
+  input?: unknown,
+): Promise<{ data?: T; error?: TrpcError }> {
+  const headers = { Authorization: `Bearer ${token}`, "Content-Type": "application/json" };
+  const url = `${baseUrl()}/api/trpc/${procedure}`;
+  const res =
+    kind === "query"
+      ? await fetch(input === undefined ? url : `${url}?input=${encodeURIComponent(JSON.stringify(input))}`, { headers })
+      : await fetch(url, { method: "POST", headers, body: JSON.stringify(input ?? {}) });
+  const body = (await res.json()) as { result?: { data: T }; error?: TrpcError };
+  return body.error ? { error: body.error } : { data: body.result?.data as T };
+}
+const ok = async <T>(call: Promise<{ data?: T; error?: TrpcError }>): Promise<T> => {
+  const { data, error } = await call;
+  if (error) throw new Error(`refused: ${error.data.appCode} ${error.message}`);
+  return data as T;
+};
+const refused = async (call: Promise<{ data?: unknown; error?: TrpcError }>) => {
+  const { error } = await call;
+  if (!error) throw new Error("the call was not refused");
+  return { code: error.data.code, appCode: error.data.appCode };
+};
+
+async function operatorWith(roles: Array<[string, "OWNER" | "ADMIN" | "VIEWER"]>, isInstanceAdmin = false) {
+  const email = `cfg-${randomBytes(4).toString("hex")}@studio.test`;
+  const op = await upsertOperator({ email, name: email, password: "a long operator passphrase 9", isInstanceAdmin });
+  for (const [projectId, role] of roles) await prisma().projectMember.create({ data: { projectId, operatorId: op.id, role } });
+  return { ...op, isInstanceAdmin };
+}
+
+let source: TestProject;
+let target: TestProject;
+let owner: Awaited<ReturnType<typeof operatorWith>>;
+let ownerToken: { id: string; token: string };
+
+beforeAll(async () => {
+  source = await makeProject();
+  target = await makeProject();
+  const projectId = source.projectId;
+  await createCurrency({ projectId, input: { id: "coins", name: "Coins", initialBalance: 100, maxBalance: 1_000_000 } });
+  await createCurrency({ projectId, input: { id: "gems", name: "Gems", initialBalance: 0, clientWritable: false } });
+  await createItem({ projectId, input: { id: "potion", name: "Potion" } });
+  await createItem({ projectId, input: { id: "sword", name: "Sword", maxStack: 1 } });
+  await createPurchase({
+    projectId,
+    input: {
+      id: "buy-potion",
+      name: "Buy a potion",
+      costs: [{ currencyId: "coins", amount: 10 }],
+      rewards: [{ itemId: "potion", quantity: 1 }],
+    },
+  });
+  await createLeaderboard({
+    projectId,
+    input: { id: "high-scores", name: "High scores", sortOrder: "desc", operator: "best", minScore: 0 },
+  });
+  await createLeaderboard({
+    projectId,
+    input: {
+      id: "speedrun",
+      name: "Speedrun",
+      sortOrder: "asc",
+      operator: "best",
+      minScore: 1,
+      resetSchedule: "daily",
+      clientWritable: false,
+    },
+  });
+  await upsertIdentityProvider({
+    projectId,
+    provider: { id: "studio", issuer: "https://id.studio.test", jwksUrl: "https://203.0.113.10/.well-known/jwks.json", audience: "game" },
+    allowPrivateNetwork: false,
+  });
+  owner = await operatorWith([
+    [source.projectId, "OWNER"],
+    [target.projectId, "OWNER"],
+  ]);
+  ownerToken = await createOperatorToken({ operator: owner, name: "ci", role: "ADMIN", projectIds: null, instanceAdmin: false });
+});
+
+const exportOf = (token: string, projectId: string) => ok<Doc>(trpc(token, "query", "config.export", { projectId }));
+const withoutSchema = ({ $schema: _s, ...doc }: Doc) => doc;
+
+describe("export, dry run and apply into another project", () => {
+  it("the served schema is the committed one, and an export validates against it", async () => {
+    const served = await fetch(`${baseUrl()}/api/config-schema.json`);
+    expect(served.status).toBe(200);
+    const schema = await served.json();
+    expect(schema).toEqual(JSON.parse(readFileSync("server/services/config/config-schema.json", "utf8")));
+    const doc = await exportOf(ownerToken.token, source.projectId);
+    const ajv = new Ajv2020({ strict: false, allErrors: true });
+    addFormats.default(ajv);
+    const validate = ajv.compile(schema);
+    expect(validate(doc), JSON.stringify(validate.errors)).toBe(true);
+    expect(doc.$schema).toMatch(/\/api\/config-schema\.json$/);
+    expect(doc.currencies.map((c) => c.id)).toEqual(["coins", "gems"]);
+    expect(doc.purchases[0]).toEqual({
+      id: "buy-potion",
+      name: "Buy a potion",
+      costs: [{ currencyId: "coins", amount: 10 }],
+      rewards: [{ itemId: "potion", quantity: 1 }],
+    });
+    expect(JSON.stringify(doc)).not.toContain(source.projectId);
+  });
+
+  it("a dry run lists creates and changes nothing; apply creates everything in one go; the game API serves it", async () => {
+    const doc = await exportOf(ownerToken.token, source.projectId);
+    const plan = await ok<Plan>(trpc(ownerToken.token, "mutation", "config.dryRun", { projectId: target.projectId, document: doc }));
+    expect(plan.refusals).toEqual([]);
+    expect(plan.diff.currencies?.created.map((c) => c.id)).toEqual(["coins", "gems"]);
+    expect(plan.diff.purchases?.created.map((c) => c.id)).toEqual(["buy-potion"]);
+    expect(plan.diff.leaderboards?.created.map((c) => c.id)).toEqual(["high-scores", "speedrun"]);
+    expect(plan.diff.identityProviders?.created.map((c) => c.id)).toEqual(["studio"]);
+    expect(plan.changes).toBe(8);
+    expect(await prisma().currency.count({ where: { projectId: target.projectId } })).toBe(0);
+
+    const applied = await ok<Plan>(
+      trpc(ownerToken.token, "mutation", "config.import", { projectId: target.projectId, document: doc, expectDiffHash: plan.diffHash }),
+    );
+    expect(applied.diffHash).toBe(plan.diffHash);
+    expect(withoutSchema(await exportOf(ownerToken.token, target.projectId))).toEqual(withoutSchema(doc));
+    const again = await ok<Plan>(trpc(ownerToken.token, "mutation", "config.dryRun", { projectId: target.projectId, document: doc }));
+    expect(again.changes).toBe(0);
+
+    const board = await api<{ name: string; sortOrder: string }>("GET", "/api/v1/leaderboards/speedrun", { key: target.clientKey });
+    expect(board.status).toBe(200);
+    expect(board.body).toMatchObject({ name: "Speedrun", sortOrder: "asc" });
+    const player = await anonymousPlayer(target.clientKey);
+    const bought = await api<{ balances: Array<{ id: string; balance: number }> }>("POST", "/api/v1/economy/purchase", {
+      key: target.clientKey,
+      token: player.accessToken,
+      body: { purchaseId: "buy-potion" },
+    });
+    expect(bought.status).toBe(200);
+    expect(bought.body.balances).toContainEqual({ id: "coins", balance: 90 });
+
+    const audit = await prisma().auditEntry.findMany({ where: { projectId: target.projectId, action: "config.import" } });
+    expect(audit.map((a) => [a.operatorId, a.tokenId])).toEqual([[owner.id, ownerToken.id]]);
+  });
+
+  it("refusals (a held currency deleted, a fixed field changed, an unknown currency) show in the dry run and apply changes nothing", async () => {
+    const before = await exportOf(ownerToken.token, target.projectId);
+    const doc: Doc = structuredClone(before);
+    doc.currencies = doc.currencies.filter((c) => c.id !== "coins"); // a player of the previous test holds 90
+    doc.purchases = [
+      { id: "buy-gem", name: "Buy a gem", costs: [{ currencyId: "diamonds", amount: 1 }], rewards: [{ currencyId: "gems", amount: 1 }] },
+    ];
+    doc.leaderboards = doc.leaderboards.map((b) => (b.id === "high-scores" ? { ...b, sortOrder: "asc" } : b));
+    doc.items = doc.items.map((i) => (i.id === "sword" ? { ...i, name: "Great sword" } : i));
+    doc.identityProviders.push({ id: "local", issuer: "x", jwksUrl: "http://127.0.0.1/jwks", audience: "game", algorithms: ["RS256"] });
+    const plan = await ok<Plan>(trpc(ownerToken.token, "mutation", "config.dryRun", { projectId: target.projectId, document: doc }));
+    expect(plan.refusals.map((r) => [r.kind, r.id, r.action, r.code])).toEqual([
+      ["currencies", "coins", "delete", "IN_USE"],
+      ["purchases", "buy-gem", "create", "VALIDATION_ERROR"],
+      ["leaderboards", "high-scores", "change", "VALIDATION_ERROR"],
+      ["identityProviders", "local", "create", "VALIDATION_ERROR"],
+    ]);
+    expect(plan.diff.items?.changed).toEqual([{ id: "sword", fields: [{ field: "name", before: "Sword", after: "Great sword" }] }]);
+    expect(await refused(trpc(ownerToken.token, "mutation", "config.import", { projectId: target.projectId, document: doc }))).toEqual({
+      code: "CONFLICT",
+      appCode: "IN_USE",
+    });
+    expect(await exportOf(ownerToken.token, target.projectId)).toEqual(before);
+  });
+
+  it("apply of a reviewed diff that went stale is refused (VERSION_CONFLICT) and changes nothing", async () => {
+    const doc = await exportOf(ownerToken.token, target.projectId);
+    doc.items = doc.items.map((i) => (i.id === "potion" ? { ...i, maxStack: 99 } : i));
+    const plan = await ok<Plan>(trpc(ownerToken.token, "mutation", "config.dryRun", { projectId: target.projectId, document: doc }));
+    await updateItem({ projectId: target.projectId, id: "sword", input: { name: "Renamed meanwhile" } });
+    const stale = { projectId: target.projectId, document: doc, expectDiffHash: plan.diffHash };
+    expect(await refused(trpc(ownerToken.token, "mutation", "config.import", stale))).toEqual({
+      code: "PRECONDITION_FAILED",
+      appCode: "VERSION_CONFLICT",
+    });
+    expect((await prisma().item.findFirstOrThrow({ where: { projectId: target.projectId, id: "potion" } })).maxStack).toBeNull();
+    const fresh = await ok<Plan>(trpc(ownerToken.token, "mutation", "config.import", { projectId: target.projectId, document: doc }));
+    expect(fresh.diff.items?.changed.map((c) => c.id)).toEqual(["potion", "sword"]);
+  });
+});
+
+describe("concurrent imports", () => {
+  it("two applies of the same document at once: one creates everything, the other recomputes and finds nothing to do", async () => {
+    const fresh = await makeProject();
+    await prisma().projectMember.create({ data: { projectId: fresh.projectId, operatorId: owner.id, role: "OWNER" } });
+    const doc = await exportOf(ownerToken.token, source.projectId);
+    const both = await Promise.all(
+      [1, 2].map(() => ok<Plan>(trpc(ownerToken.token, "mutation", "config.import", { projectId: fresh.projectId, document: doc }))),
+    );
+    expect(both.map((p) => p.changes).sort()).toEqual([0, 8]);
+    expect(withoutSchema(await exportOf(ownerToken.token, fresh.projectId))).toEqual(withoutSchema(doc));
+    expect(await prisma().auditEntry.count({ where: { projectId: fresh.projectId, action: "config.import" } })).toBe(1);
+  });
+});
+
+describe("operator access tokens", () => {
+  it("a viewer member cannot import even with an owner-role token (the lower role wins), but may export", async () => {
+    const viewer = await operatorWith([[target.projectId, "VIEWER"]]);
+    const { token } = await createOperatorToken({ operator: viewer, name: "v", role: "OWNER", projectIds: null, instanceAdmin: false });
+    const doc = await exportOf(token, target.projectId);
+    expect(await refused(trpc(token, "mutation", "config.dryRun", { projectId: target.projectId, document: doc }))).toEqual({
+      code: "FORBIDDEN",
+      appCode: "FORBIDDEN",
+    });
+  });
+
+  it("a viewer-role token of an owner reads but cannot change anything", async () => {
+    const { token } = await createOperatorToken({ operator: owner, name: "ro", role: "VIEWER", projectIds: null, instanceAdmin: false });
+    const doc = await exportOf(token, target.projectId);
+    expect((await refused(trpc(token, "mutation", "config.import", { projectId: target.projectId, document: doc }))).code).toBe(
+      "FORBIDDEN",
+    );
+    const key = { projectId: target.projectId, kind: "SERVER", name: "forged" };
+    expect((await refused(trpc(token, "mutation", "projects.createKey", key))).code).toBe("FORBIDDEN");
+    expect((await refused(trpc(token, "mutation", "projects.create", { name: "forged" }))).code).toBe("FORBIDDEN");
+    expect(await prisma().apiKey.count({ where: { projectId: target.projectId, name: "forged" } })).toBe(0);
+    const projects = await ok<Array<{ id: string; role: string }>>(trpc(token, "query", "projects.list"));
+    expect(projects.find((p) => p.id === target.projectId)?.role).toBe("VIEWER");
+  });
+
+  it("a token for project A does not see project B (NOT_FOUND, not listed)", async () => {
+    const { token } = await createOperatorToken({
+      operator: owner,
+      name: "a-only",
+      role: "OWNER",
+      projectIds: [source.projectId],
+      instanceAdmin: false,
+    });
+    await exportOf(token, source.projectId);
+    expect(await refused(trpc(token, "query", "config.export", { projectId: target.projectId }))).toEqual({
+      code: "NOT_FOUND",
+      appCode: "NOT_FOUND",
+    });
+    expect((await ok<Array<{ id: string }>>(trpc(token, "query", "projects.list"))).map((p) => p.id)).toEqual([source.projectId]);
+  });
+
+  it("a revoked or unknown token is refused (INVALID_TOKEN); a token cannot mint tokens; only the hash is stored", async () => {
+    const created = await createOperatorToken({
+      operator: owner,
+      name: "short-lived",
+      role: "ADMIN",
+      projectIds: null,
+      instanceAdmin: false,
+    });
+    expect(created.token.startsWith("gbo_")).toBe(true);
+    expect(await prisma().operatorToken.count({ where: { tokenHash: Buffer.from(created.token) } })).toBe(0);
+    const mint = { name: "child", role: "ADMIN", projectIds: null };
+    expect((await refused(trpc(created.token, "mutation", "tokens.create", mint))).code).toBe("FORBIDDEN");
+    await ok(trpc(created.token, "mutation", "tokens.revoke", { tokenId: created.id }));
+    expect(await refused(trpc(created.token, "query", "projects.list"))).toEqual({ code: "UNAUTHORIZED", appCode: "INVALID_TOKEN" });
+    expect(await refused(trpc(`gbo_${randomBytes(30).toString("base64url")}`, "query", "projects.list"))).toEqual({
+      code: "UNAUTHORIZED",
+      appCode: "INVALID_TOKEN",
+    });
+    const listed = await ok<Array<{ id: string; revokedAt: string | null }>>(trpc(ownerToken.token, "query", "tokens.list"));
+    expect(listed.find((t) => t.id === created.id)?.revokedAt).toBeTruthy();
+  });
+});
+
+function cli(args: string[], token: string): Promise<{ code: number; stdout: string; stderr: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ["server/cli/admin.mjs", ...args], {
+      env: { ...process.env, GB_URL: baseUrl(), GB_TOKEN: token },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (d) => {
+      stdout += d;
+    });
+    child.stderr.on("data", (d) => {
+      stderr += d;
+    });
+    child.on("error", reject);
+    child.on("close", (code) => resolve({ code: code ?? -1, stdout, stderr }));
+  });
+}
+
+describe("npm run admin (server/cli/admin.mjs) against the app", () => {
+  it("lists and creates projects, exports, dry-runs and applies an import, creates a key; plan set needs an instance admin", async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), "gb-admin-"));
+    const file = path.join(dir, "config.json");
+    const listed = await cli(["projects", "list"], ownerToken.token);
+    expect(listed.code, listed.stderr).toBe(0);
+    expect((JSON.parse(listed.stdout) as Array<{ id: string }>).map((p) => p.id)).toEqual(expect.arrayContaining([source.projectId]));
+
+    const exported = await cli(["config", "export", "--project", source.projectId, "--out", file], ownerToken.token);
+    expect(exported.code, exported.stderr).toBe(0);
+    expect(JSON.parse(readFileSync(file, "utf8")).version).toBe(1);
+
+    const created = await cli(["projects", "create", "--name", `cli-${randomBytes(3).toString("hex")}`], ownerToken.token);
+    expect(created.code, created.stderr).toBe(0);
+    const projectId = (JSON.parse(created.stdout) as { id: string }).id;
+
+    const dry = await cli(["config", "import", "--project", projectId, "--file", file, "--dry-run"], ownerToken.token);
+    expect(dry.code, dry.stderr).toBe(0);
+    expect((JSON.parse(dry.stdout) as Plan).changes).toBe(8);
+    expect(await prisma().purchase.count({ where: { projectId } })).toBe(0);
+    const applied = await cli(["config", "import", "--project", projectId, "--file", file], ownerToken.token);
+    expect(applied.code, applied.stderr).toBe(0);
+    expect(await prisma().purchase.count({ where: { projectId } })).toBe(1);
+
+    const key = await cli(["keys", "create", "--project", projectId, "--kind", "server", "--name", "ci"], ownerToken.token);
+    expect(key.code, key.stderr).toBe(0);
+    expect((JSON.parse(key.stdout) as { key: string }).key).toMatch(/^gb_server_/);
+
+    const plan = await cli(["plan", "set", "--project", projectId, "--plan", "pro"], ownerToken.token);
+    expect(plan.code).toBe(1);
+    expect(plan.stdout).toBe("");
+    expect(JSON.parse(plan.stderr)).toMatchObject({ error: { code: "FORBIDDEN", httpStatus: 403 } });
+
+    const admin = await operatorWith([], true);
+    const adminToken = await createOperatorToken({ operator: admin, name: "ops", role: "OWNER", projectIds: null, instanceAdmin: true });
+    const set = await cli(["plan", "set", "--project", projectId, "--plan", "enterprise", "--limit", "5000"], adminToken.token);
+    expect(set.code, set.stderr).toBe(0);
+    expect(JSON.parse(set.stdout)).toMatchObject({ plan: "ENTERPRISE", customRateLimit: 5000 });
+  });
+
+  it("errors are JSON on stderr with a non-zero exit: a bad document, a refused token, a missing token", async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), "gb-admin-"));
+    const file = path.join(dir, "bad.json");
+    writeFileSync(file, JSON.stringify({ version: 1, leaderboards: [] }));
+    const bad = await cli(["config", "import", "--project", source.projectId, "--file", file, "--dry-run"], ownerToken.token);
+    expect(bad.code).toBe(1);
+    expect(JSON.parse(bad.stderr)).toMatchObject({ error: { code: "VALIDATION_ERROR" } });
+    const unknown = await cli(["projects", "list"], "gbo_unknown");
+    expect(unknown.code).toBe(1);
+    expect(JSON.parse(unknown.stderr)).toMatchObject({ error: { code: "INVALID_TOKEN" } });
+    const missing = await cli(["projects", "list"], "");
+    expect(missing.code).toBe(2);
+    expect(JSON.parse(missing.stderr)).toMatchObject({ error: { code: "USAGE" } });
+  });
+});

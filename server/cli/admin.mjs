@@ -1,0 +1,118 @@
+#!/usr/bin/env node
+// `npm run admin -- <command>`: the operator API from scripts, over HTTP with an operator access
+// token (create one on the dashboard's "Access tokens" page). Plain Node ESM on @trpc/client; no
+// password ever. Prints JSON to stdout; on failure prints {"error": {...}} to stderr and exits 1
+// (2 for a usage error). Configuration: GB_URL and GB_TOKEN, or --url and --token.
+import { readFileSync, writeFileSync } from "node:fs";
+import { parseArgs } from "node:util";
+import { createTRPCClient, httpLink, TRPCClientError } from "@trpc/client";
+
+const USAGE = `Usage: npm run admin -- <command> [options]   (GB_URL / --url, GB_TOKEN / --token)
+
+  projects list
+  projects create --name <name>
+  keys create --project <id> --kind client|server --name <name>
+  plan set --project <id> --plan free|pro|enterprise [--limit <requests per window>]   (instance-admin token)
+  config export --project <id> [--out <file>]
+  config import --project <id> --file <file> [--dry-run] [--expect-diff <hash>]`;
+
+class UsageError extends Error {}
+
+function fail(error) {
+  if (error instanceof UsageError) {
+    process.stderr.write(`${JSON.stringify({ error: { code: "USAGE", message: error.message, usage: USAGE } })}\n`);
+    process.exit(2);
+  }
+  const data = error instanceof TRPCClientError ? error.data : undefined;
+  const out = data
+    ? { code: data.appCode ?? data.code, message: error.message, httpStatus: data.httpStatus, details: data.details ?? {} }
+    : { code: "CLIENT_ERROR", message: error instanceof Error ? error.message : String(error) };
+  process.stderr.write(`${JSON.stringify({ error: out })}\n`);
+  process.exit(1);
+}
+
+function required(values, name) {
+  const value = values[name];
+  if (typeof value !== "string" || value === "") throw new UsageError(`--${name} is required.`);
+  return value;
+}
+
+async function main() {
+  const { values, positionals } = parseArgs({
+    allowPositionals: true,
+    options: {
+      url: { type: "string" },
+      token: { type: "string" },
+      project: { type: "string" },
+      name: { type: "string" },
+      kind: { type: "string" },
+      plan: { type: "string" },
+      limit: { type: "string" },
+      out: { type: "string" },
+      file: { type: "string" },
+      "dry-run": { type: "boolean", default: false },
+      "expect-diff": { type: "string" },
+      help: { type: "boolean", default: false },
+    },
+  });
+  if (values.help || positionals.length === 0) {
+    process.stdout.write(`${USAGE}\n`);
+    return;
+  }
+  const url = values.url ?? process.env.GB_URL;
+  const token = values.token ?? process.env.GB_TOKEN;
+  if (!url) throw new UsageError("Set GB_URL or pass --url (the server's base URL, e.g. http://localhost:3000).");
+  if (!token) throw new UsageError("Set GB_TOKEN or pass --token (an operator access token, gbo_…).");
+  const api = createTRPCClient({
+    links: [httpLink({ url: `${url.replace(/\/+$/, "")}/api/trpc`, headers: { Authorization: `Bearer ${token}` } })],
+  });
+  const command = positionals.slice(0, 2).join(" ");
+  const print = (value) => process.stdout.write(`${JSON.stringify(value, null, 2)}\n`);
+
+  switch (command) {
+    case "projects list":
+      return print(await api.projects.list.query());
+    case "projects create":
+      return print(await api.projects.create.mutate({ name: required(values, "name") }));
+    case "keys create": {
+      const kind = required(values, "kind").toUpperCase();
+      if (kind !== "CLIENT" && kind !== "SERVER") throw new UsageError("--kind is client or server.");
+      return print(await api.projects.createKey.mutate({ projectId: required(values, "project"), kind, name: required(values, "name") }));
+    }
+    case "plan set": {
+      const plan = required(values, "plan").toUpperCase();
+      if (!["FREE", "PRO", "ENTERPRISE"].includes(plan)) throw new UsageError("--plan is free, pro or enterprise.");
+      const limit = values.limit === undefined ? undefined : Number(values.limit);
+      if (limit !== undefined && !Number.isInteger(limit)) throw new UsageError("--limit is a whole number.");
+      return print(
+        await api.projects.setPlan.mutate({
+          projectId: required(values, "project"),
+          plan,
+          ...(limit === undefined ? {} : { customRateLimit: limit }),
+        }),
+      );
+    }
+    case "config export": {
+      const document = await api.config.export.query({ projectId: required(values, "project") });
+      if (!values.out) return print(document);
+      writeFileSync(values.out, `${JSON.stringify(document, null, 2)}\n`);
+      return print({ written: values.out });
+    }
+    case "config import": {
+      const file = required(values, "file");
+      let document;
+      try {
+        document = JSON.parse(readFileSync(file, "utf8"));
+      } catch (error) {
+        throw new UsageError(`${file}: ${error.message}`);
+      }
+      const input = { projectId: required(values, "project"), document };
+      if (values["dry-run"]) return print(await api.config.dryRun.mutate(input));
+      return print(await api.config.import.mutate(values["expect-diff"] ? { ...input, expectDiffHash: values["expect-diff"] } : input));
+    }
+    default:
+      throw new UsageError(`Unknown command "${positionals.join(" ")}".`);
+  }
+}
+
+main().catch(fail);

@@ -1,0 +1,328 @@
+import { createHash } from "node:crypto";
+import { pool, transaction } from "../../db";
+import { env } from "../../env";
+import { AppError, type ErrorCode } from "../../errors";
+import { type AuditActor, recordAudit } from "../audit";
+import {
+  createCurrency,
+  createItem,
+  createPurchase,
+  deleteCurrency,
+  deleteItem,
+  deletePurchase,
+  forgetEconomy,
+  listCurrencies,
+  listItems,
+  listPurchases,
+  updateCurrency,
+  updateItem,
+  updatePurchase,
+} from "../economy/definitions";
+import { isCurrencyLine, type Line } from "../economy/schemas";
+import { assertJwksUrlAllowed, deleteIdentityProvider, listIdentityProviders, upsertIdentityProvider } from "../identity-providers";
+import { createLeaderboard, deleteLeaderboard, forgetLeaderboard, listLeaderboards, updateLeaderboard } from "../leaderboards/definitions";
+import {
+  CONFIG_KINDS,
+  CONFIG_SCHEMA_PATH,
+  CONFIG_VERSION,
+  type ConfigDiff,
+  type ConfigDocument,
+  type ConfigKind,
+  type ImportPlan,
+  type KindDiff,
+  type Refusal,
+} from "./schemas";
+
+/**
+ * Configuration as code: export a project's definitions as one document, import one as a diff
+ * (dry run) or apply it. Apply recomputes the diff inside one transaction under a per-project
+ * lock and performs it through the same service functions the dashboard and API use (their
+ * checks run again there), so a diff computed earlier can never be applied stale: a stale
+ * `expectDiffHash` is refused, and without one what is applied is what the project needs now.
+ */
+
+const normaliseLine = (line: Line): Line =>
+  isCurrencyLine(line) ? { currencyId: line.currencyId, amount: line.amount } : { itemId: line.itemId, quantity: line.quantity };
+
+export const schemaUrl = (): string => `${env().PUBLIC_URL ?? ""}${CONFIG_SCHEMA_PATH}`;
+
+/** The project's configuration, every list ordered by id and every object's keys in schema order. */
+export async function exportConfig(o: { projectId: string }): Promise<ConfigDocument> {
+  const { projectId } = o;
+  const [leaderboards, currencies, items, purchases, providers] = [
+    await listLeaderboards({ projectId }),
+    await listCurrencies({ projectId }),
+    await listItems({ projectId }),
+    await listPurchases({ projectId }),
+    await listIdentityProviders({ projectId }),
+  ];
+  const byId = <T extends { id: string }>(list: T[]) => [...list].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+  return {
+    $schema: schemaUrl(),
+    version: CONFIG_VERSION,
+    leaderboards: byId(leaderboards).map((b) => ({
+      id: b.id,
+      name: b.name,
+      sortOrder: b.sortOrder,
+      operator: b.operator,
+      minScore: b.minScore,
+      maxScore: b.maxScore,
+      resetSchedule: b.resetSchedule,
+      clientWritable: b.clientWritable,
+    })),
+    currencies: byId(currencies).map((c) => ({
+      id: c.id,
+      name: c.name,
+      initialBalance: c.initialBalance,
+      maxBalance: c.maxBalance,
+      clientWritable: c.clientWritable,
+    })),
+    items: byId(items).map((i) => ({ id: i.id, name: i.name, maxStack: i.maxStack })),
+    purchases: byId(purchases).map((p) => ({
+      id: p.id,
+      name: p.name,
+      costs: p.costs.map(normaliseLine),
+      rewards: p.rewards.map(normaliseLine),
+    })),
+    identityProviders: byId(providers).map((p) => ({
+      id: p.id,
+      issuer: p.issuer,
+      jwksUrl: p.jwksUrl,
+      audience: p.audience,
+      algorithms: p.algorithms as ConfigDocument["identityProviders"][number]["algorithms"],
+    })),
+  };
+}
+
+type Entry = { id: string } & Record<string, unknown>;
+
+function diffKind(current: Entry[], desired: Entry[]): KindDiff {
+  const now = new Map(current.map((e) => [e.id, e]));
+  const next = new Map(desired.map((e) => [e.id, e]));
+  const diff: KindDiff = { created: [], changed: [], deleted: [] };
+  for (const [id, after] of next) {
+    const before = now.get(id);
+    if (!before) {
+      diff.created.push({ id, after });
+      continue;
+    }
+    const fields = Object.keys(after)
+      .filter((field) => field !== "id" && JSON.stringify(before[field]) !== JSON.stringify(after[field]))
+      .map((field) => ({ field, before: before[field], after: after[field] }));
+    if (fields.length) diff.changed.push({ id, fields });
+  }
+  for (const [id, before] of now) if (!next.has(id)) diff.deleted.push({ id, before });
+  const order = (a: { id: string }, b: { id: string }) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
+  diff.created.sort(order);
+  diff.changed.sort(order);
+  diff.deleted.sort(order);
+  return diff;
+}
+
+/** Refusals for deletions of what players hold, in the same words as deleteCurrency / deleteItem. */
+async function heldRefusals(projectId: string, diff: ConfigDiff): Promise<Refusal[]> {
+  const refusals: Refusal[] = [];
+  const currencies = diff.currencies.deleted.map((d) => d.id);
+  const items = diff.items.deleted.map((d) => d.id);
+  if (currencies.length) {
+    const { rows } = await pool().query<{ id: string }>(
+      "SELECT DISTINCT currency_id AS id FROM wallets WHERE project_id = $1 AND currency_id = ANY($2::text[]) AND balance > 0 ORDER BY 1",
+      [projectId, currencies],
+    );
+    for (const r of rows)
+      refusals.push({ kind: "currencies", id: r.id, action: "delete", code: "IN_USE", message: "Players hold this currency." });
+  }
+  if (items.length) {
+    const { rows } = await pool().query<{ id: string }>(
+      "SELECT DISTINCT item_id AS id FROM inventory WHERE project_id = $1 AND item_id = ANY($2::text[]) AND quantity > 0 ORDER BY 1",
+      [projectId, items],
+    );
+    for (const r of rows) refusals.push({ kind: "items", id: r.id, action: "delete", code: "IN_USE", message: "Players hold this item." });
+  }
+  return refusals;
+}
+
+/** Lines of created or changed purchases must name currencies and items of the resulting configuration, once per side. */
+function purchaseRefusals(doc: ConfigDocument, diff: ConfigDiff): Refusal[] {
+  const refusals: Refusal[] = [];
+  const currencies = new Set(doc.currencies.map((c) => c.id));
+  const items = new Set(doc.items.map((i) => i.id));
+  const deletedCurrencies = new Set(diff.currencies.deleted.map((d) => d.id));
+  const deletedItems = new Set(diff.items.deleted.map((d) => d.id));
+  const touched = new Map<string, "create" | "change">([
+    ...diff.purchases.created.map((c) => [c.id, "create"] as const),
+    ...diff.purchases.changed.map((c) => [c.id, "change"] as const),
+  ]);
+  const referencedByKept = new Map<string, string[]>();
+  for (const purchase of doc.purchases) {
+    const action = touched.get(purchase.id);
+    const problems: string[] = [];
+    for (const side of ["costs", "rewards"] as const) {
+      const seen = new Set<string>();
+      for (const line of purchase[side]) {
+        const ref = isCurrencyLine(line) ? `currency:${line.currencyId}` : `item:${line.itemId}`;
+        if (seen.has(ref)) problems.push(`${side}: ${ref} is listed twice.`);
+        seen.add(ref);
+        const [known, deleted, id, what] = isCurrencyLine(line)
+          ? [currencies, deletedCurrencies, line.currencyId, "currency"]
+          : [items, deletedItems, line.itemId, "item"];
+        if (known.has(id)) continue;
+        if (deleted.has(id)) referencedByKept.set(ref, [...(referencedByKept.get(ref) ?? []), purchase.id]);
+        else problems.push(`${side}: no ${what} "${id}".`);
+      }
+    }
+    if (purchase.costs.length === 0 && purchase.rewards.length === 0) problems.push("A purchase needs costs or rewards.");
+    if (problems.length && action)
+      refusals.push({ kind: "purchases", id: purchase.id, action, code: "VALIDATION_ERROR", message: problems.join(" ") });
+  }
+  for (const [ref, purchases] of referencedByKept) {
+    const [what, id = ""] = ref.split(":");
+    refusals.push({
+      kind: what === "currency" ? "currencies" : "items",
+      id,
+      action: "delete",
+      code: "IN_USE",
+      message: `Purchases refer to it: ${[...new Set(purchases)].join(", ")}.`,
+    });
+  }
+  return refusals;
+}
+
+function fixedFieldRefusals(diff: ConfigDiff): Refusal[] {
+  return diff.leaderboards.changed.flatMap((c) =>
+    c.fields
+      .filter((f) => f.field === "sortOrder" || f.field === "operator")
+      .map(
+        (f): Refusal => ({
+          kind: "leaderboards",
+          id: c.id,
+          action: "change",
+          code: "VALIDATION_ERROR",
+          message: `${f.field} is fixed after creation (${String(f.before)} → ${String(f.after)}); create a board with another id instead.`,
+        }),
+      ),
+  );
+}
+
+async function providerRefusals(doc: ConfigDocument, diff: ConfigDiff): Promise<Refusal[]> {
+  const refusals: Refusal[] = [];
+  const touched = [
+    ...diff.identityProviders.created.map((c) => [c.id, "create"] as const),
+    ...diff.identityProviders.changed.filter((c) => c.fields.some((f) => f.field === "jwksUrl")).map((c) => [c.id, "change"] as const),
+  ];
+  for (const [id, action] of touched) {
+    const provider = doc.identityProviders.find((p) => p.id === id);
+    if (!provider) continue;
+    try {
+      await assertJwksUrlAllowed(provider.jwksUrl, env().IDP_ALLOW_PRIVATE_NETWORKS);
+    } catch (error) {
+      const issue = error instanceof AppError ? (error.details as { issues?: Array<{ message: string }> }).issues?.[0]?.message : undefined;
+      refusals.push({ kind: "identityProviders", id, action, code: "VALIDATION_ERROR", message: `jwksUrl: ${issue ?? "not allowed"}` });
+    }
+  }
+  return refusals;
+}
+
+/** What importing `document` into the project would change, and what of it the services would refuse. Changes nothing. */
+export async function planImport(o: { projectId: string; document: ConfigDocument }): Promise<ImportPlan> {
+  const current = await exportConfig({ projectId: o.projectId });
+  const diff = Object.fromEntries(
+    CONFIG_KINDS.map((kind) => [kind, diffKind(current[kind] as Entry[], o.document[kind] as Entry[])]),
+  ) as ConfigDiff;
+  const refusals = [
+    ...fixedFieldRefusals(diff),
+    ...(await heldRefusals(o.projectId, diff)),
+    ...purchaseRefusals(o.document, diff),
+    ...(await providerRefusals(o.document, diff)),
+  ].sort((a, b) => CONFIG_KINDS.indexOf(a.kind) - CONFIG_KINDS.indexOf(b.kind) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+  const changes = CONFIG_KINDS.reduce((n, k) => n + diff[k].created.length + diff[k].changed.length + diff[k].deleted.length, 0);
+  const diffHash = createHash("sha256").update(JSON.stringify(diff)).digest("base64url").slice(0, 22);
+  return { diff, refusals, changes, diffHash };
+}
+
+const afterOf = <T>(diff: KindDiff, id: string) => diff.created.find((c) => c.id === id)?.after as T;
+const desiredEntry = <T>(doc: ConfigDocument, kind: ConfigKind, id: string) => (doc[kind] as Entry[]).find((e) => e.id === id) as T;
+
+/**
+ * Applies the document in one transaction: the diff is recomputed under a per-project advisory
+ * lock, refused as a whole if anything in it is refused (or if it is not the diff the caller
+ * confirmed), then performed in dependency order — currencies and items before the purchases
+ * that name them, purchases before the currencies and items they stop naming — and audited.
+ */
+export async function applyImport(o: {
+  projectId: string;
+  document: ConfigDocument;
+  actor: AuditActor;
+  expectDiffHash?: string;
+}): Promise<ImportPlan> {
+  const { projectId, document: doc } = o;
+  let touchedBoards: string[] = [];
+  try {
+    return await transaction(async (client) => {
+      await client.query("SELECT pg_advisory_xact_lock(hashtextextended($1, 0))", [`config-import:${projectId}`]);
+      const plan = await planImport({ projectId, document: doc });
+      if (o.expectDiffHash !== undefined && plan.diffHash !== o.expectDiffHash) {
+        throw new AppError("VERSION_CONFLICT", {
+          message: "The project changed since this diff was computed; review the new diff.",
+          details: { plan },
+        });
+      }
+      const [first] = plan.refusals;
+      if (first) {
+        throw new AppError(first.code as ErrorCode, {
+          message: `Nothing was applied: ${plan.refusals.length} change(s) refused (${first.kind} "${first.id}": ${first.message}).`,
+          details: { refusals: plan.refusals },
+        });
+      }
+      const { diff } = plan;
+      touchedBoards = [...diff.leaderboards.created, ...diff.leaderboards.changed, ...diff.leaderboards.deleted].map((e) => e.id);
+      for (const { id } of diff.currencies.created) await createCurrency({ projectId, input: afterOf(diff.currencies, id) });
+      for (const { id } of diff.currencies.changed) {
+        const { id: _id, ...input } = desiredEntry<ConfigDocument["currencies"][number]>(doc, "currencies", id);
+        await updateCurrency({ projectId, id, input });
+      }
+      for (const { id } of diff.items.created) await createItem({ projectId, input: afterOf(diff.items, id) });
+      for (const { id } of diff.items.changed) {
+        const { id: _id, ...input } = desiredEntry<ConfigDocument["items"][number]>(doc, "items", id);
+        await updateItem({ projectId, id, input });
+      }
+      for (const { id } of diff.purchases.deleted) await deletePurchase({ projectId, id });
+      for (const { id } of diff.purchases.created) await createPurchase({ projectId, input: afterOf(diff.purchases, id) });
+      for (const { id } of diff.purchases.changed) {
+        const { id: _id, ...input } = desiredEntry<ConfigDocument["purchases"][number]>(doc, "purchases", id);
+        await updatePurchase({ projectId, id, input });
+      }
+      for (const { id } of diff.currencies.deleted) await deleteCurrency({ projectId, id });
+      for (const { id } of diff.items.deleted) await deleteItem({ projectId, id });
+      for (const { id } of diff.leaderboards.deleted) await deleteLeaderboard({ projectId, id });
+      for (const { id } of diff.leaderboards.created) await createLeaderboard({ projectId, input: afterOf(diff.leaderboards, id) });
+      for (const { id } of diff.leaderboards.changed) {
+        const {
+          id: _id,
+          sortOrder: _s,
+          operator: _o,
+          ...input
+        } = desiredEntry<ConfigDocument["leaderboards"][number]>(doc, "leaderboards", id);
+        await updateLeaderboard({ projectId, id, input });
+      }
+      for (const { id } of diff.identityProviders.deleted) await deleteIdentityProvider({ projectId, id });
+      for (const { id } of [...diff.identityProviders.created, ...diff.identityProviders.changed]) {
+        await upsertIdentityProvider({ projectId, provider: desiredEntry(doc, "identityProviders", id) });
+      }
+      if (plan.changes > 0) {
+        await recordAudit({
+          actor: o.actor,
+          projectId,
+          action: "config.import",
+          target: projectId,
+          after: { diff, changes: plan.changes },
+        });
+      }
+      return plan;
+    });
+  } finally {
+    // The definitions' caches may hold what this transaction read or wrote, committed or not.
+    forgetEconomy(projectId);
+    for (const id of touchedBoards) forgetLeaderboard(projectId, id);
+  }
+}

@@ -1,0 +1,74 @@
+import { readFileSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import Ajv2020 from "ajv/dist/2020.js";
+import addFormats from "ajv-formats";
+import { describe, expect, it } from "vitest";
+import { configJsonSchema, ZConfigDocument } from "./schemas";
+
+const COMMITTED = path.join(import.meta.dirname, "config-schema.json");
+
+const sample = {
+  $schema: "http://localhost:3000/api/config-schema.json",
+  version: 1,
+  leaderboards: [
+    {
+      id: "high-scores",
+      name: "High scores",
+      sortOrder: "desc",
+      operator: "best",
+      minScore: 0,
+      maxScore: null,
+      resetSchedule: "weekly",
+      clientWritable: true,
+    },
+  ],
+  currencies: [{ id: "coins", name: "Coins", initialBalance: 100, maxBalance: 1_000_000, clientWritable: true }],
+  items: [{ id: "potion", name: "Potion", maxStack: null }],
+  purchases: [
+    { id: "buy-potion", name: "Buy a potion", costs: [{ currencyId: "coins", amount: 10 }], rewards: [{ itemId: "potion", quantity: 1 }] },
+  ],
+  identityProviders: [
+    { id: "studio", issuer: "https://id.example.com", jwksUrl: "https://id.example.com/jwks", audience: "game", algorithms: ["RS256"] },
+  ],
+};
+
+function validator() {
+  const ajv = new Ajv2020({ strict: false, allErrors: true });
+  addFormats.default(ajv);
+  return ajv.compile(JSON.parse(readFileSync(COMMITTED, "utf8")));
+}
+
+describe("the configuration document's JSON Schema", () => {
+  it("equals the committed config-schema.json (a change needs UPDATE_CONFIG_SCHEMA=1 and shows in review)", () => {
+    const current = `${JSON.stringify(configJsonSchema(), null, 2)}\n`;
+    if (process.env.UPDATE_CONFIG_SCHEMA === "1") writeFileSync(COMMITTED, current);
+    expect(
+      current === readFileSync(COMMITTED, "utf8"),
+      "run `UPDATE_CONFIG_SCHEMA=1 npx vitest run --project unit server/services/config`",
+    ).toBe(true);
+  });
+
+  it("accepts what the zod schema accepts and refuses unknown fields, missing fields and bad ids", () => {
+    const validate = validator();
+    expect(ZConfigDocument.safeParse(sample).success).toBe(true);
+    expect(validate(sample), JSON.stringify(validate.errors)).toBe(true);
+    const bad = [
+      { ...sample, extra: 1 },
+      { ...sample, version: 2 },
+      { ...sample, items: [{ id: "Potion!", name: "x", maxStack: null }] },
+      { ...sample, currencies: [{ id: "coins", name: "Coins", initialBalance: 1, clientWritable: true }] },
+      { ...sample, purchases: [{ ...sample.purchases[0], costs: [{ currencyId: "coins", quantity: 1 }] }] },
+    ];
+    for (const doc of bad) {
+      expect(validate(doc)).toBe(false);
+      expect(ZConfigDocument.safeParse(doc).success).toBe(false);
+    }
+  });
+
+  it("zod refuses what JSON Schema cannot say: duplicate ids, bounds out of order", () => {
+    expect(ZConfigDocument.safeParse({ ...sample, items: [...sample.items, ...sample.items] }).success).toBe(false);
+    expect(ZConfigDocument.safeParse({ ...sample, leaderboards: [{ ...sample.leaderboards[0], minScore: 10, maxScore: 1 }] }).success).toBe(
+      false,
+    );
+  });
+});

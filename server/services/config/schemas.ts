@@ -1,0 +1,119 @@
+import { z } from "zod";
+import { MAX_AMOUNT, MAX_LINES, ZEconomyId, ZLine } from "../economy/schemas";
+import { ZIdentityProviderInput } from "../identity-providers";
+import { MAX_SAFE_SCORE, ZLeaderboardId, ZOperator, ZSchedule, ZSortOrder } from "../leaderboards/schemas";
+
+/**
+ * A project's configuration as one JSON document: what operators define (leaderboards,
+ * currencies, items, purchases, identity providers) — never what players produce, never a
+ * project id, never a secret. Each list is the whole set of its kind: an id missing from a list
+ * is deleted on import. Every field is required (no defaults), so a document means exactly what
+ * it says and importing a project's own export changes nothing. Field rules are the services'
+ * (same id patterns, bounds, schedules, lines).
+ */
+export const CONFIG_VERSION = 1;
+export const CONFIG_SCHEMA_PATH = "/api/config-schema.json";
+
+const ZName = z.string().min(1).max(100).meta({ description: "1–100 characters, no leading or trailing spaces." });
+const ZScore = z
+  .number()
+  .min(-MAX_SAFE_SCORE)
+  .max(MAX_SAFE_SCORE)
+  .refine((n) => Number.isFinite(n), "Scores are finite numbers.");
+const ZBalance = z.number().int().min(0).max(MAX_AMOUNT);
+
+export const ZConfigLeaderboard = z.strictObject({
+  id: ZLeaderboardId,
+  name: ZName,
+  sortOrder: ZSortOrder.meta({ description: "Fixed after creation." }),
+  operator: ZOperator.meta({ description: "Fixed after creation." }),
+  minScore: ZScore.nullable(),
+  maxScore: ZScore.nullable(),
+  resetSchedule: ZSchedule.nullable(),
+  clientWritable: z.boolean(),
+});
+export const ZConfigCurrency = z.strictObject({
+  id: ZEconomyId,
+  name: ZName,
+  initialBalance: ZBalance,
+  maxBalance: ZBalance.nullable(),
+  clientWritable: z.boolean(),
+});
+export const ZConfigItem = z.strictObject({
+  id: ZEconomyId,
+  name: ZName,
+  maxStack: z.number().int().min(1).max(MAX_AMOUNT).nullable(),
+});
+export const ZConfigPurchase = z.strictObject({
+  id: ZEconomyId,
+  name: ZName,
+  costs: z.array(ZLine).max(MAX_LINES),
+  rewards: z.array(ZLine).max(MAX_LINES),
+});
+export const ZConfigIdentityProvider = ZIdentityProviderInput.extend({ algorithms: ZIdentityProviderInput.shape.algorithms.unwrap() });
+
+type WithId = { id: string };
+function uniqueIds(list: WithId[], ctx: z.RefinementCtx, path: string): void {
+  const seen = new Set<string>();
+  list.forEach((entry, i) => {
+    if (seen.has(entry.id)) ctx.addIssue({ code: "custom", path: [path, i, "id"], message: `The id "${entry.id}" is listed twice.` });
+    seen.add(entry.id);
+  });
+}
+
+export const ZConfigDocument = z
+  .strictObject({
+    $schema: z.string().max(2048).optional().meta({ description: "The URL of this schema, for editors; ignored on import." }),
+    version: z.literal(CONFIG_VERSION),
+    leaderboards: z.array(ZConfigLeaderboard).max(1000),
+    currencies: z.array(ZConfigCurrency).max(1000),
+    items: z.array(ZConfigItem).max(10_000),
+    purchases: z.array(ZConfigPurchase).max(10_000),
+    identityProviders: z.array(ZConfigIdentityProvider).max(100),
+  })
+  .superRefine((doc, ctx) => {
+    for (const kind of ["leaderboards", "currencies", "items", "purchases", "identityProviders"] as const) uniqueIds(doc[kind], ctx, kind);
+    doc.leaderboards.forEach((b, i) => {
+      if (b.minScore !== null && b.maxScore !== null && b.minScore > b.maxScore)
+        ctx.addIssue({ code: "custom", path: ["leaderboards", i, "maxScore"], message: "maxScore must not be below minScore." });
+    });
+    doc.currencies.forEach((c, i) => {
+      if (c.maxBalance !== null && c.maxBalance < c.initialBalance)
+        ctx.addIssue({ code: "custom", path: ["currencies", i, "maxBalance"], message: "maxBalance must not be below initialBalance." });
+    });
+    for (const kind of ["leaderboards", "currencies", "items", "purchases"] as const) {
+      doc[kind].forEach((entry, i) => {
+        if (entry.name.trim() !== entry.name)
+          ctx.addIssue({ code: "custom", path: [kind, i, "name"], message: "No leading or trailing spaces." });
+      });
+    }
+  })
+  .meta({ title: "Game backend project configuration", description: "A project's configuration as code (version 1)." });
+
+export type ConfigDocument = z.infer<typeof ZConfigDocument>;
+export type ConfigLeaderboard = z.infer<typeof ZConfigLeaderboard>;
+export type ConfigCurrency = z.infer<typeof ZConfigCurrency>;
+export type ConfigItem = z.infer<typeof ZConfigItem>;
+export type ConfigPurchase = z.infer<typeof ZConfigPurchase>;
+export type ConfigIdentityProvider = z.infer<typeof ZConfigIdentityProvider>;
+
+export const CONFIG_KINDS = ["currencies", "items", "purchases", "leaderboards", "identityProviders"] as const;
+export type ConfigKind = (typeof CONFIG_KINDS)[number];
+
+/** The document's JSON Schema (draft 2020-12), served at CONFIG_SCHEMA_PATH and committed as config-schema.json. */
+export function configJsonSchema(): Record<string, unknown> {
+  return z.toJSONSchema(ZConfigDocument, { target: "draft-2020-12", io: "input", unrepresentable: "any" }) as Record<string, unknown>;
+}
+
+// ---- The diff ----
+
+const ZFieldChange = z.object({ field: z.string(), before: z.unknown(), after: z.unknown() });
+export const ZKindDiff = z.object({
+  created: z.array(z.object({ id: z.string(), after: z.record(z.string(), z.unknown()) })),
+  changed: z.array(z.object({ id: z.string(), fields: z.array(ZFieldChange) })),
+  deleted: z.array(z.object({ id: z.string(), before: z.record(z.string(), z.unknown()) })),
+});
+export type KindDiff = z.infer<typeof ZKindDiff>;
+export type ConfigDiff = Record<ConfigKind, KindDiff>;
+export type Refusal = { kind: ConfigKind; id: string; action: "create" | "change" | "delete"; code: string; message: string };
+export type ImportPlan = { diff: ConfigDiff; refusals: Refusal[]; changes: number; diffHash: string };
