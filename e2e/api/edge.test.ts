@@ -4,6 +4,7 @@ import { prisma } from "@/server/db";
 import { baseUrl } from "../support/api";
 import { dedicatedApp } from "../support/dedicated-app";
 import { anonymousPlayer, makeProject, type TestProject } from "../support/fixtures";
+import { rawExchange } from "../support/raw-http";
 
 /**
  * Every answer is the contract's JSON: requests Next would answer with a 500, HTML or a
@@ -230,6 +231,34 @@ describe("request bodies", () => {
     );
     expectJsonError(res, 400, "INVALID_JSON");
     expect(await prisma().playerData.count({ where: { playerId: player.playerId } })).toBe(0);
+  });
+});
+
+describe("pipelined requests", () => {
+  it("bytes that do not parse after a complete request are answered after that request's answer, never instead of it", async () => {
+    const player = await anonymousPlayer(project.clientKey);
+    const body = '{"value":1}';
+    // A Content-Length shorter than what follows, or a pipelined request that does not parse.
+    const request =
+      `PUT /api/v1/players/me/data/pipelined HTTP/1.1\r\nHost: x\r\nX-API-Key: ${project.clientKey}\r\n` +
+      `Authorization: Bearer ${player.accessToken}\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n${body}` +
+      "garbage\r\n\r\n";
+    const { answers } = await rawExchange(Number(new URL(baseUrl()).port), Buffer.from(request));
+    expect(answers.map((a) => a.status)).toEqual([201, 405]);
+    expect(JSON.parse(answers[1]?.body.toString() ?? "").error.code).toBe("METHOD_NOT_ALLOWED");
+    expect(answers[1]?.headers.connection).toBe("close");
+    expect(await prisma().playerData.count({ where: { playerId: player.playerId } })).toBe(1);
+  });
+
+  it("a request followed by a half-close (FIN after the request) is answered, not dropped while it runs", async () => {
+    const player = await anonymousPlayer(project.clientKey);
+    const body = '{"value":1}';
+    const request =
+      `PUT /api/v1/players/me/data/half-closed HTTP/1.1\r\nHost: x\r\nX-API-Key: ${project.clientKey}\r\n` +
+      `Authorization: Bearer ${player.accessToken}\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n${body}`;
+    const { answers } = await rawExchange(Number(new URL(baseUrl()).port), Buffer.from(request), { halfClose: true });
+    expect(answers.map((a) => a.status)).toEqual([201]);
+    expect(JSON.parse(answers[0]?.body.toString() ?? "")).toMatchObject({ key: "half-closed", version: 1 });
   });
 });
 

@@ -187,11 +187,29 @@ function writeAnswer(socket, answer, id) {
   socket.end(`HTTP/1.1 ${answer.status} ${REASONS.get(answer.status)}\r\n${head}\r\n${body}`);
 }
 
+/** Sockets whose parser error is answered once the answer in progress has left. */
+const answerAfterPending = new WeakSet();
+
 /** server.on("clientError"): answer in the JSON shape while the socket still takes a write, then close. */
 export function answerClientError(error, socket) {
+  if (answerAfterPending.has(socket)) return;
   const answer = clientErrorAnswer(error);
+  const pending = socket._httpMessage;
+  if (answer && socket.writable && pending && !pending.headersSent && pending.req?.complete) {
+    // Bytes after a complete request (pipelined, or a Content-Length shorter than the body)
+    // did not parse while that request is still being served. Node's default (and this
+    // function before) wrote the error at once and closed: the earlier request then ran
+    // with its answer lost, so the client saw a 400 for a write that happened. Answers
+    // leave in request order: this one after the pending one, then the connection closes.
+    answerAfterPending.add(socket);
+    pending.once("finish", () => (socket.writable ? writeAnswer(socket, answer, randomUUID()) : socket.destroy()));
+    pending.once("close", () => {
+      if (!pending.writableFinished) socket.destroy();
+    });
+    return;
+  }
   // As Node's own default: only while no response on this socket has started.
-  if (answer && socket.writable && !socket._httpMessage?.headersSent) {
+  if (answer && socket.writable && !pending?.headersSent) {
     writeAnswer(socket, answer, randomUUID());
     return;
   }

@@ -333,6 +333,11 @@ async function main() {
   };
   const server = http.createServer(serverOptions, serve);
   server.keepAliveTimeout = 65_000;
+  // A client that half-closes after its request (FIN once the request is written; HTTP/1.0
+  // clients, nc, some proxies) still gets its answer. Node's default ends the socket on the
+  // client's FIN at once: the request runs and its answer is lost. Node has no public option
+  // for this; the property is the one its own half-close handling reads.
+  server.httpAllowHalfOpen = true;
   server.on("clientError", answerClientError);
   // An Expect other than 100-continue: Node's default is a 417 with an empty body; HTTP lets a
   // server ignore the expectation instead, so the request is served as usual.
