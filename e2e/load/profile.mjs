@@ -7,7 +7,7 @@
 // server (all its threads: GC, libuv pool), its Postgres processes (embedded, children of the
 // launcher; not counted with DATABASE_URL) and the load generator (this process), which all
 // share the machine's cores.
-//   npm run profile -- <scenario name> [seconds=10]     (scenario names: e2e/load/scenarios.mjs)
+//   npm run profile -- <scenario name> [seconds=10]     (scenario names: e2e/load/scenarios.mjs, or bare)
 // The raw .cpuprofile is kept (path printed) for Chrome DevTools or speedscope.
 import { spawnSync } from "node:child_process";
 import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
@@ -23,7 +23,9 @@ if (typeof WebSocket === "undefined") {
 }
 
 const [name = "key-limit-reply", secondsArg = "10"] = process.argv.slice(2);
-const scenario = scenarios.find((s) => s.name === name);
+// "bare": the route that does nothing (as in `npm run bench`), the floor to compare with.
+const bare = { name: "bare", setup: async () => ({ path: "/api/internal/bare", expect: 200 }) };
+const scenario = [bare, ...scenarios].find((s) => s.name === name);
 if (!scenario) {
   console.error(`unknown scenario ${name}; one of: ${scenarios.map((s) => s.name).join(", ")}`);
   process.exit(2);
@@ -86,7 +88,7 @@ function processCpuMs(rootPid, { descendantsOnly = false } = {}) {
 
 ensureBuild();
 const inspectPort = await freePort();
-const product = await startProduct({ API_KEY_CACHE_TTL_SECONDS: "1" }, [`--inspect=127.0.0.1:${inspectPort}`]);
+const product = await startProduct({ API_KEY_CACHE_TTL_SECONDS: "1", BENCH_BARE_ROUTE: "1" }, [`--inspect=127.0.0.1:${inspectPort}`]);
 let result;
 let profile;
 const cpu = {};
