@@ -2,7 +2,7 @@
 // load with autocannon. Loopback only, bounded in time.
 import { spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
-import { chmodSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { chmodSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import http from "node:http";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -173,6 +173,33 @@ export async function paced(baseUrl, spec, { duration, rate, slots = 32 }) {
   latencies.sort((a, b) => a - b);
   const at = (q) => latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))] ?? Number.NaN;
   return { rate: sent / elapsed, p50: at(0.5), p99: at(0.99), errors, requests: sent, statuses };
+}
+
+/** utime + stime in ms of a process and, optionally, its descendants (from /proc). */
+export function processCpuMs(rootPid, { descendantsOnly = false } = {}) {
+  const stats = [];
+  for (const entry of readdirSync("/proc")) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const text = readFileSync(`/proc/${entry}/stat`, "utf8");
+      const fields = text.slice(text.lastIndexOf(")") + 2).split(" ");
+      stats.push({ pid: Number(entry), ppid: Number(fields[1]), ticks: Number(fields[11]) + Number(fields[12]) });
+    } catch {
+      // the process ended meanwhile
+    }
+  }
+  const chosen = new Set([rootPid]);
+  for (let grew = true; grew; ) {
+    grew = false;
+    for (const s of stats)
+      if (!chosen.has(s.pid) && chosen.has(s.ppid)) {
+        chosen.add(s.pid);
+        grew = true;
+      }
+  }
+  if (descendantsOnly) chosen.delete(rootPid);
+  const hz = 100; // USER_HZ on Linux
+  return stats.filter((s) => chosen.has(s.pid)).reduce((ms, s) => ms + (s.ticks * 1000) / hz, 0);
 }
 
 /**

@@ -10,10 +10,10 @@
 //   npm run profile -- <scenario name> [seconds=10]     (scenario names: e2e/load/scenarios.mjs, or bare)
 // The raw .cpuprofile is kept (path printed) for Chrome DevTools or speedscope.
 import { spawnSync } from "node:child_process";
-import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { ensureBuild, freePort, load, startProduct, unlimitDemo } from "./lib.mjs";
+import { ensureBuild, freePort, load, processCpuMs, startProduct, unlimitDemo } from "./lib.mjs";
 import { scenarios } from "./scenarios.mjs";
 
 // Node 20 has WebSocket behind a flag (22 has it by default).
@@ -57,33 +57,6 @@ async function inspector(port) {
       ws.send(JSON.stringify({ id, method, params }));
     });
   return { send, close: () => ws.close() };
-}
-
-/** utime + stime in ms of a process and, optionally, its descendants (from /proc). */
-function processCpuMs(rootPid, { descendantsOnly = false } = {}) {
-  const stats = [];
-  for (const entry of readdirSync("/proc")) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      const text = readFileSync(`/proc/${entry}/stat`, "utf8");
-      const fields = text.slice(text.lastIndexOf(")") + 2).split(" ");
-      stats.push({ pid: Number(entry), ppid: Number(fields[1]), ticks: Number(fields[11]) + Number(fields[12]) });
-    } catch {
-      // the process ended meanwhile
-    }
-  }
-  const chosen = new Set([rootPid]);
-  for (let grew = true; grew; ) {
-    grew = false;
-    for (const s of stats)
-      if (!chosen.has(s.pid) && chosen.has(s.ppid)) {
-        chosen.add(s.pid);
-        grew = true;
-      }
-  }
-  if (descendantsOnly) chosen.delete(rootPid);
-  const hz = 100; // USER_HZ on Linux
-  return stats.filter((s) => chosen.has(s.pid)).reduce((ms, s) => ms + (s.ticks * 1000) / hz, 0);
 }
 
 ensureBuild();
