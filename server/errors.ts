@@ -76,7 +76,16 @@ export class AppError extends Error {
     code: ErrorCode,
     options: { message?: string; details?: ErrorDetails; headers?: Record<string, string>; cause?: unknown } = {},
   ) {
-    super(options.message ?? ERRORS[code].message, { cause: options.cause });
+    // A 4xx is an answer, not a fault: its stack trace would never be read, and capturing one
+    // under Next's deep async stacks was the largest cost of our own in a 405's or a 429's
+    // profile (a refused flood makes one per request). 5xx errors keep theirs.
+    const limit = Error.stackTraceLimit;
+    if (ERRORS[code].status < 500) Error.stackTraceLimit = 0;
+    try {
+      super(options.message ?? ERRORS[code].message, { cause: options.cause });
+    } finally {
+      Error.stackTraceLimit = limit;
+    }
     this.name = "AppError";
     this.code = code;
     this.details = options.details ?? {};

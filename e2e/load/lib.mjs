@@ -2,7 +2,8 @@
 // load with autocannon. Loopback only, bounded in time.
 import { spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
-import { chmodSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { chmodSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import http from "node:http";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import autocannon from "autocannon";
@@ -40,6 +41,8 @@ export async function startProduct(extraEnv = {}, nodeArgs = []) {
     `postgresql://postgres:${encodeURIComponent(secrets.postgresPassword)}@127.0.0.1:${env.EMBEDDED_POSTGRES_PORT}/game`;
   return {
     baseUrl: app.baseUrl,
+    /** The launcher's process id (the server; embedded Postgres runs as its descendants). */
+    pid: app.child.pid,
     demo,
     database: process.env.DATABASE_URL ? "DATABASE_URL" : "embedded Postgres",
     store: process.env.UPSTASH_REDIS_REST_URL ? "Upstash" : process.env.REDIS_URL ? "Redis (REDIS_URL)" : "in-process",
@@ -72,17 +75,20 @@ export async function unlimitDemo(product) {
 }
 
 /**
- * One autocannon run against `baseUrl`. `spec`: method, path, headers, body, setupClient (per
- * connection headers), requests (autocannon's per-request hooks) and `expect`, the status every answer must have. `rate` caps the overall
- * request rate (autocannon then corrects latencies for coordinated omission).
+ * One autocannon run against `baseUrl`, closed loop: every connection sends its next request
+ * when the previous answer arrived, so this measures the maximum rate and the latency at it.
+ * `spec`: method, path, headers, body, setupClient (per connection headers), requests
+ * (autocannon's per-request hooks) and `expect`, the status every answer must have.
+ * (For latency at a given rate use `paced`: autocannon's rate options send each connection's
+ * per-second quota back to back at the start of every second, and its coordinated-omission
+ * correction uses 1/rate in seconds as an interval in milliseconds.)
  */
-export async function load(baseUrl, spec, { duration, connections = 32, rate } = {}) {
+export async function load(baseUrl, spec, { duration, connections = 32 } = {}) {
   const result = await autocannon({
     // autocannon takes the path from the URL (a separate `path` option is ignored).
     url: `${baseUrl}${spec.path}`,
     connections,
     duration,
-    overallRate: rate,
     method: spec.method ?? "GET",
     headers: spec.headers ?? {},
     body: spec.body,
@@ -100,6 +106,100 @@ export async function load(baseUrl, spec, { duration, connections = 32, rate } =
     requests: result.requests.total,
     statuses: Object.fromEntries(Object.entries(result.statusCodeStats ?? {}).map(([code, st]) => [code, Number(st.count)])),
   };
+}
+
+/**
+ * Open-loop load at a fixed rate (as wrk2 does): request i is due at start + i/rate, whatever
+ * happened to earlier ones, and its latency is counted from when it was due — so a stall
+ * shows up in every request it delayed (no coordinated omission) and requests are spread
+ * evenly over each second instead of sent in bursts. `slots` stand in for autocannon's
+ * connections: each gets the headers/body its `setupClient` sets (e.g. one player each) and
+ * requests take the slots in turn; up to `slots` requests are on the wire at once (a request
+ * due while all are busy waits, and that wait counts). Returns p50/p99 in ms, the rate
+ * reached, and errors like `load`.
+ */
+export async function paced(baseUrl, spec, { duration, rate, slots = 32 }) {
+  const url = new URL(spec.path, baseUrl);
+  const agent = new http.Agent({ keepAlive: true, maxSockets: slots });
+  const requests = [];
+  for (let i = 0; i < slots; i++) {
+    const slot = { headers: spec.headers ?? {}, body: spec.body };
+    spec.setupClient?.({ setHeaders: (h) => (slot.headers = h ?? {}), setBody: (b) => (slot.body = b) });
+    requests.push(slot);
+  }
+  const hooks = (spec.requests ?? []).map((r) => r.setupRequest).filter(Boolean);
+  const latencies = [];
+  const statuses = {};
+  let errors = 0;
+  let sent = 0;
+  let inFlight = 0;
+  const send = (due) => {
+    let req = { ...requests[sent % slots], method: spec.method ?? "GET" };
+    for (const hook of hooks) req = hook(req);
+    sent += 1;
+    inFlight += 1;
+    const body = req.body === undefined ? undefined : Buffer.from(req.body);
+    const headers = body ? { ...req.headers, "Content-Length": String(body.length) } : req.headers;
+    const done = (status) => {
+      inFlight -= 1;
+      if (status) statuses[status] = (statuses[status] ?? 0) + 1;
+      if (status === spec.expect) latencies.push(performance.now() - due);
+      else errors += 1;
+    };
+    const r = http.request(url, { method: req.method, headers, agent }, (res) => {
+      res.on("data", () => {});
+      res.on("end", () => done(res.statusCode));
+      res.on("error", () => done(0));
+    });
+    r.setTimeout(10_000, () => r.destroy(new Error("timeout")));
+    r.on("error", () => done(0));
+    r.end(body);
+  };
+  const start = performance.now();
+  const total = Math.round(rate * duration);
+  await new Promise((resolve) => {
+    const tick = () => {
+      const now = performance.now();
+      const due = Math.min(total, Math.floor(((now - start) / 1000) * rate) + 1);
+      while (sent < due) send(start + (sent * 1000) / rate);
+      if (sent < total) setTimeout(tick, 1);
+      else resolve();
+    };
+    tick();
+  });
+  while (inFlight > 0) await new Promise((r) => setTimeout(r, 5));
+  const elapsed = (performance.now() - start) / 1000;
+  agent.destroy();
+  latencies.sort((a, b) => a - b);
+  const at = (q) => latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))] ?? Number.NaN;
+  return { rate: sent / elapsed, p50: at(0.5), p99: at(0.99), errors, requests: sent, statuses };
+}
+
+/** utime + stime in ms of a process and, optionally, its descendants (from /proc). */
+export function processCpuMs(rootPid, { descendantsOnly = false } = {}) {
+  const stats = [];
+  for (const entry of readdirSync("/proc")) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const text = readFileSync(`/proc/${entry}/stat`, "utf8");
+      const fields = text.slice(text.lastIndexOf(")") + 2).split(" ");
+      stats.push({ pid: Number(entry), ppid: Number(fields[1]), ticks: Number(fields[11]) + Number(fields[12]) });
+    } catch {
+      // the process ended meanwhile
+    }
+  }
+  const chosen = new Set([rootPid]);
+  for (let grew = true; grew; ) {
+    grew = false;
+    for (const s of stats)
+      if (!chosen.has(s.pid) && chosen.has(s.ppid)) {
+        chosen.add(s.pid);
+        grew = true;
+      }
+  }
+  if (descendantsOnly) chosen.delete(rootPid);
+  const hz = 100; // USER_HZ on Linux
+  return stats.filter((s) => chosen.has(s.pid)).reduce((ms, s) => ms + (s.ticks * 1000) / hz, 0);
 }
 
 /**

@@ -1,39 +1,101 @@
 #!/usr/bin/env node
-// Where a request's CPU time goes: runs one bench scenario against the product started with
-// `node --cpu-prof`, then prints the functions with the most self time and the time by package.
-//   npm run profile -- <scenario name> [seconds=10]     (scenario names: e2e/load/scenarios.mjs)
+// Where a request's CPU time goes, in the measured window only: starts the product with the
+// inspector on a loopback port, warms up (JIT, pools, caches) without profiling, then starts
+// V8's sampling profiler over the inspector protocol, runs the scenario, stops the profiler,
+// and prints self time by package and by function — startup, build and warm-up are not in it.
+// Beside the profile it reports the CPU every process spent in that window per request: the
+// server (all its threads: GC, libuv pool), its Postgres processes (embedded, children of the
+// launcher; not counted with DATABASE_URL) and the load generator (this process), which all
+// share the machine's cores.
+//   npm run profile -- <scenario name> [seconds=10]     (scenario names: e2e/load/scenarios.mjs, or bare)
 // The raw .cpuprofile is kept (path printed) for Chrome DevTools or speedscope.
-import { mkdtempSync, readdirSync, readFileSync } from "node:fs";
+import { spawnSync } from "node:child_process";
+import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { ensureBuild, load, startProduct, unlimitDemo } from "./lib.mjs";
+import { ensureBuild, freePort, load, processCpuMs, startProduct, unlimitDemo } from "./lib.mjs";
 import { scenarios } from "./scenarios.mjs";
 
+// Node 20 has WebSocket behind a flag (22 has it by default).
+if (typeof WebSocket === "undefined") {
+  const r = spawnSync(process.execPath, ["--experimental-websocket", ...process.argv.slice(1)], { stdio: "inherit" });
+  process.exit(r.status ?? 1);
+}
+
 const [name = "key-limit-reply", secondsArg = "10"] = process.argv.slice(2);
-const scenario = scenarios.find((s) => s.name === name);
+// "bare": the route that does nothing (as in `npm run bench`), the floor to compare with.
+const bare = { name: "bare", setup: async () => ({ path: "/api/internal/bare", expect: 200 }) };
+const scenario = [bare, ...scenarios].find((s) => s.name === name);
 if (!scenario) {
   console.error(`unknown scenario ${name}; one of: ${scenarios.map((s) => s.name).join(", ")}`);
   process.exit(2);
 }
+const SAMPLING_INTERVAL_US = 250;
+
+/** A minimal Chrome DevTools Protocol client over the inspector's WebSocket. */
+async function inspector(port) {
+  const [target] = await (await fetch(`http://127.0.0.1:${port}/json/list`)).json();
+  const ws = new WebSocket(target.webSocketDebuggerUrl);
+  await new Promise((resolve, reject) => {
+    ws.onopen = resolve;
+    ws.onerror = reject;
+  });
+  let nextId = 1;
+  const pending = new Map();
+  ws.onmessage = (event) => {
+    const message = JSON.parse(event.data);
+    const waiter = pending.get(message.id);
+    if (!waiter) return;
+    pending.delete(message.id);
+    if (message.error) waiter.reject(new Error(`${message.error.message}`));
+    else waiter.resolve(message.result);
+  };
+  const send = (method, params = {}) =>
+    new Promise((resolve, reject) => {
+      const id = nextId++;
+      pending.set(id, { resolve, reject });
+      ws.send(JSON.stringify({ id, method, params }));
+    });
+  return { send, close: () => ws.close() };
+}
+
 ensureBuild();
-const profileDir = mkdtempSync(path.join(tmpdir(), "gb-profile-"));
-const product = await startProduct({ API_KEY_CACHE_TTL_SECONDS: "1" }, ["--cpu-prof", `--cpu-prof-dir=${profileDir}`]);
+const inspectPort = await freePort();
+const product = await startProduct({ API_KEY_CACHE_TTL_SECONDS: "1", BENCH_BARE_ROUTE: "1" }, [`--inspect=127.0.0.1:${inspectPort}`]);
 let result;
+let profile;
+const cpu = {};
 try {
   await unlimitDemo(product);
   const spec = await scenario.setup(product, { connections: 32 });
-  await load(product.baseUrl, spec, { duration: 2 });
+  await load(product.baseUrl, spec, { duration: 3 }); // warm-up, not profiled
+  const session = await inspector(inspectPort);
+  await session.send("Profiler.enable");
+  await session.send("Profiler.setSamplingInterval", { interval: SAMPLING_INTERVAL_US });
+  const serverPid = product.pid;
+  const before = { server: await serverCpuMs(session), pg: processCpuMs(serverPid, { descendantsOnly: true }), gen: process.cpuUsage() };
+  await session.send("Profiler.start");
   result = await load(product.baseUrl, spec, { duration: Number(secondsArg) });
+  ({ profile } = await session.send("Profiler.stop"));
+  cpu.server = (await serverCpuMs(session)) - before.server;
+  cpu.pg = processCpuMs(serverPid, { descendantsOnly: true }) - before.pg;
+  const gen = process.cpuUsage(before.gen);
+  cpu.generator = (gen.user + gen.system) / 1000;
+  session.close();
 } finally {
   await product.stop();
 }
 
-// The launcher is the biggest profile (the server process); Postgres is not a Node process.
-const files = readdirSync(profileDir).filter((f) => f.endsWith(".cpuprofile"));
-const largest = files.map((f) => ({ f, size: readFileSync(path.join(profileDir, f)).length })).sort((a, b) => b.size - a.size)[0];
-if (!largest) throw new Error(`no profile written in ${profileDir}`);
-const file = path.join(profileDir, largest.f);
-const profile = JSON.parse(readFileSync(file, "utf8"));
+async function serverCpuMs(session) {
+  const { result: r } = await session.send("Runtime.evaluate", {
+    expression: "(() => { const u = process.cpuUsage(); return (u.user + u.system) / 1000; })()",
+    returnByValue: true,
+  });
+  return r.value;
+}
+
+const file = path.join(mkdtempSync(path.join(tmpdir(), "gb-profile-")), `${scenario.name}.cpuprofile`);
+writeFileSync(file, JSON.stringify(profile));
 
 const selfMs = new Map();
 const deltas = profile.timeDeltas;
@@ -41,11 +103,15 @@ for (const [i, id] of profile.samples.entries()) selfMs.set(id, (selfMs.get(id) 
 const byFunction = new Map();
 const byPackage = new Map();
 let total = 0;
+let idle = 0;
 for (const node of profile.nodes) {
   const ms = selfMs.get(node.id) ?? 0;
   if (!ms) continue;
   const { functionName, url, lineNumber } = node.callFrame;
-  if (functionName === "(idle)") continue;
+  if (functionName === "(idle)") {
+    idle += ms;
+    continue;
+  }
   total += ms;
   const where = url.replace(/^file:\/\//, "").replace(`${process.cwd()}/`, "");
   const fnKey = `${functionName || "(anonymous)"} ${where ? `${where}:${lineNumber + 1}` : ""}`;
@@ -62,14 +128,18 @@ for (const node of profile.nodes) {
   byPackage.set(pkg, (byPackage.get(pkg) ?? 0) + ms);
 }
 const requests = result.requests;
+const perRequest = (ms) => ((ms * 1000) / requests).toFixed(0);
 const top = (map, n) => [...map.entries()].sort((a, b) => b[1] - a[1]).slice(0, n);
 console.log(
-  `\nProfile of "${scenario.name}": ${requests} requests, ${result.rps.toFixed(0)} req/s, ${(total / requests).toFixed(3)} ms CPU per request (busy samples)\n`,
+  `\nProfile of "${scenario.name}" over the measured ${secondsArg} s only: ${requests} requests, ${result.rps.toFixed(0)} req/s, p99 ${result.p99} ms, statuses ${JSON.stringify(result.statuses)}`,
+);
+console.log(
+  `CPU per request in the window: server ${perRequest(cpu.server)} µs (main thread busy in the profile ${perRequest(total)} µs, idle ${((idle / (idle + total)) * 100).toFixed(0)} %), ` +
+    `Postgres ${perRequest(cpu.pg)} µs, load generator ${perRequest(cpu.generator)} µs\n`,
 );
 console.log("| package | share of busy CPU | µs per request |\n|---|---:|---:|");
-for (const [pkg, ms] of top(byPackage, 15))
-  console.log(`| ${pkg} | ${((ms / total) * 100).toFixed(1)} % | ${((ms * 1000) / requests).toFixed(0)} |`);
+for (const [pkg, ms] of top(byPackage, 15)) console.log(`| ${pkg} | ${((ms / total) * 100).toFixed(1)} % | ${perRequest(ms)} |`);
 console.log("\n| function (self time) | share | µs per request |\n|---|---:|---:|");
 for (const [fn, ms] of top(byFunction, 25))
-  console.log(`| \`${fn.slice(0, 110)}\` | ${((ms / total) * 100).toFixed(1)} % | ${((ms * 1000) / requests).toFixed(0)} |`);
+  console.log(`| \`${fn.slice(0, 110)}\` | ${((ms / total) * 100).toFixed(1)} % | ${perRequest(ms)} |`);
 console.log(`\nraw profile: ${file}`);

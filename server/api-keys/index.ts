@@ -33,7 +33,12 @@ export function generateApiKey(kind: ApiKeyKind): { key: string; prefix: string;
 }
 
 type CacheEntry = { value: ApiKeyContext | null; expiresAt: number };
-const cache = new Map<string, CacheEntry>();
+// On globalThis: Next may load this module once per route bundle, and one lookup serves them all.
+const holder = globalThis as typeof globalThis & {
+  __gameBackendApiKeys?: { cache: Map<string, CacheEntry>; loading: Map<string, Promise<ApiKeyContext | null>> };
+};
+holder.__gameBackendApiKeys ??= { cache: new Map(), loading: new Map() };
+const { cache, loading } = holder.__gameBackendApiKeys;
 const MAX_CACHE_ENTRIES = 10_000;
 const LAST_USED_EVERY_MS = 60_000;
 const lastUsedWritten = new Map<string, number>();
@@ -46,19 +51,34 @@ export async function resolveApiKey(presented: string): Promise<ApiKeyContext> {
   const cacheKey = Buffer.from(hash).toString("base64");
   const now = Date.now();
   const hit = cache.get(cacheKey);
-  let value: ApiKeyContext | null;
-  if (hit && hit.expiresAt > now) {
-    value = hit.value;
-  } else {
-    value = await loadKey(hash);
-    if (cache.size >= MAX_CACHE_ENTRIES) cache.clear();
-    const ttlMs = env().API_KEY_CACHE_TTL_SECONDS * 1_000;
-    cache.set(cacheKey, { value, expiresAt: now + (value ? ttlMs : Math.min(ttlMs, 5_000)) });
-  }
+  const value = hit && hit.expiresAt > now ? hit.value : await load(cacheKey, hash);
   if (!value) throw new AppError("INVALID_API_KEY");
   touchLastUsed(value.keyId, now);
   return value;
 }
+
+/** One lookup per key at a time: requests arriving while it runs (all of them, when an entry expires under load) share it. */
+function load(cacheKey: string, hash: Uint8Array<ArrayBuffer>): Promise<ApiKeyContext | null> {
+  const pending = loading.get(cacheKey);
+  if (pending) return pending;
+  const started = loadKey(hash)
+    .then((value) => {
+      // A clearApiKeyCache() meanwhile (revocation, plan change) wins over this older read.
+      if (!cleared.has(started)) {
+        if (cache.size >= MAX_CACHE_ENTRIES) cache.clear();
+        const ttlMs = env().API_KEY_CACHE_TTL_SECONDS * 1_000;
+        cache.set(cacheKey, { value, expiresAt: Date.now() + (value ? ttlMs : Math.min(ttlMs, 5_000)) });
+      }
+      return value;
+    })
+    .finally(() => {
+      if (loading.get(cacheKey) === started) loading.delete(cacheKey);
+      cleared.delete(started);
+    });
+  loading.set(cacheKey, started);
+  return started;
+}
+const cleared = new WeakSet<Promise<unknown>>();
 
 async function loadKey(hash: Uint8Array<ArrayBuffer>): Promise<ApiKeyContext | null> {
   const row = await prisma().apiKey.findUnique({
@@ -88,4 +108,7 @@ function touchLastUsed(keyId: string, now: number): void {
 /** Drops this process's cached lookups (revocation and plan changes made here apply at once). */
 export function clearApiKeyCache(): void {
   cache.clear();
+  // Lookups still running may have read the row before the change: their answers are not cached.
+  for (const pending of loading.values()) cleared.add(pending);
+  loading.clear();
 }

@@ -61,22 +61,32 @@ export class IoRedisStore implements ScriptStore {
  */
 export class MemoryStore implements ScriptStore {
   private readonly counters = new Map<string, { value: number; expiresAt: number }>();
+  /** The library's script hashes, learnt from its first `eval` of each: a NOSCRIPT error per call cost a stack trace. */
+  private readonly scripts = new Map<string, "increment" | "read">();
   private lastSweep = Date.now();
 
-  async evalsha(): Promise<unknown> {
-    throw noScript();
+  async evalsha(sha: string, keys: string[], args: unknown[]): Promise<unknown> {
+    const kind = this.scripts.get(sha);
+    if (!kind) throw noScript();
+    return this.run(kind, keys, args);
   }
 
   async eval(script: string, keys: string[], args: unknown[]): Promise<unknown> {
+    const kind = script.includes('redis.call("INCRBY", key, incrementBy)')
+      ? "increment"
+      : script.includes("redis.call('GET', key)")
+        ? "read"
+        : null;
+    if (!kind) throw new Error("MemoryStore: unsupported rate-limit script (only the fixed window is implemented)");
+    this.scripts.set(sha1(script), kind);
+    return this.run(kind, keys, args);
+  }
+
+  private run(kind: "increment" | "read", keys: string[], args: unknown[]): unknown {
     const key = keys[0] ?? "";
     const limit = Number(args[0]);
-    if (script.includes('redis.call("INCRBY", key, incrementBy)')) {
-      return [this.increment(key, Number(args[2]), Number(args[1])), limit];
-    }
-    if (script.includes("redis.call('GET', key)")) {
-      return [limit - this.current(key), limit];
-    }
-    throw new Error("MemoryStore: unsupported rate-limit script (only the fixed window is implemented)");
+    if (kind === "increment") return [this.increment(key, Number(args[2]), Number(args[1])), limit];
+    return [limit - this.current(key), limit];
   }
 
   async get(key: string): Promise<unknown> {

@@ -128,6 +128,12 @@ async function lockAndRead(
   return { usage, row: rows[0] };
 }
 
+/**
+ * One round trip: put_player_data (prisma/migrations/*_put_player_data) locks the player's row,
+ * reads the key, checks the client's right, the precondition and the limits, writes the key and
+ * moves the usage counters — the steps and order of deletePlayerData's transaction, in one
+ * statement that commits on its own (or joins the caller's transaction).
+ */
 export async function putPlayerData(o: {
   actor: PlayerActor;
   playerId: string;
@@ -140,28 +146,49 @@ export async function putPlayerData(o: {
   assertOwner(target);
   assertMayWrite(o.actor, [o.visibility]);
   const { text, bytes } = serialise(o.value, LIMITS.valueBytes);
-  return transaction(async (client) => {
-    const { usage: before, row: existing } = await lockAndRead(client, o.actor, target.playerId, o.key);
-    const conflict = checkPrecondition(o.key, existing?.version ?? null, o.precondition);
-    if (conflict) throw versionConflict([conflict]);
-    const delta = { keys: existing ? 0 : 1, bytes: bytes - (existing?.size_bytes ?? 0) };
-    assertWithinLimits({ keys: before.keys + delta.keys, bytes: before.bytes + delta.bytes }, before);
-    const visibility = o.visibility ? toDb(o.visibility) : (existing?.visibility ?? "PRIVATE");
-    // The write and the counters in one statement (data-modifying CTEs run whether or not read).
-    const written = await client.query<Row>(
-      `WITH counted AS (UPDATE players SET data_keys = data_keys + $7, data_bytes = data_bytes + $8 WHERE id = $1 AND project_id = $2)
-       INSERT INTO player_data (player_id, project_id, key, value, visibility, size_bytes)
-       VALUES ($1, $2, $3, $4::jsonb, $5::"DataVisibility", $6)
-       ON CONFLICT (player_id, key) DO UPDATE
-         SET value = EXCLUDED.value, visibility = EXCLUDED.visibility, size_bytes = EXCLUDED.size_bytes,
-             version = player_data.version + 1, updated_at = now()
-       RETURNING ${COLUMNS}`,
-      [target.playerId, o.actor.projectId, o.key, text, visibility, bytes, delta.keys, delta.bytes],
-    );
-    const row = written.rows[0];
-    if (!row) throw new Error("upsert returned no row");
-    return { record: toRecord(row), created: !existing };
-  });
+  const written = await pool()
+    .query<Row & { created: boolean }>({
+      name: "player-data-put",
+      text: `SELECT ${COLUMNS}, created FROM put_player_data($1, $2, $3, $4::jsonb, $5, $6::"DataVisibility", $7, $8, $9, $10, $11)`,
+      values: [
+        target.playerId,
+        o.actor.projectId,
+        o.key,
+        text,
+        bytes,
+        o.visibility ? toDb(o.visibility) : null,
+        isTrusted(o.actor),
+        o.precondition.ifMatch ?? null,
+        o.precondition.ifNoneMatch === true,
+        LIMITS.keysPerPlayer,
+        LIMITS.bytesPerPlayer,
+      ],
+    })
+    .catch((error: unknown) => {
+      throw putError(error);
+    });
+  const row = written.rows[0];
+  if (!row) throw new Error("put_player_data returned no row");
+  return { record: toRecord(row), created: row.created };
+}
+
+/** put_player_data's own SQLSTATEs as the API's errors; anything else unchanged. */
+function putError(error: unknown): unknown {
+  const { code, detail } = error as { code?: string; detail?: string };
+  switch (code) {
+    case "GB403":
+      return new AppError("CLIENT_WRITE_FORBIDDEN", { message: "Protected keys are written only with a server key." });
+    case "GB404":
+      return new AppError("PLAYER_NOT_FOUND");
+    case "GB412":
+      return versionConflict([JSON.parse(detail ?? "{}") as VersionConflict]);
+    case "GB422": {
+      const d = JSON.parse(detail ?? "{}") as { limit: string; max: number; current: number };
+      return limitExceeded(d.limit, d.max, d.current);
+    }
+    default:
+      return error;
+  }
 }
 
 export async function deletePlayerData(o: {
