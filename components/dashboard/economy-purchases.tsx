@@ -12,9 +12,10 @@ import { columnsFor, DataTable, type DataTableColumns } from "@/components/ui/da
 import { Field, FieldError } from "@/components/ui/field";
 import { Button, Card, Input, State } from "@/components/ui/primitives";
 import { SelectMenu } from "@/components/ui/select";
-import { MAX_LINES, ZAmount, ZPurchaseInput, ZPurchaseUpdate } from "@/server/services/economy/schemas";
+import { ZAmount, ZPurchaseInput, ZPurchaseUpdate } from "@/server/services/economy/schemas";
 import { RowActions } from "./economy-row-actions";
 import { applyServerError, messageOf } from "./errors";
+import { checkedWith } from "./form-schema";
 
 type Line = { currencyId: string; amount: number } | { itemId: string; quantity: number };
 type Purchase = RouterOutputs["economy"]["purchases"][number];
@@ -22,44 +23,43 @@ type Purchase = RouterOutputs["economy"]["purchases"][number];
 export const describeLine = (line: Line) =>
   "currencyId" in line ? `${line.amount} ${line.currencyId}` : `${line.quantity}× ${line.itemId}`;
 
-/** A line as the form holds it: "currency:<id>" or "item:<id>", and the amount as typed (checked with the service's amount rule). */
-const ZDraft = z.object({
-  ref: z.string().min(1, "Pick a currency or an item."),
-  amount: z
-    .string()
-    .trim()
-    .min(1, "Enter an amount.")
-    .transform((text) => Number(text))
-    .pipe(ZAmount),
-});
+/** A line as the form holds it: "currency:<id>" or "item:<id>", and the amount as typed. */
+const ZDraft = z.object({ ref: z.string(), amount: z.string() });
 type Draft = z.input<typeof ZDraft>;
-const ZPurchaseFields = z.object({
-  id: z.string(),
-  name: z.string(),
-  costs: z.array(ZDraft).max(MAX_LINES),
-  rewards: z.array(ZDraft).max(MAX_LINES),
-});
+const ZPurchaseFields = z.object({ id: z.string(), name: z.string(), costs: z.array(ZDraft), rewards: z.array(ZDraft) });
 type PurchaseFields = z.input<typeof ZPurchaseFields>;
 
-const lineOf = (d: z.output<typeof ZDraft>): Line => {
+const lineOf = (d: Draft): Line => {
   const [kind, id = ""] = d.ref.split(":");
-  return kind === "currency" ? { currencyId: id, amount: d.amount } : { itemId: id, quantity: d.amount };
+  const amount = Number(d.amount);
+  return kind === "currency" ? { currencyId: id, amount } : { itemId: id, quantity: amount };
 };
 const draftOf = (line: Line): Draft =>
   "currencyId" in line
     ? { ref: `currency:${line.currencyId}`, amount: String(line.amount) }
     : { ref: `item:${line.itemId}`, amount: String(line.quantity) };
-const ZNewPurchase = ZPurchaseFields.transform(
-  (f): z.input<typeof ZPurchaseInput> => ({
-    id: f.id,
-    name: f.name,
-    costs: f.costs.map(lineOf),
-    rewards: f.rewards.map(lineOf),
-  }),
-).pipe(ZPurchaseInput);
-const ZPurchasePatch = ZPurchaseFields.transform(
-  (f): z.input<typeof ZPurchaseUpdate> => ({ name: f.name, costs: f.costs.map(lineOf), rewards: f.rewards.map(lineOf) }),
-).pipe(ZPurchaseUpdate);
+/** Each line's pick and amount (the service's amount rule), reported on that line's inputs. */
+const lineProblems = (f: PurchaseFields) =>
+  (["costs", "rewards"] as const).flatMap((name) =>
+    f[name].flatMap((d, index) => {
+      if (!d.ref) return [{ path: [name, index, "ref"], message: "Pick a currency or an item." }];
+      if (d.amount.trim() === "") return [{ path: [name, index, "amount"], message: "Enter an amount." }];
+      const amount = ZAmount.safeParse(Number(d.amount));
+      return amount.success ? [] : [{ path: [name, index, "amount"], message: amount.error.issues[0]?.message ?? "Not an amount." }];
+    }),
+  );
+const ZNewPurchase = checkedWith(
+  ZPurchaseFields,
+  (f) => ({ id: f.id, name: f.name, costs: f.costs.map(lineOf), rewards: f.rewards.map(lineOf) }),
+  ZPurchaseInput,
+  { check: lineProblems },
+);
+const ZPurchasePatch = checkedWith(
+  ZPurchaseFields,
+  (f) => ({ name: f.name, costs: f.costs.map(lineOf), rewards: f.rewards.map(lineOf) }),
+  ZPurchaseUpdate,
+  { check: lineProblems },
+);
 type NewPurchase = z.output<typeof ZNewPurchase>;
 type PurchasePatch = z.output<typeof ZPurchasePatch>;
 const col = columnsFor<Purchase>();

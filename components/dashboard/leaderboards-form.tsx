@@ -2,35 +2,30 @@
 
 import { zodResolver } from "@hookform/resolvers/zod";
 import { Plus, Save } from "lucide-react";
-import { Controller, useForm } from "react-hook-form";
+import { Controller, type Path, type UseFormSetError, useForm } from "react-hook-form";
 import { z } from "zod";
 import { Field, FieldError } from "@/components/ui/field";
 import { Button, Input } from "@/components/ui/primitives";
 import { SelectMenu } from "@/components/ui/select";
-import { scheduleShapeProblem, ZBoardPatch, ZNewBoard } from "@/server/services/leaderboards/board-schemas";
+import { ZBoardPatch, ZNewBoard } from "@/server/services/leaderboards/board-schemas";
 import { applyServerError } from "./errors";
+import { checkedWith } from "./form-schema";
 
 type Operator = "best" | "latest" | "increment" | "decrement";
 type Schedule = "never" | "daily" | "weekly" | "monthly" | "cron";
 
 /** The fields as the form holds them: bounds as typed (empty: none), the schedule picked and a cron expression apart. */
-const ZBoardFields = z
-  .object({
-    id: z.string(),
-    name: z.string(),
-    sortOrder: z.enum(["desc", "asc"]),
-    operator: z.enum(["best", "latest", "increment", "decrement"]),
-    minScore: z.string(),
-    maxScore: z.string(),
-    schedule: z.enum(["never", "daily", "weekly", "monthly", "cron"]),
-    cron: z.string(),
-    clientWritable: z.boolean(),
-  })
-  .superRefine((f, ctx) => {
-    if (f.schedule !== "cron") return;
-    const problem = f.cron.trim() === "" ? "Enter a cron expression." : scheduleShapeProblem(f.cron.trim());
-    if (problem) ctx.addIssue({ code: "custom", path: ["cron"], message: problem });
-  });
+const ZBoardFields = z.object({
+  id: z.string(),
+  name: z.string(),
+  sortOrder: z.enum(["desc", "asc"]),
+  operator: z.enum(["best", "latest", "increment", "decrement"]),
+  minScore: z.string(),
+  maxScore: z.string(),
+  schedule: z.enum(["never", "daily", "weekly", "monthly", "cron"]),
+  cron: z.string(),
+  clientWritable: z.boolean(),
+});
 export type BoardFields = z.input<typeof ZBoardFields>;
 
 const bound = (text: string) => (text.trim() === "" ? null : Number(text));
@@ -42,11 +37,15 @@ const definitionOf = (f: BoardFields) => ({
   resetSchedule: f.schedule === "never" ? null : f.schedule === "cron" ? f.cron.trim() : f.schedule,
   clientWritable: f.clientWritable,
 });
-/** The form's fields, then the service's own rules (ids, names, bounds in order) on what would be sent. */
-const ZCreateForm = ZBoardFields.transform(
-  (f): z.input<typeof ZNewBoard> => ({ id: f.id, sortOrder: f.sortOrder, operator: f.operator, ...definitionOf(f) }),
-).pipe(ZNewBoard);
-const ZEditForm = ZBoardFields.transform((f): z.input<typeof ZBoardPatch> => definitionOf(f)).pipe(ZBoardPatch);
+/** The service's rules (ids, names, bounds in order, the schedule's shape) on what would be sent; the schedule's issues go to the cron field. */
+const rename = { resetSchedule: "cron" };
+const ZCreateForm = checkedWith(
+  ZBoardFields,
+  (f) => ({ id: f.id, sortOrder: f.sortOrder, operator: f.operator, ...definitionOf(f) }),
+  ZNewBoard,
+  { rename },
+);
+const ZEditForm = checkedWith(ZBoardFields, definitionOf, ZBoardPatch, { rename });
 export type NewBoard = z.output<typeof ZCreateForm>;
 export type BoardPatch = z.output<typeof ZEditForm>;
 
@@ -103,7 +102,8 @@ const SCHEDULES = [
   { value: "monthly", label: "Monthly" },
   { value: "cron", label: "Cron expression…" },
 ] as const;
-const FIELDS = ["id", "name", "minScore", "maxScore", "cron"] as const;
+/** The service names the schedule `resetSchedule`; the form's text for it is the cron field (a named schedule never fails). */
+const FIELDS = ["id", "name", "minScore", "maxScore", "cron", "resetSchedule" as Path<BoardFields>] as const;
 
 type Props =
   | { mode: "create"; initial: BoardFields; onSubmit: (board: NewBoard) => Promise<unknown>; onCancel?: () => void }
@@ -129,7 +129,9 @@ export function LeaderboardForm(props: Props) {
       else await props.onSubmit(values as BoardPatch);
       if (props.mode === "create") form.reset(emptyBoard);
     } catch (error) {
-      applyServerError(error, form.setError, FIELDS, { ALREADY_EXISTS: "id" });
+      const setError: UseFormSetError<BoardFields> = (name, problem, options) =>
+        form.setError(name === ("resetSchedule" as Path<BoardFields>) ? "cron" : name, problem, options);
+      applyServerError(error, setError, FIELDS, { ALREADY_EXISTS: "id" });
     }
   });
   const p = `lb-${mode}`;

@@ -85,7 +85,22 @@ test("an operator runs leaderboards and the economy next to the game API; a view
   // A leaderboard, created in the dashboard.
   await page.getByRole("link", { name: "Leaderboards" }).click();
   await expect(page.getByText("No leaderboards yet.")).toBeVisible();
+  // The form checks with the service's rules before sending: a bad id, a cron expression without 5 fields.
+  await page.getByLabel("Leaderboard id").fill("Arena!");
+  await page.getByLabel("Reset schedule (UTC)").click();
+  await page.getByRole("option", { name: "Cron expression…" }).click();
+  await page.getByLabel("Cron expression (5 fields)").fill("0 18 * *");
+  await page.getByRole("button", { name: "Create leaderboard" }).click();
+  await expect(page.getByText("Leaderboard ids are 1–64")).toBeVisible();
+  await expect(page.getByText("5-field cron expression")).toBeVisible();
+  await expect(page.getByText("No leaderboards yet.")).toBeVisible();
+  // Five fields that do not parse: the server's refusal lands under the cron field.
   await page.getByLabel("Leaderboard id").fill("arena");
+  await page.getByLabel("Name").fill("Arena");
+  await page.getByLabel("Cron expression (5 fields)").fill("99 18 * * 5");
+  await page.getByRole("button", { name: "Create leaderboard" }).click();
+  await expect(page.getByText("Invalid cron expression")).toBeVisible();
+  await expect(page.getByText("No leaderboards yet.")).toBeVisible();
   await page.getByLabel("Name").fill("Arena");
   await page.getByLabel("Reset schedule (UTC)").click();
   await page.getByRole("option", { name: "Weekly (Mondays)" }).click();
@@ -171,6 +186,12 @@ test("an operator runs leaderboards and the economy next to the game API; a view
   await shoot(page, "economy-empty");
   await page.getByLabel("Currency id").fill("coins");
   await page.getByLabel("Currency name").fill("Coins");
+  await page.getByLabel("Initial balance").fill("10");
+  await page.getByLabel("Maximum balance").fill("5");
+  await page.getByRole("button", { name: "Create currency" }).click();
+  await expect(page.getByText("maxBalance must not be below initialBalance.")).toBeVisible();
+  await page.getByLabel("Initial balance").fill("0");
+  await page.getByLabel("Maximum balance").fill("");
   await page.getByRole("button", { name: "Create currency" }).click();
   await expect(page.getByTestId("currency-row")).toHaveCount(1);
   await page.getByLabel("Item id").fill("sword");
@@ -197,12 +218,23 @@ test("an operator runs leaderboards and the economy next to the game API; a view
   await shoot(page, "economy-in-use");
   await dialog.getByRole("button", { name: "Cancel" }).click();
   await expect(page.getByTestId("currency-row")).toHaveCount(1);
+  // Edit in a dialog: the maximum balance changes, the id stays.
+  await page.getByRole("button", { name: "Edit coins" }).click();
+  const editor = page.getByRole("dialog");
+  await expect(editor.getByLabel("Currency id")).toBeDisabled();
+  await editor.getByLabel("Maximum balance").fill("1000");
+  await editor.getByRole("button", { name: "Save currency" }).click();
+  await expect(editor).toHaveCount(0);
+  await expect(page.getByTestId("currency-row")).toContainText("1,000");
   await shoot(page, "economy");
 
   // Grant Ada coins; the API shows the balance; Ada buys; the ledger shows both.
   await page.goto(`/projects/${projectId}/players/${ada.playerId}`);
   await expect(page.getByTestId("player-id")).toHaveText(ada.playerId);
   await expect(page.getByText("No economy changes yet.")).toBeVisible();
+  await page.getByRole("button", { name: "Grant", exact: true }).click();
+  await expect(page.getByText("Enter an amount.")).toBeVisible();
+  await expect(dialog).toHaveCount(0);
   await page.getByLabel("Currency or item").click();
   await page.getByRole("option", { name: "Coins (currency)" }).click();
   await page.getByLabel("Amount").fill("50");
