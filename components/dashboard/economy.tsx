@@ -15,6 +15,7 @@ import { ZCurrencyInput, ZCurrencyUpdate, ZItemInput, ZItemUpdate } from "@/serv
 import { PurchasesCard } from "./economy-purchases";
 import { RowActions } from "./economy-row-actions";
 import { applyServerError, messageOf } from "./errors";
+import { checkedWith } from "./form-schema";
 
 /** Currencies, items and purchases of a project: create, edit and delete with the services' rules. */
 export function Economy({ projectId }: { projectId: string }) {
@@ -49,11 +50,9 @@ const currencyOf = (f: CurrencyFields) => ({
   maxBalance: numberText(f.maxBalance, null),
   clientWritable: f.clientWritable,
 });
-/** The form's text, then the service's schema on what would be sent (so its errors land on the same field names). */
-const ZNewCurrency = ZCurrencyFields.transform((f): z.input<typeof ZCurrencyInput> => ({ id: f.id, ...currencyOf(f) })).pipe(
-  ZCurrencyInput,
-);
-const ZCurrencyPatch = ZCurrencyFields.transform((f): z.input<typeof ZCurrencyUpdate> => currencyOf(f)).pipe(ZCurrencyUpdate);
+/** The form's text, checked with the service's schema on what would be sent (its errors land on the same field names). */
+const ZNewCurrency = checkedWith(ZCurrencyFields, (f) => ({ id: f.id, ...currencyOf(f) }), ZCurrencyInput);
+const ZCurrencyPatch = checkedWith(ZCurrencyFields, currencyOf, ZCurrencyUpdate);
 const CURRENCY_FIELDS = ["id", "name", "initialBalance", "maxBalance"] as const;
 const currencyCol = columnsFor<Currency>();
 
@@ -215,12 +214,8 @@ function CurrencyForm(props: CurrencyProps) {
 type Item = RouterOutputs["economy"]["items"][number];
 type ItemFields = { id: string; name: string; maxStack: string };
 const ZItemFields = z.object({ id: z.string(), name: z.string(), maxStack: z.string() });
-const ZNewItem = ZItemFields.transform(
-  (f): z.input<typeof ZItemInput> => ({ id: f.id, name: f.name, maxStack: numberText(f.maxStack, null) }),
-).pipe(ZItemInput);
-const ZItemPatch = ZItemFields.transform(
-  (f): z.input<typeof ZItemUpdate> => ({ name: f.name, maxStack: numberText(f.maxStack, null) }),
-).pipe(ZItemUpdate);
+const ZNewItem = checkedWith(ZItemFields, (f) => ({ id: f.id, name: f.name, maxStack: numberText(f.maxStack, null) }), ZItemInput);
+const ZItemPatch = checkedWith(ZItemFields, (f) => ({ name: f.name, maxStack: numberText(f.maxStack, null) }), ZItemUpdate);
 const ITEM_FIELDS = ["id", "name", "maxStack"] as const;
 const itemCol = columnsFor<Item>();
 
