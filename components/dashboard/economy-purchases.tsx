@@ -1,53 +1,96 @@
 "use client";
 
+import { zodResolver } from "@hookform/resolvers/zod";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { type FormEvent, useState } from "react";
-import { useTRPC } from "@/components/providers/trpc";
-import { Button, Card, Input, Label, Select, State } from "@/components/ui/primitives";
+import { Plus, Save, X } from "lucide-react";
+import { useMemo } from "react";
+import { type Control, Controller, type FieldErrors, useFieldArray, useForm } from "react-hook-form";
+import { toast } from "sonner";
+import { z } from "zod";
+import { type RouterOutputs, useTRPC } from "@/components/providers/trpc";
+import { columnsFor, DataTable, type DataTableColumns } from "@/components/ui/data-table";
+import { Field, FieldError } from "@/components/ui/field";
+import { Button, Card, Input, State } from "@/components/ui/primitives";
+import { SelectMenu } from "@/components/ui/select";
+import { ZAmount, ZPurchaseInput, ZPurchaseUpdate } from "@/server/services/economy/schemas";
 import { RowActions } from "./economy-row-actions";
-import { messageOf } from "./errors";
-import { GameTable } from "./game-table";
+import { applyServerError, messageOf } from "./errors";
+import { checkedWith } from "./form-schema";
 
 type Line = { currencyId: string; amount: number } | { itemId: string; quantity: number };
-type Purchase = { id: string; name: string; costs: Line[]; rewards: Line[] };
-/** A line as the form holds it: "currency:<id>" or "item:<id>", and the amount as typed. */
-type Draft = { ref: string; amount: string };
+type Purchase = RouterOutputs["economy"]["purchases"][number];
 
+export const describeLine = (line: Line) =>
+  "currencyId" in line ? `${line.amount} ${line.currencyId}` : `${line.quantity}× ${line.itemId}`;
+
+/** A line as the form holds it: "currency:<id>" or "item:<id>", and the amount as typed. */
+const ZDraft = z.object({ ref: z.string(), amount: z.string() });
+type Draft = z.input<typeof ZDraft>;
+const ZPurchaseFields = z.object({ id: z.string(), name: z.string(), costs: z.array(ZDraft), rewards: z.array(ZDraft) });
+type PurchaseFields = z.input<typeof ZPurchaseFields>;
+
+const lineOf = (d: Draft): Line => {
+  const [kind, id = ""] = d.ref.split(":");
+  const amount = Number(d.amount);
+  return kind === "currency" ? { currencyId: id, amount } : { itemId: id, quantity: amount };
+};
 const draftOf = (line: Line): Draft =>
   "currencyId" in line
     ? { ref: `currency:${line.currencyId}`, amount: String(line.amount) }
     : { ref: `item:${line.itemId}`, amount: String(line.quantity) };
-const lineOf = (d: Draft): Line => {
-  const [kind, id = ""] = d.ref.split(":");
-  return kind === "currency" ? { currencyId: id, amount: Number(d.amount) } : { itemId: id, quantity: Number(d.amount) };
-};
-export const describeLine = (line: Line) =>
-  "currencyId" in line ? `${line.amount} ${line.currencyId}` : `${line.quantity}× ${line.itemId}`;
+/** Each line's pick and amount (the service's amount rule), reported on that line's inputs. */
+const lineProblems = (f: PurchaseFields) =>
+  (["costs", "rewards"] as const).flatMap((name) =>
+    f[name].flatMap((d, index) => {
+      if (!d.ref) return [{ path: [name, index, "ref"], message: "Pick a currency or an item." }];
+      if (d.amount.trim() === "") return [{ path: [name, index, "amount"], message: "Enter an amount." }];
+      const amount = ZAmount.safeParse(Number(d.amount));
+      return amount.success ? [] : [{ path: [name, index, "amount"], message: amount.error.issues[0]?.message ?? "Not an amount." }];
+    }),
+  );
+const ZNewPurchase = checkedWith(
+  ZPurchaseFields,
+  (f) => ({ id: f.id, name: f.name, costs: f.costs.map(lineOf), rewards: f.rewards.map(lineOf) }),
+  ZPurchaseInput,
+  { check: lineProblems },
+);
+const ZPurchasePatch = checkedWith(
+  ZPurchaseFields,
+  (f) => ({ name: f.name, costs: f.costs.map(lineOf), rewards: f.rewards.map(lineOf) }),
+  ZPurchaseUpdate,
+  { check: lineProblems },
+);
+type NewPurchase = z.output<typeof ZNewPurchase>;
+type PurchasePatch = z.output<typeof ZPurchasePatch>;
+const col = columnsFor<Purchase>();
 
 export function PurchasesCard({ projectId, canEdit }: { projectId: string; canEdit: boolean }) {
   const trpc = useTRPC();
   const queryClient = useQueryClient();
   const purchases = useQuery(trpc.economy.purchases.queryOptions({ projectId }));
-  const [editing, setEditing] = useState<string | null>(null);
-  const [formKey, setFormKey] = useState(0);
   const refresh = () => queryClient.invalidateQueries({ queryKey: trpc.economy.purchases.queryKey({ projectId }) });
-  const create = useMutation(
-    trpc.economy.createPurchase.mutationOptions({
-      onSuccess: async () => {
-        setFormKey((k) => k + 1);
-        await refresh();
-      },
-    }),
+  const create = useMutation(trpc.economy.createPurchase.mutationOptions());
+  const columns = useMemo<DataTableColumns<Purchase>>(
+    () => [
+      col.accessor("name", {
+        header: "Purchase",
+        cell: (c) => (
+          <div className="min-w-0">
+            <div>{c.getValue()}</div>
+            <div className="break-all font-mono text-xs text-zinc-500">{c.row.original.id}</div>
+          </div>
+        ),
+      }),
+      col.accessor((p) => p.costs.map(describeLine).join(", ") || "—", { id: "costs", header: "Costs", enableSorting: false }),
+      col.accessor((p) => p.rewards.map(describeLine).join(", ") || "—", { id: "rewards", header: "Rewards", enableSorting: false }),
+      col.display({
+        id: "actions",
+        header: () => <span className="sr-only">Actions</span>,
+        cell: ({ row: { original: p } }) => (canEdit ? <PurchaseActions projectId={projectId} purchase={p} /> : null),
+      }),
+    ],
+    [canEdit, projectId],
   );
-  const update = useMutation(
-    trpc.economy.updatePurchase.mutationOptions({
-      onSuccess: async () => {
-        setEditing(null);
-        await refresh();
-      },
-    }),
-  );
-  const remove = useMutation(trpc.economy.deletePurchase.mutationOptions({ onSuccess: refresh }));
   return (
     <Card title="Purchases">
       {purchases.isPending ? (
@@ -57,143 +100,91 @@ export function PurchasesCard({ projectId, canEdit }: { projectId: string; canEd
       ) : purchases.data.length === 0 ? (
         <State kind="empty">No purchases yet.</State>
       ) : (
-        <GameTable head={[{ label: "Purchase" }, { label: "Costs" }, { label: "Rewards" }, { label: "" }]}>
-          {purchases.data.map((p) =>
-            editing === p.id ? (
-              <tr key={p.id}>
-                <td colSpan={4} className="px-2 py-2">
-                  <PurchaseForm
-                    projectId={projectId}
-                    mode="edit"
-                    initial={p}
-                    pending={update.isPending}
-                    onSubmit={({ id: _id, ...patch }) => update.mutate({ projectId, id: p.id, patch })}
-                    onCancel={() => setEditing(null)}
-                  />
-                  {update.error && (
-                    <p role="alert" className="mt-2 text-sm text-red-700">
-                      {messageOf(update.error)}
-                    </p>
-                  )}
-                </td>
-              </tr>
-            ) : (
-              <tr key={p.id} data-testid="purchase-row">
-                <td className="px-2 py-2">
-                  <div>{p.name}</div>
-                  <div className="font-mono text-xs text-zinc-500">{p.id}</div>
-                </td>
-                <td className="px-2 py-2">{p.costs.map(describeLine).join(", ") || "—"}</td>
-                <td className="px-2 py-2">{p.rewards.map(describeLine).join(", ") || "—"}</td>
-                <td className="px-2 py-2 text-right whitespace-nowrap">
-                  {canEdit && (
-                    <RowActions
-                      label={p.id}
-                      onEdit={() => setEditing(p.id)}
-                      onDelete={() => {
-                        if (window.confirm(`Delete the purchase "${p.id}"? Players can no longer buy it.`))
-                          remove.mutate({ projectId, id: p.id });
-                      }}
-                    />
-                  )}
-                </td>
-              </tr>
-            ),
-          )}
-        </GameTable>
-      )}
-      {remove.error && (
-        <p role="alert" className="mt-2 text-sm text-red-700">
-          {messageOf(remove.error)}
-        </p>
+        <DataTable columns={columns} data={purchases.data} getRowId={(p) => p.id} rowTestId="purchase-row" minWidth={560} />
       )}
       {canEdit && (
         <div className="mt-4 rounded-md border border-dashed border-zinc-300 p-3">
           <PurchaseForm
-            key={formKey}
             projectId={projectId}
             mode="create"
-            pending={create.isPending}
-            onSubmit={(p) => create.mutate({ projectId, purchase: p })}
+            onSubmit={async (purchase) => {
+              const created = await create.mutateAsync({ projectId, purchase });
+              toast.success(`Created the purchase "${created.id}".`);
+              await refresh();
+            }}
           />
-          {create.error && (
-            <p role="alert" className="mt-2 text-sm text-red-700">
-              {messageOf(create.error)}
-            </p>
-          )}
         </div>
       )}
     </Card>
   );
 }
 
-function PurchaseForm({
-  projectId,
-  mode,
-  initial,
-  pending,
-  onSubmit,
-  onCancel,
-}: {
-  projectId: string;
-  mode: "create" | "edit";
-  initial?: Purchase;
-  pending: boolean;
-  onSubmit: (p: Purchase) => void;
-  onCancel?: () => void;
-}) {
+type Option = { value: string; label: string };
+type PurchaseProps = { projectId: string; onCancel?: () => void } & (
+  | { mode: "create"; initial?: undefined; onSubmit: (p: NewPurchase) => Promise<unknown> }
+  | { mode: "edit"; initial: Purchase; onSubmit: (p: PurchasePatch) => Promise<unknown> }
+);
+const EMPTY: PurchaseFields = { id: "", name: "", costs: [], rewards: [] };
+
+function PurchaseForm(props: PurchaseProps) {
+  const { projectId, mode, initial, onCancel } = props;
   const trpc = useTRPC();
   const currencies = useQuery(trpc.economy.currencies.queryOptions({ projectId }));
   const items = useQuery(trpc.economy.items.queryOptions({ projectId }));
-  const [id, setId] = useState(initial?.id ?? "");
-  const [name, setName] = useState(initial?.name ?? "");
-  const [costs, setCosts] = useState<Draft[]>(initial?.costs.map(draftOf) ?? []);
-  const [rewards, setRewards] = useState<Draft[]>(initial?.rewards.map(draftOf) ?? []);
-  const options = [
+  const form = useForm<PurchaseFields, unknown, NewPurchase | PurchasePatch>({
+    resolver: zodResolver(mode === "edit" ? ZPurchasePatch : ZNewPurchase) as never,
+    defaultValues: initial
+      ? { id: initial.id, name: initial.name, costs: initial.costs.map(draftOf), rewards: initial.rewards.map(draftOf) }
+      : EMPTY,
+  });
+  const errors = form.formState.errors;
+  const options: Option[] = [
     ...(currencies.data ?? []).map((c) => ({ value: `currency:${c.id}`, label: `Currency: ${c.name} (${c.id})` })),
     ...(items.data ?? []).map((i) => ({ value: `item:${i.id}`, label: `Item: ${i.name} (${i.id})` })),
   ];
+  const submit = form.handleSubmit(async (values) => {
+    try {
+      if (props.mode === "create") {
+        await props.onSubmit(values as NewPurchase);
+        form.reset(EMPTY);
+      } else await props.onSubmit(values as PurchasePatch);
+    } catch (error) {
+      applyServerError(error, form.setError, ["id", "name"], { ALREADY_EXISTS: "id" });
+    }
+  });
   const p = `purchase-${mode}`;
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    onSubmit({ id, name, costs: costs.map(lineOf), rewards: rewards.map(lineOf) });
-  };
   return (
-    <form onSubmit={submit} className="space-y-3">
+    <form onSubmit={submit} noValidate className="space-y-3">
       <div className="grid grid-cols-1 gap-3 sm:grid-cols-2">
-        <div>
-          <Label htmlFor={`${p}-id`}>Purchase id</Label>
-          <Input
-            id={`${p}-id`}
-            value={id}
-            onChange={(e) => setId(e.target.value)}
-            disabled={mode === "edit"}
-            required
-            placeholder="starter-pack"
-          />
-        </div>
-        <div>
-          <Label htmlFor={`${p}-name`}>Purchase name</Label>
-          <Input
-            id={`${p}-name`}
-            value={name}
-            onChange={(e) => setName(e.target.value)}
-            required
-            maxLength={100}
-            placeholder="Starter pack"
-          />
-        </div>
+        <Field label="Purchase id" htmlFor={`${p}-id`} error={errors.id}>
+          {mode === "edit" ? (
+            <Input id={`${p}-id`} value={initial?.id} disabled readOnly />
+          ) : (
+            <Input
+              id={`${p}-id`}
+              placeholder="starter-pack"
+              autoComplete="off"
+              aria-invalid={errors.id ? true : undefined}
+              {...form.register("id")}
+            />
+          )}
+        </Field>
+        <Field label="Purchase name" htmlFor={`${p}-name`} error={errors.name}>
+          <Input id={`${p}-name`} placeholder="Starter pack" aria-invalid={errors.name ? true : undefined} {...form.register("name")} />
+        </Field>
       </div>
       {options.length === 0 ? (
         <p className="text-sm text-zinc-500">Create a currency or an item first: costs and rewards pick from them.</p>
       ) : (
         <div className="grid grid-cols-1 gap-3 md:grid-cols-2">
-          <Lines title="Costs" prefix={`${p}-cost`} lines={costs} setLines={setCosts} options={options} />
-          <Lines title="Rewards" prefix={`${p}-reward`} lines={rewards} setLines={setRewards} options={options} />
+          <Lines title="Costs" name="costs" control={form.control} errors={errors} options={options} />
+          <Lines title="Rewards" name="rewards" control={form.control} errors={errors} options={options} />
         </div>
       )}
+      <FieldError error={errors.root?.server} />
       <div className="flex gap-2">
-        <Button type="submit" disabled={pending}>
+        <Button type="submit" disabled={form.formState.isSubmitting}>
+          {mode === "create" ? <Plus className="mr-1 size-4" aria-hidden /> : <Save className="mr-1 size-4" aria-hidden />}
           {mode === "create" ? "Create purchase" : "Save purchase"}
         </Button>
         {onCancel && (
@@ -208,58 +199,101 @@ function PurchaseForm({
 
 function Lines({
   title,
-  prefix,
-  lines,
-  setLines,
+  name,
+  control,
+  errors,
   options,
 }: {
-  title: string;
-  prefix: string;
-  lines: Draft[];
-  setLines: (next: Draft[]) => void;
-  options: Array<{ value: string; label: string }>;
+  title: "Costs" | "Rewards";
+  name: "costs" | "rewards";
+  control: Control<PurchaseFields, unknown, NewPurchase | PurchasePatch>;
+  errors: FieldErrors<PurchaseFields>;
+  options: Option[];
 }) {
-  const change = (index: number, patch: Partial<Draft>) => setLines(lines.map((l, i) => (i === index ? { ...l, ...patch } : l)));
+  const lines = useFieldArray({ control, name });
+  const lineErrors = errors[name];
   return (
-    <fieldset className="rounded-md border border-zinc-200 p-3">
+    <fieldset className="min-w-0 rounded-md border border-zinc-200 p-3">
       <legend className="px-1 text-sm font-medium text-zinc-700">{title}</legend>
-      {lines.length === 0 && <p className="mb-2 text-sm text-zinc-500">None.</p>}
-      {lines.map((line, index) => (
-        <div key={`${prefix}-${String(index)}`} className="mb-2 flex gap-2">
-          <Select
-            aria-label={`${title} line ${index + 1}`}
-            className="min-w-0 flex-1"
-            value={line.ref}
-            onChange={(e) => change(index, { ref: e.target.value })}
-          >
-            {options.map((o) => (
-              <option key={o.value} value={o.value}>
-                {o.label}
-              </option>
-            ))}
-          </Select>
-          <Input
-            aria-label={`${title} amount ${index + 1}`}
-            className="w-24"
-            type="number"
-            min={1}
-            step={1}
-            required
-            value={line.amount}
-            onChange={(e) => change(index, { amount: e.target.value })}
-          />
-          <Button
-            variant="secondary"
-            aria-label={`Remove ${title.toLowerCase()} line ${index + 1}`}
-            onClick={() => setLines(lines.filter((_, i) => i !== index))}
-          >
-            ×
-          </Button>
+      {lines.fields.length === 0 && <p className="mb-2 text-sm text-zinc-500">None.</p>}
+      {lines.fields.map((line, index) => (
+        <div key={line.id} className="mb-2">
+          <div className="flex gap-2">
+            <Controller
+              control={control}
+              name={`${name}.${index}.ref`}
+              render={({ field }) => (
+                <SelectMenu
+                  aria-label={`${title} line ${index + 1}`}
+                  className="min-w-0 flex-1"
+                  value={field.value}
+                  onValueChange={field.onChange}
+                  onBlur={field.onBlur}
+                  options={options}
+                />
+              )}
+            />
+            <Controller
+              control={control}
+              name={`${name}.${index}.amount`}
+              render={({ field }) => (
+                <Input
+                  aria-label={`${title} amount ${index + 1}`}
+                  className="w-24"
+                  type="number"
+                  min={1}
+                  step={1}
+                  aria-invalid={lineErrors?.[index]?.amount ? true : undefined}
+                  {...field}
+                />
+              )}
+            />
+            <Button variant="secondary" aria-label={`Remove ${title.toLowerCase()} line ${index + 1}`} onClick={() => lines.remove(index)}>
+              <X className="size-4" aria-hidden />
+            </Button>
+          </div>
+          <FieldError error={lineErrors?.[index]?.ref ?? lineErrors?.[index]?.amount} />
         </div>
       ))}
-      <Button variant="secondary" onClick={() => setLines([...lines, { ref: options[0]?.value ?? "", amount: "1" }])}>
+      <FieldError error={lineErrors?.root ?? (lineErrors as { message?: string } | undefined)} />
+      <Button variant="secondary" onClick={() => lines.append({ ref: options[0]?.value ?? "", amount: "1" })}>
+        <Plus className="mr-1 size-4" aria-hidden />
         Add {title === "Costs" ? "a cost" : "a reward"}
       </Button>
     </fieldset>
+  );
+}
+
+function PurchaseActions({ projectId, purchase: p }: { projectId: string; purchase: Purchase }) {
+  const trpc = useTRPC();
+  const queryClient = useQueryClient();
+  const update = useMutation(trpc.economy.updatePurchase.mutationOptions());
+  const remove = useMutation(trpc.economy.deletePurchase.mutationOptions());
+  const refresh = () => queryClient.invalidateQueries({ queryKey: trpc.economy.purchases.queryKey({ projectId }) });
+  return (
+    <RowActions
+      kind="purchase"
+      id={p.id}
+      deleteDescription="Players can no longer buy it. Their ledger keeps the purchases already made."
+      onDelete={async () => {
+        await remove.mutateAsync({ projectId, id: p.id });
+        await refresh();
+      }}
+    >
+      {(close) => (
+        <PurchaseForm
+          projectId={projectId}
+          mode="edit"
+          initial={p}
+          onSubmit={async (patch) => {
+            await update.mutateAsync({ projectId, id: p.id, patch });
+            toast.success(`Saved the purchase "${p.id}".`);
+            close();
+            await refresh();
+          }}
+          onCancel={close}
+        />
+      )}
+    </RowActions>
   );
 }

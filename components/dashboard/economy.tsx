@@ -1,13 +1,21 @@
 "use client";
 
+import { zodResolver } from "@hookform/resolvers/zod";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { type FormEvent, useState } from "react";
-import { useTRPC } from "@/components/providers/trpc";
-import { Badge, Button, Card, Input, Label, State } from "@/components/ui/primitives";
+import { Plus, Save } from "lucide-react";
+import { useMemo } from "react";
+import { useForm } from "react-hook-form";
+import { toast } from "sonner";
+import { z } from "zod";
+import { type RouterOutputs, useTRPC } from "@/components/providers/trpc";
+import { columnsFor, DataTable, type DataTableColumns } from "@/components/ui/data-table";
+import { Field, FieldError } from "@/components/ui/field";
+import { Badge, Button, Card, Input, State } from "@/components/ui/primitives";
+import { ZCurrencyInput, ZCurrencyUpdate, ZItemInput, ZItemUpdate } from "@/server/services/economy/schemas";
 import { PurchasesCard } from "./economy-purchases";
 import { RowActions } from "./economy-row-actions";
-import { messageOf } from "./errors";
-import { GameTable, WIDE } from "./game-table";
+import { applyServerError, messageOf } from "./errors";
+import { checkedWith } from "./form-schema";
 
 /** Currencies, items and purchases of a project: create, edit and delete with the services' rules. */
 export function Economy({ projectId }: { projectId: string }) {
@@ -24,44 +32,65 @@ export function Economy({ projectId }: { projectId: string }) {
   );
 }
 
-const optionalInt = (text: string) => (text.trim() === "" ? null : Number(text));
+/** A number as typed: empty is `empty` (none, or the default), anything else the number it reads as. */
+const numberText = (text: string, empty: number | null | undefined) => (text.trim() === "" ? empty : Number(text));
 
-function Failure({ error, prefix = "" }: { error: unknown; prefix?: string }) {
-  if (!error) return null;
-  return (
-    <p role="alert" className="mt-2 text-sm text-red-700">
-      {prefix}
-      {messageOf(error)}
-    </p>
-  );
-}
-
-type Currency = { id: string; name: string; initialBalance: number; maxBalance: number | null; clientWritable: boolean };
+type Currency = RouterOutputs["economy"]["currencies"][number];
+type CurrencyFields = { id: string; name: string; initialBalance: string; maxBalance: string; clientWritable: boolean };
+const ZCurrencyFields = z.object({
+  id: z.string(),
+  name: z.string(),
+  initialBalance: z.string(),
+  maxBalance: z.string(),
+  clientWritable: z.boolean(),
+});
+const currencyOf = (f: CurrencyFields) => ({
+  name: f.name,
+  initialBalance: numberText(f.initialBalance, 0) ?? 0,
+  maxBalance: numberText(f.maxBalance, null),
+  clientWritable: f.clientWritable,
+});
+/** The form's text, checked with the service's schema on what would be sent (its errors land on the same field names). */
+const ZNewCurrency = checkedWith(ZCurrencyFields, (f) => ({ id: f.id, ...currencyOf(f) }), ZCurrencyInput);
+const ZCurrencyPatch = checkedWith(ZCurrencyFields, currencyOf, ZCurrencyUpdate);
+const CURRENCY_FIELDS = ["id", "name", "initialBalance", "maxBalance"] as const;
+const currencyCol = columnsFor<Currency>();
 
 function CurrenciesCard({ projectId, canEdit }: { projectId: string; canEdit: boolean }) {
   const trpc = useTRPC();
   const queryClient = useQueryClient();
   const currencies = useQuery(trpc.economy.currencies.queryOptions({ projectId }));
-  const [editing, setEditing] = useState<string | null>(null);
-  const [formKey, setFormKey] = useState(0);
   const refresh = () => queryClient.invalidateQueries({ queryKey: trpc.economy.currencies.queryKey({ projectId }) });
-  const create = useMutation(
-    trpc.economy.createCurrency.mutationOptions({
-      onSuccess: async () => {
-        setFormKey((k) => k + 1);
-        await refresh();
-      },
-    }),
+  const create = useMutation(trpc.economy.createCurrency.mutationOptions());
+  const columns = useMemo<DataTableColumns<Currency>>(
+    () => [
+      currencyCol.accessor("name", {
+        header: "Currency",
+        cell: (c) => (
+          <div className="min-w-0">
+            <div>{c.getValue()}</div>
+            <div className="break-all font-mono text-xs text-zinc-500">{c.row.original.id}</div>
+          </div>
+        ),
+      }),
+      currencyCol.accessor("initialBalance", { header: "Initial", cell: (c) => c.getValue().toLocaleString() }),
+      currencyCol.accessor((c) => c.maxBalance ?? -1, {
+        id: "max",
+        header: "Max",
+        cell: (c) => c.row.original.maxBalance?.toLocaleString() ?? "none",
+      }),
+      currencyCol.accessor("clientWritable", {
+        header: "Writes",
+        cell: (c) => (c.getValue() ? <Badge>clients</Badge> : <Badge tone="red">server only</Badge>),
+      }),
+      currencyCol.display({
+        id: "actions",
+        header: () => <span className="sr-only">Actions</span>,
+        cell: ({ row: { original: c } }) => (canEdit ? <CurrencyActions projectId={projectId} currency={c} /> : null),
+      }),
+    ],
+    [canEdit, projectId],
   );
-  const update = useMutation(
-    trpc.economy.updateCurrency.mutationOptions({
-      onSuccess: async () => {
-        setEditing(null);
-        await refresh();
-      },
-    }),
-  );
-  const remove = useMutation(trpc.economy.deleteCurrency.mutationOptions({ onSuccess: refresh }));
   return (
     <Card title="Currencies">
       {currencies.isPending ? (
@@ -71,175 +100,155 @@ function CurrenciesCard({ projectId, canEdit }: { projectId: string; canEdit: bo
       ) : currencies.data.length === 0 ? (
         <State kind="empty">No currencies yet.</State>
       ) : (
-        <GameTable
-          head={[
-            { label: "Currency" },
-            { label: "Initial", wide: true },
-            { label: "Max", wide: true },
-            { label: "Writes", wide: true },
-            { label: "" },
-          ]}
-        >
-          {currencies.data.map((c) =>
-            editing === c.id ? (
-              <tr key={c.id}>
-                <td colSpan={5} className="px-2 py-2">
-                  <CurrencyForm
-                    mode="edit"
-                    initial={c}
-                    pending={update.isPending}
-                    onSubmit={({ id: _id, ...patch }) => update.mutate({ projectId, id: c.id, patch })}
-                    onCancel={() => setEditing(null)}
-                  />
-                  <Failure error={update.error} />
-                </td>
-              </tr>
-            ) : (
-              <tr key={c.id} data-testid="currency-row">
-                <td className="px-2 py-2">
-                  <div>{c.name}</div>
-                  <div className="font-mono text-xs text-zinc-500">{c.id}</div>
-                  <div className="text-xs text-zinc-500 sm:hidden">
-                    starts at {c.initialBalance.toLocaleString()} · max {c.maxBalance?.toLocaleString() ?? "none"} ·{" "}
-                    {c.clientWritable ? "clients" : "server only"}
-                  </div>
-                </td>
-                <td className={`px-2 py-2 ${WIDE}`}>{c.initialBalance.toLocaleString()}</td>
-                <td className={`px-2 py-2 ${WIDE}`}>{c.maxBalance?.toLocaleString() ?? "—"}</td>
-                <td className={`px-2 py-2 ${WIDE}`}>{c.clientWritable ? <Badge>clients</Badge> : <Badge tone="red">server only</Badge>}</td>
-                <td className="px-2 py-2 text-right whitespace-nowrap">
-                  {canEdit && (
-                    <RowActions
-                      label={c.id}
-                      onEdit={() => setEditing(c.id)}
-                      onDelete={() => {
-                        if (window.confirm(`Delete the currency "${c.id}"? Empty wallets go with it.`))
-                          remove.mutate({ projectId, id: c.id });
-                      }}
-                    />
-                  )}
-                </td>
-              </tr>
-            ),
-          )}
-        </GameTable>
+        <DataTable columns={columns} data={currencies.data} getRowId={(c) => c.id} rowTestId="currency-row" minWidth={600} />
       )}
-      <Failure error={remove.error} prefix={remove.variables ? `${remove.variables.id} cannot be deleted: ` : ""} />
       {canEdit && (
         <div className="mt-4 rounded-md border border-dashed border-zinc-300 p-3">
           <CurrencyForm
-            key={formKey}
             mode="create"
-            pending={create.isPending}
-            onSubmit={(c) => create.mutate({ projectId, currency: c })}
+            onSubmit={async (currency) => {
+              const created = await create.mutateAsync({ projectId, currency });
+              toast.success(`Created the currency "${created.id}".`);
+              await refresh();
+            }}
           />
-          <Failure error={create.error} />
         </div>
       )}
     </Card>
   );
 }
 
-function CurrencyForm({
-  mode,
-  initial,
-  pending,
-  onSubmit,
-  onCancel,
-}: {
-  mode: "create" | "edit";
-  initial?: Currency;
-  pending: boolean;
-  onSubmit: (c: Currency) => void;
-  onCancel?: () => void;
-}) {
-  const [id, setId] = useState(initial?.id ?? "");
-  const [name, setName] = useState(initial?.name ?? "");
-  const [initialBalance, setInitialBalance] = useState(String(initial?.initialBalance ?? 0));
-  const [max, setMax] = useState(initial?.maxBalance == null ? "" : String(initial.maxBalance));
-  const [clientWritable, setClientWritable] = useState(initial?.clientWritable ?? true);
+type CurrencyProps =
+  | { mode: "create"; initial?: undefined; onSubmit: (c: z.output<typeof ZNewCurrency>) => Promise<unknown>; onCancel?: () => void }
+  | { mode: "edit"; initial: Currency; onSubmit: (c: z.output<typeof ZCurrencyPatch>) => Promise<unknown>; onCancel?: () => void };
+
+function CurrencyForm(props: CurrencyProps) {
+  const { mode, initial, onCancel } = props;
+  const empty: CurrencyFields = { id: "", name: "", initialBalance: "0", maxBalance: "", clientWritable: true };
+  const form = useForm<CurrencyFields, unknown, z.output<typeof ZNewCurrency> | z.output<typeof ZCurrencyPatch>>({
+    resolver: zodResolver(mode === "edit" ? ZCurrencyPatch : ZNewCurrency) as never,
+    defaultValues: initial
+      ? {
+          id: initial.id,
+          name: initial.name,
+          initialBalance: String(initial.initialBalance),
+          maxBalance: initial.maxBalance == null ? "" : String(initial.maxBalance),
+          clientWritable: initial.clientWritable,
+        }
+      : empty,
+  });
+  const errors = form.formState.errors;
+  const submit = form.handleSubmit(async (values) => {
+    try {
+      if (props.mode === "create") {
+        await props.onSubmit(values as z.output<typeof ZNewCurrency>);
+        form.reset(empty);
+      } else await props.onSubmit(values as z.output<typeof ZCurrencyPatch>);
+    } catch (error) {
+      applyServerError(error, form.setError, CURRENCY_FIELDS, { ALREADY_EXISTS: "id" });
+    }
+  });
   const p = `currency-${mode}`;
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    onSubmit({ id, name, initialBalance: Number(initialBalance), maxBalance: optionalInt(max), clientWritable });
-  };
+  const invalid = (name: keyof CurrencyFields) => (errors[name] ? true : undefined);
   return (
-    <form onSubmit={submit} className="grid grid-cols-1 gap-3 sm:grid-cols-2 lg:grid-cols-5 lg:items-end">
-      <div>
-        <Label htmlFor={`${p}-id`}>Currency id</Label>
-        <Input id={`${p}-id`} value={id} onChange={(e) => setId(e.target.value)} disabled={mode === "edit"} required placeholder="coins" />
-      </div>
-      <div>
-        <Label htmlFor={`${p}-name`}>Currency name</Label>
-        <Input id={`${p}-name`} value={name} onChange={(e) => setName(e.target.value)} required maxLength={100} placeholder="Coins" />
-      </div>
-      <div>
-        <Label htmlFor={`${p}-initial`}>Initial balance</Label>
+    <form
+      onSubmit={submit}
+      noValidate
+      className="grid grid-cols-1 gap-3 sm:grid-cols-2 lg:grid-cols-[repeat(4,minmax(0,1fr))_auto] lg:items-start"
+    >
+      <Field label="Currency id" htmlFor={`${p}-id`} error={errors.id}>
+        {mode === "edit" ? (
+          <Input id={`${p}-id`} value={initial?.id} disabled readOnly />
+        ) : (
+          <Input id={`${p}-id`} placeholder="coins" autoComplete="off" aria-invalid={invalid("id")} {...form.register("id")} />
+        )}
+      </Field>
+      <Field label="Currency name" htmlFor={`${p}-name`} error={errors.name}>
+        <Input id={`${p}-name`} placeholder="Coins" aria-invalid={invalid("name")} {...form.register("name")} />
+      </Field>
+      <Field label="Initial balance" htmlFor={`${p}-initial`} error={errors.initialBalance}>
         <Input
           id={`${p}-initial`}
           type="number"
           min={0}
           step={1}
-          value={initialBalance}
-          onChange={(e) => setInitialBalance(e.target.value)}
+          aria-invalid={invalid("initialBalance")}
+          {...form.register("initialBalance")}
         />
-      </div>
-      <div>
-        <Label htmlFor={`${p}-max`}>Maximum balance</Label>
-        <Input id={`${p}-max`} type="number" min={0} step={1} placeholder="none" value={max} onChange={(e) => setMax(e.target.value)} />
-      </div>
-      <div className="flex items-center gap-2 pb-2">
-        <input
-          id={`${p}-writable`}
-          type="checkbox"
-          className="h-4 w-4"
-          checked={clientWritable}
-          onChange={(e) => setClientWritable(e.target.checked)}
+      </Field>
+      <Field label="Maximum balance" htmlFor={`${p}-max`} error={errors.maxBalance}>
+        <Input
+          id={`${p}-max`}
+          type="number"
+          min={0}
+          step={1}
+          placeholder="none"
+          aria-invalid={invalid("maxBalance")}
+          {...form.register("maxBalance")}
         />
+      </Field>
+      <div className="flex items-center gap-2 lg:pt-8">
+        <input id={`${p}-writable`} type="checkbox" className="size-4 accent-zinc-900" {...form.register("clientWritable")} />
         <label htmlFor={`${p}-writable`} className="text-sm text-zinc-700">
           Clients may add/subtract
         </label>
       </div>
-      <div className="flex gap-2 sm:col-span-2 lg:col-span-5">
-        <Button type="submit" disabled={pending}>
-          {mode === "create" ? "Create currency" : "Save currency"}
-        </Button>
-        {onCancel && (
-          <Button variant="secondary" onClick={onCancel}>
-            Cancel
+      <div className="sm:col-span-2 lg:col-span-5">
+        <FieldError error={errors.root?.server} />
+        <div className="mt-1 flex gap-2">
+          <Button type="submit" disabled={form.formState.isSubmitting}>
+            {mode === "create" ? <Plus className="mr-1 size-4" aria-hidden /> : <Save className="mr-1 size-4" aria-hidden />}
+            {mode === "create" ? "Create currency" : "Save currency"}
           </Button>
-        )}
+          {onCancel && (
+            <Button variant="secondary" onClick={onCancel}>
+              Cancel
+            </Button>
+          )}
+        </div>
       </div>
     </form>
   );
 }
 
-type Item = { id: string; name: string; maxStack: number | null };
+type Item = RouterOutputs["economy"]["items"][number];
+type ItemFields = { id: string; name: string; maxStack: string };
+const ZItemFields = z.object({ id: z.string(), name: z.string(), maxStack: z.string() });
+const ZNewItem = checkedWith(ZItemFields, (f) => ({ id: f.id, name: f.name, maxStack: numberText(f.maxStack, null) }), ZItemInput);
+const ZItemPatch = checkedWith(ZItemFields, (f) => ({ name: f.name, maxStack: numberText(f.maxStack, null) }), ZItemUpdate);
+const ITEM_FIELDS = ["id", "name", "maxStack"] as const;
+const itemCol = columnsFor<Item>();
 
 function ItemsCard({ projectId, canEdit }: { projectId: string; canEdit: boolean }) {
   const trpc = useTRPC();
   const queryClient = useQueryClient();
   const items = useQuery(trpc.economy.items.queryOptions({ projectId }));
-  const [editing, setEditing] = useState<string | null>(null);
-  const [formKey, setFormKey] = useState(0);
   const refresh = () => queryClient.invalidateQueries({ queryKey: trpc.economy.items.queryKey({ projectId }) });
-  const create = useMutation(
-    trpc.economy.createItem.mutationOptions({
-      onSuccess: async () => {
-        setFormKey((k) => k + 1);
-        await refresh();
-      },
-    }),
+  const create = useMutation(trpc.economy.createItem.mutationOptions());
+  const columns = useMemo<DataTableColumns<Item>>(
+    () => [
+      itemCol.accessor("name", {
+        header: "Item",
+        cell: (c) => (
+          <div className="min-w-0">
+            <div>{c.getValue()}</div>
+            <div className="break-all font-mono text-xs text-zinc-500">{c.row.original.id}</div>
+          </div>
+        ),
+      }),
+      itemCol.accessor((i) => i.maxStack ?? -1, {
+        id: "maxStack",
+        header: "Max stack",
+        cell: (c) => c.row.original.maxStack?.toLocaleString() ?? "none",
+      }),
+      itemCol.display({
+        id: "actions",
+        header: () => <span className="sr-only">Actions</span>,
+        cell: ({ row: { original: i } }) => (canEdit ? <ItemActions projectId={projectId} item={i} /> : null),
+      }),
+    ],
+    [canEdit, projectId],
   );
-  const update = useMutation(
-    trpc.economy.updateItem.mutationOptions({
-      onSuccess: async () => {
-        setEditing(null);
-        await refresh();
-      },
-    }),
-  );
-  const remove = useMutation(trpc.economy.deleteItem.mutationOptions({ onSuccess: refresh }));
   return (
     <Card title="Items">
       {items.isPending ? (
@@ -249,108 +258,153 @@ function ItemsCard({ projectId, canEdit }: { projectId: string; canEdit: boolean
       ) : items.data.length === 0 ? (
         <State kind="empty">No items yet.</State>
       ) : (
-        <GameTable head={[{ label: "Item" }, { label: "Max stack" }, { label: "" }]}>
-          {items.data.map((i) =>
-            editing === i.id ? (
-              <tr key={i.id}>
-                <td colSpan={3} className="px-2 py-2">
-                  <ItemForm
-                    mode="edit"
-                    initial={i}
-                    pending={update.isPending}
-                    onSubmit={({ id: _id, ...patch }) => update.mutate({ projectId, id: i.id, patch })}
-                    onCancel={() => setEditing(null)}
-                  />
-                  <Failure error={update.error} />
-                </td>
-              </tr>
-            ) : (
-              <tr key={i.id} data-testid="item-row">
-                <td className="px-2 py-2">
-                  <div>{i.name}</div>
-                  <div className="font-mono text-xs text-zinc-500">{i.id}</div>
-                </td>
-                <td className="px-2 py-2">{i.maxStack?.toLocaleString() ?? "—"}</td>
-                <td className="px-2 py-2 text-right whitespace-nowrap">
-                  {canEdit && (
-                    <RowActions
-                      label={i.id}
-                      onEdit={() => setEditing(i.id)}
-                      onDelete={() => {
-                        if (window.confirm(`Delete the item "${i.id}"?`)) remove.mutate({ projectId, id: i.id });
-                      }}
-                    />
-                  )}
-                </td>
-              </tr>
-            ),
-          )}
-        </GameTable>
+        <DataTable columns={columns} data={items.data} getRowId={(i) => i.id} rowTestId="item-row" minWidth={480} />
       )}
-      <Failure error={remove.error} prefix={remove.variables ? `${remove.variables.id} cannot be deleted: ` : ""} />
       {canEdit && (
         <div className="mt-4 rounded-md border border-dashed border-zinc-300 p-3">
-          <ItemForm key={formKey} mode="create" pending={create.isPending} onSubmit={(i) => create.mutate({ projectId, item: i })} />
-          <Failure error={create.error} />
+          <ItemForm
+            mode="create"
+            onSubmit={async (item) => {
+              const created = await create.mutateAsync({ projectId, item });
+              toast.success(`Created the item "${created.id}".`);
+              await refresh();
+            }}
+          />
         </div>
       )}
     </Card>
   );
 }
 
-function ItemForm({
-  mode,
-  initial,
-  pending,
-  onSubmit,
-  onCancel,
-}: {
-  mode: "create" | "edit";
-  initial?: Item;
-  pending: boolean;
-  onSubmit: (i: Item) => void;
-  onCancel?: () => void;
-}) {
-  const [id, setId] = useState(initial?.id ?? "");
-  const [name, setName] = useState(initial?.name ?? "");
-  const [maxStack, setMaxStack] = useState(initial?.maxStack == null ? "" : String(initial.maxStack));
+type ItemProps =
+  | { mode: "create"; initial?: undefined; onSubmit: (i: z.output<typeof ZNewItem>) => Promise<unknown>; onCancel?: () => void }
+  | { mode: "edit"; initial: Item; onSubmit: (i: z.output<typeof ZItemPatch>) => Promise<unknown>; onCancel?: () => void };
+
+function ItemForm(props: ItemProps) {
+  const { mode, initial, onCancel } = props;
+  const empty: ItemFields = { id: "", name: "", maxStack: "" };
+  const form = useForm<ItemFields, unknown, z.output<typeof ZNewItem> | z.output<typeof ZItemPatch>>({
+    resolver: zodResolver(mode === "edit" ? ZItemPatch : ZNewItem) as never,
+    defaultValues: initial
+      ? { id: initial.id, name: initial.name, maxStack: initial.maxStack == null ? "" : String(initial.maxStack) }
+      : empty,
+  });
+  const errors = form.formState.errors;
+  const submit = form.handleSubmit(async (values) => {
+    try {
+      if (props.mode === "create") {
+        await props.onSubmit(values as z.output<typeof ZNewItem>);
+        form.reset(empty);
+      } else await props.onSubmit(values as z.output<typeof ZItemPatch>);
+    } catch (error) {
+      applyServerError(error, form.setError, ITEM_FIELDS, { ALREADY_EXISTS: "id" });
+    }
+  });
   const p = `item-${mode}`;
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    onSubmit({ id, name, maxStack: optionalInt(maxStack) });
-  };
+  const invalid = (name: keyof ItemFields) => (errors[name] ? true : undefined);
   return (
-    <form onSubmit={submit} className="grid grid-cols-1 gap-3 sm:grid-cols-3 sm:items-end">
-      <div>
-        <Label htmlFor={`${p}-id`}>Item id</Label>
-        <Input id={`${p}-id`} value={id} onChange={(e) => setId(e.target.value)} disabled={mode === "edit"} required placeholder="sword" />
-      </div>
-      <div>
-        <Label htmlFor={`${p}-name`}>Item name</Label>
-        <Input id={`${p}-name`} value={name} onChange={(e) => setName(e.target.value)} required maxLength={100} placeholder="Sword" />
-      </div>
-      <div>
-        <Label htmlFor={`${p}-max`}>Max stack</Label>
+    <form onSubmit={submit} noValidate className="grid grid-cols-1 gap-3 sm:grid-cols-3 sm:items-start">
+      <Field label="Item id" htmlFor={`${p}-id`} error={errors.id}>
+        {mode === "edit" ? (
+          <Input id={`${p}-id`} value={initial?.id} disabled readOnly />
+        ) : (
+          <Input id={`${p}-id`} placeholder="sword" autoComplete="off" aria-invalid={invalid("id")} {...form.register("id")} />
+        )}
+      </Field>
+      <Field label="Item name" htmlFor={`${p}-name`} error={errors.name}>
+        <Input id={`${p}-name`} placeholder="Sword" aria-invalid={invalid("name")} {...form.register("name")} />
+      </Field>
+      <Field label="Max stack" htmlFor={`${p}-max`} error={errors.maxStack}>
         <Input
           id={`${p}-max`}
           type="number"
           min={1}
           step={1}
           placeholder="none"
-          value={maxStack}
-          onChange={(e) => setMaxStack(e.target.value)}
+          aria-invalid={invalid("maxStack")}
+          {...form.register("maxStack")}
         />
-      </div>
-      <div className="flex gap-2 sm:col-span-3">
-        <Button type="submit" disabled={pending}>
-          {mode === "create" ? "Create item" : "Save item"}
-        </Button>
-        {onCancel && (
-          <Button variant="secondary" onClick={onCancel}>
-            Cancel
+      </Field>
+      <div className="sm:col-span-3">
+        <FieldError error={errors.root?.server} />
+        <div className="mt-1 flex gap-2">
+          <Button type="submit" disabled={form.formState.isSubmitting}>
+            {mode === "create" ? <Plus className="mr-1 size-4" aria-hidden /> : <Save className="mr-1 size-4" aria-hidden />}
+            {mode === "create" ? "Create item" : "Save item"}
           </Button>
-        )}
+          {onCancel && (
+            <Button variant="secondary" onClick={onCancel}>
+              Cancel
+            </Button>
+          )}
+        </div>
       </div>
     </form>
+  );
+}
+
+function CurrencyActions({ projectId, currency: c }: { projectId: string; currency: Currency }) {
+  const trpc = useTRPC();
+  const queryClient = useQueryClient();
+  const update = useMutation(trpc.economy.updateCurrency.mutationOptions());
+  const remove = useMutation(trpc.economy.deleteCurrency.mutationOptions());
+  const refresh = () => queryClient.invalidateQueries({ queryKey: trpc.economy.currencies.queryKey({ projectId }) });
+  return (
+    <RowActions
+      kind="currency"
+      id={c.id}
+      deleteDescription="Wallets that were never used go with it. A currency that a purchase refers to or a player holds is not deleted."
+      onDelete={async () => {
+        await remove.mutateAsync({ projectId, id: c.id });
+        await refresh();
+      }}
+    >
+      {(close) => (
+        <CurrencyForm
+          mode="edit"
+          initial={c}
+          onSubmit={async (patch) => {
+            await update.mutateAsync({ projectId, id: c.id, patch });
+            toast.success(`Saved the currency "${c.id}".`);
+            close();
+            await refresh();
+          }}
+          onCancel={close}
+        />
+      )}
+    </RowActions>
+  );
+}
+
+function ItemActions({ projectId, item: i }: { projectId: string; item: Item }) {
+  const trpc = useTRPC();
+  const queryClient = useQueryClient();
+  const update = useMutation(trpc.economy.updateItem.mutationOptions());
+  const remove = useMutation(trpc.economy.deleteItem.mutationOptions());
+  const refresh = () => queryClient.invalidateQueries({ queryKey: trpc.economy.items.queryKey({ projectId }) });
+  return (
+    <RowActions
+      kind="item"
+      id={i.id}
+      deleteDescription="An item that a purchase refers to or a player holds is not deleted."
+      onDelete={async () => {
+        await remove.mutateAsync({ projectId, id: i.id });
+        await refresh();
+      }}
+    >
+      {(close) => (
+        <ItemForm
+          mode="edit"
+          initial={i}
+          onSubmit={async (patch) => {
+            await update.mutateAsync({ projectId, id: i.id, patch });
+            toast.success(`Saved the item "${i.id}".`);
+            close();
+            await refresh();
+          }}
+          onCancel={close}
+        />
+      )}
+    </RowActions>
   );
 }

@@ -1,14 +1,17 @@
 "use client";
 
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { ArrowLeft, Pencil, RotateCcw, Trash2 } from "lucide-react";
 import Link from "next/link";
 import { useRouter } from "next/navigation";
 import { useState } from "react";
+import { toast } from "sonner";
 import { useTRPC } from "@/components/providers/trpc";
+import { ConfirmDialog } from "@/components/ui/alert-dialog";
 import { Badge, Button, Card, State } from "@/components/ui/primitives";
 import { messageOf } from "./errors";
 import { LeaderboardEntries, labelOf } from "./leaderboard-entries";
-import { definitionOf, fieldsOf, LeaderboardForm } from "./leaderboards-form";
+import { fieldsOf, LeaderboardForm } from "./leaderboards-form";
 
 export function LeaderboardDetail({ projectId, leaderboardId }: { projectId: string; leaderboardId: string }) {
   const trpc = useTRPC();
@@ -24,20 +27,20 @@ export function LeaderboardDetail({ projectId, leaderboardId }: { projectId: str
       queryClient.invalidateQueries({ queryKey: trpc.leaderboards.entries.queryKey() }),
       queryClient.invalidateQueries({ queryKey: trpc.leaderboards.periods.queryKey(ref) }),
     ]);
-  const update = useMutation(
-    trpc.leaderboards.update.mutationOptions({
-      onSuccess: async () => {
-        setEditing(false);
-        await refresh();
-      },
-    }),
-  );
-  const reset = useMutation(trpc.leaderboards.reset.mutationOptions({ onSuccess: refresh }));
-  const remove = useMutation(
-    trpc.leaderboards.delete.mutationOptions({ onSuccess: () => router.push(`/projects/${projectId}/leaderboards`) }),
-  );
+  const update = useMutation(trpc.leaderboards.update.mutationOptions());
+  const reset = useMutation(trpc.leaderboards.reset.mutationOptions());
+  const remove = useMutation(trpc.leaderboards.delete.mutationOptions());
   const canEdit = project.data && project.data.role !== "VIEWER";
-  const failure = update.error ?? reset.error ?? remove.error;
+  /** A confirmed action: a toast either way; a failure keeps the dialog open. */
+  const confirmed = async (work: () => Promise<unknown>, done: string) => {
+    try {
+      await work();
+      toast.success(done);
+    } catch (error) {
+      toast.error(messageOf(error));
+      throw error;
+    }
+  };
 
   if (board.isPending) return <State kind="loading">Loading the leaderboard…</State>;
   if (board.error) return <State kind="error">{messageOf(board.error)}</State>;
@@ -45,7 +48,10 @@ export function LeaderboardDetail({ projectId, leaderboardId }: { projectId: str
   return (
     <div className="space-y-6">
       <Link href={`/projects/${projectId}/leaderboards`} className="text-sm text-zinc-500 hover:text-zinc-900">
-        ← All leaderboards
+        <span className="inline-flex items-center gap-1">
+          <ArrowLeft className="size-4" aria-hidden />
+          All leaderboards
+        </span>
       </Link>
       <div className="flex flex-wrap items-center gap-3">
         <h1 className="text-2xl font-semibold" data-testid="leaderboard-name">
@@ -63,27 +69,46 @@ export function LeaderboardDetail({ projectId, leaderboardId }: { projectId: str
           !editing && (
             <div className="flex flex-wrap gap-2">
               <Button variant="secondary" onClick={() => setEditing(true)}>
+                <Pencil className="mr-1 size-4" aria-hidden />
                 Edit
               </Button>
-              <Button
-                variant="secondary"
-                disabled={reset.isPending}
-                onClick={() => {
-                  if (window.confirm(`Reset "${b.name}" now? The current period is archived and the board starts empty.`))
-                    reset.mutate(ref);
-                }}
-              >
-                Reset now
-              </Button>
-              <Button
-                variant="danger"
-                disabled={remove.isPending}
-                onClick={() => {
-                  if (window.confirm(`Delete "${b.name}" with every period and entry? This cannot be undone.`)) remove.mutate(ref);
-                }}
-              >
-                Delete
-              </Button>
+              <ConfirmDialog
+                trigger={
+                  <Button variant="secondary">
+                    <RotateCcw className="mr-1 size-4" aria-hidden />
+                    Reset now
+                  </Button>
+                }
+                title={`Reset "${b.name}" now?`}
+                description="The current period is archived (still browsable below) and the board starts empty."
+                confirmLabel="Reset board"
+                tone="primary"
+                onConfirm={() =>
+                  confirmed(async () => {
+                    await reset.mutateAsync(ref);
+                    await refresh();
+                  }, `Reset "${b.name}": a new period started.`)
+                }
+              />
+              <ConfirmDialog
+                trigger={
+                  <Button variant="danger">
+                    <Trash2 className="mr-1 size-4" aria-hidden />
+                    Delete
+                  </Button>
+                }
+                title={`Delete "${b.name}"?`}
+                description="Every period and entry of this board is deleted, and game clients submitting to it get 404. This cannot be undone."
+                confirmLabel="Delete leaderboard"
+                typed={b.id}
+                typedLabel={`Type the board's id, ${b.id}, to confirm`}
+                onConfirm={() =>
+                  confirmed(async () => {
+                    await remove.mutateAsync(ref);
+                    router.push(`/projects/${projectId}/leaderboards`);
+                  }, `Deleted the leaderboard "${b.name}".`)
+                }
+              />
             </div>
           )
         }
@@ -92,8 +117,12 @@ export function LeaderboardDetail({ projectId, leaderboardId }: { projectId: str
           <LeaderboardForm
             mode="edit"
             initial={fieldsOf(b)}
-            pending={update.isPending}
-            onSubmit={(f) => update.mutate({ ...ref, patch: definitionOf(f) })}
+            onSubmit={async (patch) => {
+              await update.mutateAsync({ ...ref, patch });
+              toast.success("Saved the leaderboard.");
+              setEditing(false);
+              await refresh();
+            }}
             onCancel={() => setEditing(false)}
           />
         ) : (
@@ -105,11 +134,6 @@ export function LeaderboardDetail({ projectId, leaderboardId }: { projectId: str
             <Fact label="Submits from" value={b.clientWritable ? "game clients and servers" : "server keys only"} />
             <Fact label="Updated" value={new Date(b.updatedAt).toLocaleString()} />
           </dl>
-        )}
-        {failure && (
-          <p role="alert" className="mt-2 text-sm text-red-700">
-            {messageOf(failure)}
-          </p>
         )}
       </Card>
       <LeaderboardEntries projectId={projectId} leaderboardId={leaderboardId} currentPeriod={b.period} canEdit={Boolean(canEdit)} />

@@ -1,20 +1,53 @@
 "use client";
 
-import { type FormEvent, useState } from "react";
-import { Button, Input, Label, Select } from "@/components/ui/primitives";
+import { zodResolver } from "@hookform/resolvers/zod";
+import { Plus, Save } from "lucide-react";
+import { Controller, type Path, type UseFormSetError, useForm } from "react-hook-form";
+import { z } from "zod";
+import { Field, FieldError } from "@/components/ui/field";
+import { Button, Input } from "@/components/ui/primitives";
+import { SelectMenu } from "@/components/ui/select";
+import { ZBoardPatch, ZNewBoard } from "@/server/services/leaderboards/board-schemas";
+import { applyServerError } from "./errors";
+import { checkedWith } from "./form-schema";
 
-/** The fields of a leaderboard as the form holds them (text inputs; empty bounds are "none"). */
-export type BoardFields = {
-  id: string;
-  name: string;
-  sortOrder: "desc" | "asc";
-  operator: "best" | "latest" | "increment" | "decrement";
-  minScore: string;
-  maxScore: string;
-  schedule: "" | "daily" | "weekly" | "monthly" | "cron";
-  cron: string;
-  clientWritable: boolean;
-};
+type Operator = "best" | "latest" | "increment" | "decrement";
+type Schedule = "never" | "daily" | "weekly" | "monthly" | "cron";
+
+/** The fields as the form holds them: bounds as typed (empty: none), the schedule picked and a cron expression apart. */
+const ZBoardFields = z.object({
+  id: z.string(),
+  name: z.string(),
+  sortOrder: z.enum(["desc", "asc"]),
+  operator: z.enum(["best", "latest", "increment", "decrement"]),
+  minScore: z.string(),
+  maxScore: z.string(),
+  schedule: z.enum(["never", "daily", "weekly", "monthly", "cron"]),
+  cron: z.string(),
+  clientWritable: z.boolean(),
+});
+export type BoardFields = z.input<typeof ZBoardFields>;
+
+const bound = (text: string) => (text.trim() === "" ? null : Number(text));
+/** What the services take: numbers or null for bounds, the schedule's text or null. */
+const definitionOf = (f: BoardFields) => ({
+  name: f.name,
+  minScore: bound(f.minScore),
+  maxScore: bound(f.maxScore),
+  resetSchedule: f.schedule === "never" ? null : f.schedule === "cron" ? f.cron.trim() : f.schedule,
+  clientWritable: f.clientWritable,
+});
+/** The service's rules (ids, names, bounds in order, the schedule's shape) on what would be sent; the schedule's issues go to the cron field. */
+const rename = { resetSchedule: "cron" };
+const ZCreateForm = checkedWith(
+  ZBoardFields,
+  (f) => ({ id: f.id, sortOrder: f.sortOrder, operator: f.operator, ...definitionOf(f) }),
+  ZNewBoard,
+  { rename },
+);
+const ZEditForm = checkedWith(ZBoardFields, definitionOf, ZBoardPatch, { rename });
+export type NewBoard = z.output<typeof ZCreateForm>;
+export type BoardPatch = z.output<typeof ZEditForm>;
 
 export const emptyBoard: BoardFields = {
   id: "",
@@ -23,7 +56,7 @@ export const emptyBoard: BoardFields = {
   operator: "best",
   minScore: "",
   maxScore: "",
-  schedule: "",
+  schedule: "never",
   cron: "",
   clientWritable: true,
 };
@@ -32,7 +65,7 @@ export function fieldsOf(board: {
   id: string;
   name: string;
   sortOrder: "desc" | "asc";
-  operator: BoardFields["operator"];
+  operator: Operator;
   minScore: number | null;
   maxScore: number | null;
   resetSchedule: string | null;
@@ -40,158 +73,184 @@ export function fieldsOf(board: {
 }): BoardFields {
   const named = board.resetSchedule === null || ["daily", "weekly", "monthly"].includes(board.resetSchedule);
   return {
-    ...board,
+    id: board.id,
+    name: board.name,
+    sortOrder: board.sortOrder,
+    operator: board.operator,
+    clientWritable: board.clientWritable,
     minScore: board.minScore === null ? "" : String(board.minScore),
     maxScore: board.maxScore === null ? "" : String(board.maxScore),
-    schedule: named ? ((board.resetSchedule ?? "") as BoardFields["schedule"]) : "cron",
+    schedule: board.resetSchedule === null ? "never" : named ? (board.resetSchedule as Schedule) : "cron",
     cron: named ? "" : (board.resetSchedule ?? ""),
   };
 }
 
-/** What the services take: numbers or null for bounds, the schedule's text or null. */
-export function definitionOf(f: BoardFields) {
-  return {
-    name: f.name,
-    minScore: f.minScore.trim() === "" ? null : Number(f.minScore),
-    maxScore: f.maxScore.trim() === "" ? null : Number(f.maxScore),
-    resetSchedule: f.schedule === "" ? null : f.schedule === "cron" ? f.cron.trim() : f.schedule,
-    clientWritable: f.clientWritable,
-  };
-}
+const SORTS = [
+  { value: "desc", label: "Higher is better" },
+  { value: "asc", label: "Lower is better (times)" },
+] as const;
+const OPERATORS = [
+  { value: "best", label: "best: keep the better score" },
+  { value: "latest", label: "latest: keep the last score" },
+  { value: "increment", label: "increment: add" },
+  { value: "decrement", label: "decrement: subtract" },
+] as const;
+const SCHEDULES = [
+  { value: "never", label: "Never (one all-time period)" },
+  { value: "daily", label: "Daily" },
+  { value: "weekly", label: "Weekly (Mondays)" },
+  { value: "monthly", label: "Monthly" },
+  { value: "cron", label: "Cron expression…" },
+] as const;
+/** The service names the schedule `resetSchedule`; the form's text for it is the cron field (a named schedule never fails). */
+const FIELDS = ["id", "name", "minScore", "maxScore", "cron", "resetSchedule" as Path<BoardFields>] as const;
 
-/** Create (every field) or edit (id, sort order and operator shown but fixed after creation). */
-export function LeaderboardForm({
-  initial,
-  mode,
-  pending,
-  onSubmit,
-  onCancel,
-}: {
-  initial: BoardFields;
-  mode: "create" | "edit";
-  pending: boolean;
-  onSubmit: (fields: BoardFields) => void;
-  onCancel?: () => void;
-}) {
-  const [f, setF] = useState(initial);
-  const set = <K extends keyof BoardFields>(key: K, value: BoardFields[K]) => setF((previous) => ({ ...previous, [key]: value }));
+type Props =
+  | { mode: "create"; initial: BoardFields; onSubmit: (board: NewBoard) => Promise<unknown>; onCancel?: () => void }
+  | { mode: "edit"; initial: BoardFields; onSubmit: (patch: BoardPatch) => Promise<unknown>; onCancel?: () => void };
+
+/**
+ * Create (every field) or edit (id, sort order and operator shown but fixed after creation). The
+ * caller's `onSubmit` runs the mutation; a failure it throws lands on the field the server names
+ * (`ALREADY_EXISTS` on the id), anything else under the form.
+ */
+export function LeaderboardForm(props: Props) {
+  const { mode, initial, onCancel } = props;
   const fixed = mode === "edit";
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    onSubmit(f);
-  };
-  const prefix = `lb-${mode}`;
+  const form = useForm<BoardFields, unknown, NewBoard | BoardPatch>({
+    resolver: zodResolver(fixed ? ZEditForm : ZCreateForm) as never,
+    defaultValues: initial,
+  });
+  const errors = form.formState.errors;
+  const schedule = form.watch("schedule");
+  const submit = form.handleSubmit(async (values) => {
+    try {
+      if (props.mode === "create") await props.onSubmit(values as NewBoard);
+      else await props.onSubmit(values as BoardPatch);
+      if (props.mode === "create") form.reset(emptyBoard);
+    } catch (error) {
+      const setError: UseFormSetError<BoardFields> = (name, problem, options) =>
+        form.setError(name === ("resetSchedule" as Path<BoardFields>) ? "cron" : name, problem, options);
+      applyServerError(error, setError, FIELDS, { ALREADY_EXISTS: "id" });
+    }
+  });
+  const p = `lb-${mode}`;
+  const invalid = (name: keyof BoardFields) => (errors[name] ? true : undefined);
   return (
-    <form onSubmit={submit} className="grid grid-cols-1 gap-3 sm:grid-cols-2 lg:grid-cols-3">
-      <div>
-        <Label htmlFor={`${prefix}-id`}>Leaderboard id</Label>
-        <Input
-          id={`${prefix}-id`}
-          value={f.id}
-          onChange={(e) => set("id", e.target.value)}
-          disabled={fixed}
-          required
-          placeholder="high-scores"
-          pattern="[a-z0-9][a-z0-9_\-]{0,63}"
-          title="1–64 of a-z, 0-9, _ and -"
+    <form onSubmit={submit} noValidate className="grid grid-cols-1 gap-3 sm:grid-cols-2 lg:grid-cols-3">
+      <Field label="Leaderboard id" htmlFor={`${p}-id`} error={errors.id} hint={fixed ? undefined : "1–64 of a-z, 0-9, _ and -"}>
+        {fixed ? (
+          <Input id={`${p}-id`} value={initial.id} disabled readOnly />
+        ) : (
+          <Input id={`${p}-id`} placeholder="high-scores" autoComplete="off" aria-invalid={invalid("id")} {...form.register("id")} />
+        )}
+      </Field>
+      <Field label="Name" htmlFor={`${p}-name`} error={errors.name}>
+        <Input id={`${p}-name`} placeholder="High scores" aria-invalid={invalid("name")} {...form.register("name")} />
+      </Field>
+      <Field label={`Sort order${fixed ? " (fixed)" : ""}`} htmlFor={`${p}-sort`}>
+        <Controller
+          control={form.control}
+          name="sortOrder"
+          render={({ field }) => (
+            <SelectMenu
+              id={`${p}-sort`}
+              className="w-full"
+              disabled={fixed}
+              value={field.value}
+              onValueChange={field.onChange}
+              onBlur={field.onBlur}
+              options={SORTS}
+            />
+          )}
         />
-      </div>
-      <div>
-        <Label htmlFor={`${prefix}-name`}>Name</Label>
-        <Input id={`${prefix}-name`} value={f.name} onChange={(e) => set("name", e.target.value)} required maxLength={100} />
-      </div>
-      <div>
-        <Label htmlFor={`${prefix}-sort`}>Sort order{fixed ? " (fixed)" : ""}</Label>
-        <Select
-          id={`${prefix}-sort`}
-          className="w-full"
-          value={f.sortOrder}
-          disabled={fixed}
-          onChange={(e) => set("sortOrder", e.target.value as BoardFields["sortOrder"])}
-        >
-          <option value="desc">Higher is better</option>
-          <option value="asc">Lower is better (times)</option>
-        </Select>
-      </div>
-      <div>
-        <Label htmlFor={`${prefix}-operator`}>Operator{fixed ? " (fixed)" : ""}</Label>
-        <Select
-          id={`${prefix}-operator`}
-          className="w-full"
-          value={f.operator}
-          disabled={fixed}
-          onChange={(e) => set("operator", e.target.value as BoardFields["operator"])}
-        >
-          <option value="best">best: keep the better score</option>
-          <option value="latest">latest: keep the last score</option>
-          <option value="increment">increment: add</option>
-          <option value="decrement">decrement: subtract</option>
-        </Select>
-      </div>
-      <div>
-        <Label htmlFor={`${prefix}-min`}>Minimum score</Label>
+      </Field>
+      <Field label={`Operator${fixed ? " (fixed)" : ""}`} htmlFor={`${p}-operator`}>
+        <Controller
+          control={form.control}
+          name="operator"
+          render={({ field }) => (
+            <SelectMenu
+              id={`${p}-operator`}
+              className="w-full"
+              disabled={fixed}
+              value={field.value}
+              onValueChange={field.onChange}
+              onBlur={field.onBlur}
+              options={OPERATORS}
+            />
+          )}
+        />
+      </Field>
+      <Field label="Minimum score" htmlFor={`${p}-min`} error={errors.minScore}>
         <Input
-          id={`${prefix}-min`}
+          id={`${p}-min`}
           type="number"
           step="any"
           placeholder="none"
-          value={f.minScore}
-          onChange={(e) => set("minScore", e.target.value)}
+          aria-invalid={invalid("minScore")}
+          {...form.register("minScore")}
         />
-      </div>
-      <div>
-        <Label htmlFor={`${prefix}-max`}>Maximum score</Label>
+      </Field>
+      <Field label="Maximum score" htmlFor={`${p}-max`} error={errors.maxScore}>
         <Input
-          id={`${prefix}-max`}
+          id={`${p}-max`}
           type="number"
           step="any"
           placeholder="none"
-          value={f.maxScore}
-          onChange={(e) => set("maxScore", e.target.value)}
+          aria-invalid={invalid("maxScore")}
+          {...form.register("maxScore")}
         />
-      </div>
-      <div>
-        <Label htmlFor={`${prefix}-schedule`}>Reset schedule (UTC)</Label>
-        <Select
-          id={`${prefix}-schedule`}
-          className="w-full"
-          value={f.schedule}
-          onChange={(e) => set("schedule", e.target.value as BoardFields["schedule"])}
-        >
-          <option value="">Never (one all-time period)</option>
-          <option value="daily">Daily</option>
-          <option value="weekly">Weekly (Mondays)</option>
-          <option value="monthly">Monthly</option>
-          <option value="cron">Cron expression…</option>
-        </Select>
-      </div>
-      {f.schedule === "cron" && (
-        <div>
-          <Label htmlFor={`${prefix}-cron`}>Cron expression (5 fields)</Label>
-          <Input id={`${prefix}-cron`} value={f.cron} onChange={(e) => set("cron", e.target.value)} placeholder="0 18 * * 5" required />
-        </div>
+      </Field>
+      <Field label="Reset schedule (UTC)" htmlFor={`${p}-schedule`}>
+        <Controller
+          control={form.control}
+          name="schedule"
+          render={({ field }) => (
+            <SelectMenu
+              id={`${p}-schedule`}
+              className="w-full"
+              value={field.value}
+              onValueChange={field.onChange}
+              onBlur={field.onBlur}
+              options={SCHEDULES}
+            />
+          )}
+        />
+      </Field>
+      {schedule === "cron" && (
+        <Field label="Cron expression (5 fields)" htmlFor={`${p}-cron`} error={errors.cron}>
+          <Input id={`${p}-cron`} placeholder="0 18 * * 5" aria-invalid={invalid("cron")} {...form.register("cron")} />
+        </Field>
       )}
       <div className="flex items-center gap-2 sm:pt-6">
-        <input
-          id={`${prefix}-writable`}
-          type="checkbox"
-          className="h-4 w-4"
-          checked={f.clientWritable}
-          onChange={(e) => set("clientWritable", e.target.checked)}
-        />
-        <label htmlFor={`${prefix}-writable`} className="text-sm text-zinc-700">
+        <input id={`${p}-writable`} type="checkbox" className="size-4 accent-zinc-900" {...form.register("clientWritable")} />
+        <label htmlFor={`${p}-writable`} className="text-sm text-zinc-700">
           Game clients may submit (off: server keys only)
         </label>
       </div>
-      <div className="flex gap-2 sm:col-span-2 lg:col-span-3">
-        <Button type="submit" disabled={pending}>
-          {mode === "create" ? "Create leaderboard" : "Save changes"}
-        </Button>
-        {onCancel && (
-          <Button variant="secondary" onClick={onCancel}>
-            Cancel
+      <div className="sm:col-span-2 lg:col-span-3">
+        <FieldError error={errors.root?.server} />
+        <div className="mt-1 flex gap-2">
+          <Button type="submit" disabled={form.formState.isSubmitting}>
+            {mode === "create" ? (
+              <>
+                <Plus className="mr-1 size-4" aria-hidden />
+                Create leaderboard
+              </>
+            ) : (
+              <>
+                <Save className="mr-1 size-4" aria-hidden />
+                Save changes
+              </>
+            )}
           </Button>
-        )}
+          {onCancel && (
+            <Button variant="secondary" onClick={onCancel}>
+              Cancel
+            </Button>
+          )}
+        </div>
       </div>
     </form>
   );

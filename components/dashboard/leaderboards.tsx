@@ -2,30 +2,62 @@
 
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import Link from "next/link";
-import { useState } from "react";
-import { useTRPC } from "@/components/providers/trpc";
+import { useMemo } from "react";
+import { toast } from "sonner";
+import { type RouterOutputs, useTRPC } from "@/components/providers/trpc";
+import { columnsFor, DataTable, type DataTableColumns } from "@/components/ui/data-table";
 import { Badge, Card, State } from "@/components/ui/primitives";
 import { messageOf } from "./errors";
-import { GameTable, WIDE } from "./game-table";
-import { definitionOf, emptyBoard, LeaderboardForm } from "./leaderboards-form";
+import { emptyBoard, LeaderboardForm } from "./leaderboards-form";
 
+type BoardRow = RouterOutputs["leaderboards"]["list"][number];
 const SORT = { desc: "higher first", asc: "lower first" } as const;
+const col = columnsFor<BoardRow>();
 
 export function Leaderboards({ projectId }: { projectId: string }) {
   const trpc = useTRPC();
   const queryClient = useQueryClient();
   const project = useQuery(trpc.projects.get.queryOptions({ projectId }));
   const boards = useQuery(trpc.leaderboards.list.queryOptions({ projectId }));
-  const [formKey, setFormKey] = useState(0);
-  const create = useMutation(
-    trpc.leaderboards.create.mutationOptions({
-      onSuccess: async () => {
-        setFormKey((k) => k + 1);
-        await queryClient.invalidateQueries({ queryKey: trpc.leaderboards.list.queryKey({ projectId }) });
-      },
-    }),
-  );
+  const create = useMutation(trpc.leaderboards.create.mutationOptions());
   const canEdit = project.data && project.data.role !== "VIEWER";
+  const columns = useMemo<DataTableColumns<BoardRow>>(
+    () => [
+      col.accessor("name", {
+        header: "Board",
+        cell: (c) => (
+          <div className="min-w-0">
+            <Link className="text-blue-700 hover:underline" href={`/projects/${projectId}/leaderboards/${c.row.original.id}`}>
+              {c.getValue()}
+            </Link>
+            <div className="break-all font-mono text-xs text-zinc-500">{c.row.original.id}</div>
+          </div>
+        ),
+      }),
+      col.accessor((b) => SORT[b.sortOrder], {
+        id: "order",
+        header: "Order",
+        cell: (c) => <span className="whitespace-nowrap">{c.getValue()}</span>,
+      }),
+      col.accessor("operator", { header: "Operator" }),
+      col.accessor((b) => `${b.minScore ?? "−∞"} … ${b.maxScore ?? "+∞"}`, {
+        id: "bounds",
+        header: "Bounds",
+        enableSorting: false,
+        cell: (c) => <span className="whitespace-nowrap">{c.getValue()}</span>,
+      }),
+      col.accessor((b) => b.resetSchedule ?? "never", {
+        id: "resets",
+        header: "Resets",
+        cell: (c) => <span className="font-mono text-xs">{c.getValue()}</span>,
+      }),
+      col.accessor("clientWritable", {
+        header: "Writes",
+        cell: (c) => (c.getValue() ? <Badge>clients</Badge> : <Badge tone="red">server only</Badge>),
+      }),
+    ],
+    [projectId],
+  );
   return (
     <div className="space-y-6">
       <h1 className="text-2xl font-semibold">Leaderboards</h1>
@@ -37,52 +69,20 @@ export function Leaderboards({ projectId }: { projectId: string }) {
         ) : boards.data.length === 0 ? (
           <State kind="empty">No leaderboards yet.{canEdit ? " Create one below." : ""}</State>
         ) : (
-          <GameTable
-            head={[
-              { label: "Board" },
-              { label: "Order" },
-              { label: "Operator" },
-              { label: "Bounds", wide: true },
-              { label: "Resets" },
-              { label: "Writes", wide: true },
-            ]}
-          >
-            {boards.data.map((b) => (
-              <tr key={b.id} data-testid="leaderboard-row">
-                <td className="px-2 py-2">
-                  <Link className="text-blue-700 hover:underline" href={`/projects/${projectId}/leaderboards/${b.id}`}>
-                    {b.name}
-                  </Link>
-                  <div className="font-mono text-xs text-zinc-500">{b.id}</div>
-                </td>
-                <td className="px-2 py-2 whitespace-nowrap">{SORT[b.sortOrder]}</td>
-                <td className="px-2 py-2">{b.operator}</td>
-                <td className={`px-2 py-2 whitespace-nowrap ${WIDE}`}>
-                  {b.minScore ?? "−∞"} … {b.maxScore ?? "+∞"}
-                </td>
-                <td className="px-2 py-2 font-mono text-xs">{b.resetSchedule ?? "never"}</td>
-                <td className={`px-2 py-2 ${WIDE}`}>{b.clientWritable ? <Badge>clients</Badge> : <Badge tone="red">server only</Badge>}</td>
-              </tr>
-            ))}
-          </GameTable>
+          <DataTable columns={columns} data={boards.data} getRowId={(b) => b.id} rowTestId="leaderboard-row" minWidth={640} />
         )}
       </Card>
       {canEdit && (
         <Card title="New leaderboard">
           <LeaderboardForm
-            key={formKey}
             mode="create"
             initial={emptyBoard}
-            pending={create.isPending}
-            onSubmit={(f) =>
-              create.mutate({ projectId, board: { id: f.id, sortOrder: f.sortOrder, operator: f.operator, ...definitionOf(f) } })
-            }
+            onSubmit={async (board) => {
+              const created = await create.mutateAsync({ projectId, board });
+              toast.success(`Created the leaderboard "${created.name}".`);
+              await queryClient.invalidateQueries({ queryKey: trpc.leaderboards.list.queryKey({ projectId }) });
+            }}
           />
-          {create.error && (
-            <p role="alert" className="mt-2 text-sm text-red-700">
-              {messageOf(create.error)}
-            </p>
-          )}
         </Card>
       )}
     </div>

@@ -1,13 +1,71 @@
 "use client";
 
+import { zodResolver } from "@hookform/resolvers/zod";
 import { useInfiniteQuery, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { type FormEvent, useState } from "react";
-import { useTRPC } from "@/components/providers/trpc";
-import { Badge, Button, Card, Input, Select, State } from "@/components/ui/primitives";
-import { messageOf } from "./errors";
-import { GameTable, WIDE } from "./game-table";
+import { ChevronDown, Gift, MinusCircle } from "lucide-react";
+import { useState } from "react";
+import { Controller, useForm } from "react-hook-form";
+import { toast } from "sonner";
+import { z } from "zod";
+import { type RouterOutputs, useTRPC } from "@/components/providers/trpc";
+import { ConfirmDialog } from "@/components/ui/alert-dialog";
+import { columnsFor, DataTable, type DataTableColumns } from "@/components/ui/data-table";
+import { Field, FieldError } from "@/components/ui/field";
+import { Badge, Button, Card, Input, State } from "@/components/ui/primitives";
+import { SelectMenu } from "@/components/ui/select";
+import { ZAdjustDirection, ZAdjustReason, ZAmount } from "@/server/services/economy/schemas";
+import { applyServerError, messageOf } from "./errors";
 
 const signed = (n: number) => (n > 0 ? `+${n.toLocaleString()}` : n.toLocaleString());
+type Transaction = RouterOutputs["economy"]["ledger"]["transactions"][number];
+const col = columnsFor<Transaction>();
+const ledgerColumns: DataTableColumns<Transaction> = [
+  col.accessor("kind", {
+    header: "Change",
+    enableSorting: false,
+    cell: ({ row: { original: t } }) => (
+      <div>
+        <Badge tone={t.kind === "revoke" || t.kind === "subtract" ? "red" : t.kind === "grant" || t.kind === "add" ? "green" : "neutral"}>
+          {t.kind}
+        </Badge>
+        {t.purchaseId && <div className="font-mono text-xs text-zinc-500">{t.purchaseId}</div>}
+        <div className="text-xs text-zinc-500">{new Date(t.createdAt).toLocaleString()}</div>
+      </div>
+    ),
+  }),
+  col.display({
+    id: "amounts",
+    header: "Amounts",
+    cell: ({ row: { original: t } }) => (
+      <div className="font-mono text-xs">
+        {[
+          ...t.currencies.map((c) => `${c.id} ${signed(c.delta)} → ${c.balance.toLocaleString()}`),
+          ...t.items.map((i) => `${i.itemId} ${signed(i.delta)} → ${i.quantity.toLocaleString()}`),
+        ].map((line) => (
+          <div key={line}>{line}</div>
+        ))}
+      </div>
+    ),
+  }),
+  col.accessor((t) => t.actor.label, {
+    id: "who",
+    header: "Who",
+    enableSorting: false,
+    cell: ({ row: { original: t } }) => (
+      <div className="min-w-0 break-words">
+        <div>{t.actor.label}</div>
+        <div className="text-xs text-zinc-500">{t.actor.kind}</div>
+      </div>
+    ),
+  }),
+  col.accessor((t) => t.reason ?? "—", { id: "reason", header: "Reason", enableSorting: false }),
+  col.accessor((t) => t.requestId ?? "—", {
+    id: "request",
+    header: "Request",
+    enableSorting: false,
+    cell: (c) => <span className="break-all font-mono text-xs">{c.getValue()}</span>,
+  }),
+];
 
 /** A player's balances, inventory and ledger; admins grant and revoke with a reason. */
 export function PlayerEconomy({ projectId, playerId, canEdit }: { projectId: string; playerId: string; canEdit: boolean }) {
@@ -82,50 +140,12 @@ export function PlayerEconomy({ projectId, playerId, canEdit }: { projectId: str
         ) : transactions.length === 0 ? (
           <State kind="empty">No economy changes yet.</State>
         ) : (
-          <GameTable
-            head={[
-              { label: "Change" },
-              { label: "Amounts" },
-              { label: "Who" },
-              { label: "Reason", wide: true },
-              { label: "Request", wide: true },
-            ]}
-          >
-            {transactions.map((t) => (
-              <tr key={t.id} data-testid="ledger-row">
-                <td className="px-2 py-2">
-                  <Badge
-                    tone={
-                      t.kind === "revoke" || t.kind === "subtract" ? "red" : t.kind === "grant" || t.kind === "add" ? "green" : "neutral"
-                    }
-                  >
-                    {t.kind}
-                  </Badge>
-                  {t.purchaseId && <div className="font-mono text-xs text-zinc-500">{t.purchaseId}</div>}
-                  <div className="text-xs text-zinc-500">{new Date(t.createdAt).toLocaleString()}</div>
-                </td>
-                <td className="px-2 py-2 font-mono text-xs">
-                  {[
-                    ...t.currencies.map((c) => `${c.id} ${signed(c.delta)} → ${c.balance.toLocaleString()}`),
-                    ...t.items.map((i) => `${i.itemId} ${signed(i.delta)} → ${i.quantity.toLocaleString()}`),
-                  ].map((line) => (
-                    <div key={line}>{line}</div>
-                  ))}
-                </td>
-                <td className="px-2 py-2">
-                  <div>{t.actor.label}</div>
-                  <div className="text-xs text-zinc-500">{t.actor.kind}</div>
-                  {t.reason && <div className="mt-1 text-xs sm:hidden">“{t.reason}”</div>}
-                </td>
-                <td className={`px-2 py-2 ${WIDE}`}>{t.reason ?? "—"}</td>
-                <td className={`px-2 py-2 font-mono text-xs break-all ${WIDE}`}>{t.requestId ?? "—"}</td>
-              </tr>
-            ))}
-          </GameTable>
+          <DataTable columns={ledgerColumns} data={transactions} getRowId={(t) => t.id} rowTestId="ledger-row" minWidth={720} />
         )}
         {ledger.hasNextPage && (
           <div className="mt-3 text-center">
             <Button variant="secondary" disabled={ledger.isFetchingNextPage} onClick={() => ledger.fetchNextPage()}>
+              <ChevronDown className="mr-1 size-4" aria-hidden />
               Older changes
             </Button>
           </div>
@@ -135,86 +155,146 @@ export function PlayerEconomy({ projectId, playerId, canEdit }: { projectId: str
   );
 }
 
+/** A grant or revoke as the form holds it: the target is "currency:<id>" or "item:<id>", the amount as typed. */
+const ZAdjustForm = z.object({
+  direction: ZAdjustDirection,
+  target: z.string().min(1, "Pick a currency or an item."),
+  amount: z
+    .string()
+    .trim()
+    .min(1, "Enter an amount.")
+    .transform((text) => Number(text))
+    .pipe(ZAmount),
+  reason: ZAdjustReason,
+});
+type AdjustFields = z.input<typeof ZAdjustForm>;
+type Adjustment = z.output<typeof ZAdjustForm>;
+const DIRECTIONS = [
+  { value: "grant", label: "Grant" },
+  { value: "revoke", label: "Revoke" },
+] as const;
+
+/** One line per submit: validated, then confirmed in a dialog, then one ledger row and one audit entry. */
 function AdjustForm({ projectId, playerId, onDone }: { projectId: string; playerId: string; onDone: () => Promise<unknown> }) {
   const trpc = useTRPC();
   const currencies = useQuery(trpc.economy.currencies.queryOptions({ projectId }));
   const items = useQuery(trpc.economy.items.queryOptions({ projectId }));
-  const [direction, setDirection] = useState<"grant" | "revoke">("grant");
-  const [target, setTarget] = useState("");
-  const [amount, setAmount] = useState("");
-  const [reason, setReason] = useState("");
-  const adjust = useMutation(
-    trpc.economy.adjust.mutationOptions({
-      onSuccess: async () => {
-        setAmount("");
-        setReason("");
-        await onDone();
-      },
-    }),
-  );
+  const adjust = useMutation(trpc.economy.adjust.mutationOptions());
+  const [pending, setPending] = useState<Adjustment | null>(null);
   const options = [
     ...(currencies.data ?? []).map((c) => ({ value: `currency:${c.id}`, label: `${c.name} (currency)` })),
     ...(items.data ?? []).map((i) => ({ value: `item:${i.id}`, label: `${i.name} (item)` })),
   ];
+  const form = useForm<AdjustFields, unknown, Adjustment>({
+    resolver: zodResolver(ZAdjustForm),
+    defaultValues: { direction: "grant", target: "", amount: "", reason: "" },
+  });
+  const errors = form.formState.errors;
+  const direction = form.watch("direction");
+  const target = form.watch("target");
   const chosen = target || options[0]?.value || "";
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    const [kind, id = ""] = chosen.split(":");
-    const n = Number(amount);
-    if (!window.confirm(`${direction === "grant" ? "Grant" : "Revoke"} ${n} ${id}? Reason: ${reason}`)) return;
-    adjust.mutate({
-      projectId,
-      playerId,
-      direction,
-      reason,
-      ...(kind === "currency" ? { currencies: [{ currencyId: id, amount: n }] } : { items: [{ itemId: id, quantity: n }] }),
-    });
+  const labelOf = (ref: string) => options.find((o) => o.value === ref)?.label ?? ref;
+  const verb = (d: "grant" | "revoke") => (d === "grant" ? "Grant" : "Revoke");
+  const apply = async () => {
+    if (!pending) return;
+    const [kind, id = ""] = pending.target.split(":");
+    try {
+      await adjust.mutateAsync({
+        projectId,
+        playerId,
+        direction: pending.direction,
+        reason: pending.reason,
+        ...(kind === "currency"
+          ? { currencies: [{ currencyId: id, amount: pending.amount }] }
+          : { items: [{ itemId: id, quantity: pending.amount }] }),
+      });
+      toast.success(`${pending.direction === "grant" ? "Granted" : "Revoked"} ${pending.amount.toLocaleString()} ${id}.`);
+      form.reset({ direction: pending.direction, target: pending.target, amount: "", reason: "" });
+      await onDone();
+    } catch (error) {
+      toast.error(messageOf(error));
+      applyServerError(error, form.setError, ["amount", "reason"]);
+    }
   };
   return (
     <Card title="Grant or revoke">
       {options.length === 0 ? (
         <State kind="empty">Define currencies or items on the Economy page first.</State>
       ) : (
-        <form onSubmit={submit} className="grid grid-cols-1 gap-2 sm:grid-cols-2 lg:grid-cols-[auto_1fr_8rem_2fr_auto]">
-          <Select aria-label="Grant or revoke" value={direction} onChange={(e) => setDirection(e.target.value as "grant" | "revoke")}>
-            <option value="grant">Grant</option>
-            <option value="revoke">Revoke</option>
-          </Select>
-          <Select aria-label="Currency or item" value={chosen} onChange={(e) => setTarget(e.target.value)}>
-            {options.map((o) => (
-              <option key={o.value} value={o.value}>
-                {o.label}
-              </option>
-            ))}
-          </Select>
-          <Input
-            aria-label="Amount"
-            placeholder="Amount"
-            type="number"
-            min={1}
-            step={1}
-            required
-            value={amount}
-            onChange={(e) => setAmount(e.target.value)}
-          />
-          <Input
-            aria-label="Reason"
-            placeholder="Reason (kept in the ledger and the audit log)"
-            required
-            maxLength={500}
-            value={reason}
-            onChange={(e) => setReason(e.target.value)}
-          />
-          <Button type="submit" disabled={adjust.isPending || reason.trim() === "" || amount === ""}>
-            {direction === "grant" ? "Grant" : "Revoke"}
+        <form
+          noValidate
+          onSubmit={form.handleSubmit((values) => setPending(values))}
+          className="grid grid-cols-1 gap-3 sm:grid-cols-2 lg:grid-cols-[8rem_minmax(0,1fr)_8rem_minmax(0,2fr)_auto] lg:items-start"
+        >
+          <Field label="Action" htmlFor="adjust-direction">
+            <Controller
+              control={form.control}
+              name="direction"
+              render={({ field }) => (
+                <SelectMenu
+                  id="adjust-direction"
+                  aria-label="Grant or revoke"
+                  className="w-full"
+                  value={field.value}
+                  onValueChange={field.onChange}
+                  onBlur={field.onBlur}
+                  options={DIRECTIONS}
+                />
+              )}
+            />
+          </Field>
+          <Field label="What" htmlFor="adjust-target" error={errors.target}>
+            <SelectMenu
+              id="adjust-target"
+              aria-label="Currency or item"
+              className="w-full"
+              value={chosen}
+              onValueChange={(value) => form.setValue("target", value, { shouldValidate: form.formState.isSubmitted })}
+              options={options}
+            />
+          </Field>
+          <Field label="Amount" htmlFor="adjust-amount" error={errors.amount}>
+            <Input
+              id="adjust-amount"
+              placeholder="10"
+              type="number"
+              min={1}
+              step={1}
+              aria-invalid={errors.amount ? true : undefined}
+              {...form.register("amount")}
+            />
+          </Field>
+          <Field label="Reason" htmlFor="adjust-reason" error={errors.reason} hint="Kept in the ledger and the audit log.">
+            <Input
+              id="adjust-reason"
+              placeholder="Support ticket 42"
+              aria-invalid={errors.reason ? true : undefined}
+              {...form.register("reason")}
+            />
+          </Field>
+          <Button
+            type="submit"
+            variant={direction === "revoke" ? "danger" : "primary"}
+            className="self-start lg:mt-6"
+            onClick={() => {
+              if (!target && chosen) form.setValue("target", chosen);
+            }}
+          >
+            {direction === "grant" ? <Gift className="mr-1 size-4" aria-hidden /> : <MinusCircle className="mr-1 size-4" aria-hidden />}
+            {verb(direction)}
           </Button>
         </form>
       )}
-      {adjust.error && (
-        <p role="alert" className="mt-2 text-sm text-red-700">
-          {messageOf(adjust.error)}
-        </p>
-      )}
+      <FieldError error={errors.root?.server} />
+      <ConfirmDialog
+        open={pending !== null}
+        onOpenChange={(open) => !open && setPending(null)}
+        title={pending ? `${verb(pending.direction)} ${pending.amount.toLocaleString()} × ${labelOf(pending.target)}?` : ""}
+        description={pending ? `Reason: ${pending.reason}. One ledger row and one audit entry record it under your e-mail.` : ""}
+        confirmLabel={pending ? verb(pending.direction) : "Confirm"}
+        tone={pending?.direction === "revoke" ? "danger" : "primary"}
+        onConfirm={apply}
+      />
     </Card>
   );
 }

@@ -34,7 +34,8 @@ async function signIn(page: Page, email: string, password: string): Promise<void
 }
 
 async function createKey(page: Page, kind: "CLIENT" | "SERVER", name: string): Promise<string> {
-  await page.getByLabel("Key kind").selectOption(kind);
+  await page.getByLabel("Key kind").click(); // a Radix Select: a combobox and a listbox of options
+  await page.getByRole("option", { name: kind === "CLIENT" ? /^Client/ : /^Server/ }).click();
   await page.getByLabel("Key name").fill(name);
   await page.getByRole("button", { name: "Create key" }).click();
   const secret = (await page.getByTestId("new-key").textContent()) ?? "";
@@ -55,7 +56,8 @@ async function newPlayer(request: APIRequestContext, clientKey: string, displayN
 async function inviteViewer(page: Page, browser: Browser, projectId: string, email: string): Promise<void> {
   await page.goto(`/projects/${projectId}/members`);
   await page.getByLabel("Member e-mail").fill(email);
-  await page.getByLabel("Member role").selectOption("VIEWER");
+  await page.getByLabel("Member role").click();
+  await page.getByRole("option", { name: /^Viewer/ }).click();
   await page.getByRole("button", { name: "Add" }).click();
   const link = (await page.getByTestId("invite-link").textContent()) ?? "";
   const context = await browser.newContext();
@@ -70,7 +72,6 @@ async function inviteViewer(page: Page, browser: Browser, projectId: string, ema
 
 test("an operator runs leaderboards and the economy next to the game API; a viewer only looks", async ({ page, request, browser }) => {
   test.setTimeout(240_000);
-  page.on("dialog", (dialog) => dialog.accept());
   await signIn(page, demo().operatorEmail, demo().operatorPassword);
   const projectName = `Game ${Date.now()}`;
   await page.getByLabel("Project name").fill(projectName);
@@ -84,9 +85,25 @@ test("an operator runs leaderboards and the economy next to the game API; a view
   // A leaderboard, created in the dashboard.
   await page.getByRole("link", { name: "Leaderboards" }).click();
   await expect(page.getByText("No leaderboards yet.")).toBeVisible();
+  // The form checks with the service's rules before sending: a bad id, a cron expression without 5 fields.
+  await page.getByLabel("Leaderboard id").fill("Arena!");
+  await page.getByLabel("Reset schedule (UTC)").click();
+  await page.getByRole("option", { name: "Cron expression…" }).click();
+  await page.getByLabel("Cron expression (5 fields)").fill("0 18 * *");
+  await page.getByRole("button", { name: "Create leaderboard" }).click();
+  await expect(page.getByText("Leaderboard ids are 1–64")).toBeVisible();
+  await expect(page.getByText("5-field cron expression")).toBeVisible();
+  await expect(page.getByText("No leaderboards yet.")).toBeVisible();
+  // Five fields that do not parse: the server's refusal lands under the cron field.
   await page.getByLabel("Leaderboard id").fill("arena");
   await page.getByLabel("Name").fill("Arena");
-  await page.getByLabel("Reset schedule (UTC)").selectOption("weekly");
+  await page.getByLabel("Cron expression (5 fields)").fill("99 18 * * 5");
+  await page.getByRole("button", { name: "Create leaderboard" }).click();
+  await expect(page.getByText("Invalid cron expression")).toBeVisible();
+  await expect(page.getByText("No leaderboards yet.")).toBeVisible();
+  await page.getByLabel("Name").fill("Arena");
+  await page.getByLabel("Reset schedule (UTC)").click();
+  await page.getByRole("option", { name: "Weekly (Mondays)" }).click();
   await page.getByRole("button", { name: "Create leaderboard" }).click();
   await expect(page.getByTestId("leaderboard-row")).toHaveCount(1);
   await shoot(page, "leaderboards");
@@ -119,6 +136,10 @@ test("an operator runs leaderboards and the economy next to the game API; a view
 
   // Remove the leader's entry: the API's ranks move up.
   await page.getByRole("button", { name: "Remove Cy" }).click();
+  const dialog = page.getByRole("alertdialog");
+  await expect(dialog).toContainText("Remove Cy's entry (#1)?");
+  await dialog.getByRole("button", { name: "Remove entry" }).click();
+  await expect(dialog).toHaveCount(0);
   await expect(rows).toHaveCount(2);
   await expect(rows.nth(0)).toContainText("Bo");
   const boRank = await request.get("/api/v1/leaderboards/arena/player", { headers: bo.headers });
@@ -134,12 +155,25 @@ test("an operator runs leaderboards and the economy next to the game API; a view
 
   // Reset now archives the period; the archive stays browsable.
   await page.getByRole("button", { name: "Reset now" }).click();
+  await dialog.getByRole("button", { name: "Reset board" }).click();
   await expect(page.getByText("No scores yet in this period.")).toBeVisible();
-  const archived = page.getByLabel("Period", { exact: true });
-  await archived.selectOption({ index: 1 });
+  await page.getByLabel("Period", { exact: true }).click();
+  await page.getByRole("option").nth(1).click();
   await expect(rows).toHaveCount(2);
   await expect(rows.nth(0)).toContainText("Bo");
   await shoot(page, "leaderboard-archive");
+
+  // Deleting a board needs its id typed (cancelled here: the board is used below).
+  await page.getByRole("button", { name: "Delete", exact: true }).click();
+  const confirmDelete = dialog.getByRole("button", { name: "Delete leaderboard" });
+  await expect(confirmDelete).toBeDisabled();
+  await dialog.getByLabel("Type the board's id, arena, to confirm").fill("aren");
+  await expect(confirmDelete).toBeDisabled();
+  await dialog.getByLabel("Type the board's id, arena, to confirm").fill("arena");
+  await expect(confirmDelete).toBeEnabled();
+  await shoot(page, "leaderboard-delete");
+  await dialog.getByRole("button", { name: "Cancel" }).click();
+  await expect(dialog).toHaveCount(0);
 
   // An unknown board is the page's error state, not a crash.
   await page.goto(`/projects/${projectId}/leaderboards/no-such-board`);
@@ -152,6 +186,12 @@ test("an operator runs leaderboards and the economy next to the game API; a view
   await shoot(page, "economy-empty");
   await page.getByLabel("Currency id").fill("coins");
   await page.getByLabel("Currency name").fill("Coins");
+  await page.getByLabel("Initial balance").fill("10");
+  await page.getByLabel("Maximum balance").fill("5");
+  await page.getByRole("button", { name: "Create currency" }).click();
+  await expect(page.getByText("maxBalance must not be below initialBalance.")).toBeVisible();
+  await page.getByLabel("Initial balance").fill("0");
+  await page.getByLabel("Maximum balance").fill("");
   await page.getByRole("button", { name: "Create currency" }).click();
   await expect(page.getByTestId("currency-row")).toHaveCount(1);
   await page.getByLabel("Item id").fill("sword");
@@ -162,26 +202,47 @@ test("an operator runs leaderboards and the economy next to the game API; a view
   await page.getByLabel("Purchase id").fill("buy-sword");
   await page.getByLabel("Purchase name").fill("Buy a sword");
   await page.getByRole("button", { name: "Add a cost" }).click();
-  await page.getByLabel("Costs line 1", { exact: true }).selectOption("currency:coins");
+  await page.getByLabel("Costs line 1", { exact: true }).click();
+  await page.getByRole("option", { name: "Currency: Coins (coins)" }).click();
   await page.getByLabel("Costs amount 1").fill("30");
   await page.getByRole("button", { name: "Add a reward" }).click();
-  await page.getByLabel("Rewards line 1", { exact: true }).selectOption("item:sword");
+  await page.getByLabel("Rewards line 1", { exact: true }).click();
+  await page.getByRole("option", { name: "Item: Sword (sword)" }).click();
   await page.getByLabel("Rewards amount 1").fill("1");
   await page.getByRole("button", { name: "Create purchase" }).click();
   await expect(page.getByTestId("purchase-row")).toContainText("30 coins");
   // In use: the currency refuses deletion and says which purchase refers to it.
   await page.getByRole("button", { name: "Delete coins" }).click();
-  await expect(page.getByRole("alert").filter({ hasText: "buy-sword" })).toBeVisible();
+  await dialog.getByRole("button", { name: "Delete currency" }).click();
+  await expect(dialog.getByRole("alert").filter({ hasText: "buy-sword" })).toBeVisible();
+  await shoot(page, "economy-in-use");
+  await dialog.getByRole("button", { name: "Cancel" }).click();
+  await expect(page.getByTestId("currency-row")).toHaveCount(1);
+  // Edit in a dialog: the maximum balance changes, the id stays.
+  await page.getByRole("button", { name: "Edit coins" }).click();
+  const editor = page.getByRole("dialog");
+  await expect(editor.getByLabel("Currency id")).toBeDisabled();
+  await editor.getByLabel("Maximum balance").fill("1000");
+  await editor.getByRole("button", { name: "Save currency" }).click();
+  await expect(editor).toHaveCount(0);
+  await expect(page.getByTestId("currency-row")).toContainText("1,000");
   await shoot(page, "economy");
 
   // Grant Ada coins; the API shows the balance; Ada buys; the ledger shows both.
   await page.goto(`/projects/${projectId}/players/${ada.playerId}`);
   await expect(page.getByTestId("player-id")).toHaveText(ada.playerId);
   await expect(page.getByText("No economy changes yet.")).toBeVisible();
-  await page.getByLabel("Currency or item").selectOption("currency:coins");
+  await page.getByRole("button", { name: "Grant", exact: true }).click();
+  await expect(page.getByText("Enter an amount.")).toBeVisible();
+  await expect(dialog).toHaveCount(0);
+  await page.getByLabel("Currency or item").click();
+  await page.getByRole("option", { name: "Coins (currency)" }).click();
   await page.getByLabel("Amount").fill("50");
   await page.getByLabel("Reason", { exact: true }).fill("support ticket 42");
   await page.getByRole("button", { name: "Grant", exact: true }).click();
+  await expect(dialog).toContainText("support ticket 42");
+  await dialog.getByRole("button", { name: "Grant", exact: true }).click();
+  await expect(dialog).toHaveCount(0);
   await expect(page.getByTestId("balance-coins")).toContainText("50");
   const balance = await request.get("/api/v1/economy/currencies", { headers: ada.headers });
   expect(await balance.json()).toEqual([expect.objectContaining({ id: "coins", balance: 50 })]);

@@ -11,6 +11,8 @@ const CLIENT_IMPORTED = [
   "server/services/members/schemas.ts",
   "server/services/identity-providers/schemas.ts",
   "server/services/players/schemas.ts",
+  "server/services/leaderboards/board-schemas.ts",
+  "server/services/economy/schemas.ts",
 ];
 const root = path.resolve(import.meta.dirname, "../..");
 

@@ -9,8 +9,8 @@ export const ZEconomyId = z
   .regex(/^[a-z0-9][a-z0-9_-]{0,63}$/, "Ids are 1–64 of a-z, 0-9, _ and -, starting with a letter or digit.")
   .meta({ example: "coins" });
 
-const ZAmount = z.number().int().min(1).max(MAX_AMOUNT);
-const ZBalance = z.number().int().min(0).max(MAX_AMOUNT);
+export const ZAmount = z.number().int().min(1).max(MAX_AMOUNT);
+export const ZBalance = z.number().int().min(0).max(MAX_AMOUNT);
 
 export const ZCurrencyInput = z
   .strictObject({
@@ -65,6 +65,10 @@ export const ZPurchaseUpdate = z.strictObject({
   rewards: z.array(ZLine).max(MAX_LINES).optional(),
 });
 export type PurchaseUpdate = z.input<typeof ZPurchaseUpdate>;
+
+/** An operator's grant or revoke: the direction and the reason kept in the ledger and the audit log. */
+export const ZAdjustDirection = z.enum(["grant", "revoke"]);
+export const ZAdjustReason = z.string().trim().min(1).max(500);
 
 // ---- The game API ----
 

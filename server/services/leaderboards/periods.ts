@@ -1,4 +1,5 @@
 import { CronExpressionParser } from "cron-parser";
+import { scheduleShapeProblem } from "./board-schemas";
 
 /**
  * A board's current period is computed from its reset schedule and the clock — no background
@@ -20,7 +21,8 @@ export function parseSchedule(text: string): Schedule {
 /** A cron expression must have 5 fields (minute resolution) and parse; returns why not, or null. */
 export function scheduleProblem(text: string): string | null {
   if (NAMED.has(text)) return null;
-  if (text.trim().split(/\s+/).length !== 5) return "Use daily, weekly, monthly or a 5-field cron expression (UTC).";
+  const shape = scheduleShapeProblem(text);
+  if (shape) return shape;
   try {
     CronExpressionParser.parse(text, { tz: "UTC" });
     return null;

@@ -1,25 +1,10 @@
 import { z } from "zod";
 import { ZJsonValue } from "../json-value";
+import { boundsInOrder, MAX_SAFE_SCORE, ZBoardName, ZLeaderboardId, ZOperator, ZScore, ZSortOrder } from "./board-schemas";
 import { scheduleProblem } from "./periods";
 
-export const MAX_SAFE_SCORE = Number.MAX_SAFE_INTEGER;
+export { MAX_SAFE_SCORE, ZLeaderboardId, ZOperator, ZSortOrder };
 export const METADATA_MAX_BYTES = 1024;
-
-export const ZLeaderboardId = z
-  .string()
-  .regex(/^[a-z0-9][a-z0-9_-]{0,63}$/, "Leaderboard ids are 1–64 of a-z, 0-9, _ and -, starting with a letter or digit.")
-  .meta({ description: "A slug: 1–64 of `a-z 0-9 _ -`.", example: "high-scores" });
-
-export const ZSortOrder = z.enum(["desc", "asc"]).meta({ description: "desc: higher is better. asc: lower is better (times)." });
-export const ZOperator = z.enum(["best", "latest", "increment", "decrement"]).meta({
-  description:
-    "best: keep the better of the stored and submitted score. latest: keep the submitted score. " +
-    "increment / decrement: add / subtract the submitted value.",
-});
-
-const ZScore = z
-  .number()
-  .refine((n) => Number.isFinite(n) && Math.abs(n) <= MAX_SAFE_SCORE, `Scores are finite numbers within ±${MAX_SAFE_SCORE}.`);
 
 export const ZSchedule = z
   .string()
@@ -30,18 +15,12 @@ export const ZSchedule = z
   .meta({ description: "`daily`, `weekly` (Mondays), `monthly` or a 5-field cron expression; all in UTC.", example: "daily" });
 
 const definitionFields = {
-  name: z.string().trim().min(1).max(100),
+  name: ZBoardName,
   minScore: ZScore.nullable().optional(),
   maxScore: ZScore.nullable().optional(),
   resetSchedule: ZSchedule.nullable().optional(),
   clientWritable: z.boolean().optional(),
 };
-
-function boundsInOrder(d: { minScore?: number | null; maxScore?: number | null }, ctx: z.RefinementCtx): void {
-  if (d.minScore != null && d.maxScore != null && d.minScore > d.maxScore) {
-    ctx.addIssue({ code: "custom", path: ["maxScore"], message: "maxScore must not be below minScore." });
-  }
-}
 
 export const ZCreateLeaderboard = z
   .strictObject({ id: ZLeaderboardId, sortOrder: ZSortOrder, operator: ZOperator, ...definitionFields })

@@ -21,6 +21,8 @@ import { currencyTotals, playerHoldings, playerLedger } from "../../services/eco
 import {
   MAX_AMOUNT,
   MAX_LINES,
+  ZAdjustDirection,
+  ZAdjustReason,
   ZCurrencyInput,
   ZCurrencyUpdate,
   ZEconomyId,
@@ -235,7 +237,7 @@ export const economyRouter = router({
     .input(
       input(
         ZPlayer.extend({
-          direction: z.enum(["grant", "revoke"]),
+          direction: ZAdjustDirection,
           currencies: z
             .array(z.strictObject({ currencyId: ZEconomyId, amount: ZAmount }))
             .max(MAX_LINES)
@@ -244,7 +246,7 @@ export const economyRouter = router({
             .array(z.strictObject({ itemId: ZEconomyId, quantity: ZAmount }))
             .max(MAX_LINES)
             .default([]),
-          reason: z.string().trim().min(1).max(500),
+          reason: ZAdjustReason,
         }),
       ),
     )
