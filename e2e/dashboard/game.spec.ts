@@ -7,7 +7,9 @@ import { E2E_DATA_DIR } from "../../playwright.config";
  * The game-facing dashboard against the real app and the game API: an operator creates a
  * leaderboard, three players submit through the API, the operator sees them ranked and removes
  * one (the API's ranks move up); defines a currency, an item and a purchase, grants a player
- * coins (the API shows the balance), the player buys through the API, and the ledger shows both.
+ * coins (the API shows the balance), the player buys through the API, and the ledger shows both;
+ * exports the configuration and imports it into a second project (dry run → diff → apply), whose
+ * game API then serves the same board and purchase.
  * A viewer sees the same pages without controls, and the server refuses their forged grant.
  * Screenshots of every new page go to test-results/screenshots/ (wide and phone-sized).
  */
@@ -43,6 +45,13 @@ async function createKey(page: Page, kind: "CLIENT" | "SERVER", name: string): P
   return secret;
 }
 
+/** Apply on the Configuration page, confirmed; the page says it applied. */
+async function applyImport(page: Page): Promise<void> {
+  page.once("dialog", (d) => d.accept());
+  await page.getByRole("button", { name: "Apply" }).click();
+  await expect(page.getByRole("status")).toContainText("Applied");
+}
+
 type Player = { playerId: string; headers: Record<string, string> };
 async function newPlayer(request: APIRequestContext, clientKey: string, displayName: string): Promise<Player> {
   const session = await request.post("/api/v1/auth/anonymous", { headers: { "X-API-Key": clientKey } });
@@ -70,7 +79,11 @@ async function inviteViewer(page: Page, browser: Browser, projectId: string, ema
   await context.close();
 }
 
-test("an operator runs leaderboards and the economy next to the game API; a viewer only looks", async ({ page, request, browser }) => {
+test("an operator runs leaderboards and the economy next to the game API and copies the configuration; a viewer only looks", async ({
+  page,
+  request,
+  browser,
+}) => {
   test.setTimeout(240_000);
   await signIn(page, demo().operatorEmail, demo().operatorPassword);
   const projectName = `Game ${Date.now()}`;
@@ -271,6 +284,40 @@ test("an operator runs leaderboards and the economy next to the game API; a view
     await expect(page.getByTestId("audit-row").filter({ hasText: action })).toHaveCount(1);
   }
 
+  // Configuration as code: this project's configuration goes to a second project through a
+  // dry run and an apply; the second project's game API then serves the same board and purchase.
+  await page.getByRole("link", { name: "Configuration" }).click();
+  await expect(page.getByTestId("config-export")).toContainText('"buy-sword"');
+  const exported = (await page.getByTestId("config-export").textContent()) ?? "";
+  await page.goto("/projects");
+  const stagingName = `Game copy ${Date.now()}`;
+  await page.getByLabel("Project name").fill(stagingName);
+  await page.getByRole("button", { name: "Create project" }).click();
+  await page.getByRole("link", { name: stagingName }).click();
+  await expect(page.getByTestId("project-name")).toHaveText(stagingName);
+  await page.getByRole("link", { name: "API keys" }).click();
+  const copyKey = await createKey(page, "CLIENT", "copy client");
+  await page.getByRole("link", { name: "Configuration" }).click();
+  await page.getByLabel("Configuration document").fill(exported);
+  await page.getByRole("button", { name: "Dry run" }).click();
+  const diff = page.getByTestId("diff-row");
+  for (const id of ["arena", "coins", "sword", "buy-sword"]) await expect(diff.filter({ hasText: id }).first()).toContainText(/creat/i);
+  await shoot(page, "configuration-journey-diff");
+  await applyImport(page);
+  await expect(page.getByTestId("config-export")).toContainText('"buy-sword"');
+  const copyBoard = await request.get("/api/v1/leaderboards/arena", { headers: { "X-API-Key": copyKey } });
+  expect(copyBoard.status()).toBe(200);
+  expect(await copyBoard.json()).toMatchObject({ id: "arena", name: "Arena S1", total: 0, entries: [] });
+  const newcomer = await newPlayer(request, copyKey, "Dee");
+  const copyCoins = await request.get("/api/v1/economy/currencies", { headers: newcomer.headers });
+  expect(await copyCoins.json()).toEqual([expect.objectContaining({ id: "coins", balance: 0 })]);
+  // The purchase exists there with its cost: a player without coins is refused for funds, not "not found".
+  const copyBuy = await request.post("/api/v1/economy/purchase", { headers: newcomer.headers, data: { purchaseId: "buy-sword" } });
+  expect(copyBuy.status()).toBe(409);
+  expect(await copyBuy.json()).toMatchObject({ error: { code: "INSUFFICIENT_FUNDS", details: { currencyId: "coins", requested: 30 } } });
+  await page.getByRole("link", { name: "Audit log" }).click();
+  await expect(page.getByTestId("audit-row").filter({ hasText: "config.import" })).toHaveCount(1);
+
   // A viewer sees the pages without controls; a forged grant is refused by the server.
   const viewerEmail = `game-viewer-${Date.now()}@studio.test`;
   await inviteViewer(page, browser, projectId, viewerEmail);
@@ -301,6 +348,16 @@ test("an operator runs leaderboards and the economy next to the game API; a view
     headers: { Origin: new URL(viewer.url()).origin },
   });
   expect(forgedEdit.status()).toBe(403);
+  // Configuration: a viewer exports but cannot import; a forged import is refused.
+  await viewer.goto(`/projects/${projectId}/config`);
+  await expect(viewer.getByTestId("config-export")).toContainText('"arena"');
+  await expect(viewer.getByRole("button", { name: "Dry run" })).toHaveCount(0);
+  await expect(viewer.getByRole("button", { name: "Apply" })).toHaveCount(0);
+  const forgedImport = await viewer.request.post("/api/trpc/config.import", {
+    data: { projectId, document: JSON.parse(exported) },
+    headers: { Origin: new URL(viewer.url()).origin },
+  });
+  expect(forgedImport.status()).toBe(403);
   await viewerContext.close();
   const after = await request.get("/api/v1/economy/currencies", { headers: ada.headers });
   expect(await after.json()).toEqual([expect.objectContaining({ id: "coins", balance: 20 })]);
