@@ -31,7 +31,7 @@ const columns: DataTableColumns<Entry> = [
     header: "Who",
     enableSorting: false,
     cell: ({ row: { original: e } }) => (
-      <span className="min-w-0 break-all">
+      <span>
         {e.operatorEmail ?? "—"}
         {e.tokenId && (
           <span

@@ -81,6 +81,7 @@ const diffColumns: DataTableColumns<DiffRow> = [
     cell: (c) => <span className="block min-w-0 max-w-md break-all font-mono text-xs">{c.getValue()}</span>,
   }),
   col.accessor("refused", {
+    id: "refused",
     header: "Refused",
     cell: (c) => (c.getValue() ? <span className="text-sm text-red-700">{c.getValue()}</span> : null),
   }),
@@ -88,10 +89,12 @@ const diffColumns: DataTableColumns<DiffRow> = [
 
 function DiffTable({ plan }: { plan: ImportPlan }) {
   const rows = useMemo(() => rowsOf(plan), [plan]);
+  // The Refused column only when something is refused (otherwise an empty label on every phone card).
+  const columns = useMemo(() => (plan.refusals.length > 0 ? diffColumns : diffColumns.filter((c) => c.id !== "refused")), [plan]);
   if (rows.length === 0) return <State kind="empty">No changes: the project already has this configuration.</State>;
   return (
     <DataTable
-      columns={diffColumns}
+      columns={columns}
       data={rows}
       getRowId={(r) => `${r.kind}:${r.id}:${r.action}`}
       rowTestId="diff-row"
