@@ -94,6 +94,18 @@ test("create an access token; export Demo Game's configuration and import it int
   await expect(page.getByRole("status")).toContainText("Applied");
   await expect(page.getByTestId("config-export")).toContainText('"buy-sword"');
 
+  // Deleting a currency that kept purchases still cost is refused: the row says why, nothing can be applied.
+  const document = JSON.parse(exported) as { currencies: Array<{ id: string }> };
+  const withoutGems = { ...document, currencies: document.currencies.filter((c) => c.id !== "gems") };
+  await page.getByLabel("Configuration document").fill(JSON.stringify(withoutGems, null, 2));
+  await page.getByRole("button", { name: "Dry run" }).click();
+  const refusedRow = page.getByTestId("diff-row").filter({ hasText: "gems" });
+  await expect(refusedRow).toContainText("delete");
+  await expect(refusedRow).toContainText("IN_USE: Purchases refer to it: buy-sword.");
+  await expect(page.getByText("Nothing can be applied while changes are refused")).toBeVisible();
+  await expect(page.getByRole("button", { name: "Apply", exact: true })).toBeDisabled();
+  await shoot(page, "configuration-refused");
+
   await page.goto(`${targetUrl}/audit`);
   const keyEntry = page.getByTestId("audit-row").filter({ hasText: "key.create" });
   await expect(keyEntry.getByTestId("audit-token")).toHaveText(`via token "${tokenName}"`);
