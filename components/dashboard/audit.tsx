@@ -1,6 +1,7 @@
 "use client";
 
 import { useInfiniteQuery } from "@tanstack/react-query";
+import { KeyRound } from "lucide-react";
 import { useMemo, useState } from "react";
 import { type RouterOutputs, useTRPC } from "@/components/providers/trpc";
 import { columnsFor, DataTable, type DataTableColumns } from "@/components/ui/data-table";
@@ -12,7 +13,10 @@ type Entry = RouterOutputs["audit"]["list"]["entries"][number];
 /** Radix Select has no empty value: "all" stands for no filter. */
 const ACTIONS = [
   { value: "all", label: "All actions" },
-  ...["project.", "key.", "player.", "member.", "provider."].map((a) => ({ value: a, label: `${a}*` })),
+  ...["project.", "key.", "player.", "member.", "provider.", "leaderboard.", "economy.", "config."].map((a) => ({
+    value: a,
+    label: `${a}*`,
+  })),
 ];
 const json = (v: unknown) => (v === null || v === undefined ? "" : JSON.stringify(v));
 
@@ -23,7 +27,25 @@ const columns: DataTableColumns<Entry> = [
     enableSorting: false,
     cell: (c) => <span className="whitespace-nowrap">{new Date(c.getValue()).toLocaleString()}</span>,
   }),
-  col.accessor("operatorEmail", { header: "Who", enableSorting: false, cell: (c) => c.getValue() ?? "—" }),
+  col.accessor("operatorEmail", {
+    header: "Who",
+    enableSorting: false,
+    cell: ({ row: { original: e } }) => (
+      <span>
+        {e.operatorEmail ?? "—"}
+        {e.tokenId && (
+          <span
+            data-testid="audit-token"
+            className="mt-0.5 flex items-center gap-1 text-xs text-zinc-500"
+            title={`Access token ${e.tokenId}${e.tokenPrefix ? ` (${e.tokenPrefix}…)` : ""}`}
+          >
+            <KeyRound className="size-3 shrink-0" aria-hidden />
+            via token {e.tokenName ? `"${e.tokenName}"` : <span className="font-mono">{e.tokenId.slice(0, 8)}</span>}
+          </span>
+        )}
+      </span>
+    ),
+  }),
   col.accessor("action", {
     header: "Action",
     enableSorting: false,

@@ -1,15 +1,23 @@
 "use client";
 
+import { zodResolver } from "@hookform/resolvers/zod";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import type { inferRouterOutputs } from "@trpc/server";
-import { type ChangeEvent, useState } from "react";
-import { useTRPC } from "@/components/providers/trpc";
-import { Badge, Button, Card, State, Table } from "@/components/ui/primitives";
+import { Check, Copy, Download, FileSearch, Upload } from "lucide-react";
+import { type ChangeEvent, useId, useMemo, useState } from "react";
+import { useForm } from "react-hook-form";
+import { toast } from "sonner";
+import { type RouterOutputs, useTRPC } from "@/components/providers/trpc";
+import { ConfirmDialog } from "@/components/ui/alert-dialog";
+import { columnsFor, DataTable, type DataTableColumns } from "@/components/ui/data-table";
+import { Field, FieldError } from "@/components/ui/field";
+import { Badge, Button, Card, State } from "@/components/ui/primitives";
+import { ZConfigDocumentText } from "@/server/services/config/document-text";
 import type { ConfigDocument } from "@/server/services/config/schemas";
-import type { AppRouter } from "@/server/trpc/router";
-import { messageOf } from "./errors";
+import { applyServerError, messageOf } from "./errors";
 
-type ImportPlan = inferRouterOutputs<AppRouter>["config"]["dryRun"];
+type ImportPlan = RouterOutputs["config"]["dryRun"];
+type Action = "create" | "change" | "delete";
+type DiffRow = { kind: string; id: string; action: Action; detail: string; refused: string };
 
 const KIND_LABELS: Record<string, string> = {
   currencies: "Currency",
@@ -24,62 +32,100 @@ const short = (value: unknown) => {
 };
 
 /** One row per created, changed or deleted definition; a change lists each field before → after. */
-function DiffTable({ plan }: { plan: ImportPlan }) {
-  const rows = Object.entries(plan.diff).flatMap(([kind, diff]) => [
-    ...diff.created.map((c) => ({ kind, id: c.id, action: "create", detail: short(c.after) })),
+function rowsOf(plan: ImportPlan): DiffRow[] {
+  const refused = (kind: string, id: string) =>
+    plan.refusals
+      .filter((r) => r.kind === kind && r.id === id)
+      .map((x) => `${x.code}: ${x.message}`)
+      .join(" ");
+  return Object.entries(plan.diff).flatMap(([kind, diff]) => [
+    ...diff.created.map((c) => ({ kind, id: c.id, action: "create" as const, detail: short(c.after), refused: refused(kind, c.id) })),
     ...diff.changed.map((c) => ({
       kind,
       id: c.id,
-      action: "change",
+      action: "change" as const,
       detail: c.fields.map((f) => `${f.field}: ${short(f.before)} → ${short(f.after)}`).join("; "),
+      refused: refused(kind, c.id),
     })),
-    ...diff.deleted.map((d) => ({ kind, id: d.id, action: "delete", detail: short(d.before) })),
+    ...diff.deleted.map((d) => ({ kind, id: d.id, action: "delete" as const, detail: short(d.before), refused: refused(kind, d.id) })),
   ]);
-  const refusalOf = (kind: string, id: string) => plan.refusals.filter((r) => r.kind === kind && r.id === id);
+}
+
+/** How many definitions the plan creates, changes and deletes. */
+function countsOf(plan: ImportPlan): Record<Action, number> {
+  const counts = { create: 0, change: 0, delete: 0 };
+  for (const diff of Object.values(plan.diff)) {
+    counts.create += diff.created.length;
+    counts.change += diff.changed.length;
+    counts.delete += diff.deleted.length;
+  }
+  return counts;
+}
+
+const col = columnsFor<DiffRow>();
+const ORDER: Record<Action, number> = { create: 0, change: 1, delete: 2 };
+const diffColumns: DataTableColumns<DiffRow> = [
+  col.accessor((r) => KIND_LABELS[r.kind] ?? r.kind, { id: "kind", header: "Kind" }),
+  col.accessor("id", { header: "Id", cell: (c) => <span className="break-all font-mono text-xs">{c.getValue()}</span> }),
+  col.accessor((r) => ORDER[r.action], {
+    id: "action",
+    header: "Change",
+    cell: (c) => {
+      const action = c.row.original.action;
+      return <Badge tone={action === "create" ? "green" : action === "delete" ? "red" : "neutral"}>{action}</Badge>;
+    },
+  }),
+  col.accessor("detail", {
+    header: "Details",
+    enableSorting: false,
+    cell: (c) => <span className="block min-w-0 max-w-md break-all font-mono text-xs">{c.getValue()}</span>,
+  }),
+  col.accessor("refused", {
+    id: "refused",
+    header: "Refused",
+    cell: (c) => (c.getValue() ? <span className="text-sm text-red-700">{c.getValue()}</span> : null),
+  }),
+];
+
+function DiffTable({ plan }: { plan: ImportPlan }) {
+  const rows = useMemo(() => rowsOf(plan), [plan]);
+  // The Refused column only when something is refused (otherwise an empty label on every phone card).
+  const columns = useMemo(() => (plan.refusals.length > 0 ? diffColumns : diffColumns.filter((c) => c.id !== "refused")), [plan]);
   if (rows.length === 0) return <State kind="empty">No changes: the project already has this configuration.</State>;
   return (
-    <Table head={["Kind", "Id", "Change", "Details", "Refused"]}>
-      {rows.map((r) => (
-        <tr key={`${r.kind}:${r.id}:${r.action}`} data-testid="diff-row">
-          <td className="px-2 py-2">{KIND_LABELS[r.kind] ?? r.kind}</td>
-          <td className="px-2 py-2 font-mono text-xs">{r.id}</td>
-          <td className="px-2 py-2">
-            <Badge tone={r.action === "create" ? "green" : r.action === "delete" ? "red" : "neutral"}>{r.action}</Badge>
-          </td>
-          <td className="max-w-md px-2 py-2 font-mono text-xs break-all">{r.detail}</td>
-          <td className="px-2 py-2 text-sm text-red-700">
-            {refusalOf(r.kind, r.id)
-              .map((x) => `${x.code}: ${x.message}`)
-              .join(" ")}
-          </td>
-        </tr>
-      ))}
-    </Table>
+    <DataTable
+      columns={columns}
+      data={rows}
+      getRowId={(r) => `${r.kind}:${r.id}:${r.action}`}
+      rowTestId="diff-row"
+      caption="Changes the import makes"
+      minWidth={760}
+    />
   );
 }
+
+const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
 
 export function ProjectConfig({ projectId }: { projectId: string }) {
   const trpc = useTRPC();
   const queryClient = useQueryClient();
   const project = useQuery(trpc.projects.get.queryOptions({ projectId }));
   const exported = useQuery(trpc.config.export.queryOptions({ projectId }));
-  const [text, setText] = useState("");
-  const [parseError, setParseError] = useState<string | null>(null);
   const [reviewed, setReviewed] = useState<{ plan: ImportPlan; document: ConfigDocument } | null>(null);
   const [applied, setApplied] = useState<number | null>(null);
   const dryRun = useMutation(trpc.config.dryRun.mutationOptions());
-  const apply = useMutation(
-    trpc.config.import.mutationOptions({
-      onSuccess: async (plan) => {
-        setApplied(plan.changes);
-        setReviewed(null);
-        await queryClient.invalidateQueries({ queryKey: trpc.config.export.queryKey({ projectId }) });
-      },
-    }),
-  );
-  const canImport = project.data && project.data.role !== "VIEWER";
+  const apply = useMutation(trpc.config.import.mutationOptions());
+  const form = useForm({ resolver: zodResolver(ZConfigDocumentText), defaultValues: { text: "" } });
+  const errors = form.formState.errors;
+  const uploadId = useId();
+  const canImport = Boolean(project.data && project.data.role !== "VIEWER");
   const json = exported.data ? `${JSON.stringify(exported.data, null, 2)}\n` : "";
 
+  const copy = () =>
+    navigator.clipboard?.writeText(json).then(
+      () => toast.success("Copied the configuration."),
+      () => toast.error("The browser refused to copy; select the text instead."),
+    );
   const download = () => {
     const url = URL.createObjectURL(new Blob([json], { type: "application/json" }));
     const link = document.createElement("a");
@@ -90,26 +136,37 @@ export function ProjectConfig({ projectId }: { projectId: string }) {
   };
   const upload = async (event: ChangeEvent<HTMLInputElement>) => {
     const file = event.target.files?.[0];
-    if (file) setText(await file.text());
+    if (!file) return;
+    form.setValue("text", await file.text(), { shouldDirty: true });
+    form.clearErrors();
+    setReviewed(null);
+    toast.success(`Loaded ${file.name}; run the dry run to see what it changes.`);
   };
-  const review = () => {
+  const review = form.handleSubmit(async ({ text: document }) => {
     setApplied(null);
     setReviewed(null);
-    let document: ConfigDocument;
     try {
-      document = JSON.parse(text) as ConfigDocument;
-      setParseError(null);
+      const plan = await dryRun.mutateAsync({ projectId, document: document as ConfigDocument });
+      setReviewed({ plan, document: document as ConfigDocument });
     } catch (error) {
-      setParseError(`Not JSON: ${(error as Error).message}`);
-      return;
+      applyServerError(error, form.setError, []);
     }
-    dryRun.mutate({ projectId, document }, { onSuccess: (plan) => setReviewed({ plan, document }) });
-  };
-  const confirmApply = () => {
+  });
+  const confirmApply = async () => {
     if (!reviewed) return;
-    if (!window.confirm(`Apply ${reviewed.plan.changes} change(s) to this project? Deletions remove definitions for good.`)) return;
-    apply.mutate({ projectId, document: reviewed.document, expectDiffHash: reviewed.plan.diffHash });
+    try {
+      const plan = await apply.mutateAsync({ projectId, document: reviewed.document, expectDiffHash: reviewed.plan.diffHash });
+      setApplied(plan.changes);
+      setReviewed(null);
+      toast.success(`Configuration imported: ${plural(plan.changes, "change")}.`);
+      await queryClient.invalidateQueries({ queryKey: trpc.config.export.queryKey({ projectId }) });
+    } catch (error) {
+      toast.error("Nothing was applied.");
+      throw error;
+    }
   };
+  const counts = reviewed ? countsOf(reviewed.plan) : null;
+  const refusals = reviewed?.plan.refusals.length ?? 0;
 
   return (
     <div className="space-y-6">
@@ -126,10 +183,14 @@ export function ProjectConfig({ projectId }: { projectId: string }) {
         actions={
           exported.data && (
             <div className="flex gap-2">
-              <Button variant="secondary" onClick={() => navigator.clipboard?.writeText(json)}>
+              <Button variant="secondary" onClick={copy}>
+                <Copy className="mr-1 size-4" aria-hidden />
                 Copy
               </Button>
-              <Button onClick={download}>Download</Button>
+              <Button onClick={download}>
+                <Download className="mr-1 size-4" aria-hidden />
+                Download
+              </Button>
             </div>
           )
         }
@@ -146,63 +207,85 @@ export function ProjectConfig({ projectId }: { projectId: string }) {
       </Card>
       {canImport && (
         <Card title="Import">
-          <div className="space-y-3">
-            <textarea
-              aria-label="Configuration document"
-              className="h-48 w-full rounded-md border border-zinc-300 p-2 font-mono text-xs"
-              placeholder='{"version": 1, "leaderboards": [], ...}'
-              value={text}
-              onChange={(e) => {
-                setText(e.target.value);
-                setReviewed(null);
-              }}
-            />
-            <div className="flex flex-col gap-2 sm:flex-row sm:items-center">
-              <input
-                aria-label="Upload a configuration file"
-                type="file"
-                accept="application/json,.json"
-                onChange={upload}
-                className="text-sm"
+          <form onSubmit={review} noValidate className="space-y-3">
+            <Field label="Configuration document" htmlFor="config-document" error={errors.text}>
+              <textarea
+                id="config-document"
+                className="h-48 w-full rounded-md border border-zinc-300 p-2 font-mono text-xs aria-[invalid=true]:border-red-500"
+                placeholder='{"version": 1, "leaderboards": [], ...}'
+                spellCheck={false}
+                aria-invalid={errors.text ? true : undefined}
+                aria-describedby={errors.text ? "config-document-error" : undefined}
+                {...form.register("text", { onChange: () => setReviewed(null) })}
               />
-              <Button onClick={review} disabled={text.trim() === "" || dryRun.isPending}>
-                {dryRun.isPending ? "Computing…" : "Dry run"}
+            </Field>
+            <div className="flex flex-col gap-2 sm:flex-row sm:items-center">
+              <label
+                htmlFor={uploadId}
+                className="inline-flex cursor-pointer items-center justify-center gap-1 rounded-md border border-zinc-300 bg-white px-3 py-2 text-sm font-medium text-zinc-900 hover:bg-zinc-50 focus-within:ring-2 focus-within:ring-zinc-300"
+              >
+                <Upload className="size-4" aria-hidden />
+                Upload a file…
+                <input
+                  id={uploadId}
+                  aria-label="Upload a configuration file"
+                  type="file"
+                  accept="application/json,.json"
+                  onChange={upload}
+                  className="sr-only"
+                />
+              </label>
+              <Button type="submit" disabled={form.formState.isSubmitting}>
+                <FileSearch className="mr-1 size-4" aria-hidden />
+                {form.formState.isSubmitting ? "Computing…" : "Dry run"}
               </Button>
             </div>
-            {(parseError || dryRun.error) && (
-              <p role="alert" className="text-sm text-red-700">
-                {parseError ?? messageOf(dryRun.error)}
-              </p>
-            )}
+            <FieldError error={errors.root?.server} />
             {applied !== null && (
-              <p role="status" className="text-sm text-green-700">
-                Applied {applied} change(s).
+              <p role="status" className="flex items-center gap-1 text-sm text-green-700">
+                <Check className="size-4" aria-hidden />
+                Applied {plural(applied, "change")}.
               </p>
             )}
-          </div>
+          </form>
         </Card>
       )}
-      {reviewed && (
+      {reviewed && counts && (
         <Card
-          title={`Diff: ${reviewed.plan.changes} change(s)${reviewed.plan.refusals.length ? `, ${reviewed.plan.refusals.length} refused` : ""}`}
+          title={`Diff: ${plural(reviewed.plan.changes, "change")}${refusals ? `, ${refusals} refused` : ""}`}
           actions={
-            <Button
-              variant="danger"
-              onClick={confirmApply}
-              disabled={apply.isPending || reviewed.plan.changes === 0 || reviewed.plan.refusals.length > 0}
-            >
-              {apply.isPending ? "Applying…" : "Apply"}
-            </Button>
+            <ConfirmDialog
+              trigger={
+                <Button variant="danger" disabled={reviewed.plan.changes === 0 || refusals > 0}>
+                  Apply
+                </Button>
+              }
+              title={`Apply ${plural(reviewed.plan.changes, "change")} to ${project.data?.name ?? "this project"}?`}
+              description={
+                <span className="block space-y-2">
+                  <span data-testid="apply-counts" className="flex flex-wrap gap-2">
+                    <Badge tone="green">{counts.create} created</Badge>
+                    <Badge>{counts.change} changed</Badge>
+                    <Badge tone="red">{counts.delete} deleted</Badge>
+                  </span>
+                  <span className="block">
+                    {counts.delete > 0 ? "Deleted definitions are removed for good." : "Nothing is deleted."} If the project changed since
+                    the dry run, nothing is applied.
+                  </span>
+                </span>
+              }
+              confirmLabel="Apply changes"
+              error={apply.error ? messageOf(apply.error) : undefined}
+              onOpenChange={(open) => {
+                if (open) apply.reset();
+              }}
+              onConfirm={confirmApply}
+            />
           }
         >
-          {reviewed.plan.refusals.length > 0 && (
+          {refusals > 0 && (
             <p role="alert" className="mb-3 text-sm text-red-700">
               Nothing can be applied while changes are refused; fix the document and run the dry run again.
-            </p>
-          )}
-          {apply.error && (
-            <p role="alert" className="mb-3 text-sm text-red-700">
-              {messageOf(apply.error)}
             </p>
           )}
           <DiffTable plan={reviewed.plan} />

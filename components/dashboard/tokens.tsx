@@ -1,13 +1,72 @@
 "use client";
 
+import { zodResolver } from "@hookform/resolvers/zod";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { type FormEvent, useState } from "react";
-import { useTRPC } from "@/components/providers/trpc";
-import { Badge, Button, Card, Input, Label, Select, State, Table } from "@/components/ui/primitives";
-import { messageOf } from "./errors";
+import { Ban, Copy, KeyRound, Plus } from "lucide-react";
+import { useMemo, useState } from "react";
+import { Controller, useForm } from "react-hook-form";
+import { toast } from "sonner";
+import { z } from "zod";
+import { type RouterOutputs, useTRPC } from "@/components/providers/trpc";
+import { ConfirmDialog } from "@/components/ui/alert-dialog";
+import { columnsFor, DataTable, type DataTableColumns } from "@/components/ui/data-table";
+import { Field, FieldError } from "@/components/ui/field";
+import { Badge, Button, Card, Input, State } from "@/components/ui/primitives";
+import { SelectMenu } from "@/components/ui/select";
+import { TOKEN_ROLES, ZCreateOperatorToken } from "@/server/auth/operator-token-schemas";
+import { applyServerError, messageOf } from "./errors";
+import { checkedWith } from "./form-schema";
 
-type Role = "VIEWER" | "ADMIN" | "OWNER";
+type TokenRow = RouterOutputs["tokens"]["list"][number];
+type Role = (typeof TOKEN_ROLES)[number];
 const when = (d: Date | string | null) => (d ? new Date(d).toLocaleString() : "—");
+const ROLES = [
+  { value: "VIEWER", label: "Viewer (read only)" },
+  { value: "ADMIN", label: "Admin (change configuration, keys, players)" },
+  { value: "OWNER", label: "Owner" },
+] as const satisfies ReadonlyArray<{ value: Role; label: string }>;
+
+/** What the inputs hold; checked and turned into the router's input by the shared schema. */
+type TokenFields = {
+  name: string;
+  role: Role;
+  expiresInDays: string;
+  allProjects: boolean;
+  projectIds: string[];
+  instanceAdmin: boolean;
+};
+const ZTokenFields = z.object({
+  name: z.string(),
+  role: z.enum(TOKEN_ROLES),
+  expiresInDays: z.string(),
+  allProjects: z.boolean(),
+  projectIds: z.array(z.string()),
+  instanceAdmin: z.boolean(),
+});
+const ZTokenForm = checkedWith(
+  ZTokenFields,
+  (f) => ({
+    name: f.name,
+    role: f.instanceAdmin ? "OWNER" : f.role,
+    projectIds: f.allProjects || f.instanceAdmin ? null : f.projectIds,
+    instanceAdmin: f.instanceAdmin,
+    expiresInDays: f.expiresInDays.trim() === "" ? null : Number(f.expiresInDays),
+  }),
+  ZCreateOperatorToken,
+  {
+    check: (f) => [
+      ...(f.expiresInDays.trim() !== "" && !Number.isFinite(Number(f.expiresInDays))
+        ? [{ path: ["expiresInDays"], message: "A number of days, or empty for never." }]
+        : []),
+      ...(!f.allProjects && !f.instanceAdmin && f.projectIds.length === 0
+        ? [{ path: ["projectIds"], message: "Pick at least one project, or all of them." }]
+        : []),
+    ],
+  },
+);
+const TOKEN_FIELDS = ["name", "role", "expiresInDays", "projectIds"] as const;
+const DEFAULTS: TokenFields = { name: "", role: "VIEWER", expiresInDays: "", allProjects: true, projectIds: [], instanceAdmin: false };
+const col = columnsFor<TokenRow>();
 
 /** The operator's own access tokens for scripts and `npm run admin`: created with a scope, shown once, revocable. */
 export function AccessTokens() {
@@ -15,35 +74,77 @@ export function AccessTokens() {
   const queryClient = useQueryClient();
   const tokens = useQuery(trpc.tokens.list.queryOptions());
   const projects = useQuery(trpc.projects.list.queryOptions());
-  const [name, setName] = useState("");
-  const [role, setRole] = useState<Role>("VIEWER");
-  const [allProjects, setAllProjects] = useState(true);
-  const [chosen, setChosen] = useState<string[]>([]);
-  const [instanceAdmin, setInstanceAdmin] = useState(false);
-  const [expiresInDays, setExpiresInDays] = useState("");
   const [secret, setSecret] = useState<string | null>(null);
-  const refresh = () => queryClient.invalidateQueries({ queryKey: trpc.tokens.list.queryKey() });
-  const create = useMutation(
-    trpc.tokens.create.mutationOptions({
-      onSuccess: async (created) => {
-        setSecret(created.token);
-        setName("");
-        await refresh();
-      },
-    }),
+  const create = useMutation(trpc.tokens.create.mutationOptions());
+  const form = useForm<TokenFields, unknown, z.output<typeof ZTokenForm>>({
+    resolver: zodResolver(ZTokenForm) as never,
+    defaultValues: DEFAULTS,
+  });
+  const errors = form.formState.errors;
+  const [allProjects, instanceAdmin] = form.watch(["allProjects", "instanceAdmin"]);
+  const submit = form.handleSubmit(async (values) => {
+    try {
+      const created = await create.mutateAsync(values);
+      setSecret(created.token);
+      form.reset({ ...form.getValues(), name: "" });
+      toast.success(`Created the token "${created.name}".`);
+      await queryClient.invalidateQueries({ queryKey: trpc.tokens.list.queryKey() });
+    } catch (error) {
+      applyServerError(error, form.setError, TOKEN_FIELDS);
+    }
+  });
+  const projectNames = useMemo(() => new Map(projects.data?.map((p) => [p.id, p.name])), [projects.data]);
+  const columns = useMemo<DataTableColumns<TokenRow>>(
+    () => [
+      col.accessor("name", { header: "Name", cell: (c) => <span className="break-all">{c.getValue()}</span> }),
+      col.accessor("prefix", {
+        header: "Prefix",
+        enableSorting: false,
+        cell: (c) => <span className="font-mono text-xs">{c.getValue()}…</span>,
+      }),
+      col.accessor((t) => t.role.toLowerCase(), {
+        id: "role",
+        header: "Role",
+        cell: (c) => (
+          <span className="inline-flex flex-wrap items-center gap-1">
+            {c.getValue()}
+            {c.row.original.instanceAdmin && <Badge>instance admin</Badge>}
+          </span>
+        ),
+      }),
+      col.accessor((t) => (t.allProjects ? "all" : t.projectIds.map((id) => projectNames.get(id) ?? id.slice(0, 8)).join(", ")), {
+        id: "projects",
+        header: "Projects",
+        enableSorting: false,
+      }),
+      col.accessor((t) => new Date(t.createdAt).getTime(), {
+        id: "created",
+        header: "Created",
+        cell: (c) => when(c.row.original.createdAt),
+      }),
+      col.accessor((t) => (t.lastUsedAt ? new Date(t.lastUsedAt).getTime() : 0), {
+        id: "lastUsed",
+        header: "Last used",
+        cell: (c) => when(c.row.original.lastUsedAt),
+      }),
+      col.accessor((t) => (t.expiresAt ? new Date(t.expiresAt).getTime() : Number.MAX_SAFE_INTEGER), {
+        id: "expires",
+        header: "Expires",
+        cell: (c) => when(c.row.original.expiresAt),
+      }),
+      col.accessor((t) => stateOf(t), {
+        id: "state",
+        header: "State",
+        cell: (c) => <Badge tone={c.getValue() === "active" ? "green" : "red"}>{c.getValue()}</Badge>,
+      }),
+      col.display({
+        id: "actions",
+        header: () => <span className="sr-only">Actions</span>,
+        cell: ({ row: { original: t } }) => (t.revokedAt ? null : <RevokeToken token={t} />),
+      }),
+    ],
+    [projectNames],
   );
-  const revoke = useMutation(trpc.tokens.revoke.mutationOptions({ onSuccess: refresh }));
-  const projectName = (id: string) => projects.data?.find((p) => p.id === id)?.name ?? id.slice(0, 8);
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    create.mutate({
-      name,
-      role: instanceAdmin ? "OWNER" : role,
-      projectIds: allProjects || instanceAdmin ? null : chosen,
-      instanceAdmin,
-      expiresInDays: expiresInDays ? Number(expiresInDays) : null,
-    });
-  };
 
   return (
     <div className="space-y-6">
@@ -53,96 +154,130 @@ export function AccessTokens() {
         projects with at most its role (never more than your own); it cannot create tokens.
       </p>
       <Card title="New token">
-        <form onSubmit={submit} className="space-y-3">
-          <div className="grid gap-3 sm:grid-cols-3">
-            <div>
-              <Label htmlFor="token-name">Name</Label>
+        <form onSubmit={submit} noValidate className="space-y-3">
+          <div className="grid grid-cols-1 gap-3 sm:grid-cols-3">
+            <Field label="Name" htmlFor="token-name" error={errors.name}>
               <Input
                 id="token-name"
                 placeholder="CI deploy"
-                value={name}
-                onChange={(e) => setName(e.target.value)}
-                required
                 maxLength={100}
+                aria-invalid={errors.name ? true : undefined}
+                aria-describedby={errors.name ? "token-name-error" : undefined}
+                {...form.register("name")}
               />
-            </div>
-            <div>
-              <Label htmlFor="token-role">Maximum role</Label>
-              <Select
-                id="token-role"
-                value={role}
-                disabled={instanceAdmin}
-                onChange={(e) => setRole(e.target.value as Role)}
-                className="w-full"
-              >
-                <option value="VIEWER">Viewer (read only)</option>
-                <option value="ADMIN">Admin (change configuration, keys, players)</option>
-                <option value="OWNER">Owner</option>
-              </Select>
-            </div>
-            <div>
-              <Label htmlFor="token-expiry">Expires after (days, empty: never)</Label>
+            </Field>
+            <Field
+              label="Maximum role"
+              htmlFor="token-role"
+              error={errors.role}
+              hint={instanceAdmin ? "Owner: instance-admin tokens." : undefined}
+            >
+              <Controller
+                control={form.control}
+                name="role"
+                render={({ field }) => (
+                  <SelectMenu
+                    id="token-role"
+                    className="w-full"
+                    value={instanceAdmin ? "OWNER" : field.value}
+                    disabled={instanceAdmin}
+                    onValueChange={field.onChange}
+                    onBlur={field.onBlur}
+                    options={ROLES}
+                  />
+                )}
+              />
+            </Field>
+            <Field label="Expires after (days)" htmlFor="token-expiry" error={errors.expiresInDays} hint="Empty: never.">
               <Input
                 id="token-expiry"
                 type="number"
+                inputMode="numeric"
                 min={1}
                 max={3650}
-                value={expiresInDays}
-                onChange={(e) => setExpiresInDays(e.target.value)}
+                placeholder="never"
+                aria-invalid={errors.expiresInDays ? true : undefined}
+                aria-describedby={errors.expiresInDays ? "token-expiry-error" : undefined}
+                {...form.register("expiresInDays")}
               />
-            </div>
+            </Field>
           </div>
           <fieldset className="space-y-1 text-sm">
-            <legend className="font-medium">Projects</legend>
-            <label className="flex items-center gap-2">
-              <input
-                type="checkbox"
-                checked={allProjects || instanceAdmin}
-                disabled={instanceAdmin}
-                onChange={(e) => setAllProjects(e.target.checked)}
-              />
-              All my projects (also ones added later)
-            </label>
+            <legend className="mb-1 font-medium text-zinc-700">Projects</legend>
+            <Controller
+              control={form.control}
+              name="allProjects"
+              render={({ field }) => (
+                <label className="flex items-center gap-2">
+                  <input
+                    type="checkbox"
+                    disabled={instanceAdmin}
+                    checked={field.value || instanceAdmin}
+                    onChange={(e) => field.onChange(e.target.checked)}
+                    onBlur={field.onBlur}
+                  />
+                  All my projects (also ones added later)
+                </label>
+              )}
+            />
             {!allProjects && !instanceAdmin && (
               <div className="ml-6 flex flex-col gap-1">
                 {projects.isPending && <State kind="loading">Loading projects…</State>}
-                {projects.data?.map((p) => (
-                  <label key={p.id} className="flex items-center gap-2">
-                    <input
-                      type="checkbox"
-                      checked={chosen.includes(p.id)}
-                      onChange={(e) => setChosen(e.target.checked ? [...chosen, p.id] : chosen.filter((id) => id !== p.id))}
-                    />
-                    {p.name}
-                  </label>
-                ))}
+                {projects.error && <State kind="error">{messageOf(projects.error)}</State>}
+                <Controller
+                  control={form.control}
+                  name="projectIds"
+                  render={({ field }) => (
+                    <>
+                      {projects.data?.map((p) => (
+                        <label key={p.id} className="flex items-center gap-2">
+                          <input
+                            type="checkbox"
+                            checked={field.value.includes(p.id)}
+                            onChange={(e) =>
+                              field.onChange(e.target.checked ? [...field.value, p.id] : field.value.filter((id) => id !== p.id))
+                            }
+                          />
+                          {p.name}
+                        </label>
+                      ))}
+                    </>
+                  )}
+                />
+                <FieldError error={errors.projectIds} />
               </div>
             )}
             <label className="flex items-center gap-2">
-              <input type="checkbox" checked={instanceAdmin} onChange={(e) => setInstanceAdmin(e.target.checked)} />
+              <input type="checkbox" {...form.register("instanceAdmin")} />
               Instance-admin powers (plans; instance admins only; owner role on all projects)
             </label>
           </fieldset>
-          <Button
-            type="submit"
-            disabled={create.isPending || name.trim() === "" || (!allProjects && !instanceAdmin && chosen.length === 0)}
-          >
+          <Button type="submit" disabled={form.formState.isSubmitting}>
+            <Plus className="mr-1 size-4" aria-hidden />
             Create token
           </Button>
-          {create.error && (
-            <p role="alert" className="text-sm text-red-700">
-              {messageOf(create.error)}
-            </p>
-          )}
+          <FieldError error={errors.root?.server} />
         </form>
         {secret && (
           <div className="mt-3 rounded-md border border-amber-300 bg-amber-50 p-3 text-sm">
-            <p className="mb-1 font-medium">Copy the token now: it is shown only once (we store a hash).</p>
-            <div className="flex flex-col gap-2 sm:flex-row">
-              <code data-testid="new-token" className="break-all rounded bg-white px-2 py-1">
+            <p className="mb-2 flex items-center gap-1 font-medium">
+              <KeyRound className="size-4 shrink-0" aria-hidden />
+              Copy the token now: it is shown only once (we store a hash).
+            </p>
+            <div className="flex flex-col gap-2 sm:flex-row sm:items-center">
+              <code data-testid="new-token" className="min-w-0 flex-1 break-all rounded bg-white px-2 py-1">
                 {secret}
               </code>
-              <Button variant="secondary" onClick={() => navigator.clipboard?.writeText(secret)}>
+              <Button
+                variant="secondary"
+                onClick={() =>
+                  navigator.clipboard?.writeText(secret).then(
+                    () => toast.success("Copied."),
+                    () => toast.error("The browser refused to copy; select the token instead."),
+                  )
+                }
+              >
+                <Copy className="mr-1 size-4" aria-hidden />
                 Copy
               </Button>
               <Button variant="secondary" onClick={() => setSecret(null)}>
@@ -158,43 +293,43 @@ export function AccessTokens() {
         ) : tokens.error ? (
           <State kind="error">{messageOf(tokens.error)}</State>
         ) : tokens.data.length === 0 ? (
-          <State kind="empty">No tokens yet.</State>
+          <State kind="empty">No tokens yet. Create one above for a script or the CLI.</State>
         ) : (
-          <Table head={["Name", "Prefix", "Role", "Projects", "Created", "Last used", "Expires", "State", ""]}>
-            {tokens.data.map((t) => (
-              <tr key={t.id}>
-                <td className="px-2 py-2">{t.name}</td>
-                <td className="px-2 py-2 font-mono text-xs">{t.prefix}…</td>
-                <td className="px-2 py-2">
-                  {t.role.toLowerCase()}
-                  {t.instanceAdmin && (
-                    <span className="ml-1">
-                      <Badge>instance admin</Badge>
-                    </span>
-                  )}
-                </td>
-                <td className="px-2 py-2">{t.allProjects ? "all" : t.projectIds.map(projectName).join(", ")}</td>
-                <td className="px-2 py-2">{when(t.createdAt)}</td>
-                <td className="px-2 py-2">{when(t.lastUsedAt)}</td>
-                <td className="px-2 py-2">{when(t.expiresAt)}</td>
-                <td className="px-2 py-2">{t.revokedAt ? <Badge tone="red">revoked</Badge> : <Badge tone="green">active</Badge>}</td>
-                <td className="px-2 py-2 text-right">
-                  {!t.revokedAt && (
-                    <Button
-                      variant="danger"
-                      onClick={() => {
-                        if (window.confirm(`Revoke "${t.name}"? Scripts using it stop working at once.`)) revoke.mutate({ tokenId: t.id });
-                      }}
-                    >
-                      Revoke
-                    </Button>
-                  )}
-                </td>
-              </tr>
-            ))}
-          </Table>
+          <DataTable columns={columns} data={tokens.data} getRowId={(t) => t.id} rowTestId="token-row" minWidth={960} />
         )}
       </Card>
     </div>
+  );
+}
+
+const stateOf = (t: TokenRow) =>
+  t.revokedAt ? "revoked" : t.expiresAt && new Date(t.expiresAt).getTime() <= Date.now() ? "expired" : "active";
+
+function RevokeToken({ token }: { token: TokenRow }) {
+  const trpc = useTRPC();
+  const queryClient = useQueryClient();
+  const revoke = useMutation(trpc.tokens.revoke.mutationOptions());
+  return (
+    <ConfirmDialog
+      trigger={
+        <Button variant="danger" aria-label={`Revoke ${token.name}`}>
+          <Ban className="mr-1 size-4" aria-hidden />
+          Revoke
+        </Button>
+      }
+      title={`Revoke "${token.name}"?`}
+      description="Scripts using this token stop working at once. This cannot be undone."
+      confirmLabel="Revoke token"
+      onConfirm={async () => {
+        try {
+          await revoke.mutateAsync({ tokenId: token.id });
+          toast.success(`Revoked "${token.name}".`);
+          await queryClient.invalidateQueries({ queryKey: trpc.tokens.list.queryKey() });
+        } catch (error) {
+          toast.error(messageOf(error));
+          throw error;
+        }
+      }}
+    />
   );
 }

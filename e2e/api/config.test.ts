@@ -178,6 +178,13 @@ describe("export, dry run and apply into another project", () => {
 
     const audit = await prisma().auditEntry.findMany({ where: { projectId: target.projectId, action: "config.import" } });
     expect(audit.map((a) => [a.operatorId, a.tokenId])).toEqual([[owner.id, ownerToken.id]]);
+    // audit.list names the token (the Audit page's "via token"), never its secret or hash.
+    const listed = await ok<{ entries: Array<Record<string, unknown>> }>(
+      trpc(ownerToken.token, "query", "audit.list", { projectId: target.projectId, action: "config.", limit: 10 }),
+    );
+    expect(listed.entries.map((e) => [e.tokenId, e.tokenName])).toEqual([[ownerToken.id, "ci"]]);
+    expect(ownerToken.token.startsWith(String(listed.entries[0]?.tokenPrefix))).toBe(true);
+    expect(JSON.stringify(listed)).not.toContain(ownerToken.token);
   });
 
   it("refusals (a held currency deleted, a fixed field changed, an unknown currency) show in the dry run and apply changes nothing", async () => {

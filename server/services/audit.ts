@@ -44,7 +44,10 @@ export type AuditEntryDto = {
   before: unknown;
   after: unknown;
   requestId: string | null;
+  /** The operator access token the change was made with (null: a dashboard session); never its secret or hash. */
   tokenId: string | null;
+  tokenName: string | null;
+  tokenPrefix: string | null;
   createdAt: string;
 };
 
@@ -64,10 +67,13 @@ export async function listAudit(o: {
     after: unknown;
     request_id: string | null;
     token_id: string | null;
+    token_name: string | null;
+    token_prefix: string | null;
     created_at: Date;
   }>(
-    `SELECT a.id, a.action, a.target, op.email, a.before, a.after, a.request_id, a.token_id, a.created_at
-       FROM audit_log a LEFT JOIN operators op ON op.id = a.operator_id
+    `SELECT a.id, a.action, a.target, op.email, a.before, a.after, a.request_id, a.token_id,
+            t.name AS token_name, t.prefix AS token_prefix, a.created_at
+       FROM audit_log a LEFT JOIN operators op ON op.id = a.operator_id LEFT JOIN operator_tokens t ON t.id = a.token_id
       WHERE a.project_id = $1 AND ($2::text IS NULL OR a.action LIKE $2 || '%') AND ($3::uuid IS NULL OR a.id < $3::uuid)
       ORDER BY a.id DESC LIMIT $4`,
     [o.projectId, o.action ?? null, o.cursor ?? null, o.limit + 1],
@@ -83,6 +89,8 @@ export async function listAudit(o: {
       after: r.after,
       requestId: r.request_id,
       tokenId: r.token_id,
+      tokenName: r.token_name,
+      tokenPrefix: r.token_prefix,
       createdAt: r.created_at.toISOString(),
     })),
     nextCursor: rows.length > o.limit ? (page[page.length - 1]?.id ?? null) : null,

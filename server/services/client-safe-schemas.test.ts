@@ -13,6 +13,8 @@ const CLIENT_IMPORTED = [
   "server/services/players/schemas.ts",
   "server/services/leaderboards/board-schemas.ts",
   "server/services/economy/schemas.ts",
+  "server/services/config/document-text.ts",
+  "server/auth/operator-token-schemas.ts",
 ];
 const root = path.resolve(import.meta.dirname, "../..");
 

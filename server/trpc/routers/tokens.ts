@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { ZCreateOperatorToken } from "../../auth/operator-token-schemas";
 import { createOperatorToken, listOperatorTokens, revokeOperatorToken } from "../../auth/operator-tokens";
 import { transaction } from "../../db";
 import { recordAudit } from "../../services/audit";
@@ -12,32 +13,20 @@ export const tokensRouter = router({
   list: operatorProcedure.query(({ ctx }) => listOperatorTokens({ operatorId: ctx.operator.id })),
 
   /** The secret is in this answer only; it is stored as a hash. */
-  create: sessionProcedure
-    .input(
-      input(
-        z.strictObject({
-          name: z.string().trim().min(1).max(100),
-          role: z.enum(["VIEWER", "ADMIN", "OWNER"]),
-          projectIds: z.array(z.string().uuid()).max(100).nullable(),
-          instanceAdmin: z.boolean().default(false),
-          expiresInDays: z.number().int().min(1).max(3650).nullable().optional(),
-        }),
-      ),
-    )
-    .mutation(({ ctx, input }) =>
-      transaction(async () => {
-        const created = await createOperatorToken({ operator: ctx.operator, ...input });
-        const { token: _secret, ...safe } = created;
-        await recordAudit({
-          actor: { operatorId: ctx.operator.id, requestId: ctx.requestId },
-          projectId: null,
-          action: "token.create",
-          target: created.id,
-          after: safe,
-        });
-        return created;
-      }),
-    ),
+  create: sessionProcedure.input(input(ZCreateOperatorToken)).mutation(({ ctx, input }) =>
+    transaction(async () => {
+      const created = await createOperatorToken({ operator: ctx.operator, ...input });
+      const { token: _secret, ...safe } = created;
+      await recordAudit({
+        actor: { operatorId: ctx.operator.id, requestId: ctx.requestId },
+        projectId: null,
+        action: "token.create",
+        target: created.id,
+        after: safe,
+      });
+      return created;
+    }),
+  ),
 
   revoke: operatorProcedure.input(input(z.strictObject({ tokenId: z.string().uuid() }))).mutation(({ ctx, input }) =>
     transaction(async () => {

@@ -1,0 +1,24 @@
+import { z } from "zod";
+
+/**
+ * What creating an operator access token takes (the tRPC router's input and the dashboard's
+ * form). Client-safe: imports nothing but zod.
+ */
+export const TOKEN_ROLES = ["VIEWER", "ADMIN", "OWNER"] as const;
+export const MAX_TOKEN_PROJECTS = 100;
+export const MAX_TOKEN_DAYS = 3650;
+
+export const ZCreateOperatorToken = z.strictObject({
+  name: z.string().trim().min(1, "Name the token.").max(100, "At most 100 characters."),
+  role: z.enum(TOKEN_ROLES),
+  projectIds: z.array(z.string().uuid()).max(MAX_TOKEN_PROJECTS).nullable(),
+  instanceAdmin: z.boolean().default(false),
+  expiresInDays: z
+    .number()
+    .int("Whole days.")
+    .min(1, "At least 1 day.")
+    .max(MAX_TOKEN_DAYS, `At most ${MAX_TOKEN_DAYS} days.`)
+    .nullable()
+    .optional(),
+});
+export type CreateOperatorToken = z.input<typeof ZCreateOperatorToken>;
