@@ -47,9 +47,11 @@ async function createKey(page: Page, kind: "CLIENT" | "SERVER", name: string): P
 
 /** Apply on the Configuration page, confirmed; the page says it applied. */
 async function applyImport(page: Page): Promise<void> {
-  page.once("dialog", (d) => d.accept());
-  await page.getByRole("button", { name: "Apply" }).click();
-  await expect(page.getByRole("status")).toContainText("Applied");
+  await page.getByRole("button", { name: "Apply", exact: true }).click();
+  const dialog = page.getByRole("alertdialog");
+  await expect(dialog).toContainText("created");
+  await dialog.getByRole("button", { name: "Apply changes" }).click();
+  await expect(page.getByRole("status").filter({ hasText: "Applied" })).toBeVisible();
 }
 
 type Player = { playerId: string; headers: Record<string, string> };
@@ -352,7 +354,7 @@ test("an operator runs leaderboards and the economy next to the game API and cop
   await viewer.goto(`/projects/${projectId}/config`);
   await expect(viewer.getByTestId("config-export")).toContainText('"arena"');
   await expect(viewer.getByRole("button", { name: "Dry run" })).toHaveCount(0);
-  await expect(viewer.getByRole("button", { name: "Apply" })).toHaveCount(0);
+  await expect(viewer.getByRole("button", { name: "Apply", exact: true })).toHaveCount(0);
   const forgedImport = await viewer.request.post("/api/trpc/config.import", {
     data: { projectId, document: JSON.parse(exported) },
     headers: { Origin: new URL(viewer.url()).origin },
