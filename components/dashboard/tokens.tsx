@@ -2,7 +2,7 @@
 
 import { zodResolver } from "@hookform/resolvers/zod";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { Ban, Copy, KeyRound, Plus } from "lucide-react";
+import { Ban, Plus } from "lucide-react";
 import { useMemo, useState } from "react";
 import { Controller, useForm } from "react-hook-form";
 import { toast } from "sonner";
@@ -11,6 +11,7 @@ import { type RouterOutputs, useTRPC } from "@/components/providers/trpc";
 import { ConfirmDialog } from "@/components/ui/alert-dialog";
 import { columnsFor, DataTable, type DataTableColumns } from "@/components/ui/data-table";
 import { Field, FieldError } from "@/components/ui/field";
+import { OnceSecret } from "@/components/ui/once-secret";
 import { Badge, Button, Card, Input, State } from "@/components/ui/primitives";
 import { SelectMenu } from "@/components/ui/select";
 import { TOKEN_ROLES, ZCreateOperatorToken } from "@/server/auth/operator-token-schemas";
@@ -258,34 +259,7 @@ export function AccessTokens() {
           </Button>
           <FieldError error={errors.root?.server} />
         </form>
-        {secret && (
-          <div className="mt-3 rounded-md border border-amber-300 bg-amber-50 p-3 text-sm">
-            <p className="mb-2 flex items-center gap-1 font-medium">
-              <KeyRound className="size-4 shrink-0" aria-hidden />
-              Copy the token now: it is shown only once (we store a hash).
-            </p>
-            <div className="flex flex-col gap-2 sm:flex-row sm:items-center">
-              <code data-testid="new-token" className="min-w-0 flex-1 break-all rounded bg-white px-2 py-1">
-                {secret}
-              </code>
-              <Button
-                variant="secondary"
-                onClick={() =>
-                  navigator.clipboard?.writeText(secret).then(
-                    () => toast.success("Copied."),
-                    () => toast.error("The browser refused to copy; select the token instead."),
-                  )
-                }
-              >
-                <Copy className="mr-1 size-4" aria-hidden />
-                Copy
-              </Button>
-              <Button variant="secondary" onClick={() => setSecret(null)}>
-                Done
-              </Button>
-            </div>
-          </div>
-        )}
+        {secret && <OnceSecret secret={secret} noun="token" testId="new-token" onDone={() => setSecret(null)} />}
       </Card>
       <Card title="Your tokens">
         {tokens.isPending ? (

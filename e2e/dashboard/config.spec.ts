@@ -1,7 +1,5 @@
-import { mkdirSync, readFileSync } from "node:fs";
-import path from "node:path";
-import { expect, type Page, test } from "@playwright/test";
-import { E2E_DATA_DIR } from "../../playwright.config";
+import { expect, test } from "@playwright/test";
+import { createProject, shoot, signIn } from "./support";
 
 /**
  * Configuration as code in the browser: an access token is created (secret shown once) and used
@@ -10,27 +8,11 @@ import { E2E_DATA_DIR } from "../../playwright.config";
  * revoked (listed as revoked, refused at once). Screenshots go to test-results/screenshots/
  * (wide and phone-sized).
  */
-type Demo = { operatorEmail: string; operatorPassword: string };
-const demo = (): Demo => JSON.parse(readFileSync(path.join(E2E_DATA_DIR, "demo.json"), "utf8")) as Demo;
-const SHOTS = path.join(import.meta.dirname, "../../test-results/screenshots");
-
-async function shoot(page: Page, name: string): Promise<void> {
-  mkdirSync(SHOTS, { recursive: true });
-  await page.screenshot({ path: path.join(SHOTS, `${name}.png`), fullPage: true });
-  const wide = page.viewportSize();
-  await page.setViewportSize({ width: 390, height: 844 });
-  await page.screenshot({ path: path.join(SHOTS, `${name}-phone.png`), fullPage: true });
-  if (wide) await page.setViewportSize(wide);
-}
 
 test("create an access token; export Demo Game's configuration and import it into a new project; revoke the token", async ({ page }) => {
   const stamp = Date.now();
   const tokenName = `ci ${stamp}`;
-  await page.goto("/login");
-  await page.getByLabel("E-mail").fill(demo().operatorEmail);
-  await page.getByLabel("Password").fill(demo().operatorPassword);
-  await page.getByRole("button", { name: "Sign in" }).click();
-  await expect(page.getByRole("heading", { name: "Projects", exact: true })).toBeVisible();
+  await signIn(page);
 
   await page.getByRole("link", { name: "Access tokens" }).click();
   await expect(page.getByRole("heading", { name: "Access tokens" })).toBeVisible();
@@ -50,12 +32,8 @@ test("create an access token; export Demo Game's configuration and import it int
   await shoot(page, "access-tokens");
 
   await page.goto("/projects");
-  await page.getByLabel("Project name").fill(`Config target ${stamp}`);
-  await page.getByRole("button", { name: "Create project" }).click();
-  await page.getByRole("link", { name: `Config target ${stamp}` }).click();
-  await expect(page.getByTestId("project-name")).toHaveText(`Config target ${stamp}`);
+  const targetId = await createProject(page, `Config target ${stamp}`);
   const targetUrl = page.url();
-  const targetId = new URL(targetUrl).pathname.split("/")[2] ?? "";
 
   // One change made with the token (no cookie is read with a Bearer token): the audit log names it.
   const viaToken = await page.request.post("/api/trpc/projects.createKey", {

@@ -1,7 +1,5 @@
-import { mkdirSync, readFileSync } from "node:fs";
-import path from "node:path";
 import { type APIRequestContext, type Browser, expect, type Page, test } from "@playwright/test";
-import { E2E_DATA_DIR } from "../../playwright.config";
+import { createKey, createProject, demo, shoot, signIn } from "./support";
 
 /**
  * The game-facing dashboard against the real app and the game API: an operator creates a
@@ -13,37 +11,7 @@ import { E2E_DATA_DIR } from "../../playwright.config";
  * A viewer sees the same pages without controls, and the server refuses their forged grant.
  * Screenshots of every new page go to test-results/screenshots/ (wide and phone-sized).
  */
-type Demo = { operatorEmail: string; operatorPassword: string };
-const demo = (): Demo => JSON.parse(readFileSync(path.join(E2E_DATA_DIR, "demo.json"), "utf8")) as Demo;
-const SHOTS = path.join(import.meta.dirname, "../../test-results/screenshots");
 const PASSWORD = "a long unusual operator passphrase 47";
-
-async function shoot(page: Page, name: string): Promise<void> {
-  mkdirSync(SHOTS, { recursive: true });
-  await page.screenshot({ path: path.join(SHOTS, `${name}.png`), fullPage: true });
-  const wide = page.viewportSize();
-  await page.setViewportSize({ width: 390, height: 844 });
-  await page.screenshot({ path: path.join(SHOTS, `${name}-phone.png`), fullPage: true });
-  if (wide) await page.setViewportSize(wide);
-}
-
-async function signIn(page: Page, email: string, password: string): Promise<void> {
-  await page.goto("/login");
-  await page.getByLabel("E-mail").fill(email);
-  await page.getByLabel("Password").fill(password);
-  await page.getByRole("button", { name: "Sign in" }).click();
-  await expect(page.getByRole("heading", { name: "Projects", exact: true })).toBeVisible();
-}
-
-async function createKey(page: Page, kind: "CLIENT" | "SERVER", name: string): Promise<string> {
-  await page.getByLabel("Key kind").click(); // a Radix Select: a combobox and a listbox of options
-  await page.getByRole("option", { name: kind === "CLIENT" ? /^Client/ : /^Server/ }).click();
-  await page.getByLabel("Key name").fill(name);
-  await page.getByRole("button", { name: "Create key" }).click();
-  const secret = (await page.getByTestId("new-key").textContent()) ?? "";
-  await page.getByRole("button", { name: "Done" }).click();
-  return secret;
-}
 
 /** Apply on the Configuration page, confirmed; the page says it applied. */
 async function applyImport(page: Page): Promise<void> {
@@ -87,13 +55,9 @@ test("an operator runs leaderboards and the economy next to the game API and cop
   browser,
 }) => {
   test.setTimeout(240_000);
-  await signIn(page, demo().operatorEmail, demo().operatorPassword);
+  await signIn(page);
   const projectName = `Game ${Date.now()}`;
-  await page.getByLabel("Project name").fill(projectName);
-  await page.getByRole("button", { name: "Create project" }).click();
-  await page.getByRole("link", { name: projectName }).click();
-  await expect(page.getByTestId("project-name")).toHaveText(projectName);
-  const projectId = page.url().split("/projects/")[1] ?? "";
+  const projectId = await createProject(page, projectName);
   await page.getByRole("link", { name: "API keys" }).click();
   const clientKey = await createKey(page, "CLIENT", "game client");
 
@@ -293,10 +257,7 @@ test("an operator runs leaderboards and the economy next to the game API and cop
   const exported = (await page.getByTestId("config-export").textContent()) ?? "";
   await page.goto("/projects");
   const stagingName = `Game copy ${Date.now()}`;
-  await page.getByLabel("Project name").fill(stagingName);
-  await page.getByRole("button", { name: "Create project" }).click();
-  await page.getByRole("link", { name: stagingName }).click();
-  await expect(page.getByTestId("project-name")).toHaveText(stagingName);
+  await createProject(page, stagingName);
   await page.getByRole("link", { name: "API keys" }).click();
   const copyKey = await createKey(page, "CLIENT", "copy client");
   await page.getByRole("link", { name: "Configuration" }).click();

@@ -1,7 +1,5 @@
-import { mkdirSync, readFileSync } from "node:fs";
-import path from "node:path";
-import { type APIRequestContext, expect, type Page, test } from "@playwright/test";
-import { E2E_DATA_DIR } from "../../playwright.config";
+import { type APIRequestContext, expect, test } from "@playwright/test";
+import { createKey, demo, shoot, signIn } from "./support";
 
 /**
  * One operator journey through the dashboard and the game API, against the real app on a real
@@ -9,37 +7,6 @@ import { E2E_DATA_DIR } from "../../playwright.config";
  * unban, change the plan, read the audit log. Screenshots of every page go to
  * test-results/screenshots/ (wide and phone-sized).
  */
-type Demo = { operatorEmail: string; operatorPassword: string };
-const demo = (): Demo => JSON.parse(readFileSync(path.join(E2E_DATA_DIR, "demo.json"), "utf8")) as Demo;
-const SHOTS = path.join(import.meta.dirname, "../../test-results/screenshots");
-
-async function shoot(page: Page, name: string): Promise<void> {
-  mkdirSync(SHOTS, { recursive: true });
-  await page.screenshot({ path: path.join(SHOTS, `${name}.png`), fullPage: true });
-  const wide = page.viewportSize();
-  await page.setViewportSize({ width: 390, height: 844 });
-  await page.screenshot({ path: path.join(SHOTS, `${name}-phone.png`), fullPage: true });
-  if (wide) await page.setViewportSize(wide);
-}
-
-async function signIn(page: Page): Promise<void> {
-  await page.goto("/login");
-  await page.getByLabel("E-mail").fill(demo().operatorEmail);
-  await page.getByLabel("Password").fill(demo().operatorPassword);
-  await page.getByRole("button", { name: "Sign in" }).click();
-  await expect(page.getByRole("heading", { name: "Projects", exact: true })).toBeVisible();
-}
-
-async function createKey(page: Page, kind: "CLIENT" | "SERVER", name: string): Promise<string> {
-  await page.getByLabel("Key kind").click(); // a Radix Select: a combobox and a listbox of options
-  await page.getByRole("option", { name: kind === "CLIENT" ? /^Client/ : /^Server/ }).click();
-  await page.getByLabel("Key name").fill(name);
-  await page.getByRole("button", { name: "Create key" }).click();
-  const secret = (await page.getByTestId("new-key").textContent()) ?? "";
-  expect(secret).toMatch(kind === "CLIENT" ? /^gb_client_/ : /^gb_server_/);
-  await page.getByRole("button", { name: "Done" }).click();
-  return secret;
-}
 
 async function projectLimit(request: APIRequestContext, serverKey: string): Promise<string | undefined> {
   const res = await request.get("/api/v1/leaderboards/none", { headers: { "X-API-Key": serverKey } });

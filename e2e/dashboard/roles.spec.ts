@@ -1,32 +1,12 @@
-import { readFileSync } from "node:fs";
-import path from "node:path";
 import { type Browser, expect, type Page, test } from "@playwright/test";
-import { E2E_DATA_DIR } from "../../playwright.config";
+import { createProject, demo, signIn } from "./support";
 
 /**
  * Roles in the browser: an owner invites a viewer by e-mail (one-time link), the viewer sees the
  * project but no controls and the server refuses a forged mutation; an operator of another
  * project cannot see it at all; an invite link works once.
  */
-type Demo = { operatorEmail: string; operatorPassword: string };
-const demo = (): Demo => JSON.parse(readFileSync(path.join(E2E_DATA_DIR, "demo.json"), "utf8")) as Demo;
 const PASSWORD = "a long unusual operator passphrase 31";
-
-async function signIn(page: Page, email: string, password: string): Promise<void> {
-  await page.goto("/login");
-  await page.getByLabel("E-mail").fill(email);
-  await page.getByLabel("Password").fill(password);
-  await page.getByRole("button", { name: "Sign in" }).click();
-  await expect(page.getByRole("heading", { name: "Projects", exact: true })).toBeVisible();
-}
-
-async function createProject(page: Page, name: string): Promise<string> {
-  await page.getByLabel("Project name").fill(name);
-  await page.getByRole("button", { name: "Create project" }).click();
-  await page.getByRole("link", { name }).click();
-  await expect(page.getByTestId("project-name")).toHaveText(name);
-  return page.url().split("/projects/")[1] ?? "";
-}
 
 async function invite(page: Page, projectId: string, email: string): Promise<string> {
   await page.goto(`/projects/${projectId}/members`);

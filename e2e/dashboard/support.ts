@@ -1,0 +1,50 @@
+import { mkdirSync, readFileSync } from "node:fs";
+import path from "node:path";
+import { expect, type Page } from "@playwright/test";
+import { E2E_DATA_DIR } from "../../playwright.config";
+
+/** What every dashboard spec needs: the seeded operator, sign-in, screenshots, keys and projects. */
+type Demo = { operatorEmail: string; operatorPassword: string };
+export const demo = (): Demo => JSON.parse(readFileSync(path.join(E2E_DATA_DIR, "demo.json"), "utf8")) as Demo;
+
+const SHOTS = path.join(import.meta.dirname, "../../test-results/screenshots");
+
+/** A full-page screenshot at the page's size and one at a phone's (390 × 844). */
+export async function shoot(page: Page, name: string): Promise<void> {
+  mkdirSync(SHOTS, { recursive: true });
+  await page.screenshot({ path: path.join(SHOTS, `${name}.png`), fullPage: true });
+  const wide = page.viewportSize();
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.screenshot({ path: path.join(SHOTS, `${name}-phone.png`), fullPage: true });
+  if (wide) await page.setViewportSize(wide);
+}
+
+/** Signs in through the real form (the seeded operator unless told otherwise). */
+export async function signIn(page: Page, email = demo().operatorEmail, password = demo().operatorPassword): Promise<void> {
+  await page.goto("/login");
+  await page.getByLabel("E-mail").fill(email);
+  await page.getByLabel("Password").fill(password);
+  await page.getByRole("button", { name: "Sign in" }).click();
+  await expect(page.getByRole("heading", { name: "Projects", exact: true })).toBeVisible();
+}
+
+/** On the projects page: creates a project, opens it and returns its id. */
+export async function createProject(page: Page, name: string): Promise<string> {
+  await page.getByLabel("Project name").fill(name);
+  await page.getByRole("button", { name: "Create project" }).click();
+  await page.getByRole("link", { name }).click();
+  await expect(page.getByTestId("project-name")).toHaveText(name);
+  return page.url().split("/projects/")[1] ?? "";
+}
+
+/** On a project's API keys page: creates a key and returns its secret (shown once). */
+export async function createKey(page: Page, kind: "CLIENT" | "SERVER", name: string): Promise<string> {
+  await page.getByLabel("Key kind").click(); // a Radix Select: a combobox and a listbox of options
+  await page.getByRole("option", { name: kind === "CLIENT" ? /^Client/ : /^Server/ }).click();
+  await page.getByLabel("Key name").fill(name);
+  await page.getByRole("button", { name: "Create key" }).click();
+  const secret = (await page.getByTestId("new-key").textContent()) ?? "";
+  expect(secret).toMatch(kind === "CLIENT" ? /^gb_client_/ : /^gb_server_/);
+  await page.getByRole("button", { name: "Done" }).click();
+  return secret;
+}
