@@ -7,12 +7,21 @@ import { Prisma, PrismaClient } from "./generated/prisma/client";
 
 type Db = { pool: pg.Pool; prisma: PrismaClient };
 
+type TransactionStore = AsyncLocalStorage<{ client: pg.PoolClient; savepoints: number }>;
+
 // One pool per process, kept on globalThis so dev hot reload and separately bundled
 // entry points (instrumentation, route handlers) share it.
-const holder = globalThis as typeof globalThis & { __gameBackendDb?: Db };
+const holder = globalThis as typeof globalThis & { __gameBackendDb?: Db; __gameBackendTransaction?: TransactionStore };
 
-/** The connection of the `transaction()` the current async call chain runs in, if any. */
-const currentTransaction = new AsyncLocalStorage<{ client: pg.PoolClient; savepoints: number }>();
+/**
+ * The connection of the `transaction()` the current async call chain runs in, if any. On
+ * globalThis like the pool: the production build bundles this module into several chunks, and
+ * the shared pool (created by whichever copy ran first, usually instrumentation's) must see the
+ * transaction a route's copy opened — with one store per copy, queries inside a route's
+ * transaction took other connections (outside it, and starving the pool under load).
+ */
+holder.__gameBackendTransaction ??= new AsyncLocalStorage();
+const currentTransaction: TransactionStore = holder.__gameBackendTransaction;
 
 /**
  * A pool that, inside `transaction()`, runs every query on that transaction's connection — so a
