@@ -18,14 +18,25 @@ const DB_UNAVAILABLE_CODES = new Set([
   "P1017",
 ]);
 
+/** The next error down: its `cause`, or the driver adapter's error a Prisma error carries in `meta`. */
+function inner(e: unknown): unknown {
+  const cause = (e as { cause?: unknown }).cause;
+  if (cause) return cause;
+  return (e as { meta?: { driverAdapterError?: unknown } }).meta?.driverAdapterError;
+}
+
 function isDatabaseUnavailable(error: unknown): boolean {
-  for (let e: unknown = error, depth = 0; e && depth < 5; e = (e as { cause?: unknown }).cause, depth++) {
+  // Prisma reports a refused query as P2039 with the Postgres code (57P03: starting up or
+  // shutting down) on meta.driverAdapterError.cause, not on its own cause chain.
+  for (let e: unknown = error, depth = 0; e && depth < 5; e = inner(e), depth++) {
     const code = (e as { code?: unknown }).code;
     if (typeof code === "string" && DB_UNAVAILABLE_CODES.has(code)) return true;
     const message = (e as { message?: unknown }).message;
     if (
       typeof message === "string" &&
-      /timeout exceeded when trying to connect|Connection terminated|DatabaseNotReachable|Can't reach database/i.test(message)
+      /timeout exceeded when trying to connect|Connection terminated|DatabaseNotReachable|Can't reach database|the database system is (starting up|shutting down)/i.test(
+        message,
+      )
     )
       return true;
   }
