@@ -27,3 +27,17 @@ it("a transaction opened by one module copy is joined by queries through the poo
     expect(viaPool.rows[0]?.pid).toBe(own.rows[0]?.pid);
   });
 });
+
+it("afterTransaction work runs once the outermost transaction has committed, outside it", async () => {
+  const db: DbModule = await import("./db");
+  const seen: string[] = [];
+  await db.transaction(async () => {
+    await db.transaction(async () => {
+      db.afterTransaction(() => seen.push("after"));
+    });
+    seen.push("inner committed");
+  });
+  expect(seen).toEqual(["inner committed", "after"]);
+  db.afterTransaction(() => seen.push("outside"));
+  expect(seen).toEqual(["inner committed", "after", "outside"]);
+});

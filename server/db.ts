@@ -7,7 +7,8 @@ import { Prisma, PrismaClient } from "./generated/prisma/client";
 
 type Db = { pool: pg.Pool; prisma: PrismaClient };
 
-type TransactionStore = AsyncLocalStorage<{ client: pg.PoolClient; savepoints: number }>;
+type TransactionState = { client: pg.PoolClient; savepoints: number; after?: Array<() => void> };
+type TransactionStore = AsyncLocalStorage<TransactionState>;
 
 // One pool per process, kept on globalThis so dev hot reload and separately bundled
 // entry points (instrumentation, route handlers) share it.
@@ -112,9 +113,10 @@ export type { PrismaClient } from "./generated/prisma/client";
 export async function transaction<T>(work: (client: pg.PoolClient) => Promise<T>): Promise<T> {
   const client = await pool().connect();
   const outer = currentTransaction.getStore();
+  const state: TransactionState = outer ?? { client, savepoints: 0 };
   try {
     await client.query("BEGIN");
-    const result = await currentTransaction.run(outer ?? { client, savepoints: 0 }, () => work(client));
+    const result = await currentTransaction.run(state, () => work(client));
     await client.query("COMMIT");
     return result;
   } catch (error) {
@@ -122,7 +124,20 @@ export async function transaction<T>(work: (client: pg.PoolClient) => Promise<T>
     throw error;
   } finally {
     client.release();
+    if (!outer) for (const later of state.after ?? []) outsideTransaction(later);
   }
+}
+
+/**
+ * Runs `work` (fire and forget) once the outermost transaction the caller is in has ended,
+ * committed or not, outside it; at once outside a transaction. For work that must read what the
+ * transaction wrote from another connection (a rank-index rebuild).
+ */
+export function afterTransaction(work: () => void): void {
+  const tx = currentTransaction.getStore();
+  if (!tx) return work();
+  tx.after ??= [];
+  tx.after.push(work);
 }
 
 /**

@@ -1,5 +1,5 @@
 import { Redis } from "ioredis";
-import { outsideTransaction, pool } from "../../db";
+import { afterTransaction, pool } from "../../db";
 import { env } from "../../env";
 
 /**
@@ -199,8 +199,10 @@ export function indexRange(
 
 /** One instance rebuilds a missing index from Postgres; reads use Postgres until it is ready. */
 function rebuildInBackground(redis: IndexRedis, projectId: string, boardId: string, period: string): void {
-  // Started from a request that may be inside a transaction: the rebuild reads through the pool.
-  outsideTransaction(() =>
+  // Started from a request that may be inside a transaction (an idempotent submit): the rebuild
+  // reads through the pool once it has ended, else it would miss (and delete from the set) the
+  // entry that transaction is writing.
+  afterTransaction(() =>
     rebuildIndex(redis, projectId, boardId, period).catch((error: unknown) =>
       console.error("[leaderboards] index rebuild failed:", (error as Error).message),
     ),
