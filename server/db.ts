@@ -135,7 +135,10 @@ export async function transaction<T>(work: (client: pg.PoolClient) => Promise<T>
  */
 export function afterTransaction(work: () => void): void {
   const tx = currentTransaction.getStore();
-  if (!tx) return work();
+  if (!tx) {
+    work();
+    return;
+  }
   tx.after ??= [];
   tx.after.push(work);
 }
