@@ -90,23 +90,24 @@ export async function playerDetail(o: { projectId: string; playerId: string }) {
   );
   const row = rows[0];
   if (!row) throw new AppError("PLAYER_NOT_FOUND");
-  const [identities, data, saves, sessions] = await Promise.all([
-    pool().query<{ provider: string; subject: string }>("SELECT provider, subject FROM identities WHERE player_id = $1 ORDER BY provider", [
-      o.playerId,
-    ]),
-    pool().query<{ key: string; visibility: string; version: number; size_bytes: number; updated_at: Date }>(
-      "SELECT key, visibility, version, size_bytes, updated_at FROM player_data WHERE player_id = $1 AND project_id = $2 ORDER BY key",
-      [o.playerId, o.projectId],
-    ),
-    pool().query<{ key: string; version: number; size_bytes: number; updated_at: Date }>(
-      "SELECT key, version, size_bytes, updated_at FROM player_saves WHERE player_id = $1 AND project_id = $2 ORDER BY updated_at DESC",
-      [o.playerId, o.projectId],
-    ),
-    pool().query<{ id: string; created_at: Date; expires_at: Date }>(
-      "SELECT id, created_at, expires_at FROM sessions WHERE player_id = $1 AND project_id = $2 AND revoked_at IS NULL AND expires_at > now() ORDER BY created_at DESC LIMIT 50",
-      [o.playerId, o.projectId],
-    ),
-  ]);
+  // One after another: inside a transaction() (deletePlayer reads this as its audit "before")
+  // every query shares the transaction's one connection, which runs one query at a time.
+  const identities = await pool().query<{ provider: string; subject: string }>(
+    "SELECT provider, subject FROM identities WHERE player_id = $1 ORDER BY provider",
+    [o.playerId],
+  );
+  const data = await pool().query<{ key: string; visibility: string; version: number; size_bytes: number; updated_at: Date }>(
+    "SELECT key, visibility, version, size_bytes, updated_at FROM player_data WHERE player_id = $1 AND project_id = $2 ORDER BY key",
+    [o.playerId, o.projectId],
+  );
+  const saves = await pool().query<{ key: string; version: number; size_bytes: number; updated_at: Date }>(
+    "SELECT key, version, size_bytes, updated_at FROM player_saves WHERE player_id = $1 AND project_id = $2 ORDER BY updated_at DESC",
+    [o.playerId, o.projectId],
+  );
+  const sessions = await pool().query<{ id: string; created_at: Date; expires_at: Date }>(
+    "SELECT id, created_at, expires_at FROM sessions WHERE player_id = $1 AND project_id = $2 AND revoked_at IS NULL AND expires_at > now() ORDER BY created_at DESC LIMIT 50",
+    [o.playerId, o.projectId],
+  );
   return {
     ...toRow(row),
     banReason: row.banned ? row.ban_reason : null,
