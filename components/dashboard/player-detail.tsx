@@ -3,15 +3,61 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { LogOut, ShieldCheck, Trash2 } from "lucide-react";
 import { useRouter } from "next/navigation";
-import { useState } from "react";
+import { useMemo, useState } from "react";
 import { toast } from "sonner";
-import { useTRPC } from "@/components/providers/trpc";
+import { type RouterOutputs, useTRPC } from "@/components/providers/trpc";
 import { ConfirmDialog } from "@/components/ui/alert-dialog";
-import { Badge, Button, Card, State, Table } from "@/components/ui/primitives";
+import { columnsFor, DataTable, type DataTableColumns } from "@/components/ui/data-table";
+import { Badge, Button, Card, State } from "@/components/ui/primitives";
 import { BanForm } from "./ban-form";
 import { DataEditor } from "./data-editor";
 import { messageOf } from "./errors";
 import { PlayerEconomy } from "./player-economy";
+
+type Player = RouterOutputs["players"]["get"];
+type DataRow = Player["data"][number];
+type SaveRow = Player["saves"][number];
+type SessionRow = Player["sessions"][number];
+
+const when = (value: string | Date) => <span className="whitespace-nowrap">{new Date(value).toLocaleString()}</span>;
+const mono = (value: string) => <span className="break-all font-mono text-xs">{value}</span>;
+
+const dataCol = columnsFor<DataRow>();
+const dataColumns = (edit: ((key: string) => void) | null): DataTableColumns<DataRow> => [
+  dataCol.accessor("key", { header: "Key", cell: (c) => mono(c.getValue()) }),
+  dataCol.accessor("visibility", { header: "Visibility" }),
+  dataCol.accessor("version", { header: "Version" }),
+  dataCol.accessor("sizeBytes", { header: "Bytes" }),
+  dataCol.accessor("updatedAt", { header: "Updated", sortFn: "basic", cell: (c) => when(c.getValue()) }),
+  ...(edit
+    ? [
+        dataCol.display({
+          id: "actions",
+          header: "",
+          cell: ({ row: { original: d } }) => (
+            <Button variant="secondary" onClick={() => edit(d.key)}>
+              Edit {d.key}
+            </Button>
+          ),
+        }),
+      ]
+    : []),
+];
+
+const saveCol = columnsFor<SaveRow>();
+const saveColumns: DataTableColumns<SaveRow> = [
+  saveCol.accessor("key", { header: "Key", cell: (c) => mono(c.getValue()) }),
+  saveCol.accessor("version", { header: "Version" }),
+  saveCol.accessor("sizeBytes", { header: "Bytes" }),
+  saveCol.accessor("updatedAt", { header: "Updated", sortFn: "basic", cell: (c) => when(c.getValue()) }),
+];
+
+const sessionCol = columnsFor<SessionRow>();
+const sessionColumns: DataTableColumns<SessionRow> = [
+  sessionCol.accessor("id", { header: "Session", cell: (c) => mono(c.getValue()) }),
+  sessionCol.accessor("createdAt", { header: "Started", sortFn: "basic", cell: (c) => when(c.getValue()) }),
+  sessionCol.accessor("expiresAt", { header: "Expires", sortFn: "basic", cell: (c) => when(c.getValue()) }),
+];
 
 export function PlayerDetail({ projectId, playerId }: { projectId: string; playerId: string }) {
   const trpc = useTRPC();
@@ -35,6 +81,7 @@ export function PlayerDetail({ projectId, playerId }: { projectId: string; playe
   );
   const revoke = useMutation(trpc.players.revokeSessions.mutationOptions({ onError: failed }));
   const canEdit = project.data && project.data.role !== "VIEWER";
+  const keyColumns = useMemo(() => dataColumns(canEdit ? setEditing : null), [canEdit]);
 
   if (player.isPending) return <State kind="loading">Loading the player…</State>;
   if (player.error) return <State kind="error">{messageOf(player.error)}</State>;
@@ -111,24 +158,7 @@ export function PlayerDetail({ projectId, playerId }: { projectId: string; playe
         {p.data.length === 0 ? (
           <State kind="empty">No data keys.</State>
         ) : (
-          <Table head={["Key", "Visibility", "Version", "Bytes", "Updated", ""]}>
-            {p.data.map((d) => (
-              <tr key={d.key}>
-                <td className="px-2 py-2 font-mono text-xs">{d.key}</td>
-                <td className="px-2 py-2">{d.visibility}</td>
-                <td className="px-2 py-2">{d.version}</td>
-                <td className="px-2 py-2">{d.sizeBytes}</td>
-                <td className="px-2 py-2">{new Date(d.updatedAt).toLocaleString()}</td>
-                <td className="px-2 py-2 text-right">
-                  {canEdit && (
-                    <Button variant="secondary" onClick={() => setEditing(d.key)}>
-                      Edit {d.key}
-                    </Button>
-                  )}
-                </td>
-              </tr>
-            ))}
-          </Table>
+          <DataTable columns={keyColumns} data={p.data} getRowId={(d) => d.key} caption="Data keys" />
         )}
         {editing && (
           <DataEditor key={editing} projectId={projectId} playerId={playerId} dataKey={editing} onDone={() => setEditing(null)} />
@@ -139,16 +169,7 @@ export function PlayerDetail({ projectId, playerId }: { projectId: string; playe
         {p.saves.length === 0 ? (
           <State kind="empty">No saves.</State>
         ) : (
-          <Table head={["Key", "Version", "Bytes", "Updated"]}>
-            {p.saves.map((s) => (
-              <tr key={s.key}>
-                <td className="px-2 py-2 font-mono text-xs">{s.key}</td>
-                <td className="px-2 py-2">{s.version}</td>
-                <td className="px-2 py-2">{s.sizeBytes}</td>
-                <td className="px-2 py-2">{new Date(s.updatedAt).toLocaleString()}</td>
-              </tr>
-            ))}
-          </Table>
+          <DataTable columns={saveColumns} data={p.saves} getRowId={(d) => d.key} caption="Cloud saves" minWidth={420} />
         )}
       </Card>
       {canEdit && (
@@ -181,15 +202,7 @@ export function PlayerDetail({ projectId, playerId }: { projectId: string; playe
         {p.sessions.length === 0 ? (
           <State kind="empty">No active sessions.</State>
         ) : (
-          <Table head={["Session", "Started", "Expires"]}>
-            {p.sessions.map((s) => (
-              <tr key={s.id}>
-                <td className="px-2 py-2 font-mono text-xs">{s.id}</td>
-                <td className="px-2 py-2">{new Date(s.createdAt).toLocaleString()}</td>
-                <td className="px-2 py-2">{new Date(s.expiresAt).toLocaleString()}</td>
-              </tr>
-            ))}
-          </Table>
+          <DataTable columns={sessionColumns} data={p.sessions} getRowId={(d) => d.id} caption="Active sessions" minWidth={640} />
         )}
       </Card>
     </div>
