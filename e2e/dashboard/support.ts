@@ -9,13 +9,16 @@ export const demo = (): Demo => JSON.parse(readFileSync(path.join(E2E_DATA_DIR, 
 
 const SHOTS = path.join(import.meta.dirname, "../../test-results/screenshots");
 
+/** Toasts are hidden while a screenshot is taken: they would cover the page's bottom-right corner. */
+const NO_TOASTS = "[data-sonner-toaster] { display: none !important; }";
+
 /** A full-page screenshot at the page's size and one at a phone's (390 × 844). */
 export async function shoot(page: Page, name: string): Promise<void> {
   mkdirSync(SHOTS, { recursive: true });
-  await page.screenshot({ path: path.join(SHOTS, `${name}.png`), fullPage: true });
+  await page.screenshot({ path: path.join(SHOTS, `${name}.png`), fullPage: true, style: NO_TOASTS });
   const wide = page.viewportSize();
   await page.setViewportSize({ width: 390, height: 844 });
-  await page.screenshot({ path: path.join(SHOTS, `${name}-phone.png`), fullPage: true });
+  await page.screenshot({ path: path.join(SHOTS, `${name}-phone.png`), fullPage: true, style: NO_TOASTS });
   if (wide) await page.setViewportSize(wide);
 }
 
