@@ -8,13 +8,13 @@ import { type Control, Controller, type FieldErrors, useFieldArray, useForm } fr
 import { toast } from "sonner";
 import { z } from "zod";
 import { type RouterOutputs, useTRPC } from "@/components/providers/trpc";
-import { columnsFor, DataTable, type DataTableColumns } from "@/components/ui/data-table";
+import { columnsFor, type DataTableColumns } from "@/components/ui/data-table";
 import { Field, FieldError } from "@/components/ui/field";
-import { Button, Card, Input, State } from "@/components/ui/primitives";
+import { Button, Input } from "@/components/ui/primitives";
 import { SelectMenu } from "@/components/ui/select";
 import { ZAmount, ZPurchaseInput, ZPurchaseUpdate } from "@/server/services/economy/schemas";
-import { RowActions } from "./economy-row-actions";
-import { applyServerError, messageOf } from "./errors";
+import { DefinitionsCard, NameWithId, RowActions } from "./economy-row-actions";
+import { applyServerError } from "./errors";
 import { checkedWith } from "./form-schema";
 
 type Line = { currencyId: string; amount: number } | { itemId: string; quantity: number };
@@ -74,12 +74,7 @@ export function PurchasesCard({ projectId, canEdit }: { projectId: string; canEd
     () => [
       col.accessor("name", {
         header: "Purchase",
-        cell: (c) => (
-          <div className="min-w-0">
-            <div>{c.getValue()}</div>
-            <div className="break-all font-mono text-xs text-zinc-500">{c.row.original.id}</div>
-          </div>
-        ),
+        cell: (c) => <NameWithId name={c.getValue()} id={c.row.original.id} />,
       }),
       col.accessor((p) => p.costs.map(describeLine).join(", ") || "—", { id: "costs", header: "Costs", enableSorting: false }),
       col.accessor((p) => p.rewards.map(describeLine).join(", ") || "—", { id: "rewards", header: "Rewards", enableSorting: false }),
@@ -92,18 +87,14 @@ export function PurchasesCard({ projectId, canEdit }: { projectId: string; canEd
     [canEdit, projectId],
   );
   return (
-    <Card title="Purchases">
-      {purchases.isPending ? (
-        <State kind="loading">Loading purchases…</State>
-      ) : purchases.error ? (
-        <State kind="error">{messageOf(purchases.error)}</State>
-      ) : purchases.data.length === 0 ? (
-        <State kind="empty">No purchases yet.</State>
-      ) : (
-        <DataTable columns={columns} data={purchases.data} getRowId={(p) => p.id} rowTestId="purchase-row" minWidth={560} />
-      )}
-      {canEdit && (
-        <div className="mt-4 rounded-md border border-dashed border-zinc-300 p-3">
+    <DefinitionsCard
+      title="Purchases"
+      query={purchases}
+      columns={columns}
+      rowTestId="purchase-row"
+      minWidth={560}
+      createForm={
+        canEdit && (
           <PurchaseForm
             projectId={projectId}
             mode="create"
@@ -113,9 +104,9 @@ export function PurchasesCard({ projectId, canEdit }: { projectId: string; canEd
               await refresh();
             }}
           />
-        </div>
-      )}
-    </Card>
+        )
+      }
+    />
   );
 }
 
@@ -269,29 +260,24 @@ function PurchaseActions({ projectId, purchase: p }: { projectId: string; purcha
   const queryClient = useQueryClient();
   const update = useMutation(trpc.economy.updatePurchase.mutationOptions());
   const remove = useMutation(trpc.economy.deletePurchase.mutationOptions());
-  const refresh = () => queryClient.invalidateQueries({ queryKey: trpc.economy.purchases.queryKey({ projectId }) });
   return (
     <RowActions
       kind="purchase"
       id={p.id}
       deleteDescription="Players can no longer buy it. Their ledger keeps the purchases already made."
-      onDelete={async () => {
-        await remove.mutateAsync({ projectId, id: p.id });
-        await refresh();
-      }}
+      onDelete={() => remove.mutateAsync({ projectId, id: p.id })}
+      onChanged={() => queryClient.invalidateQueries({ queryKey: trpc.economy.purchases.queryKey({ projectId }) })}
     >
-      {(close) => (
+      {({ saved, cancel }) => (
         <PurchaseForm
           projectId={projectId}
           mode="edit"
           initial={p}
           onSubmit={async (patch) => {
             await update.mutateAsync({ projectId, id: p.id, patch });
-            toast.success(`Saved the purchase "${p.id}".`);
-            close();
-            await refresh();
+            await saved();
           }}
-          onCancel={close}
+          onCancel={cancel}
         />
       )}
     </RowActions>

@@ -8,13 +8,13 @@ import { useForm } from "react-hook-form";
 import { toast } from "sonner";
 import { z } from "zod";
 import { type RouterOutputs, useTRPC } from "@/components/providers/trpc";
-import { columnsFor, DataTable, type DataTableColumns } from "@/components/ui/data-table";
+import { columnsFor, type DataTableColumns } from "@/components/ui/data-table";
 import { Field, FieldError } from "@/components/ui/field";
-import { Badge, Button, Card, Input, State } from "@/components/ui/primitives";
+import { Badge, Button, Input } from "@/components/ui/primitives";
 import { ZCurrencyInput, ZCurrencyUpdate, ZItemInput, ZItemUpdate } from "@/server/services/economy/schemas";
 import { PurchasesCard } from "./economy-purchases";
-import { RowActions } from "./economy-row-actions";
-import { applyServerError, messageOf } from "./errors";
+import { DefinitionsCard, NameWithId, RowActions } from "./economy-row-actions";
+import { applyServerError } from "./errors";
 import { checkedWith } from "./form-schema";
 
 /** Currencies, items and purchases of a project: create, edit and delete with the services' rules. */
@@ -66,12 +66,7 @@ function CurrenciesCard({ projectId, canEdit }: { projectId: string; canEdit: bo
     () => [
       currencyCol.accessor("name", {
         header: "Currency",
-        cell: (c) => (
-          <div className="min-w-0">
-            <div>{c.getValue()}</div>
-            <div className="break-all font-mono text-xs text-zinc-500">{c.row.original.id}</div>
-          </div>
-        ),
+        cell: (c) => <NameWithId name={c.getValue()} id={c.row.original.id} />,
       }),
       currencyCol.accessor("initialBalance", { header: "Initial", cell: (c) => c.getValue().toLocaleString() }),
       currencyCol.accessor((c) => c.maxBalance ?? -1, {
@@ -92,18 +87,14 @@ function CurrenciesCard({ projectId, canEdit }: { projectId: string; canEdit: bo
     [canEdit, projectId],
   );
   return (
-    <Card title="Currencies">
-      {currencies.isPending ? (
-        <State kind="loading">Loading currencies…</State>
-      ) : currencies.error ? (
-        <State kind="error">{messageOf(currencies.error)}</State>
-      ) : currencies.data.length === 0 ? (
-        <State kind="empty">No currencies yet.</State>
-      ) : (
-        <DataTable columns={columns} data={currencies.data} getRowId={(c) => c.id} rowTestId="currency-row" minWidth={600} />
-      )}
-      {canEdit && (
-        <div className="mt-4 rounded-md border border-dashed border-zinc-300 p-3">
+    <DefinitionsCard
+      title="Currencies"
+      query={currencies}
+      columns={columns}
+      rowTestId="currency-row"
+      minWidth={600}
+      createForm={
+        canEdit && (
           <CurrencyForm
             mode="create"
             onSubmit={async (currency) => {
@@ -112,9 +103,9 @@ function CurrenciesCard({ projectId, canEdit }: { projectId: string; canEdit: bo
               await refresh();
             }}
           />
-        </div>
-      )}
-    </Card>
+        )
+      }
+    />
   );
 }
 
@@ -229,12 +220,7 @@ function ItemsCard({ projectId, canEdit }: { projectId: string; canEdit: boolean
     () => [
       itemCol.accessor("name", {
         header: "Item",
-        cell: (c) => (
-          <div className="min-w-0">
-            <div>{c.getValue()}</div>
-            <div className="break-all font-mono text-xs text-zinc-500">{c.row.original.id}</div>
-          </div>
-        ),
+        cell: (c) => <NameWithId name={c.getValue()} id={c.row.original.id} />,
       }),
       itemCol.accessor((i) => i.maxStack ?? -1, {
         id: "maxStack",
@@ -250,18 +236,14 @@ function ItemsCard({ projectId, canEdit }: { projectId: string; canEdit: boolean
     [canEdit, projectId],
   );
   return (
-    <Card title="Items">
-      {items.isPending ? (
-        <State kind="loading">Loading items…</State>
-      ) : items.error ? (
-        <State kind="error">{messageOf(items.error)}</State>
-      ) : items.data.length === 0 ? (
-        <State kind="empty">No items yet.</State>
-      ) : (
-        <DataTable columns={columns} data={items.data} getRowId={(i) => i.id} rowTestId="item-row" minWidth={480} />
-      )}
-      {canEdit && (
-        <div className="mt-4 rounded-md border border-dashed border-zinc-300 p-3">
+    <DefinitionsCard
+      title="Items"
+      query={items}
+      columns={columns}
+      rowTestId="item-row"
+      minWidth={480}
+      createForm={
+        canEdit && (
           <ItemForm
             mode="create"
             onSubmit={async (item) => {
@@ -270,9 +252,9 @@ function ItemsCard({ projectId, canEdit }: { projectId: string; canEdit: boolean
               await refresh();
             }}
           />
-        </div>
-      )}
-    </Card>
+        )
+      }
+    />
   );
 }
 
@@ -348,28 +330,23 @@ function CurrencyActions({ projectId, currency: c }: { projectId: string; curren
   const queryClient = useQueryClient();
   const update = useMutation(trpc.economy.updateCurrency.mutationOptions());
   const remove = useMutation(trpc.economy.deleteCurrency.mutationOptions());
-  const refresh = () => queryClient.invalidateQueries({ queryKey: trpc.economy.currencies.queryKey({ projectId }) });
   return (
     <RowActions
       kind="currency"
       id={c.id}
       deleteDescription="Wallets that were never used go with it. A currency that a purchase refers to or a player holds is not deleted."
-      onDelete={async () => {
-        await remove.mutateAsync({ projectId, id: c.id });
-        await refresh();
-      }}
+      onDelete={() => remove.mutateAsync({ projectId, id: c.id })}
+      onChanged={() => queryClient.invalidateQueries({ queryKey: trpc.economy.currencies.queryKey({ projectId }) })}
     >
-      {(close) => (
+      {({ saved, cancel }) => (
         <CurrencyForm
           mode="edit"
           initial={c}
           onSubmit={async (patch) => {
             await update.mutateAsync({ projectId, id: c.id, patch });
-            toast.success(`Saved the currency "${c.id}".`);
-            close();
-            await refresh();
+            await saved();
           }}
-          onCancel={close}
+          onCancel={cancel}
         />
       )}
     </RowActions>
@@ -381,28 +358,23 @@ function ItemActions({ projectId, item: i }: { projectId: string; item: Item }) 
   const queryClient = useQueryClient();
   const update = useMutation(trpc.economy.updateItem.mutationOptions());
   const remove = useMutation(trpc.economy.deleteItem.mutationOptions());
-  const refresh = () => queryClient.invalidateQueries({ queryKey: trpc.economy.items.queryKey({ projectId }) });
   return (
     <RowActions
       kind="item"
       id={i.id}
       deleteDescription="An item that a purchase refers to or a player holds is not deleted."
-      onDelete={async () => {
-        await remove.mutateAsync({ projectId, id: i.id });
-        await refresh();
-      }}
+      onDelete={() => remove.mutateAsync({ projectId, id: i.id })}
+      onChanged={() => queryClient.invalidateQueries({ queryKey: trpc.economy.items.queryKey({ projectId }) })}
     >
-      {(close) => (
+      {({ saved, cancel }) => (
         <ItemForm
           mode="edit"
           initial={i}
           onSubmit={async (patch) => {
             await update.mutateAsync({ projectId, id: i.id, patch });
-            toast.success(`Saved the item "${i.id}".`);
-            close();
-            await refresh();
+            await saved();
           }}
-          onCancel={close}
+          onCancel={cancel}
         />
       )}
     </RowActions>
