@@ -72,10 +72,45 @@ function savepointClient(tx: { client: pg.PoolClient; savepoints: number }): pg.
   });
 }
 
+/**
+ * A connection that sends every query as an unnamed statement (parsed again on each call), for
+ * a pooler in transaction mode: pg keeps a named statement's "already prepared" mark on its own
+ * connection, but PgBouncer (before 1.21's max_prepared_statements) hands each transaction a
+ * possibly different server connection — where that statement is missing ("prepared statement
+ * does not exist") or was prepared by another client ("already exists").
+ */
+class UnnamedStatementClient extends pg.Client {
+  // biome-ignore lint/suspicious/noExplicitAny: pg's overloads (text, config, callback forms) pass through unchanged
+  override query(...args: any[]): any {
+    const [first, ...rest] = args;
+    const isConfig = typeof first === "object" && first !== null && typeof first.submit !== "function";
+    if (isConfig && Object.hasOwn(first, "name")) {
+      const { name: _unnamed, ...config } = first;
+      return (super.query as (...a: unknown[]) => unknown)(config, ...rest);
+    }
+    return (super.query as (...a: unknown[]) => unknown)(...args);
+  }
+}
+
+/**
+ * `?pgbouncer=true` on DATABASE_URL (Prisma's own flag for the same thing) says the database is
+ * reached through a pooler in transaction mode: no named prepared statements. Every statement the
+ * app sends is otherwise pooler-safe: no SET, LISTEN, temporary table, cursor or session-level
+ * advisory lock; locks are transaction-scoped (pg_advisory_xact_lock).
+ */
+export function behindTransactionPooler(databaseUrl: string): boolean {
+  try {
+    return new URL(databaseUrl).searchParams.get("pgbouncer") === "true";
+  } catch {
+    return false;
+  }
+}
+
 function create(): Db {
   const { DATABASE_URL, DATABASE_POOL_SIZE } = env();
   const pool = new TransactionAwarePool({
     connectionString: DATABASE_URL,
+    ...(behindTransactionPooler(DATABASE_URL) ? { Client: UnnamedStatementClient } : {}),
     max: DATABASE_POOL_SIZE,
     connectionTimeoutMillis: 5_000,
     idleTimeoutMillis: 30_000,
