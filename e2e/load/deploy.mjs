@@ -9,6 +9,7 @@ import { randomBytes } from "node:crypto";
 import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import autocannon from "autocannon";
 import pg from "pg";
 import { freePort, launchApp } from "../support/launch.mjs";
 
@@ -124,7 +125,7 @@ function safeRead(file) {
 }
 
 /** Resolves once `probe` resolves truthy; rejects after `timeoutMs` with `describe()` in the message. */
-async function until(probe, { timeoutMs = 15_000, what, describe = () => "" }) {
+async function until(probe, { timeoutMs = 15_000, what, details = () => "" }) {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     try {
@@ -132,7 +133,7 @@ async function until(probe, { timeoutMs = 15_000, what, describe = () => "" }) {
     } catch {
       // not yet
     }
-    if (Date.now() > deadline) throw new Error(`${what} did not come up in ${timeoutMs} ms\n${describe()}`);
+    if (Date.now() > deadline) throw new Error(`${what} did not come up in ${timeoutMs} ms\n${details()}`);
     await new Promise((r) => setTimeout(r, 100));
   }
 }
@@ -158,7 +159,9 @@ async function pgReady(connectionString) {
  * Options: `instances` (2), `env` (added to every instance's environment), `instanceEnv(i)`
  * (per instance), `redisUrl` (use this Redis instead of a private one), `databasePoolSize` (per
  * instance, 10), `defaultPoolSize` (PgBouncer's server connections for the database, 20),
- * `maxClientConn` (PgBouncer, 200), `jwtSecret`.
+ * `maxClientConn` (PgBouncer, 200), `jwtSecret`, `poolerFlag` (false: DATABASE_URL without
+ * `?pgbouncer=true`, i.e. named prepared statements through the pooler — only to show why the
+ * flag exists).
  */
 export async function startDeployment(options = {}) {
   const {
@@ -169,6 +172,7 @@ export async function startDeployment(options = {}) {
     defaultPoolSize = 20,
     maxClientConn = 200,
     jwtSecret = randomBytes(32).toString("base64url"),
+    poolerFlag = true,
   } = options;
   const missing = missingBinaries().filter((bin) => !(bin === "redis-server" && options.redisUrl));
   if (missing.length) throw new Error(`missing binaries: ${missing.join(", ")} (apt-get install -y ${missing.join(" ")})`);
@@ -214,7 +218,7 @@ export async function startDeployment(options = {}) {
       started.push(redis);
       redisPid = redis.pid;
       redisUrl = `redis://127.0.0.1:${port}`;
-      await until(() => redis.output().includes("Ready to accept connections"), { what: "redis-server", describe: redis.output });
+      await until(() => redis.output().includes("Ready to accept connections"), { what: "redis-server", details: redis.output });
     }
 
     // PgBouncer
@@ -230,8 +234,8 @@ export async function startDeployment(options = {}) {
       output: path.join(bouncerDir, "pgbouncer.log"),
     });
     started.push(bouncer);
-    const pooledUrl = `postgresql://postgres@127.0.0.1:${bouncerPort}/${database}?pgbouncer=true`;
-    await until(() => pgReady(pooledUrl), { what: "pgbouncer", describe: bouncer.output });
+    const pooledUrl = `postgresql://postgres@127.0.0.1:${bouncerPort}/${database}${poolerFlag ? "?pgbouncer=true" : ""}`;
+    await until(() => pgReady(pooledUrl), { what: "pgbouncer", details: bouncer.output });
 
     // App instances: the first migrates and seeds the demo; the others start after it is ready.
     const haproxyPort = await freePort();
@@ -276,7 +280,7 @@ export async function startDeployment(options = {}) {
         if (res.status === 200) seen.add(res.headers.get("x-served-by"));
         return apps.every((a) => seen.has(a.name));
       },
-      { what: "haproxy", describe: haproxy.output },
+      { what: "haproxy", details: haproxy.output },
     );
 
     const demo = JSON.parse(readFileSync(path.join(apps[0]?.dataDir ?? "", "demo.json"), "utf8"));
@@ -319,4 +323,55 @@ export async function withDeployment(options, body) {
   } finally {
     await deployment.stop();
   }
+}
+
+/**
+ * Mixed reads and writes at once against `baseUrl` for `duration` seconds: five autocannon runs in
+ * parallel, each connection acting as one of `sessions` (players of the project of `key`, each
+ * with a `profile` data key and an entry on `board`): data GET, data PUT, score POST (a random
+ * score), leaderboard page GET, anonymous sign-in POST. Returns every status counted, plus
+ * socket errors and time-outs, in total and per run.
+ */
+export async function mixedLoad(baseUrl, { key, sessions, board, duration = 6, connectionsPerRun = 3 }) {
+  const json = { "Content-Type": "application/json" };
+  const perPlayer = (extra = {}) => {
+    let next = 0;
+    return (client) => {
+      const s = sessions[next++ % sessions.length];
+      client.setHeaders({ "X-API-Key": key, Authorization: `Bearer ${s.accessToken}`, ...extra });
+    };
+  };
+  const runs = {
+    "GET data": { url: `${baseUrl}/api/v1/players/me/data/profile`, setupClient: perPlayer() },
+    "PUT data": {
+      url: `${baseUrl}/api/v1/players/me/data/profile`,
+      method: "PUT",
+      body: JSON.stringify({ value: { level: 7, blob: "x".repeat(200) } }),
+      setupClient: perPlayer(json),
+    },
+    "POST score": {
+      url: `${baseUrl}/api/v1/leaderboards/${board}/scores`,
+      method: "POST",
+      setupClient: perPlayer(json),
+      requests: [{ setupRequest: (req) => ({ ...req, body: JSON.stringify({ score: Math.floor(Math.random() * 1e6) }) }) }],
+    },
+    "GET leaderboard": { url: `${baseUrl}/api/v1/leaderboards/${board}?limit=10`, headers: { "X-API-Key": key } },
+    "POST sign-in": { url: `${baseUrl}/api/v1/auth/anonymous`, method: "POST", headers: { "X-API-Key": key } },
+  };
+  const results = await Promise.all(
+    Object.entries(runs).map(async ([name, spec]) => {
+      const r = await autocannon({ connections: connectionsPerRun, duration, ...spec });
+      const statuses = Object.fromEntries(Object.entries(r.statusCodeStats ?? {}).map(([code, st]) => [code, Number(st.count)]));
+      return { name, requests: r.requests.total, statuses, errors: r.errors, timeouts: r.timeouts };
+    }),
+  );
+  const statuses = {};
+  for (const r of results) for (const [code, n] of Object.entries(r.statuses)) statuses[code] = (statuses[code] ?? 0) + n;
+  return {
+    requests: results.reduce((n, r) => n + r.requests, 0),
+    statuses,
+    errors: results.reduce((n, r) => n + r.errors, 0),
+    timeouts: results.reduce((n, r) => n + r.timeouts, 0),
+    runs: results,
+  };
 }
