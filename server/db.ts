@@ -95,19 +95,31 @@ class PoolerAwareClient extends pg.Client {
       const { name: _unnamed, ...config } = first;
       return (super.query as (...a: unknown[]) => unknown)(config, ...rest);
     }
+    // pg-pool's own query() passes a callback; Prisma's adapter and transactions use the promise.
+    const callback = rest.at(-1);
+    if (typeof callback === "function") {
+      const watched = (error: unknown, result: unknown) => {
+        noticePoolerError(error);
+        callback(error, result);
+      };
+      return (super.query as (...a: unknown[]) => unknown)(first, ...rest.slice(0, -1), watched);
+    }
     const result = (super.query as (...a: unknown[]) => unknown)(...args);
     if (!(result instanceof Promise)) return result;
     return result.catch((error: unknown) => {
-      const code = (error as { code?: unknown } | null)?.code;
-      if (typeof code === "string" && POOLER_ERRORS.has(code) && !statements.unnamed) {
-        statements.unnamed = true;
-        console.warn(
-          "[db] named prepared statements fail on this connection: a pooler in transaction mode (PgBouncer)? Switched to unnamed statements; add ?pgbouncer=true to DATABASE_URL to start that way.",
-        );
-      }
+      noticePoolerError(error);
       throw error;
     });
   }
+}
+
+function noticePoolerError(error: unknown): void {
+  const code = (error as { code?: unknown } | null)?.code;
+  if (typeof code !== "string" || !POOLER_ERRORS.has(code) || statements.unnamed) return;
+  statements.unnamed = true;
+  console.warn(
+    "[db] named prepared statements fail on this connection: a pooler in transaction mode (PgBouncer)? Switched to unnamed statements; add ?pgbouncer=true to DATABASE_URL to start that way.",
+  );
 }
 
 /**
