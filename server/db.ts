@@ -72,10 +72,76 @@ function savepointClient(tx: { client: pg.PoolClient; savepoints: number }): pg.
   });
 }
 
+/**
+ * Whether queries go out as unnamed statements (parsed again on each call) instead of named
+ * prepared ones. Needed behind a pooler in transaction mode: pg remembers a named statement as
+ * prepared on its own connection, but PgBouncer (before 1.21's max_prepared_statements) hands
+ * each transaction a possibly different server connection — where the statement is missing
+ * ("prepared statement does not exist", 26000) or was prepared by another client ("already
+ * exists", 42P05). Set by `?pgbouncer=true` on DATABASE_URL (Prisma's flag for the same thing);
+ * otherwise the first such error switches this process over (that request fails, later ones
+ * do not) with a warning to set the flag. Neither error can happen on a direct connection.
+ */
+const statements = { unnamed: false };
+const POOLER_ERRORS = new Set(["26000", "42P05"]);
+
+class PoolerAwareClient extends pg.Client {
+  // biome-ignore lint/suspicious/noExplicitAny: pg's overloads (text, config, callback forms) pass through unchanged
+  override query(...args: any[]): any {
+    const [first, ...rest] = args;
+    const named = typeof first === "object" && first !== null && typeof first.submit !== "function" && Boolean(first.name);
+    if (!named) return (super.query as (...a: unknown[]) => unknown)(...args);
+    if (statements.unnamed) {
+      const { name: _unnamed, ...config } = first;
+      return (super.query as (...a: unknown[]) => unknown)(config, ...rest);
+    }
+    // pg-pool's own query() passes a callback; Prisma's adapter and transactions use the promise.
+    const callback = rest.at(-1);
+    if (typeof callback === "function") {
+      const watched = (error: unknown, result: unknown) => {
+        noticePoolerError(error);
+        callback(error, result);
+      };
+      return (super.query as (...a: unknown[]) => unknown)(first, ...rest.slice(0, -1), watched);
+    }
+    const result = (super.query as (...a: unknown[]) => unknown)(...args);
+    if (!(result instanceof Promise)) return result;
+    return result.catch((error: unknown) => {
+      noticePoolerError(error);
+      throw error;
+    });
+  }
+}
+
+function noticePoolerError(error: unknown): void {
+  const code = (error as { code?: unknown } | null)?.code;
+  if (typeof code !== "string" || !POOLER_ERRORS.has(code) || statements.unnamed) return;
+  statements.unnamed = true;
+  console.warn(
+    "[db] named prepared statements fail on this connection: a pooler in transaction mode (PgBouncer)? Switched to unnamed statements; add ?pgbouncer=true to DATABASE_URL to start that way.",
+  );
+}
+
+/**
+ * `?pgbouncer=true` on DATABASE_URL says the database is reached through a pooler in
+ * transaction mode: no named prepared statements. Every statement the app sends is otherwise
+ * pooler-safe: no SET, LISTEN, temporary table, cursor or session-level advisory lock; locks are
+ * transaction-scoped (pg_advisory_xact_lock).
+ */
+export function behindTransactionPooler(databaseUrl: string): boolean {
+  try {
+    return new URL(databaseUrl).searchParams.get("pgbouncer") === "true";
+  } catch {
+    return false;
+  }
+}
+
 function create(): Db {
   const { DATABASE_URL, DATABASE_POOL_SIZE } = env();
+  statements.unnamed = behindTransactionPooler(DATABASE_URL);
   const pool = new TransactionAwarePool({
     connectionString: DATABASE_URL,
+    Client: PoolerAwareClient,
     max: DATABASE_POOL_SIZE,
     connectionTimeoutMillis: 5_000,
     idleTimeoutMillis: 30_000,

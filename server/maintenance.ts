@@ -1,4 +1,4 @@
-import { pool } from "./db";
+import { transaction } from "./db";
 import { pruneIdempotencyKeys } from "./services/idempotency";
 import { pruneUsage } from "./usage";
 
@@ -13,24 +13,20 @@ export const RETENTION_DAYS = 7;
 const MAINTENANCE_LOCK = 72707370;
 
 export async function pruneAuthTables(now = new Date()): Promise<{ sessions: number; refreshTokens: number }> {
-  const client = await pool().connect();
-  try {
-    // One instance at a time; the others skip this round.
-    const { rows } = await client.query<{ locked: boolean }>("SELECT pg_try_advisory_lock($1) AS locked", [MAINTENANCE_LOCK]);
+  // One instance at a time; the others skip this round. A transaction-scoped lock, released by
+  // COMMIT or ROLLBACK on the connection that took it: a session-level lock and its unlock may
+  // run on different server connections behind a transaction pooler (PgBouncer), leaking the lock.
+  return transaction(async (client) => {
+    const { rows } = await client.query<{ locked: boolean }>("SELECT pg_try_advisory_xact_lock($1) AS locked", [MAINTENANCE_LOCK]);
     if (!rows[0]?.locked) return { sessions: 0, refreshTokens: 0 };
-    try {
-      const cutoff = new Date(now.getTime() - RETENTION_DAYS * 86_400_000);
-      const sessions = await client.query("DELETE FROM sessions WHERE expires_at < $1 OR revoked_at < $1", [cutoff]);
-      const tokens = await client.query("DELETE FROM refresh_tokens WHERE used_at < $1", [cutoff]);
-      await pruneIdempotencyKeys();
-      await pruneUsage();
-      return { sessions: sessions.rowCount ?? 0, refreshTokens: tokens.rowCount ?? 0 };
-    } finally {
-      await client.query("SELECT pg_advisory_unlock($1)", [MAINTENANCE_LOCK]);
-    }
-  } finally {
-    client.release();
-  }
+    const cutoff = new Date(now.getTime() - RETENTION_DAYS * 86_400_000);
+    const sessions = await client.query("DELETE FROM sessions WHERE expires_at < $1 OR revoked_at < $1", [cutoff]);
+    const tokens = await client.query("DELETE FROM refresh_tokens WHERE used_at < $1", [cutoff]);
+    // Their pool() queries join this transaction (see transaction() in db.ts).
+    await pruneIdempotencyKeys();
+    await pruneUsage();
+    return { sessions: sessions.rowCount ?? 0, refreshTokens: tokens.rowCount ?? 0 };
+  });
 }
 
 /** Runs the housekeeping hourly in the background of a server process. */

@@ -7,7 +7,12 @@ import type pg from "pg";
  * Applies prisma/migrations/<name>/migration.sql in name order, keeping Prisma's own
  * `_prisma_migrations` bookkeeping (SHA-256 checksum of the file), so `prisma migrate deploy`
  * agrees with what ran here wherever the schema engine exists.
- * Prisma's advisory lock key is used, so two instances (or this and Prisma) never race.
+ * Prisma's advisory lock key is used, so two instances (or this and Prisma) never race. The lock
+ * is transaction-scoped and taken again by every transaction that reads or writes the
+ * bookkeeping, so the runner also works through a pooler in transaction mode (PgBouncer), where
+ * consecutive statements outside one transaction may run on different server connections and a
+ * session-level lock could be left held on one of them. (Prisma's session-level lock and this
+ * transaction-level one share the key space, so they still exclude each other.)
  */
 const PRISMA_ADVISORY_LOCK = 72707369;
 
@@ -47,37 +52,62 @@ export async function migrate(pool: pg.Pool, dir = MIGRATIONS_DIR): Promise<stri
   const migrations = await readMigrations(dir);
   const client = await pool.connect();
   try {
-    await client.query("SELECT pg_advisory_lock($1)", [PRISMA_ADVISORY_LOCK]);
-    await client.query(BOOKKEEPING);
-    const { rows } = await client.query<AppliedRow>(
-      `SELECT migration_name, checksum, finished_at, rolled_back_at FROM "_prisma_migrations" WHERE rolled_back_at IS NULL`,
-    );
-    const applied = new Map(rows.map((r) => [r.migration_name, r]));
+    const applied = await locked(client, async () => {
+      await client.query(BOOKKEEPING);
+      return appliedMigrations(client);
+    });
     const ran: string[] = [];
     for (const migration of migrations) {
-      const row = applied.get(migration.name);
-      if (row?.finished_at) {
-        if (row.checksum !== migration.checksum) {
-          throw new Error(`Migration ${migration.name} was changed after it was applied (checksum mismatch).`);
-        }
-        continue;
-      }
-      if (row) {
-        throw new Error(`Migration ${migration.name} failed earlier; resolve it before starting again.`);
-      }
-      await applyOne(client, migration);
-      ran.push(migration.name);
+      if (isDone(migration, applied.get(migration.name))) continue;
+      // Another instance may have applied it meanwhile: decided again under the lock.
+      const didRun = await locked(client, async () => {
+        if (isDone(migration, (await appliedMigrations(client)).get(migration.name))) return false;
+        await applyOne(client, migration);
+        return true;
+      });
+      if (didRun) ran.push(migration.name);
     }
     return ran;
   } finally {
-    await client.query("SELECT pg_advisory_unlock($1)", [PRISMA_ADVISORY_LOCK]).catch(() => undefined);
     client.release();
   }
 }
 
-async function applyOne(client: pg.PoolClient, migration: Migration): Promise<void> {
-  // Postgres DDL is transactional: a failing migration leaves no trace and no bookkeeping row.
+/** Whether the migration already ran (false: it must run now); throws when its state forbids starting. */
+function isDone(migration: Migration, row: AppliedRow | undefined): boolean {
+  if (!row) return false;
+  if (!row.finished_at) throw new Error(`Migration ${migration.name} failed earlier; resolve it before starting again.`);
+  if (row.checksum !== migration.checksum) {
+    throw new Error(`Migration ${migration.name} was changed after it was applied (checksum mismatch).`);
+  }
+  return true;
+}
+
+async function appliedMigrations(client: pg.PoolClient): Promise<Map<string, AppliedRow>> {
+  const { rows } = await client.query<AppliedRow>(
+    `SELECT migration_name, checksum, finished_at, rolled_back_at FROM "_prisma_migrations" WHERE rolled_back_at IS NULL`,
+  );
+  return new Map(rows.map((r) => [r.migration_name, r]));
+}
+
+/**
+ * Runs `work` in one transaction holding the migration lock. Postgres DDL is transactional: a
+ * failing migration leaves no trace and no bookkeeping row.
+ */
+async function locked<T>(client: pg.PoolClient, work: () => Promise<T>): Promise<T> {
   await client.query("BEGIN");
+  try {
+    await client.query("SELECT pg_advisory_xact_lock($1)", [PRISMA_ADVISORY_LOCK]);
+    const result = await work();
+    await client.query("COMMIT");
+    return result;
+  } catch (error) {
+    await client.query("ROLLBACK").catch(() => undefined);
+    throw error;
+  }
+}
+
+async function applyOne(client: pg.PoolClient, migration: Migration): Promise<void> {
   try {
     await client.query(migration.sql);
     await client.query(
@@ -85,9 +115,7 @@ async function applyOne(client: pg.PoolClient, migration: Migration): Promise<vo
        VALUES ($1, $2, $3, now(), now(), 1)`,
       [randomUUID(), migration.checksum, migration.name],
     );
-    await client.query("COMMIT");
   } catch (error) {
-    await client.query("ROLLBACK");
     throw new Error(`Migration ${migration.name} failed: ${(error as Error).message}`, { cause: error });
   }
 }
