@@ -24,6 +24,14 @@ describe("toAppError", () => {
     );
   });
 
+  it("a deadlock or serialization failure (the transaction rolled back whole) is 503 with Retry-After: the same request succeeds again", () => {
+    for (const code of ["40P01", "40001"]) {
+      const pgError = Object.assign(new Error("deadlock detected"), { code });
+      expect(toAppError(pgError, "req-4").code).toBe("SERVICE_UNAVAILABLE");
+      expect(toAppError(prismaRefusal("deadlock detected", code), "req-5").code).toBe("SERVICE_UNAVAILABLE");
+    }
+  });
+
   it("other Prisma errors stay 500", () => {
     expect(toAppError(prismaRefusal("something else", "XX000"), "req-3").code).toBe("INTERNAL_ERROR");
   });

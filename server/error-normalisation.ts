@@ -2,7 +2,8 @@ import { AppError } from "./errors";
 
 /**
  * Any throw becomes an AppError, whatever the transport (REST here, tRPC procedures next):
- * database outages become 503, text Postgres cannot store becomes 400, anything else is logged
+ * database outages and transactions Postgres rolled back for a deadlock or a serialization
+ * conflict become 503 (retry), text Postgres cannot store becomes 400, anything else is logged
  * and becomes a 500 that carries no internal detail.
  */
 const DB_UNAVAILABLE_CODES = new Set([
@@ -12,6 +13,11 @@ const DB_UNAVAILABLE_CODES = new Set([
   "ENOTFOUND",
   "57P01",
   "57P03",
+  // A deadlock or serialization failure rolled the transaction back whole: nothing was changed
+  // and the same request succeeds when sent again (Prisma's P2034 is the same refusal).
+  "40P01",
+  "40001",
+  "P2034",
   "53300",
   "P1001",
   "P1002",
