@@ -12,19 +12,24 @@ import { env } from "./env";
  * Outside a worker (one process, `npm run dev`, tests of the services) both are no-ops.
  *
  * The state lives on globalThis: Next bundles this module into several chunks, and one IPC
- * listener with one handler registry must serve them all.
+ * listener must serve them all. The broadcast handlers are in a map the launcher's worker code
+ * reads (Next runs in the launcher's process and realm): it runs them and acknowledges every
+ * broadcast, also in a worker where no module has registered a handler yet (nothing is cached
+ * there), so a sibling never waits for a worker that has not loaded this module.
  */
 const BROADCAST_WAIT_MS = 1_000;
 
 type Pending = { resolve: (value: unknown) => void; reject: (error: Error) => void; timer: NodeJS.Timeout };
 type Handler = (payload: unknown) => void;
-type State = { nextId: number; pending: Map<number, Pending>; handlers: Map<string, Handler> };
-const holder = globalThis as typeof globalThis & { __gameBackendCluster?: State };
+type State = { nextId: number; pending: Map<number, Pending> };
+const holder = globalThis as typeof globalThis & {
+  __gameBackendCluster?: State;
+  /** Read by server/cli/start.mjs (runWorker), which runs the handler of each broadcast it receives. */
+  __gameBackendBroadcastHandlers?: Map<string, Handler>;
+};
 
 /** Messages between a worker and the primary all carry `gb` (Node's own cluster messages never do). */
-type FromPrimary =
-  | { gb: "reply"; id: number; value?: unknown; error?: string }
-  | { gb: "broadcast"; id: number; topic: string; payload: unknown };
+type Reply = { gb: "reply"; id: number; value?: unknown; error?: string };
 
 export function workerIndex(): number | undefined {
   return env().GAME_BACKEND_WORKER_INDEX;
@@ -37,7 +42,7 @@ export function inWorker(): boolean {
 
 function state(): State {
   if (holder.__gameBackendCluster) return holder.__gameBackendCluster;
-  const created: State = { nextId: 1, pending: new Map(), handlers: new Map() };
+  const created: State = { nextId: 1, pending: new Map() };
   holder.__gameBackendCluster = created;
   if (inWorker()) process.on("message", (message: unknown) => receive(created, message));
   return created;
@@ -45,24 +50,14 @@ function state(): State {
 
 function receive(s: State, message: unknown): void {
   if (typeof message !== "object" || message === null || !Object.hasOwn(message, "gb")) return;
-  const m = message as FromPrimary;
-  if (m.gb === "reply") {
-    const pending = s.pending.get(m.id);
-    if (!pending) return; // timed out meanwhile
-    s.pending.delete(m.id);
-    clearTimeout(pending.timer);
-    if (m.error !== undefined) pending.reject(new Error(m.error));
-    else pending.resolve(m.value);
-    return;
-  }
-  if (m.gb === "broadcast") {
-    try {
-      s.handlers.get(m.topic)?.(m.payload);
-    } catch (error) {
-      console.error(`[cluster] handling ${m.topic} failed:`, (error as Error).message);
-    }
-    send({ gb: "ack", id: m.id });
-  }
+  const m = message as Reply;
+  if (m.gb !== "reply") return;
+  const pending = s.pending.get(m.id);
+  if (!pending) return; // timed out meanwhile
+  s.pending.delete(m.id);
+  clearTimeout(pending.timer);
+  if (m.error !== undefined) pending.reject(new Error(m.error));
+  else pending.resolve(m.value);
 }
 
 /** process.send with a callback: without one, a closed channel is an 'error' event that ends the process. */
@@ -102,7 +97,8 @@ export function requestPrimary(message: Record<string, unknown>, timeoutMs: numb
 
 /** What this worker does when a sibling broadcasts `topic` (one handler per topic; the last registration wins). */
 export function onBroadcast(topic: string, handler: Handler): void {
-  state().handlers.set(topic, handler);
+  holder.__gameBackendBroadcastHandlers ??= new Map();
+  holder.__gameBackendBroadcastHandlers.set(topic, handler);
 }
 
 /** Runs `topic`'s handler on every sibling worker; resolves when they all ran it (bounded). The caller has already applied it here. */

@@ -612,6 +612,18 @@ async function runWorker() {
   const headersTimeoutMs = headersTimeoutSeconds() * 1000;
   const port = Number(process.env.PORT);
   const hostname = process.env.HOST ?? "0.0.0.0";
+  // A sibling's broadcast (server/cluster.ts): run the handler the app registered for its topic,
+  // if any module did yet (none did: nothing of that kind is cached here), and acknowledge it.
+  globalThis.__gameBackendBroadcastHandlers ??= new Map();
+  process.on("message", (m) => {
+    if (typeof m !== "object" || m === null || m.gb !== "broadcast") return;
+    try {
+      globalThis.__gameBackendBroadcastHandlers.get(m.topic)?.(m.payload);
+    } catch (error) {
+      console.error(`${logPrefix()} handling ${m.topic} failed:`, error instanceof Error ? error.message : error);
+    }
+    if (process.connected) process.send({ gb: "ack", id: m.id }, undefined, {}, () => {});
+  });
   const served = await createAppServer({ headersTimeoutMs, hostname, port });
   let stopping = false;
   async function shutdown(_signal, code = 0) {
