@@ -347,6 +347,20 @@ describe("two workers on one database, without Redis", () => {
   });
 });
 
+it("names a bad WEB_CONCURRENCY and stops before starting anything", async () => {
+  for (const value of ["0", "65", "two", "1.5"]) {
+    const failure = await startApp({ WEB_CONCURRENCY: value, DATA_DIR: tempDir(), PORT: String(await freePort()) }, 60_000).then(
+      async (app) => {
+        await app.stop();
+        return "started";
+      },
+      (error: Error) => String(error),
+    );
+    expect(failure).toContain(`WEB_CONCURRENCY must be a whole number of worker processes from 1 to 64, not "${value}"`);
+    expect(failure).not.toContain("embedded Postgres on");
+  }
+}, 60_000);
+
 describe("SIGTERM with the embedded Postgres", () => {
   it("drains every worker, stops Postgres after them and exits 0, leaving no process behind", async () => {
     const app = await launch({
