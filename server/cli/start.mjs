@@ -555,9 +555,11 @@ async function runPrimary({ workers, embedded }) {
       return;
     }
     const delay = Math.min(2_000, 100 * 2 ** (deaths.length - 1));
-    console.error(`[start] worker ${index} (pid ${worker.process.pid}) died (${how}); replacing it in ${delay} ms`);
+    // Said after the delay: on Ctrl-C the whole process group gets SIGINT, and a worker may be
+    // gone before this process has handled its own — that is a stop, not a death.
     setTimeout(() => {
       if (stopping) return;
+      console.error(`[start] worker ${index} (pid ${worker.process.pid}) died (${how}); starting a replacement (after ${delay} ms)`);
       fork(index).then(
         (replacement) => log(`worker ${index} replaced (pid ${replacement.process.pid})`),
         () => {}, // its exit is a death like any other: counted and replaced above
