@@ -363,10 +363,15 @@ it("names a bad WEB_CONCURRENCY and stops before starting anything", async () =>
 
 describe("SIGTERM with the embedded Postgres", () => {
   it("drains every worker, stops Postgres after them and exits 0, leaving no process behind", async () => {
+    // Two different ports (a port just released can be handed out again).
+    const pgPort = await freePort();
+    let port = await freePort();
+    while (port === pgPort) port = await freePort();
     const app = await launch({
       DATABASE_URL: undefined,
       JWT_SECRET: undefined,
-      EMBEDDED_POSTGRES_PORT: String(await freePort()),
+      PORT: String(port),
+      EMBEDDED_POSTGRES_PORT: String(pgPort),
       PUBLIC_URL: undefined,
     });
     const dataDir = dataDirs[dataDirs.length - 1] ?? "";
