@@ -956,7 +956,9 @@ function report() {
     "",
     "| scenario | check | result | numbers |",
     "|---|---|---|---|",
-    ...checks.map((c) => `| ${c.scenario} | ${c.name} | ${c.ok ? "pass" : "**FAIL**"} | ${String(c.detail).replaceAll("|", "\\|")} |`),
+    ...[...checks]
+      .sort((a, b) => a.scenario.localeCompare(b.scenario))
+      .map((c) => `| ${c.scenario} | ${c.name} | ${c.ok ? "pass" : "**FAIL**"} | ${String(c.detail).replaceAll("|", "\\|")} |`),
   ];
   console.log(lines.join("\n"));
   const out = path.join(root, "e2e/load/results");
