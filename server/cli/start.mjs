@@ -520,6 +520,8 @@ async function runPrimary({ workers, embedded }) {
   function fork(index) {
     const worker = cluster.fork({ GAME_BACKEND_WORKER_INDEX: String(index) });
     slots.set(index, worker);
+    // A signal that cannot be delivered is an 'error' event: unheard, it would end this process.
+    worker.on("error", (error) => console.error(`[start] worker ${index} (pid ${worker.process.pid}):`, error?.message ?? error));
     return new Promise((resolve, reject) => {
       worker.on("message", (m) => {
         if (typeof m !== "object" || m === null) return;
