@@ -209,6 +209,11 @@ export function afterTransaction(work: () => void): void {
   tx.after.push(work);
 }
 
+/** True inside a `transaction()` (its work has not committed yet). */
+export function inTransaction(): boolean {
+  return currentTransaction.getStore() !== undefined;
+}
+
 /**
  * Runs `work` detached from any open `transaction()` (its queries use the pool): for background
  * work started inside a transaction that must not run on — or outlive — its connection.

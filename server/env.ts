@@ -58,6 +58,11 @@ const ZEnv = z.object({
     .enum(["true", "false", "1", "0"])
     .default("false")
     .transform((v) => v === "true" || v === "1"),
+  /**
+   * Set by the launcher in each of its WEB_CONCURRENCY workers (0…n-1, kept by a replacement); unset
+   * in a single process. Worker 0 seeds the demo and runs the hourly maintenance.
+   */
+  GAME_BACKEND_WORKER_INDEX: z.coerce.number().int().min(0).max(63).optional(),
   /** Let identity providers' JWKS URLs point at private/loopback addresses (development, tests). */
   IDP_ALLOW_PRIVATE_NETWORKS: z
     .enum(["true", "false", "1", "0"])

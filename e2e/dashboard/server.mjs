@@ -16,6 +16,8 @@ const env = {
   HOST: "127.0.0.1",
   EMBEDDED_POSTGRES_PORT: String(await freePort()),
   API_KEY_CACHE_TTL_SECONDS: "2",
+  // One process, like the API suite: the workers have their own test (e2e/api/cluster.test.ts).
+  WEB_CONCURRENCY: process.env.WEB_CONCURRENCY ?? "1",
 };
 for (const name of ["DATABASE_URL", "JWT_SECRET", "PUBLIC_URL", "NODE_ENV"]) delete env[name];
 const child = spawn(process.execPath, ["server/cli/start.mjs"], { cwd: root, env, stdio: "inherit" });

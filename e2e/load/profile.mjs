@@ -61,7 +61,10 @@ async function inspector(port) {
 
 ensureBuild();
 const inspectPort = await freePort();
-const product = await startProduct({ API_KEY_CACHE_TTL_SECONDS: "1", BENCH_BARE_ROUTE: "1" }, [`--inspect=127.0.0.1:${inspectPort}`]);
+// One process: the inspector is the launcher's, and with workers the launcher serves no request.
+const product = await startProduct({ API_KEY_CACHE_TTL_SECONDS: "1", BENCH_BARE_ROUTE: "1", WEB_CONCURRENCY: "1" }, [
+  `--inspect=127.0.0.1:${inspectPort}`,
+]);
 let result;
 let profile;
 const cpu = {};

@@ -46,9 +46,13 @@ export async function createDatabase(): Promise<{ name: string; url: string; dro
   };
 }
 
-/** Runs `node server/cli/start.mjs` in production mode with the given environment and waits until it says ready. */
+/**
+ * Runs `node server/cli/start.mjs` in production mode with the given environment and waits until
+ * it says ready. One process unless the test sets WEB_CONCURRENCY (e2e/api/cluster.test.ts): the
+ * suite runs beside its app on two cores, and its files test behaviour, not the workers.
+ */
 export function startApp(env: Record<string, string | undefined>, timeoutMs = 600_000): Promise<StartedApp> {
-  return launchApp({ env: { NODE_ENV: "production", ...env }, timeoutMs });
+  return launchApp({ env: { NODE_ENV: "production", WEB_CONCURRENCY: "1", ...env }, timeoutMs });
 }
 
 export default async function setup(project: TestProject) {

@@ -1,15 +1,17 @@
 import { randomBytes } from "node:crypto";
+import { onBroadcast } from "../cluster";
 import { sha256 } from "../crypto";
 import { prisma } from "../db";
 import { env } from "../env";
 import { AppError } from "../errors";
 import type { ApiKeyKind, Plan } from "../generated/prisma/enums";
+import { invalidateEverywhere } from "../invalidate";
 
 /**
  * API keys: `gb_client_…` ships inside game builds, `gb_server_…` stays on a studio's servers.
  * Only the SHA-256 of a key is stored. Lookups are cached briefly per process
- * (API_KEY_CACHE_TTL_SECONDS, 30 by default), so plan changes and revocations reach every
- * instance within that time, without a restart.
+ * (API_KEY_CACHE_TTL_SECONDS, 30 by default). A plan change or revocation clears the cache of
+ * every worker of the instance that made it at once, and reaches other instances within the TTL.
  */
 const KEY_PREFIX = { CLIENT: "gb_client_", SERVER: "gb_server_" } as const;
 
@@ -105,8 +107,18 @@ function touchLastUsed(keyId: string, now: number): void {
     .catch((error: unknown) => console.error("[api-keys] last_used_at update failed:", (error as Error).message));
 }
 
-/** Drops this process's cached lookups (revocation and plan changes made here apply at once). */
-export function clearApiKeyCache(): void {
+/**
+ * Drops the cached lookups of this process and of its sibling workers (revocations and plan
+ * changes apply at once on this instance); resolves once the siblings have dropped theirs.
+ */
+export async function clearApiKeyCache(): Promise<void> {
+  await invalidateEverywhere(CLEAR_TOPIC, null, dropCachedKeys);
+}
+
+const CLEAR_TOPIC = "api-keys:clear";
+onBroadcast(CLEAR_TOPIC, () => dropCachedKeys());
+
+function dropCachedKeys(): void {
   cache.clear();
   // Lookups still running may have read the row before the change: their answers are not cached.
   for (const pending of loading.values()) cleared.add(pending);

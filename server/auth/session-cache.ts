@@ -1,11 +1,14 @@
+import { onBroadcast } from "../cluster";
 import { env } from "../env";
+import { invalidateEverywhere } from "../invalidate";
 
 /**
  * Session state (revoked, end, the player's ban) for SESSION_CACHE_TTL_SECONDS (2 by default,
  * 0 = off), so an authenticated read is one database round trip instead of two. A revocation
- * (logout, ban, refresh-token reuse) forgets the affected entries at once on the instance that
- * made it; other instances see it when their entry expires, within the TTL. Kept on globalThis:
- * Next may load this module once per route bundle, and a logout in one route must reach all.
+ * (logout, ban, refresh-token reuse) forgets the affected entries at once on every worker of the
+ * instance that made it; other instances see it when their entry expires, within the TTL. Kept on
+ * globalThis: Next may load this module once per route bundle, and a logout in one route must
+ * reach all.
  */
 export type SessionState = {
   playerId: string;
@@ -41,8 +44,17 @@ export function rememberSession(sessionId: string, state: SessionState): void {
   all.set(sessionId, { state, until: Date.now() + ttlMs });
 }
 
-/** Forgets one session, or every session of a player. */
-export function forgetSessions(o: { sessionId?: string; playerId?: string }): void {
+type Forget = { sessionId?: string; playerId?: string };
+
+/** Forgets one session, or every session of a player, here and on the sibling workers; resolves once they have. */
+export async function forgetSessions(o: Forget): Promise<void> {
+  await invalidateEverywhere(FORGET_TOPIC, o, () => forgetHere(o));
+}
+
+const FORGET_TOPIC = "sessions:forget";
+onBroadcast(FORGET_TOPIC, (payload) => forgetHere(payload as Forget));
+
+function forgetHere(o: Forget): void {
   const all = entries();
   if (o.sessionId) all.delete(o.sessionId);
   if (!o.playerId) return;

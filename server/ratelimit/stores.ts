@@ -1,6 +1,8 @@
 import { createHash } from "node:crypto";
 import { Redis as UpstashRedis } from "@upstash/redis";
 import { Redis as IoRedis } from "ioredis";
+import { inWorker, requestPrimary } from "../cluster";
+import { FixedWindowCounters, type ScriptKind, scriptKind } from "./fixed-window.mjs";
 
 /**
  * The three stores @upstash/ratelimit can run on here. The library calls `evalsha`, then `eval`
@@ -56,72 +58,80 @@ export class IoRedisStore implements ScriptStore {
 }
 
 /**
- * In-process store for a single instance without Redis. It runs the same fixed-window algorithm
- * the library's Lua scripts run (INCRBY with an expiry set on the first increment).
+ * In-process store for a single process without Redis: the same fixed-window algorithm the
+ * library's Lua scripts run (server/ratelimit/fixed-window.mjs).
  */
 export class MemoryStore implements ScriptStore {
-  private readonly counters = new Map<string, { value: number; expiresAt: number }>();
+  private readonly counters = new FixedWindowCounters();
   /** The library's script hashes, learnt from its first `eval` of each: a NOSCRIPT error per call cost a stack trace. */
-  private readonly scripts = new Map<string, "increment" | "read">();
-  private lastSweep = Date.now();
+  private readonly scripts = new Map<string, ScriptKind>();
 
   async evalsha(sha: string, keys: string[], args: unknown[]): Promise<unknown> {
     const kind = this.scripts.get(sha);
     if (!kind) throw noScript();
-    return this.run(kind, keys, args);
+    return this.counters.run(kind, keys, args);
   }
 
   async eval(script: string, keys: string[], args: unknown[]): Promise<unknown> {
-    const kind = script.includes('redis.call("INCRBY", key, incrementBy)')
-      ? "increment"
-      : script.includes("redis.call('GET', key)")
-        ? "read"
-        : null;
-    if (!kind) throw new Error("MemoryStore: unsupported rate-limit script (only the fixed window is implemented)");
-    this.scripts.set(sha1(script), kind);
-    return this.run(kind, keys, args);
-  }
-
-  private run(kind: "increment" | "read", keys: string[], args: unknown[]): unknown {
-    const key = keys[0] ?? "";
-    const limit = Number(args[0]);
-    if (kind === "increment") return [this.increment(key, Number(args[2]), Number(args[1])), limit];
-    return [limit - this.current(key), limit];
+    const kind = learnScript(this.scripts, script);
+    return this.counters.run(kind, keys, args);
   }
 
   async get(key: string): Promise<unknown> {
-    return this.current(key) || null;
+    return this.counters.current(key) || null;
   }
 
   async set(): Promise<unknown> {
     return "OK";
   }
+}
 
-  private current(key: string): number {
-    const entry = this.counters.get(key);
-    return entry && entry.expiresAt > Date.now() ? entry.value : 0;
+function learnScript(scripts: Map<string, ScriptKind>, script: string): ScriptKind {
+  const kind = scriptKind(script);
+  if (!kind) throw new Error("in-process rate-limit store: unsupported script (only the fixed window is implemented)");
+  scripts.set(sha1(script), kind);
+  return kind;
+}
+
+/**
+ * A launcher worker's store without Redis: the counters live in the launcher's primary process
+ * (the same FixedWindowCounters), so every worker counts against one budget per key. Each call
+ * is one IPC round trip; one that is not answered within RATE_LIMIT_STORE_TIMEOUT_MS fails like a
+ * slow Redis (gameplay let through, credential requests refused).
+ */
+export class LauncherStore implements ScriptStore {
+  private readonly scripts = new Map<string, ScriptKind>();
+
+  constructor(private readonly timeoutMs: number) {}
+
+  async evalsha(sha: string, keys: string[], args: unknown[]): Promise<unknown> {
+    const kind = this.scripts.get(sha);
+    if (!kind) throw noScript();
+    return requestPrimary({ op: "ratelimit", kind, keys, args }, this.timeoutMs);
   }
 
-  private increment(key: string, by: number, windowMs: number): number {
-    const now = Date.now();
-    this.sweep(now);
-    const entry = this.counters.get(key);
-    if (!entry || entry.expiresAt <= now) {
-      this.counters.set(key, { value: by, expiresAt: now + windowMs });
-      return by;
-    }
-    entry.value += by;
-    return entry.value;
+  async eval(script: string, keys: string[], args: unknown[]): Promise<unknown> {
+    const kind = learnScript(this.scripts, script);
+    return requestPrimary({ op: "ratelimit", kind, keys, args }, this.timeoutMs);
   }
 
-  private sweep(now: number): void {
-    if (now - this.lastSweep < 60_000) return;
-    this.lastSweep = now;
-    for (const [key, entry] of this.counters) if (entry.expiresAt <= now) this.counters.delete(key);
+  async get(key: string): Promise<unknown> {
+    return requestPrimary({ op: "ratelimit", kind: "get", keys: [key], args: [] }, this.timeoutMs);
+  }
+
+  async set(): Promise<unknown> {
+    return "OK";
   }
 }
 
-export type StoreConfig = { REDIS_URL?: string; UPSTASH_REDIS_REST_URL?: string; UPSTASH_REDIS_REST_TOKEN?: string };
+export type StoreConfig = {
+  REDIS_URL?: string;
+  UPSTASH_REDIS_REST_URL?: string;
+  UPSTASH_REDIS_REST_TOKEN?: string;
+  /** Set in a launcher worker: without Redis, the counters are the primary's. */
+  GAME_BACKEND_WORKER_INDEX?: number;
+  RATE_LIMIT_STORE_TIMEOUT_MS?: number;
+};
 
 export type Store = { kind: StoreKind; store: ScriptStore; ping: () => Promise<void>; ready: (timeoutMs: number) => Promise<boolean> };
 
@@ -165,6 +175,17 @@ export function createStore(config: StoreConfig): Store {
                 resolve(true);
               });
             }),
+    };
+  }
+  if (config.GAME_BACKEND_WORKER_INDEX !== undefined && inWorker()) {
+    const store = new LauncherStore(config.RATE_LIMIT_STORE_TIMEOUT_MS ?? 100);
+    return {
+      kind: "memory",
+      store,
+      ping: async () => {
+        await store.get("gb:ping");
+      },
+      ready: async () => true,
     };
   }
   return { kind: "memory", store: new MemoryStore(), ping: async () => {}, ready: async () => true };

@@ -59,7 +59,7 @@ export async function refreshSession(o: { projectId: string; refreshToken: strin
   });
   if (outcome.issued) return outcome.issued;
   // After the commit, so no request on this instance can cache the state from before it.
-  forgetSessions({ sessionId: outcome.revokedSessionId });
+  await forgetSessions({ sessionId: outcome.revokedSessionId });
   throw invalidToken("revoked");
 }
 

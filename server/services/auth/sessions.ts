@@ -52,6 +52,6 @@ export async function revokeSessions(o: { projectId: string; playerId: string; s
     where: { projectId: o.projectId, playerId: o.playerId, ...(o.sessionId ? { id: o.sessionId } : {}), revokedAt: null },
     data: { revokedAt: new Date(), revokedReason: o.reason },
   });
-  forgetSessions(o.sessionId ? { sessionId: o.sessionId } : { playerId: o.playerId });
+  await forgetSessions(o.sessionId ? { sessionId: o.sessionId } : { playerId: o.playerId });
   return count;
 }

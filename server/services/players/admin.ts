@@ -144,7 +144,7 @@ export async function deletePlayer(o: { projectId: string; playerId: string }): 
     if (deleted.rowCount === 0) throw new AppError("PLAYER_NOT_FOUND");
     return rows;
   });
-  forgetSessions({ playerId: o.playerId });
+  await forgetSessions({ playerId: o.playerId });
   await Promise.all(entries.map((e) => indexRemove(o.projectId, e.leaderboard_id, e.period, o.playerId)));
   return { entries: entries.length };
 }

@@ -27,6 +27,6 @@ export async function unbanPlayer(o: { projectId: string; playerId: string }): P
     data: { bannedAt: null, bannedUntil: null, banReason: null },
   });
   if (updated.count === 0) throw new AppError("PLAYER_NOT_FOUND");
-  forgetSessions({ playerId: o.playerId });
+  await forgetSessions({ playerId: o.playerId });
   return { playerId: o.playerId, bannedAt: null, bannedUntil: null, banReason: null };
 }

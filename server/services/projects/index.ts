@@ -31,7 +31,7 @@ export async function setProjectPlan(o: { projectId: string; plan: Plan; customR
     data: { plan: o.plan, customRateLimit: o.plan === "ENTERPRISE" ? (o.customRateLimit ?? null) : null },
   });
   if (updated.count === 0) throw new AppError("NOT_FOUND", { message: "Project not found." });
-  clearApiKeyCache();
+  await clearApiKeyCache();
   return prisma().project.findUniqueOrThrow({ where: { id: o.projectId }, select: projectSelect });
 }
 
@@ -62,7 +62,7 @@ export async function setProjectShares(o: {
     data: { playerRateLimit: o.playerRateLimit, ipRateLimit: o.ipRateLimit },
   });
   if (updated.count === 0) throw new AppError("NOT_FOUND", { message: "Project not found." });
-  clearApiKeyCache();
+  await clearApiKeyCache();
 }
 
 export type CreatedApiKey = { id: string; kind: ApiKeyKind; name: string; prefix: string; key: string; createdAt: Date };
@@ -83,7 +83,7 @@ export async function revokeApiKey(o: { projectId: string; keyId: string }): Pro
     data: { revokedAt: new Date() },
   });
   if (updated.count === 0) throw new AppError("NOT_FOUND", { message: "API key not found." });
-  clearApiKeyCache();
+  await clearApiKeyCache();
 }
 
 export type MemberRole = "OWNER" | "ADMIN" | "VIEWER";
@@ -128,7 +128,7 @@ export async function renameProject(o: { projectId: string; name: string }): Pro
 export async function deleteProject(o: { projectId: string }): Promise<void> {
   const deleted = await prisma().project.deleteMany({ where: { id: o.projectId } });
   if (deleted.count === 0) throw new AppError("NOT_FOUND", { message: "Project not found." });
-  clearApiKeyCache();
+  await clearApiKeyCache();
 }
 
 export type ApiKeyDto = {

@@ -1,0 +1,110 @@
+import cluster from "node:cluster";
+import { env } from "./env";
+
+/**
+ * The app's side of the launcher's workers (server/cli/start.mjs with WEB_CONCURRENCY > 1): each
+ * worker is a process of its own, and the launcher's primary process is the one thing they all
+ * talk to, over Node's IPC channel. Two uses:
+ * - requests the primary answers (the in-process rate-limit counters it holds for every worker);
+ * - broadcasts: a cache dropped on one worker (a revoked API key, a logged-out session) is dropped
+ *   on its siblings too, and `broadcast` resolves once they have all done it (or after
+ *   BROADCAST_WAIT_MS: a sibling that does not answer is stuck or dying, and its cache TTL bounds it).
+ * Outside a worker (one process, `npm run dev`, tests of the services) both are no-ops.
+ *
+ * The state lives on globalThis: Next bundles this module into several chunks, and one IPC
+ * listener must serve them all. The broadcast handlers are in a map the launcher's worker code
+ * reads (Next runs in the launcher's process and realm): it runs them and acknowledges every
+ * broadcast, also in a worker where no module has registered a handler yet (nothing is cached
+ * there), so a sibling never waits for a worker that has not loaded this module.
+ */
+const BROADCAST_WAIT_MS = 1_000;
+
+type Pending = { resolve: (value: unknown) => void; reject: (error: Error) => void; timer: NodeJS.Timeout };
+type Handler = (payload: unknown) => void;
+type State = { nextId: number; pending: Map<number, Pending> };
+const holder = globalThis as typeof globalThis & {
+  __gameBackendCluster?: State;
+  /** Read by server/cli/start.mjs (runWorker), which runs the handler of each broadcast it receives. */
+  __gameBackendBroadcastHandlers?: Map<string, Handler>;
+};
+
+/** Messages between a worker and the primary all carry `gb` (Node's own cluster messages never do). */
+type Reply = { gb: "reply"; id: number; value?: unknown; error?: string };
+
+export function workerIndex(): number | undefined {
+  return env().GAME_BACKEND_WORKER_INDEX;
+}
+
+/** True in a worker of the launcher (a node:cluster worker: it has an IPC channel to its primary). */
+export function inWorker(): boolean {
+  return cluster.isWorker && typeof process.send === "function";
+}
+
+function state(): State {
+  if (holder.__gameBackendCluster) return holder.__gameBackendCluster;
+  const created: State = { nextId: 1, pending: new Map() };
+  holder.__gameBackendCluster = created;
+  if (inWorker()) process.on("message", (message: unknown) => receive(created, message));
+  return created;
+}
+
+function receive(s: State, message: unknown): void {
+  if (typeof message !== "object" || message === null || !Object.hasOwn(message, "gb")) return;
+  const m = message as Reply;
+  if (m.gb !== "reply") return;
+  const pending = s.pending.get(m.id);
+  if (!pending) return; // timed out meanwhile
+  s.pending.delete(m.id);
+  clearTimeout(pending.timer);
+  if (m.error !== undefined) pending.reject(new Error(m.error));
+  else pending.resolve(m.value);
+}
+
+/** process.send with a callback: without one, a closed channel is an 'error' event that ends the process. */
+function send(message: Record<string, unknown>, onError: (error: Error) => void = () => {}): void {
+  if (!process.send || !process.connected) {
+    onError(new Error("the launcher's IPC channel is closed"));
+    return;
+  }
+  process.send(message, undefined, {}, (error: Error | null) => {
+    if (error) onError(error);
+  });
+}
+
+/**
+ * Sends a request to the primary and resolves with its answer. Rejects when the channel is
+ * closed or no answer came within `timeoutMs`; like the limiter's own timeout, the decision
+ * waits one setImmediate so an answer that arrived but was not read yet still counts.
+ */
+export function requestPrimary(message: Record<string, unknown>, timeoutMs: number): Promise<unknown> {
+  const s = state();
+  const id = s.nextId++;
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => {
+      setImmediate(() => {
+        if (!s.pending.delete(id)) return;
+        reject(new Error(`the launcher did not answer within ${timeoutMs} ms`));
+      });
+    }, timeoutMs);
+    s.pending.set(id, { resolve, reject, timer });
+    send({ ...message, gb: "request", id }, (error) => {
+      if (!s.pending.delete(id)) return;
+      clearTimeout(timer);
+      reject(error);
+    });
+  });
+}
+
+/** What this worker does when a sibling broadcasts `topic` (one handler per topic; the last registration wins). */
+export function onBroadcast(topic: string, handler: Handler): void {
+  holder.__gameBackendBroadcastHandlers ??= new Map();
+  holder.__gameBackendBroadcastHandlers.set(topic, handler);
+}
+
+/** Runs `topic`'s handler on every sibling worker; resolves when they all ran it (bounded). The caller has already applied it here. */
+export async function broadcast(topic: string, payload: unknown): Promise<void> {
+  if (!inWorker()) return;
+  await requestPrimary({ op: "broadcast", topic, payload }, BROADCAST_WAIT_MS + 500).catch((error: unknown) => {
+    console.warn(`[cluster] broadcast of ${topic} not confirmed by every worker:`, (error as Error).message);
+  });
+}

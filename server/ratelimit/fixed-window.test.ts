@@ -1,0 +1,53 @@
+import { randomUUID } from "node:crypto";
+import { Ratelimit } from "@upstash/ratelimit";
+import { expect, it } from "vitest";
+import { FixedWindowCounters } from "./fixed-window.mjs";
+import { MemoryStore } from "./stores";
+
+type Redis = ConstructorParameters<typeof Ratelimit>[0]["redis"];
+
+it("the in-process store runs the library's fixed window: the limit, then refusals, remaining counting down, a fresh window later", async () => {
+  const limiter = new Ratelimit({
+    redis: new MemoryStore() as unknown as Redis,
+    limiter: Ratelimit.fixedWindow(3, "1 s"),
+    prefix: `unit-fw-${randomUUID()}`,
+    ephemeralCache: false,
+  });
+  const answers: Awaited<ReturnType<Ratelimit["limit"]>>[] = [];
+  for (let i = 0; i < 5; i++) answers.push(await limiter.limit("id"));
+  expect(answers.map((a) => [a.success, a.remaining])).toEqual([
+    [true, 2],
+    [true, 1],
+    [true, 0],
+    [false, 0],
+    [false, 0],
+  ]);
+  expect((await limiter.getRemaining("id")).remaining).toBe(0);
+  await new Promise((r) => setTimeout(r, Math.max(0, (answers[0]?.reset ?? 0) - Date.now()) + 20));
+  expect((await limiter.limit("id")).remaining).toBe(2);
+});
+
+it("a refund (negative rate) gives units back within the window", async () => {
+  const limiter = new Ratelimit({
+    redis: new MemoryStore() as unknown as Redis,
+    limiter: Ratelimit.fixedWindow(2, "60 s"),
+    prefix: `unit-fw-${randomUUID()}`,
+    ephemeralCache: false,
+  });
+  expect((await limiter.limit("id")).success).toBe(true);
+  expect((await limiter.limit("id")).success).toBe(true);
+  expect((await limiter.limit("id")).success).toBe(false);
+  await limiter.limit("id", { rate: -2 });
+  expect((await limiter.limit("id")).success).toBe(true);
+});
+
+it("the counters the launcher's primary holds for its workers: one count per key and window", () => {
+  const counters = new FixedWindowCounters();
+  expect(counters.increment("a", 1, 60_000)).toBe(1);
+  expect(counters.increment("a", 1, 60_000)).toBe(2);
+  expect(counters.increment("b", 5, 60_000)).toBe(5);
+  expect(counters.current("a")).toBe(2);
+  expect(counters.run("read", ["a"], [10, 60_000]).at(0)).toBe(8);
+  expect(counters.increment("gone", 1, -1)).toBe(1);
+  expect(counters.current("gone")).toBe(0);
+});
