@@ -14,8 +14,8 @@ import type { Entry } from "./schemas";
  * reached them first. Each submit is one SQL statement (the operator applied atomically in the
  * upsert). With the Redis rank index (rank-index.ts) ranks and pages come from it in O(log n);
  * without it (or while it is rebuilt or unreachable) from Postgres: a rank is the number of
- * entries ahead + 1, an index-only range count, O(rank); a page an index scan from its offset,
- * O(offset + limit). `total` is a counter kept by every insert and removal.
+ * entries ahead + 1, from the per-bucket counts a trigger keeps (`aheadOf`), O(buckets + bucket
+ * size); a page an index scan from its offset, O(offset + limit). `total` is a counter kept by every insert and removal.
  */
 type Row = {
   player_id: string;
@@ -67,10 +67,31 @@ const UPDATE_WHEN: Record<Definition["operator"], string> = {
   decrement: "(e.score - $5::float8) BETWEEN $8::float8 AND $9::float8",
 };
 
-const RANK_OF = (alias: string) =>
-  `(SELECT count(*)::int FROM leaderboard_entries o
-     WHERE o.project_id = ${alias}.project_id AND o.leaderboard_id = ${alias}.leaderboard_id AND o.period = ${alias}.period
-       AND (o.sort_key, o.seq) < (${alias}.sort_key, ${alias}.seq) AND o.player_id <> ${alias}.player_id) + 1`;
+/**
+ * Entries of a board's period ahead of (key, seq), in SQL: the counts of the rank buckets ahead
+ * of the key's bucket plus a range count inside that bucket, from its `low` (see the migration
+ * `*_leaderboard_rank_buckets`) — a few thousand rows at most, where counting every entry ahead
+ * was O(rank). `board`: the SQL expressions of project id, board id and period; `extra`: a
+ * further condition on the counted entries `o`.
+ */
+export const aheadOf = (board: [string, string, string], key: string, seq: string, extra = "") => {
+  const [project, id, period] = board;
+  const bucketOf = `b.project_id = ${project} AND b.leaderboard_id = ${id} AND b.period = ${period}`;
+  return `((SELECT coalesce(sum(b.entries), 0) FROM leaderboard_rank_buckets b
+             WHERE ${bucketOf} AND b.bucket < leaderboard_rank_bucket(${key}))::int
+         + (SELECT count(*) FROM leaderboard_entries o
+             WHERE o.project_id = ${project} AND o.leaderboard_id = ${id} AND o.period = ${period}
+               AND o.sort_key >= (SELECT b.low FROM leaderboard_rank_buckets b WHERE ${bucketOf} AND b.bucket = leaderboard_rank_bucket(${key}))
+               AND (o.sort_key, o.seq) < (${key}, ${seq})${extra})::int)`;
+};
+
+/**
+ * The rank of the row a submit statement wrote (`u`). The statement reads the bucket counts and
+ * entries as they were before it: the player's previous entry is left out of the range count by
+ * id and, where its bucket is ahead of the new one, taken off the buckets' sum.
+ */
+const RANK_OF_WRITTEN = `${aheadOf(["u.project_id", "u.leaderboard_id", "u.period"], "u.sort_key", "u.seq", " AND o.player_id <> u.player_id")}
+  - (SELECT count(*)::int FROM prev WHERE leaderboard_rank_bucket(prev.sort_key) < leaderboard_rank_bucket(u.sort_key)) + 1`;
 
 /**
  * Applies the board's operator to the player's entry in the current period, atomically (one
@@ -106,7 +127,9 @@ export async function submitScore(o: {
   ];
   const indexed = rankIndexClient() !== null;
   const { rows } = await pool().query<Row & { rank: number | null; inserted: boolean }>(
-    `WITH upsert AS (
+    `WITH prev AS (
+       SELECT sort_key FROM leaderboard_entries WHERE project_id = $1 AND leaderboard_id = $2 AND period = $3 AND player_id = $4::uuid
+     ), upsert AS (
        INSERT INTO leaderboard_entries AS e (project_id, leaderboard_id, period, player_id, score, sort_key, seq, metadata, updated_at)
        -- A first value out of bounds (a counting board) may only reach an existing entry.
        SELECT $1, $2, $3, $4::uuid, $10::float8, $10::float8 * $7, nextval('leaderboard_entries_seq_seq'), $6::jsonb, now()
@@ -125,7 +148,7 @@ export async function submitScore(o: {
        SELECT $1, $2, $3, 1 FROM upsert WHERE inserted
        ON CONFLICT (project_id, leaderboard_id, period) DO UPDATE SET entries = p.entries + 1
      )
-     SELECT u.*, pl.display_name, ${indexed ? "NULL::int" : RANK_OF("u")} AS rank FROM upsert u JOIN players pl ON pl.id = u.player_id`,
+     SELECT u.*, pl.display_name, ${indexed ? "NULL::int" : RANK_OF_WRITTEN} AS rank FROM upsert u JOIN players pl ON pl.id = u.player_id`,
     values,
   );
   const row = rows[0];
@@ -148,8 +171,7 @@ async function rankOf(projectId: string, board: Definition, period: string, row:
   if (fromIndex !== null) return fromIndex;
   const { rows } = await pool().query<{ ahead: number }>({
     name: "leaderboard-rank",
-    text: `SELECT count(*)::int AS ahead FROM leaderboard_entries o
-            WHERE o.project_id = $1 AND o.leaderboard_id = $2 AND o.period = $3 AND (o.sort_key, o.seq) < ($4::float8, $5::bigint)`,
+    text: `SELECT ${aheadOf(["$1::uuid", "$2::text", "$3::text"], "$4::float8", "$5::bigint")} AS ahead`,
     values: [projectId, board.id, period, row.sort_key, row.seq],
   });
   return (rows[0]?.ahead ?? 0) + 1;
