@@ -257,24 +257,45 @@ export async function getPlayerEntry(o: { projectId: string; leaderboardId: stri
   const { period } = currentPeriod(board, o.now);
   const indexed = await windowFromIndex(o.projectId, board, period, o.playerId, o.range ?? 0);
   if (indexed) return indexed;
-  const found = await entryOf(o.projectId, board, period, o.playerId);
-  if (!found) throw new AppError("ENTRY_NOT_FOUND");
-  const { row, ...entry } = found;
-  if (!o.range) return entry;
-  const neighbours = (comparison: "<" | ">", order: "ASC" | "DESC") =>
-    pool().query<Row>(
-      `SELECT ${ENTRY_COLUMNS} FROM leaderboard_entries e JOIN players pl ON pl.id = e.player_id
-        WHERE e.project_id = $1 AND e.leaderboard_id = $2 AND e.period = $3 AND (e.sort_key, e.seq) ${comparison} ($4::float8, $5::bigint)
-        ORDER BY e.sort_key ${order}, e.seq ${order} LIMIT $6`,
-      [o.projectId, board.id, period, row.sort_key, row.seq, o.range],
-    );
-  const [above, below] = await Promise.all([neighbours("<", "DESC"), neighbours(">", "ASC")]);
+  // From Postgres: the entry, its rank and its neighbours in one statement (one round trip).
+  const range = o.range ?? 0;
+  const { rows } = await pool().query<Row & { side: number; ahead: number | null }>({
+    name: "leaderboard-window",
+    text: WINDOW_SQL,
+    values: [o.projectId, board.id, period, o.playerId, range],
+  });
+  const self = rows.find((r) => r.side === 0);
+  if (!self) throw new AppError("ENTRY_NOT_FOUND");
+  const entry = toEntry(self, (self.ahead ?? 0) + 1);
+  if (!range) return entry;
+  const bySortKey = (a: Row, b: Row) => a.sort_key - b.sort_key || (BigInt(a.seq) < BigInt(b.seq) ? -1 : 1);
+  const above = rows.filter((r) => r.side < 0).sort(bySortKey);
+  const below = rows.filter((r) => r.side > 0).sort(bySortKey);
   return {
     ...entry,
-    above: above.rows.map((r, i) => toEntry(r, entry.rank - i - 1)).reverse(),
-    below: below.rows.map((r, i) => toEntry(r, entry.rank + i + 1)),
+    above: above.map((r, i) => toEntry(r, entry.rank - (above.length - i))),
+    below: below.map((r, i) => toEntry(r, entry.rank + i + 1)),
   };
 }
+
+/** A player's entry with its rank (`ahead`, side 0) and up to $5 neighbours on each side (side -1 / 1). */
+const WINDOW_SQL = `WITH me AS (
+    SELECT ${ENTRY_COLUMNS} FROM leaderboard_entries e JOIN players pl ON pl.id = e.player_id
+     WHERE e.project_id = $1 AND e.leaderboard_id = $2 AND e.period = $3 AND e.player_id = $4::uuid
+  )
+  SELECT 0 AS side, me.*, ${aheadOf(["$1::uuid", "$2::text", "$3::text"], "me.sort_key", "me.seq")} AS ahead FROM me
+  UNION ALL
+  SELECT -1, n.*, NULL FROM me, LATERAL (
+    SELECT ${ENTRY_COLUMNS} FROM leaderboard_entries e JOIN players pl ON pl.id = e.player_id
+     WHERE e.project_id = $1 AND e.leaderboard_id = $2 AND e.period = $3 AND (e.sort_key, e.seq) < (me.sort_key, me.seq)
+     ORDER BY e.sort_key DESC, e.seq DESC LIMIT $5
+  ) n
+  UNION ALL
+  SELECT 1, n.*, NULL FROM me, LATERAL (
+    SELECT ${ENTRY_COLUMNS} FROM leaderboard_entries e JOIN players pl ON pl.id = e.player_id
+     WHERE e.project_id = $1 AND e.leaderboard_id = $2 AND e.period = $3 AND (e.sort_key, e.seq) > (me.sort_key, me.seq)
+     ORDER BY e.sort_key ASC, e.seq ASC LIMIT $5
+  ) n`;
 
 /** Rank, entry and neighbours from the index: its rank, its window of ranks, one Postgres read of those rows. */
 async function windowFromIndex(projectId: string, board: Definition, period: string, playerId: string, range: number) {
