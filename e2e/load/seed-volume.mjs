@@ -154,18 +154,14 @@ export async function seedVolume(product, { redisUrl = null, log = console.error
       [projectId, players],
     ),
   );
-  await step("VACUUM ANALYZE", async () => {
-    for (const table of [
-      "players",
-      "leaderboard_entries",
-      "player_data",
-      "wallets",
-      "sessions",
-      "refresh_tokens",
-      "economy_transactions",
-    ]) {
-      await product.sql(`VACUUM ANALYZE ${table}`);
-    }
+  // A database in steady state: autovacuum has run (visibility map set: rank counts are
+  // index-only scans), statistics are fresh, and the checkpoint the bulk load's WAL calls for is
+  // done now rather than during the first measured scenario.
+  await step("VACUUM ANALYZE + CHECKPOINT", async () => {
+    const tables = ["players", "leaderboard_entries", "player_data", "wallets", "sessions", "refresh_tokens", "economy_transactions"];
+    for (const table of tables) await product.sql(`VACUUM ANALYZE ${table}`);
+    await product.sql("VACUUM ANALYZE leaderboard_rank_buckets").catch(() => undefined); // before its migration: absent
+    await product.sql("CHECKPOINT").catch(() => undefined); // superusers only
   });
   steps.total = (performance.now() - total) / 1000;
   log(`[seed] total: ${steps.total.toFixed(1)} s`);
