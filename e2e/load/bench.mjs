@@ -21,7 +21,7 @@
 //                    [--topologies embedded,postgres-redis,compare] [--workers 2] [--out dir]
 // Loopback only; every run is bounded in time.
 import { spawn } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
@@ -219,7 +219,12 @@ if (topologies.has("postgres-redis") || topologies.has("compare")) {
       report.topologies.push({ name: "postgres-redis", label: "Postgres 15 (local) + Redis 7 (private), rank index on, 1 worker", rows });
     }
     if (topologies.has("compare")) {
-      for (const n of [1, workers]) {
+      // Until the launcher reads WEB_CONCURRENCY, "N workers" would be one worker under another name.
+      const launcher = readFileSync(path.join(root, "server/cli/start.mjs"), "utf8");
+      const workerCounts = launcher.includes("WEB_CONCURRENCY") ? [1, workers] : [1];
+      if (workerCounts.length === 1)
+        report.notes.push(`1 instance, ${workers} workers: not measured: the launcher does not read WEB_CONCURRENCY yet`);
+      for (const n of workerCounts) {
         const label = `1 instance, ${n} worker${n > 1 ? "s" : ""}`;
         const rows = await withSeededProduct({ ...external, WEB_CONCURRENCY: String(n) }, (product) =>
           runScenarios(product, compareScenarios, compareDuration, label),
