@@ -54,14 +54,23 @@ export async function seedVolume(product, { redisUrl = null, log = console.error
   // Bulk loads of rows consistent by construction (every id comes from the same series) run with
   // session_replication_role = replica: no foreign-key check per row and no per-row trigger (the
   // rank buckets those triggers keep are then counted in one GROUP BY below). Needs a superuser
-  // (the embedded Postgres and the local one are); otherwise, or behind a pooler, plain statements.
+  // (the embedded Postgres and the local one are); otherwise plain statements (checks and triggers on).
   const bulk = async (text, values) => {
     if (!product.databaseUrl) return product.sql(text, values);
     const client = new pg.Client({ connectionString: product.databaseUrl });
     await client.connect();
     try {
-      await client.query("SET session_replication_role = replica").catch(() => undefined);
-      return await client.query(text, values);
+      // SET LOCAL: scoped to this transaction, so it cannot outlive it on a pooled server
+      // connection (PgBouncer in transaction mode) and reach the app's queries.
+      await client.query("BEGIN");
+      await client.query("SAVEPOINT role");
+      await client.query("SET LOCAL session_replication_role = replica").catch(() => client.query("ROLLBACK TO SAVEPOINT role"));
+      const result = await client.query(text, values);
+      await client.query("COMMIT");
+      return result;
+    } catch (error) {
+      await client.query("ROLLBACK").catch(() => undefined);
+      throw error;
     } finally {
       await client.end();
     }
@@ -113,7 +122,8 @@ export async function seedVolume(product, { redisUrl = null, log = console.error
         `INSERT INTO leaderboard_rank_buckets (project_id, leaderboard_id, period, bucket, entries, low)
          SELECT project_id, leaderboard_id, period, leaderboard_rank_bucket(sort_key), count(*), min(sort_key)
            FROM leaderboard_entries WHERE project_id = $1 AND leaderboard_id = $2 AND period = '0:all'
-          GROUP BY 1, 2, 3, 4`,
+          GROUP BY 1, 2, 3, 4
+         ON CONFLICT DO NOTHING`, // already counted where the row trigger ran (no superuser)
         [projectId, VOLUME_BOARD],
       );
     }
