@@ -1,53 +1,90 @@
 #!/usr/bin/env node
-// `npm run bench`: the request path under load, every scenario beside a bare Next route handler
-// measured in the same run, with autocannon. Starts the production build through the launcher
-// on a fresh embedded Postgres (or DATABASE_URL / REDIS_URL when set), lifts the bench project's
-// budget, and for each scenario measures: the bare route, then the scenario at full load (closed
-// loop), then the scenario at half its measured rate (open loop, evenly paced: the latency a
-// client sees below saturation).
-// Beside throughput it reports the CPU the server and its embedded Postgres spent per request
-// (the bare route's too). Prints one table, writes it as JSON and draws it as an SVG chart.
-//   npm run bench -- [--duration 8] [--connections 32] [--only name,name] [--out dir]
+// `npm run bench`: the request path under realistic volume, every scenario beside a bare Next
+// route handler measured in the same run, with autocannon.
+// Topologies, one after the other in one run (select with --topologies):
+//   embedded        the default `npm start`: embedded Postgres, in-process limiter, 1 worker.
+//   postgres-redis  Postgres at BENCH_POSTGRES_URL (default postgresql://postgres@127.0.0.1:5432,
+//                   a fresh database created and dropped per run) and a private redis-server on
+//                   a free port (stopped after), rank index on.
+//   compare         on that Postgres + Redis, a subset (bare, own rank, purchase, mix), shorter:
+//                   1 worker vs N workers (the launcher's WEB_CONCURRENCY), and one instance vs
+//                   two behind HAProxy and PgBouncer (`withDeployment` of e2e/load/deploy.mjs,
+//                   said so when that file is missing).
+// Each product is seeded first (e2e/load/seed-volume.mjs: 1,000,000 players, a 1,000,000-entry
+// board, funded wallets, sessions), each step timed. For each scenario: the bare route, then the
+// scenario at full load (closed loop), then at half its measured rate (open loop, evenly paced),
+// then the bare route again. Beside throughput: the CPU the server (all its processes) and its
+// Postgres (embedded: its processes; external: the backends of the bench database) spent per
+// request. Statuses are counted: any answer other than the expected ones and 429 fails the run.
+// Prints markdown tables, writes them as JSON and Markdown and draws SVG charts (e2e/load/results).
+//   npm run bench -- [--duration 8] [--compare-duration 4] [--connections 32] [--only name,name]
+//                    [--topologies embedded,postgres-redis,compare] [--workers 2] [--out dir]
 // Loopback only; every run is bounded in time.
-import { mkdirSync, writeFileSync } from "node:fs";
+import { spawn } from "node:child_process";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import os from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
+import { Redis } from "ioredis";
+import pg from "pg";
 import { drawChart } from "./chart.mjs";
-import { load, paced, processCpuMs, root, withProduct } from "./lib.mjs";
-import { scenarios } from "./scenarios.mjs";
+import { ensureBuild, freePort, load, paced, processCpuMs, root, startProduct, unlimitDemo } from "./lib.mjs";
+import { scenarios as classicScenarios, volumeScenarios } from "./scenarios.mjs";
+import { seedVolume } from "./seed-volume.mjs";
 
 const { values: args } = parseArgs({
   options: {
     duration: { type: "string", default: process.env.BENCH_DURATION ?? "8" },
+    "compare-duration": { type: "string", default: "4" },
     connections: { type: "string", default: "32" },
     only: { type: "string" },
+    topologies: { type: "string", default: "embedded,postgres-redis,compare" },
+    workers: { type: "string", default: String(Math.max(2, os.cpus().length)) },
     out: { type: "string", default: path.join(root, "e2e/load/results") },
   },
 });
 const duration = Number(args.duration);
+const compareDuration = Number(args["compare-duration"]);
 const connections = Number(args.connections);
+const workers = Number(args.workers);
+const topologies = new Set(args.topologies.split(","));
 const only = args.only?.split(",");
-const chosen = scenarios.filter((s) => !only || only.includes(s.name));
+// The volume scenarios by default; --only may also name the older ones (health, key-limit-reply, email-login, purchase-hot…).
+const allScenarios = [...volumeScenarios, ...classicScenarios.filter((c) => !volumeScenarios.some((v) => v.name === c.name))];
+const chosen = only ? allScenarios.filter((s) => only.includes(s.name)) : volumeScenarios;
+const COMPARED = ["own-rank", "purchase", "mix"];
+const bareRoute = { path: "/api/internal/bare", expect: 200 };
+const benchEnv = {
+  BENCH_BARE_ROUTE: "1",
+  API_KEY_CACHE_TTL_SECONDS: "1",
+  ...(process.env.BENCH_ENV ? JSON.parse(process.env.BENCH_ENV) : {}),
+};
 
-/**
- * `load` plus the CPU the server and its embedded Postgres spent per request meanwhile (from
- * /proc): on shared cores, throughput moves with what other processes take, CPU per request
- * much less.
- */
-async function loadWithCpu(product, spec, options) {
-  const before = processCpuMs(product.pid);
-  const result = await load(product.baseUrl, spec, options);
-  return { ...result, cpuUs: ((processCpuMs(product.pid) - before) * 1000) / Math.max(1, result.requests) };
+/** CPU ms of the product's processes (and descendants) plus, on an external database, its backends. */
+async function productCpuMs(product) {
+  let ms = (product.pids ?? [product.pid]).reduce((n, pid) => n + processCpuMs(pid), 0);
+  if (product.database !== "embedded Postgres") {
+    const { rows } = await product.sql("SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()");
+    // Backends live as long as their pool's connections: counted from when they are first seen.
+    for (const { pid } of rows) ms += processCpuMs(pid);
+  }
+  return ms;
 }
 
-async function measureScenario(product, scenario) {
+async function loadWithCpu(product, spec, options) {
+  const before = await productCpuMs(product);
+  const result = await load(product.baseUrl, spec, options);
+  const after = await productCpuMs(product);
+  return { ...result, cpuUs: ((after - before) * 1000) / Math.max(1, result.requests) };
+}
+
+async function measureScenario(product, scenario, seconds) {
   const conns = scenario.connections ?? connections;
-  const spec = await scenario.setup(product, { connections: conns });
+  const spec = scenario.name === "bare" ? bareRoute : await scenario.setup(product, { connections: conns });
   await load(product.baseUrl, spec, { duration: 2, connections: conns }); // warm-up: JIT, pools, caches
-  const full = await loadWithCpu(product, spec, { duration, connections: conns });
-  // Half the rate just measured, paced evenly and open loop: the latency a client sees when
-  // the service runs below saturation (see `paced` in lib.mjs for why not autocannon's rates).
-  const half = await paced(product.baseUrl, spec, { duration: Math.max(3, duration / 2), rate: Math.max(1, full.rps / 2), slots: conns });
+  const full = await loadWithCpu(product, spec, { duration: seconds, connections: conns });
+  // Half the rate just measured, paced evenly and open loop: the latency a client sees below saturation.
+  const half = await paced(product.baseUrl, spec, { duration: Math.max(3, seconds / 2), rate: Math.max(1, full.rps / 2), slots: conns });
   return {
     name: scenario.name,
     title: scenario.title,
@@ -58,58 +95,245 @@ async function measureScenario(product, scenario) {
     halfRateP50: half.p50,
     halfRateP99: half.p99,
     halfRateErrors: half.errors,
+    halfRateStatuses: half.statuses,
   };
 }
 
-const bareRoute = { path: "/api/internal/bare", expect: 200 };
+/** Every chosen scenario between two bare-route runs (their mean is its baseline). */
+async function runScenarios(product, list, seconds, label) {
+  const rows = [];
+  await load(product.baseUrl, bareRoute, { duration: 2, connections });
+  for (const scenario of list) {
+    const before = await loadWithCpu(product, bareRoute, { duration: seconds / 2, connections });
+    const row = await measureScenario(product, scenario, seconds);
+    const after = await loadWithCpu(product, bareRoute, { duration: seconds / 2, connections });
+    const bareRps = (before.rps + after.rps) / 2;
+    const bareCpuUs = (before.cpuUs + after.cpuUs) / 2;
+    Object.assign(row, {
+      topology: label,
+      bareRps,
+      ratio: row.rps / bareRps,
+      bareP99: Math.max(before.p99, after.p99),
+      bareCpuUs,
+      cpuRatio: bareCpuUs / row.cpuUs,
+      bareErrors: before.errors + after.errors,
+    });
+    rows.push(row);
+    console.error(
+      `[bench] ${label} / ${scenario.name}: ${row.rps.toFixed(0)} req/s (${(row.ratio * 100).toFixed(0)} % of bare ${bareRps.toFixed(0)}), CPU ${row.cpuUs.toFixed(0)} µs/request (bare ${bareCpuUs.toFixed(0)}), statuses ${JSON.stringify(row.statuses)}, half rate ${JSON.stringify(row.halfRateStatuses)}`,
+    );
+  }
+  return rows;
+}
 
-const report = await withProduct(
-  { BENCH_BARE_ROUTE: "1", ...(process.env.BENCH_ENV ? JSON.parse(process.env.BENCH_ENV) : {}) },
-  async (product) => {
-    const rows = [];
-    await load(product.baseUrl, bareRoute, { duration: 2, connections });
-    for (const scenario of chosen) {
-      // The bare route right before and right after each scenario (the mean is its baseline):
-      // the machine's ceiling at that moment, so drift on shared cores hits both sides alike.
-      const before = await loadWithCpu(product, bareRoute, { duration: duration / 2, connections });
-      const row = await measureScenario(product, scenario);
-      const after = await loadWithCpu(product, bareRoute, { duration: duration / 2, connections });
-      const bareRps = (before.rps + after.rps) / 2;
-      const bareCpuUs = (before.cpuUs + after.cpuUs) / 2;
-      Object.assign(row, {
-        bareRps,
-        ratio: row.rps / bareRps,
-        bareP99: Math.max(before.p99, after.p99),
-        bareCpuUs,
-        cpuRatio: bareCpuUs / row.cpuUs,
-      });
-      rows.push(row);
-      console.error(
-        `[bench] ${scenario.name}: ${row.rps.toFixed(0)} req/s (${(row.ratio * 100).toFixed(0)} % of bare ${bareRps.toFixed(0)}), CPU ${row.cpuUs.toFixed(0)} µs/request (bare ${bareCpuUs.toFixed(0)}), statuses ${JSON.stringify(row.statuses)}`,
-      );
+/** Starts a product, lifts the bench budget, seeds the volume (or finds it), runs `body`, always stops. */
+async function withSeededProduct(env, body) {
+  const product = await startProduct({ ...benchEnv, ...env });
+  try {
+    await unlimitDemo(product);
+    const seed = await seedVolume(product, { redisUrl: product.redisUrl });
+    product.volume = { projectId: seed.projectId };
+    return await body(product, seed);
+  } finally {
+    await product.stop();
+  }
+}
+
+// ---- Postgres + Redis of this machine: a fresh database and a private Redis per run ----
+
+async function createDatabase() {
+  const base = process.env.BENCH_POSTGRES_URL || "postgresql://postgres@127.0.0.1:5432/postgres";
+  const name = `gb_bench_${process.pid}_${Date.now().toString(36)}`;
+  const admin = new pg.Client({ connectionString: base });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE ${name}`);
+  await admin.end();
+  const url = new URL(base);
+  url.pathname = `/${name}`;
+  return {
+    url: url.toString(),
+    drop: async () => {
+      const c = new pg.Client({ connectionString: base });
+      await c.connect();
+      await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await c.end();
+    },
+  };
+}
+
+async function startRedis() {
+  const port = await freePort();
+  const child = spawn("redis-server", ["--port", String(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"], {
+    stdio: "ignore",
+  });
+  const url = `redis://127.0.0.1:${port}`;
+  for (let i = 0; ; i++) {
+    const probe = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null });
+    probe.on("error", () => {});
+    try {
+      await probe.connect();
+      await probe.ping();
+      probe.disconnect();
+      break;
+    } catch (error) {
+      probe.disconnect();
+      if (i > 50) throw new Error(`redis-server did not answer on ${port}: ${error.message}`);
+      await new Promise((r) => setTimeout(r, 100));
     }
-    return { rows, store: product.store, database: product.database };
-  },
-);
+  }
+  return {
+    url,
+    stop: async () => {
+      child.kill("SIGTERM");
+      await new Promise((r) => (child.exitCode !== null ? r() : child.once("exit", r)));
+    },
+  };
+}
+
+// ---- The run ----
+
+ensureBuild();
+const started = performance.now();
+const report = { topologies: [], compare: [], notes: [], seeds: [] };
+const compareScenarios = [{ name: "bare", title: "bare route" }, ...volumeScenarios.filter((s) => COMPARED.includes(s.name))];
+
+if (topologies.has("embedded")) {
+  const rows = await withSeededProduct({ DATABASE_URL: "", REDIS_URL: "" }, async (product, seed) => {
+    report.seeds.push({ topology: "embedded", ...seed });
+    return runScenarios(product, chosen, duration, "embedded");
+  });
+  report.topologies.push({ name: "embedded", label: "embedded Postgres, in-process limiter, 1 worker", rows });
+}
+
+if (topologies.has("postgres-redis") || topologies.has("compare")) {
+  const database = await createDatabase();
+  const redis = await startRedis();
+  const dataDir = mkdtempSync(path.join(os.tmpdir(), "gb-bench-pr-"));
+  const external = { DATABASE_URL: database.url, REDIS_URL: redis.url, DATA_DIR: dataDir };
+  try {
+    if (topologies.has("postgres-redis")) {
+      const rows = await withSeededProduct(external, async (product, seed) => {
+        report.seeds.push({ topology: "postgres-redis", ...seed });
+        return runScenarios(product, chosen, duration, "postgres-redis");
+      });
+      report.topologies.push({ name: "postgres-redis", label: "Postgres 15 (local) + Redis 7 (private), rank index on, 1 worker", rows });
+    }
+    if (topologies.has("compare")) {
+      // Until the launcher reads WEB_CONCURRENCY, "N workers" would be one worker under another name.
+      const launcher = readFileSync(path.join(root, "server/cli/start.mjs"), "utf8");
+      const workerCounts = launcher.includes("WEB_CONCURRENCY") ? [1, workers] : [1];
+      if (workerCounts.length === 1)
+        report.notes.push(`1 instance, ${workers} workers: not measured: the launcher does not read WEB_CONCURRENCY yet`);
+      for (const n of workerCounts) {
+        const label = `1 instance, ${n} worker${n > 1 ? "s" : ""}`;
+        const rows = await withSeededProduct({ ...external, WEB_CONCURRENCY: String(n) }, (product) =>
+          runScenarios(product, compareScenarios, compareDuration, label),
+        );
+        report.compare.push({ label, rows });
+      }
+      // Two instances behind HAProxy and PgBouncer: e2e/load/deploy.mjs exports
+      // withDeployment(options) → a product-like object { baseUrl (HAProxy), demo, sql, stop, pids }.
+      const deployFile = path.join(root, "e2e/load/deploy.mjs");
+      if (existsSync(deployFile)) {
+        const { withDeployment } = await import(deployFile);
+        const deployment = await withDeployment({ databaseUrl: database.url, redisUrl: redis.url, env: benchEnv, instances: 2 });
+        try {
+          deployment.database ??= "DATABASE_URL";
+          await unlimitDemo(deployment);
+          const seed = await seedVolume(deployment, { redisUrl: redis.url });
+          deployment.volume = { projectId: seed.projectId };
+          const label = "2 instances behind HAProxy + PgBouncer";
+          report.compare.push({ label, rows: await runScenarios(deployment, compareScenarios, compareDuration, label) });
+        } finally {
+          await deployment.stop();
+        }
+      } else {
+        report.notes.push("2 instances behind HAProxy + PgBouncer: not measured: e2e/load/deploy.mjs missing");
+      }
+    }
+  } finally {
+    await redis.stop();
+    await database.drop();
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+// ---- Report ----
 
 const when = new Date().toISOString();
-const machine = `${(await import("node:os")).cpus().length} cores, Node ${process.version}`;
-const header = `npm run bench — ${when}, ${machine}, ${connections} connections, ${duration} s per run, database: ${report.database}, limiter: ${report.store}`;
-const lines = [
-  header,
-  "",
-  "| scenario | connections | req/s | p50 ms | p99 ms | errors | bare route req/s (p99 ms) | share of bare | goal | CPU µs/request: scenario / bare (bare ÷ scenario) | half rate: req/s, p50 / p99 ms |",
-  "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
-  ...report.rows.map(
-    (r) =>
-      `| ${r.title} | ${r.connections} | ${r.rps.toFixed(0)} | ${r.p50.toFixed(1)} | ${r.p99.toFixed(1)} | ${r.errors} | ${r.bareRps.toFixed(0)} (${r.bareP99.toFixed(0)}) | ${(r.ratio * 100).toFixed(0)} % | ${
-        r.goal ? `≥ ${r.goal * 100} % ${r.ratio >= r.goal ? "met" : "**not met**"}` : "—"
-      } | ${r.cpuUs.toFixed(0)} / ${r.bareCpuUs.toFixed(0)} (${(r.cpuRatio * 100).toFixed(0)} %) | ${r.halfRate.toFixed(0)}: ${r.halfRateP50.toFixed(1)} / ${r.halfRateP99.toFixed(1)}${r.halfRateErrors ? ` (${r.halfRateErrors} errors)` : ""} |`,
-  ),
-];
+const machine = `${os.cpus().length} cores, Node ${process.version}`;
+const minutes = (performance.now() - started) / 60_000;
+const failed = [...report.topologies.flatMap((t) => t.rows), ...report.compare.flatMap((c) => c.rows)].filter(
+  (r) => r.errors > 0 || r.halfRateErrors > 0 || r.bareErrors > 0,
+);
+const pct = (x) => `${(x * 100).toFixed(0)} %`;
+const goalCell = (r) => (r.goal ? `≥ ${r.goal * 100} % ${r.ratio >= r.goal ? "met" : "**not met**"}` : "—");
+const errorCell = (r) => {
+  const n = r.errors + r.halfRateErrors + r.bareErrors;
+  return n ? `**${n} — FAIL**` : "0";
+};
+const statusCell = (statuses) =>
+  Object.entries(statuses)
+    .map(([code, n]) => `${code}×${n}`)
+    .join(" ");
+const header = `npm run bench — ${when}, ${machine}, ${connections} connections, ${duration} s per run (comparison: ${compareDuration} s), whole run ${minutes.toFixed(1)} min`;
+const lines = [header, ""];
+for (const seed of report.seeds) {
+  lines.push(
+    `Seeded (${seed.topology}): ${
+      seed.reused
+        ? "reused"
+        : Object.entries(seed.steps)
+            .map(([step, s]) => `${step} ${s.toFixed(1)} s`)
+            .join("; ")
+    }`,
+    "",
+  );
+}
+for (const t of report.topologies) {
+  lines.push(
+    `**${t.label}**`,
+    "",
+    "| scenario | req/s | p50 ms | p99 ms | statuses | errors (non-429) | bare route req/s (p99 ms) | share of bare | goal | CPU µs/request: scenario / bare (bare ÷ scenario) | half rate: req/s, p50 / p99 ms |",
+    "|---|---:|---:|---:|---|---:|---:|---:|---:|---:|---:|",
+    ...t.rows.map(
+      (r) =>
+        `| ${r.title} | ${r.rps.toFixed(0)} | ${r.p50.toFixed(1)} | ${r.p99.toFixed(1)} | ${statusCell(r.statuses)} | ${errorCell(r)} | ${r.bareRps.toFixed(0)} (${r.bareP99.toFixed(0)}) | ${pct(r.ratio)} | ${goalCell(r)} | ${r.cpuUs.toFixed(0)} / ${r.bareCpuUs.toFixed(0)} (${pct(r.cpuRatio)}) | ${r.halfRate.toFixed(0)}: ${r.halfRateP50.toFixed(1)} / ${r.halfRateP99.toFixed(1)} |`,
+    ),
+    "",
+  );
+}
+if (report.compare.length || report.notes.length) {
+  lines.push(
+    `**Topologies** (Postgres + Redis, ${compareDuration} s per run; req/s, share of the bare route measured beside it on the same topology, CPU µs per request incl. the database's backends)`,
+    "",
+    `| topology | ${compareScenarios.map((s) => s.name).join(" | ")} | errors (non-429) |`,
+    `|---|${compareScenarios.map(() => "---:").join("|")}|---:|`,
+    ...report.compare.map(
+      (c) =>
+        `| ${c.label} | ${c.rows.map((r) => `${r.rps.toFixed(0)} (${pct(r.ratio)}, ${r.cpuUs.toFixed(0)} µs)`).join(" | ")} | ${c.rows.reduce((n, r) => n + r.errors + r.halfRateErrors + r.bareErrors, 0) || 0} |`,
+    ),
+    ...report.notes.map((n) => `| ${n} |${compareScenarios.map(() => " |").join("")} |`),
+    "",
+  );
+}
+if (failed.length)
+  lines.push(`**FAILED**: unexpected statuses or socket errors in ${failed.map((r) => `${r.topology}/${r.name}`).join(", ")}`, "");
 console.log(lines.join("\n"));
 mkdirSync(args.out, { recursive: true });
-writeFileSync(path.join(args.out, "bench.json"), `${JSON.stringify({ when, machine, connections, duration, ...report }, null, 2)}\n`);
+writeFileSync(
+  path.join(args.out, "bench.json"),
+  `${JSON.stringify({ when, machine, connections, duration, compareDuration, minutes, ...report }, null, 2)}\n`,
+);
 writeFileSync(path.join(args.out, "bench.md"), `${lines.join("\n")}\n`);
-writeFileSync(path.join(args.out, "bench.svg"), drawChart(report.rows, header));
-console.error(`[bench] wrote ${path.relative(process.cwd(), args.out)}/bench.{json,md,svg}`);
+for (const t of report.topologies) {
+  writeFileSync(path.join(args.out, `bench-${t.name}.svg`), drawChart(t.rows, `${t.label} — ${header}`));
+}
+if (report.compare.length) {
+  const rows = report.compare.flatMap((c) =>
+    c.rows.filter((r) => r.name !== "bare").map((r) => ({ ...r, title: `${c.label}: ${r.name}` })),
+  );
+  writeFileSync(path.join(args.out, "bench-topologies.svg"), drawChart(rows, `topologies — ${header}`));
+}
+console.error(`[bench] wrote ${path.relative(process.cwd(), args.out)}/bench.{json,md} and bench-*.svg`);
+if (failed.length) process.exitCode = 1;

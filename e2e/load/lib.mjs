@@ -23,7 +23,12 @@ export function ensureBuild() {
  * REDIS_URL for the limiter likewise) — waits until it is ready, and returns its demo.json.
  */
 export async function startProduct(extraEnv = {}, nodeArgs = []) {
-  const dataDir = mkdtempSync(path.join(tmpdir(), "gb-bench-"));
+  // DATABASE_URL and DATA_DIR may come with extraEnv (one database, or one data directory — and
+  // so one demo project — for several starts in turn); otherwise from the caller's environment.
+  const given = (name) => (Object.hasOwn(extraEnv, name) ? extraEnv[name] : process.env[name]) || undefined;
+  const databaseUrlGiven = given("DATABASE_URL");
+  const keepDataDir = Object.hasOwn(extraEnv, "DATA_DIR");
+  const dataDir = keepDataDir ? extraEnv.DATA_DIR : mkdtempSync(path.join(tmpdir(), "gb-bench-"));
   chmodSync(dataDir, 0o755);
   const env = {
     DATA_DIR: dataDir,
@@ -31,21 +36,24 @@ export async function startProduct(extraEnv = {}, nodeArgs = []) {
     PUBLIC_URL: undefined,
     NODE_ENV: undefined,
   };
-  if (process.env.DATABASE_URL && !process.env.JWT_SECRET) env.JWT_SECRET = "bench-only-secret-bench-only-secret-0123456789";
+  if (databaseUrlGiven && !process.env.JWT_SECRET) env.JWT_SECRET = "bench-only-secret-bench-only-secret-0123456789";
   Object.assign(env, extraEnv); // "" or undefined means unset
   const app = await launchApp({ env, nodeArgs });
   const demo = JSON.parse(readFileSync(path.join(dataDir, "demo.json"), "utf8"));
   const secrets = JSON.parse(readFileSync(path.join(dataDir, "secrets.json"), "utf8"));
   const databaseUrl =
-    process.env.DATABASE_URL ||
+    databaseUrlGiven ||
     `postgresql://postgres:${encodeURIComponent(secrets.postgresPassword)}@127.0.0.1:${env.EMBEDDED_POSTGRES_PORT}/game`;
+  const redisUrl = given("REDIS_URL") ?? null;
   return {
     baseUrl: app.baseUrl,
     /** The launcher's process id (the server; embedded Postgres runs as its descendants). */
     pid: app.child.pid,
     demo,
-    database: process.env.DATABASE_URL ? "DATABASE_URL" : "embedded Postgres",
-    store: process.env.UPSTASH_REDIS_REST_URL ? "Upstash" : process.env.REDIS_URL ? "Redis (REDIS_URL)" : "in-process",
+    database: databaseUrlGiven ? "DATABASE_URL" : "embedded Postgres",
+    databaseUrl,
+    store: given("UPSTASH_REDIS_REST_URL") ? "Upstash" : redisUrl ? "Redis (REDIS_URL)" : "in-process",
+    redisUrl,
     output: app.output,
     /** Runs SQL against the product's database (to lift the bench project's budget). */
     sql: async (text, values = []) => {
@@ -59,7 +67,7 @@ export async function startProduct(extraEnv = {}, nodeArgs = []) {
     },
     stop: async () => {
       await app.stop();
-      rmSync(dataDir, { recursive: true, force: true });
+      if (!keepDataDir) rmSync(dataDir, { recursive: true, force: true });
     },
   };
 }
@@ -72,6 +80,11 @@ export async function unlimitDemo(product) {
     [hash],
   );
   await new Promise((r) => setTimeout(r, 1_500)); // API_KEY_CACHE_TTL_SECONDS=1 in the bench instances
+}
+
+/** `spec.expect`: one status or an array of statuses every answer must have one of. */
+export function expectedStatuses(spec) {
+  return new Set([spec.expect].flat());
 }
 
 /**
@@ -95,16 +108,20 @@ export async function load(baseUrl, spec, { duration, connections = 32 } = {}) {
     setupClient: spec.setupClient,
     requests: spec.requests,
   });
-  const expected = Number(result.statusCodeStats?.[spec.expect]?.count ?? 0);
-  const answered = Object.values(result.statusCodeStats ?? {}).reduce((n, st) => n + Number(st.count), 0);
+  const statuses = Object.fromEntries(Object.entries(result.statusCodeStats ?? {}).map(([code, st]) => [code, Number(st.count)]));
+  const expected = expectedStatuses(spec);
+  const answered = Object.values(statuses).reduce((n, c) => n + c, 0);
+  const ok = Object.entries(statuses).reduce((n, [code, c]) => n + (expected.has(Number(code)) ? c : 0), 0);
+  const refused = statuses[429] ?? 0;
   return {
     rps: result.requests.total / result.duration,
     p50: result.latency.p50,
     p99: result.latency.p99,
-    // Wrong status, socket errors and time-outs all count.
-    errors: answered - expected + result.errors + result.timeouts,
+    // Wrong status (other than 429), socket errors and time-outs all count; 429s are counted apart.
+    errors: answered - ok - refused + result.errors + result.timeouts,
+    refused,
     requests: result.requests.total,
-    statuses: Object.fromEntries(Object.entries(result.statusCodeStats ?? {}).map(([code, st]) => [code, Number(st.count)])),
+    statuses,
   };
 }
 
@@ -128,6 +145,7 @@ export async function paced(baseUrl, spec, { duration, rate, slots = 32 }) {
     requests.push(slot);
   }
   const hooks = (spec.requests ?? []).map((r) => r.setupRequest).filter(Boolean);
+  const expected = expectedStatuses(spec);
   const latencies = [];
   const statuses = {};
   let errors = 0;
@@ -143,10 +161,10 @@ export async function paced(baseUrl, spec, { duration, rate, slots = 32 }) {
     const done = (status) => {
       inFlight -= 1;
       if (status) statuses[status] = (statuses[status] ?? 0) + 1;
-      if (status === spec.expect) latencies.push(performance.now() - due);
-      else errors += 1;
+      if (expected.has(status)) latencies.push(performance.now() - due);
+      else if (status !== 429) errors += 1;
     };
-    const r = http.request(url, { method: req.method, headers, agent }, (res) => {
+    const r = http.request(req.path ? new URL(req.path, baseUrl) : url, { method: req.method, headers, agent }, (res) => {
       res.on("data", () => {});
       res.on("end", () => done(res.statusCode));
       res.on("error", () => done(0));

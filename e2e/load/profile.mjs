@@ -8,13 +8,16 @@
 // launcher; not counted with DATABASE_URL) and the load generator (this process), which all
 // share the machine's cores.
 //   npm run profile -- <scenario name> [seconds=10]     (scenario names: e2e/load/scenarios.mjs, or bare)
+// The volume scenarios (those of `npm run bench`) seed the volume first (e2e/load/seed-volume.mjs, ~30 s);
+// the older ones of the same name are reached with a `classic:` prefix (classic:purchase-many).
 // The raw .cpuprofile is kept (path printed) for Chrome DevTools or speedscope.
 import { spawnSync } from "node:child_process";
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { ensureBuild, freePort, load, processCpuMs, startProduct, unlimitDemo } from "./lib.mjs";
-import { scenarios } from "./scenarios.mjs";
+import { scenarios as classicScenarios, volumeScenarios } from "./scenarios.mjs";
+import { seedVolume } from "./seed-volume.mjs";
 
 // Node 20 has WebSocket behind a flag (22 has it by default).
 if (typeof WebSocket === "undefined") {
@@ -25,9 +28,11 @@ if (typeof WebSocket === "undefined") {
 const [name = "key-limit-reply", secondsArg = "10"] = process.argv.slice(2);
 // "bare": the route that does nothing (as in `npm run bench`), the floor to compare with.
 const bare = { name: "bare", setup: async () => ({ path: "/api/internal/bare", expect: 200 }) };
-const scenario = [bare, ...scenarios].find((s) => s.name === name);
+const classic = classicScenarios.map((s) => ({ ...s, name: `classic:${s.name}` }));
+const scenario = [bare, ...volumeScenarios, ...classic, ...classicScenarios].find((s) => s.name === name);
+const volume = volumeScenarios.includes(scenario);
 if (!scenario) {
-  console.error(`unknown scenario ${name}; one of: ${scenarios.map((s) => s.name).join(", ")}`);
+  console.error(`unknown scenario ${name}; one of: ${[...volumeScenarios, ...classic].map((s) => s.name).join(", ")}`);
   process.exit(2);
 }
 const SAMPLING_INTERVAL_US = 250;
@@ -70,6 +75,7 @@ let profile;
 const cpu = {};
 try {
   await unlimitDemo(product);
+  if (volume) product.volume = { projectId: (await seedVolume(product)).projectId };
   const spec = await scenario.setup(product, { connections: 32 });
   await load(product.baseUrl, spec, { duration: 3 }); // warm-up, not profiled
   const session = await inspector(inspectPort);

@@ -1,13 +1,13 @@
-import type pg from "pg";
 import { type Actor, isTrusted, type OperatorActor, type PlayerActor, type SystemActor } from "../../actor";
 import { uuidv7 } from "../../crypto";
-import { pool, transaction } from "../../db";
+import { pool } from "../../db";
 import { AppError } from "../../errors";
-import { type EconomyConfig, economyConfig } from "./definitions";
+import { economyConfig } from "./definitions";
 import { isCurrencyLine, type Line, MAX_AMOUNT, type TransactionDto } from "./schemas";
 
 /**
- * Balances, inventories and the ledger. Every change is one transaction that
+ * Balances, inventories and the ledger. Every change is one transaction (one statement:
+ * apply_economy_change, see its migration) that
  *   1. takes the player's wallet rows of the currencies it touches, then their inventory rows
  *      of the items it touches, each in id order (an upsert that creates a missing row at its
  *      starting value and locks an existing one) — one stable order for every kind of change,
@@ -31,39 +31,33 @@ function actorColumns(actor: Actor): { kind: string; id: string | null } {
   return { kind: "system", id: null };
 }
 
-/** Locks (creating at their starting value) the wallet rows of `currencies`, in id order. */
-async function lockWallets(client: pg.PoolClient, projectId: string, playerId: string, config: EconomyConfig, ids: string[]) {
-  if (ids.length === 0) return new Map<string, bigint>();
-  const initial = ids.map((id) => String(config.currencies.get(id)?.initialBalance ?? 0));
-  const { rows } = await client.query<{ currency_id: string; balance: string }>(
-    `INSERT INTO wallets (project_id, player_id, currency_id, balance, initial_balance)
-     SELECT $1, $2, v.id, v.initial, v.initial FROM unnest($3::text[], $4::bigint[]) AS v(id, initial) ORDER BY v.id
-     ON CONFLICT (project_id, player_id, currency_id) DO UPDATE SET balance = wallets.balance
-     RETURNING currency_id, balance`,
-    [projectId, playerId, ids, initial],
-  );
-  return new Map(rows.map((r) => [r.currency_id, BigInt(r.balance)]));
-}
-
-async function lockInventory(client: pg.PoolClient, projectId: string, playerId: string, ids: string[]) {
-  if (ids.length === 0) return new Map<string, bigint>();
-  const { rows } = await client.query<{ item_id: string; quantity: string }>(
-    `INSERT INTO inventory (project_id, player_id, item_id, quantity)
-     SELECT $1, $2, v.id, 0 FROM unnest($3::text[]) AS v(id) ORDER BY v.id
-     ON CONFLICT (project_id, player_id, item_id) DO UPDATE SET quantity = inventory.quantity
-     RETURNING item_id, quantity`,
-    [projectId, playerId, ids],
-  );
-  return new Map(rows.map((r) => [r.item_id, BigInt(r.quantity)]));
-}
-
 type Applied = {
   transactionId: string;
   balances: Array<{ id: string; balance: number }>;
   inventory: Array<{ itemId: string; quantity: number }>;
 };
 
-/** The one way a balance or an inventory changes. */
+/** apply_economy_change's own SQLSTATEs as the API's errors; anything else unchanged. */
+const CHANGE_ERRORS: Record<string, "INSUFFICIENT_FUNDS" | "CURRENCY_MAX_EXCEEDED" | "INSUFFICIENT_ITEMS" | "ITEM_MAX_EXCEEDED"> = {
+  GBE01: "INSUFFICIENT_FUNDS",
+  GBE02: "CURRENCY_MAX_EXCEEDED",
+  GBE03: "INSUFFICIENT_ITEMS",
+  GBE04: "ITEM_MAX_EXCEEDED",
+};
+function changeError(error: unknown): unknown {
+  const { code, detail } = error as { code?: string; detail?: string };
+  if (!code || !Object.hasOwn(CHANGE_ERRORS, code)) return error;
+  const details = JSON.parse(detail ?? "{}") as Record<string, string | number>;
+  return new AppError(CHANGE_ERRORS[code] as (typeof CHANGE_ERRORS)[string], {
+    details: Object.fromEntries(Object.entries(details).map(([k, v]) => [k, k.endsWith("Id") ? v : Number(v)])),
+  });
+}
+
+/**
+ * The one way a balance or an inventory changes: one statement, apply_economy_change
+ * (prisma/migrations/*_apply_economy_change), which takes the rows, checks and writes as the
+ * header says, and commits on its own (or joins the caller's transaction).
+ */
 async function applyChange(o: {
   actor: Actor;
   playerId: string;
@@ -78,85 +72,45 @@ async function applyChange(o: {
   const config = await economyConfig(projectId);
   const currencies = [...o.currencies].sort((a, b) => (a.id < b.id ? -1 : 1));
   const items = [...o.items].sort((a, b) => (a.id < b.id ? -1 : 1));
-  return transaction(async (client) => {
-    const balances = await lockWallets(
-      client,
-      projectId,
-      o.playerId,
-      config,
-      currencies.map((c) => c.id),
-    );
-    const quantities = await lockInventory(
-      client,
-      projectId,
-      o.playerId,
-      items.map((i) => i.id),
-    );
-    const ledgerCurrencies = currencies.map(({ id, delta }) => {
-      const balance = balances.get(id) ?? 0n;
-      const next = balance + delta;
-      if (next < 0n) {
-        throw new AppError("INSUFFICIENT_FUNDS", { details: { currencyId: id, balance: Number(balance), requested: Number(-delta) } });
-      }
-      const max = config.currencies.get(id)?.maxBalance;
-      const cap = max === null || max === undefined ? LIMIT : big(max);
-      if (next > cap) {
-        throw new AppError("CURRENCY_MAX_EXCEEDED", { details: { currencyId: id, balance: Number(balance), max: Number(cap) } });
-      }
-      return { id, delta: Number(delta), balance: Number(next) };
-    });
-    const ledgerItems = items.map(({ id, delta }) => {
-      const quantity = quantities.get(id) ?? 0n;
-      const next = quantity + delta;
-      if (next < 0n) {
-        throw new AppError("INSUFFICIENT_ITEMS", { details: { itemId: id, quantity: Number(quantity), requested: Number(-delta) } });
-      }
-      const max = config.items.get(id)?.maxStack;
-      const cap = max === null || max === undefined ? LIMIT : big(max);
-      if (next > cap) throw new AppError("ITEM_MAX_EXCEEDED", { details: { itemId: id, quantity: Number(quantity), max: Number(cap) } });
-      return { itemId: id, delta: Number(delta), quantity: Number(next) };
-    });
-    const transactionId = uuidv7();
-    const who = actorColumns(o.actor);
-    await client.query(
-      `WITH w AS (
-         UPDATE wallets SET balance = v.balance, updated_at = now()
-           FROM unnest($3::text[], $4::bigint[]) AS v(id, balance)
-          WHERE wallets.project_id = $1 AND wallets.player_id = $2 AND wallets.currency_id = v.id
-       ), i AS (
-         UPDATE inventory SET quantity = v.quantity, updated_at = now()
-           FROM unnest($5::text[], $6::bigint[]) AS v(id, quantity)
-          WHERE inventory.project_id = $1 AND inventory.player_id = $2 AND inventory.item_id = v.id
-       )
-       INSERT INTO economy_transactions
-         (id, project_id, player_id, kind, purchase_id, quantity, currencies, items, reason, idempotency_key, request_id, actor_kind, actor_id)
-       VALUES ($7, $1, $2, $8::"EconomyTransactionKind", $9, $10, $11::jsonb, $12::jsonb, $13, $14, $15, $16, $17)`,
-      [
+  const capOf = (max: number | null | undefined) => String(max === null || max === undefined ? LIMIT : big(max));
+  const transactionId = uuidv7();
+  const who = actorColumns(o.actor);
+  const { rows } = await pool()
+    .query<{ currencies: Array<{ id: string; balance: number }>; items: Array<{ itemId: string; quantity: number }> }>({
+      name: "economy-apply-change",
+      text: `SELECT currencies, items FROM apply_economy_change($1, $2, $3::text[], $4::bigint[], $5::bigint[], $6::bigint[], $7::text[], $8::bigint[], $9::bigint[],
+               $10, $11::"EconomyTransactionKind", $12, $13, $14, $15, $16, $17, $18)`,
+      values: [
         projectId,
         o.playerId,
-        ledgerCurrencies.map((c) => c.id),
-        ledgerCurrencies.map((c) => String(c.balance)),
-        ledgerItems.map((i) => i.itemId),
-        ledgerItems.map((i) => String(i.quantity)),
+        currencies.map((c) => c.id),
+        currencies.map((c) => String(c.delta)),
+        currencies.map((c) => String(config.currencies.get(c.id)?.initialBalance ?? 0)),
+        currencies.map((c) => capOf(config.currencies.get(c.id)?.maxBalance)),
+        items.map((i) => i.id),
+        items.map((i) => String(i.delta)),
+        items.map((i) => capOf(config.items.get(i.id)?.maxStack)),
         transactionId,
         o.kind.toUpperCase(),
         o.purchaseId ?? null,
         o.quantity ?? null,
-        JSON.stringify(ledgerCurrencies),
-        JSON.stringify(ledgerItems),
         o.context.reason ?? null,
         o.context.idempotencyKey ?? null,
         o.context.requestId ?? null,
         who.kind,
         who.id,
       ],
-    );
-    return {
-      transactionId,
-      balances: ledgerCurrencies.map((c) => ({ id: c.id, balance: c.balance })),
-      inventory: ledgerItems.map((i) => ({ itemId: i.itemId, quantity: i.quantity })),
-    };
-  });
+    })
+    .catch((error: unknown) => {
+      throw changeError(error);
+    });
+  const row = rows[0];
+  if (!row) throw new Error("apply_economy_change returned no row");
+  return {
+    transactionId,
+    balances: row.currencies.map((c) => ({ id: c.id, balance: Number(c.balance) })),
+    inventory: row.items.map((i) => ({ itemId: i.itemId, quantity: Number(i.quantity) })),
+  };
 }
 
 // ---- The game API ----

@@ -4,7 +4,7 @@ import { AppError } from "../../errors";
 import type { JsonValue } from "../json-value";
 import { type Definition, loadLeaderboard } from "./definitions";
 import { periodKey } from "./periods";
-import { indexRange, indexRank, indexRemove, indexUpsert, rankIndexClient } from "./rank-index";
+import { indexRange, indexRank, indexRemove, indexUpsert, indexWindow, rankIndexClient } from "./rank-index";
 import type { Entry } from "./schemas";
 
 /**
@@ -14,8 +14,8 @@ import type { Entry } from "./schemas";
  * reached them first. Each submit is one SQL statement (the operator applied atomically in the
  * upsert). With the Redis rank index (rank-index.ts) ranks and pages come from it in O(log n);
  * without it (or while it is rebuilt or unreachable) from Postgres: a rank is the number of
- * entries ahead + 1, an index-only range count, O(rank); a page an index scan from its offset,
- * O(offset + limit). `total` is a counter kept by every insert and removal.
+ * entries ahead + 1, from the per-bucket counts a trigger keeps (`aheadOf`), O(buckets + bucket
+ * size); a page an index scan from its offset, O(offset + limit). `total` is a counter kept by every insert and removal.
  */
 type Row = {
   player_id: string;
@@ -67,10 +67,31 @@ const UPDATE_WHEN: Record<Definition["operator"], string> = {
   decrement: "(e.score - $5::float8) BETWEEN $8::float8 AND $9::float8",
 };
 
-const RANK_OF = (alias: string) =>
-  `(SELECT count(*)::int FROM leaderboard_entries o
-     WHERE o.project_id = ${alias}.project_id AND o.leaderboard_id = ${alias}.leaderboard_id AND o.period = ${alias}.period
-       AND (o.sort_key, o.seq) < (${alias}.sort_key, ${alias}.seq) AND o.player_id <> ${alias}.player_id) + 1`;
+/**
+ * Entries of a board's period ahead of (key, seq), in SQL: the counts of the rank buckets ahead
+ * of the key's bucket plus a range count inside that bucket, from its `low` (see the migration
+ * `*_leaderboard_rank_buckets`) — a few thousand rows at most, where counting every entry ahead
+ * was O(rank). `board`: the SQL expressions of project id, board id and period; `extra`: a
+ * further condition on the counted entries `o`.
+ */
+export const aheadOf = (board: [string, string, string], key: string, seq: string, extra = "") => {
+  const [project, id, period] = board;
+  const bucketOf = `b.project_id = ${project} AND b.leaderboard_id = ${id} AND b.period = ${period}`;
+  return `((SELECT coalesce(sum(b.entries), 0) FROM leaderboard_rank_buckets b
+             WHERE ${bucketOf} AND b.bucket < leaderboard_rank_bucket(${key}))::int
+         + (SELECT count(*) FROM leaderboard_entries o
+             WHERE o.project_id = ${project} AND o.leaderboard_id = ${id} AND o.period = ${period}
+               AND o.sort_key >= (SELECT b.low FROM leaderboard_rank_buckets b WHERE ${bucketOf} AND b.bucket = leaderboard_rank_bucket(${key}))
+               AND (o.sort_key, o.seq) < (${key}, ${seq})${extra})::int)`;
+};
+
+/**
+ * The rank of the row a submit statement wrote (`u`). The statement reads the bucket counts and
+ * entries as they were before it: the player's previous entry is left out of the range count by
+ * id and, where its bucket is ahead of the new one, taken off the buckets' sum.
+ */
+const RANK_OF_WRITTEN = `${aheadOf(["u.project_id", "u.leaderboard_id", "u.period"], "u.sort_key", "u.seq", " AND o.player_id <> u.player_id")}
+  - (SELECT count(*)::int FROM prev WHERE leaderboard_rank_bucket(prev.sort_key) < leaderboard_rank_bucket(u.sort_key)) + 1`;
 
 /**
  * Applies the board's operator to the player's entry in the current period, atomically (one
@@ -105,8 +126,10 @@ export async function submitScore(o: {
     initial,
   ];
   const indexed = rankIndexClient() !== null;
-  const { rows } = await pool().query<Row & { rank: number | null; inserted: boolean }>(
-    `WITH upsert AS (
+  const { rows } = await pool().query<Row & { rank: number | null; written: boolean }>(
+    `WITH prev AS (
+       SELECT sort_key FROM leaderboard_entries WHERE project_id = $1 AND leaderboard_id = $2 AND period = $3 AND player_id = $4::uuid
+     ), upsert AS (
        INSERT INTO leaderboard_entries AS e (project_id, leaderboard_id, period, player_id, score, sort_key, seq, metadata, updated_at)
        -- A first value out of bounds (a counting board) may only reach an existing entry.
        SELECT $1, $2, $3, $4::uuid, $10::float8, $10::float8 * $7, nextval('leaderboard_entries_seq_seq'), $6::jsonb, now()
@@ -125,20 +148,25 @@ export async function submitScore(o: {
        SELECT $1, $2, $3, 1 FROM upsert WHERE inserted
        ON CONFLICT (project_id, leaderboard_id, period) DO UPDATE SET entries = p.entries + 1
      )
-     SELECT u.*, pl.display_name, ${indexed ? "NULL::int" : RANK_OF("u")} AS rank FROM upsert u JOIN players pl ON pl.id = u.player_id`,
+     SELECT u.player_id, pl.display_name, u.score, u.metadata, u.updated_at, u.sort_key, u.seq,
+            ${indexed ? "NULL::int" : RANK_OF_WRITTEN} AS rank, true AS written
+       FROM upsert u JOIN players pl ON pl.id = u.player_id
+     UNION ALL
+     -- Nothing written (a best board kept a score at least as good): the stored entry, in the same round trip.
+     SELECT ${ENTRY_COLUMNS}, ${indexed ? "NULL::int" : `${aheadOf(["$1::uuid", "$2::text", "$3::text"], "e.sort_key", "e.seq")} + 1`}, false
+       FROM leaderboard_entries e JOIN players pl ON pl.id = e.player_id
+      WHERE e.project_id = $1 AND e.leaderboard_id = $2 AND e.period = $3 AND e.player_id = $4::uuid AND NOT EXISTS (SELECT 1 FROM upsert)`,
     values,
   );
   const row = rows[0];
-  if (row) {
+  if (row?.written) {
     const rank = row.rank ?? (await rankOf(o.actor.projectId, board, period, row, true));
     return { ...toEntry(row, rank), updated: true };
   }
   if (counting) throw outOfRange(board, o.score);
   // best: the stored score is at least as good; answer with it.
-  const kept = await entryOf(o.actor.projectId, board, period, o.actor.playerId);
-  if (!kept) throw new Error("a kept score has no entry");
-  const { row: _row, ...entry } = kept;
-  return { ...entry, updated: false };
+  if (!row) throw new Error("a kept score has no entry");
+  return { ...toEntry(row, row.rank ?? (await rankOf(o.actor.projectId, board, period, row))), updated: false };
 }
 
 /** The rank of a row: from the index (told first of a row just written), else counted in Postgres. */
@@ -148,8 +176,7 @@ async function rankOf(projectId: string, board: Definition, period: string, row:
   if (fromIndex !== null) return fromIndex;
   const { rows } = await pool().query<{ ahead: number }>({
     name: "leaderboard-rank",
-    text: `SELECT count(*)::int AS ahead FROM leaderboard_entries o
-            WHERE o.project_id = $1 AND o.leaderboard_id = $2 AND o.period = $3 AND (o.sort_key, o.seq) < ($4::float8, $5::bigint)`,
+    text: `SELECT ${aheadOf(["$1::uuid", "$2::text", "$3::text"], "$4::float8", "$5::bigint")} AS ahead`,
     values: [projectId, board.id, period, row.sort_key, row.seq],
   });
   return (rows[0]?.ahead ?? 0) + 1;
@@ -157,59 +184,55 @@ async function rankOf(projectId: string, board: Definition, period: string, row:
 
 const ENTRY_COLUMNS = "e.player_id, pl.display_name, e.score, e.metadata, e.updated_at, e.sort_key, e.seq";
 
-async function entryOf(projectId: string, board: Definition, period: string, playerId: string): Promise<(Entry & { row: Row }) | null> {
-  const { rows } = await pool().query<Row>({
-    name: "leaderboard-entry",
-    text: `SELECT ${ENTRY_COLUMNS} FROM leaderboard_entries e JOIN players pl ON pl.id = e.player_id
-            WHERE e.project_id = $1 AND e.leaderboard_id = $2 AND e.period = $3 AND e.player_id = $4`,
-    values: [projectId, board.id, period, playerId],
-  });
-  const row = rows[0];
-  return row ? { ...toEntry(row, await rankOf(projectId, board, period, row)), row } : null;
-}
-
 /** Entries at 0-based ranks [start, start + count) — from the index when it can say, else Postgres. */
 async function entriesAt(projectId: string, board: Definition, period: string, start: number, count: number) {
   const fromIndex = await indexRange(projectId, board.id, period, start, start + count - 1);
-  if (fromIndex) {
-    const { rows } = await pool().query<Row>({
-      name: "leaderboard-entries-of",
-      text: `SELECT ${ENTRY_COLUMNS} FROM leaderboard_entries e JOIN players pl ON pl.id = e.player_id
-              WHERE e.project_id = $1 AND e.leaderboard_id = $2 AND e.period = $3 AND e.player_id = ANY($4::uuid[])`,
-      values: [projectId, board.id, period, fromIndex.playerIds],
-    });
-    const byPlayer = new Map(rows.map((r) => [r.player_id, r]));
-    const ordered = fromIndex.playerIds.flatMap((id) => byPlayer.get(id) ?? []);
-    return { total: fromIndex.total, entries: ordered.map((r, i) => toEntry(r, start + i + 1)) };
-  }
-  return null;
+  if (!fromIndex) return null;
+  return { total: fromIndex.total, entries: await entriesOf(projectId, board, period, start, fromIndex.playerIds) };
+}
+
+/** The rows of the players the index placed at 0-based ranks start, start + 1, … (in that order). */
+async function entriesOf(projectId: string, board: Definition, period: string, start: number, playerIds: string[]) {
+  const { rows } = await pool().query<Row>({
+    name: "leaderboard-entries-of",
+    text: `SELECT ${ENTRY_COLUMNS} FROM leaderboard_entries e JOIN players pl ON pl.id = e.player_id
+            WHERE e.project_id = $1 AND e.leaderboard_id = $2 AND e.period = $3 AND e.player_id = ANY($4::uuid[])`,
+    values: [projectId, board.id, period, playerIds],
+  });
+  const byPlayer = new Map(rows.map((r) => [r.player_id, r]));
+  const ordered = playerIds.flatMap((id) => byPlayer.get(id) ?? []);
+  return ordered.map((r, i) => toEntry(r, start + i + 1));
 }
 
 /**
- * A page: the first row's position is found by an index-only scan over the rank index (no heap
- * fetch per skipped row), then the page's rows are read from there with their display names.
+ * A page with the period's entry count, in one statement: the first row's position is found by
+ * an index-only scan over the rank index (no heap fetch per skipped row), then the page's rows
+ * are read from there with their display names. An empty page is one row with the total only.
  */
 const PAGE_SQL = `WITH first AS (
     SELECT sort_key, seq FROM leaderboard_entries
      WHERE project_id = $1 AND leaderboard_id = $2 AND period = $3
      ORDER BY sort_key, seq OFFSET $4 LIMIT 1
+  ), page AS (
+    SELECT ${ENTRY_COLUMNS} FROM first, leaderboard_entries e JOIN players pl ON pl.id = e.player_id
+     WHERE e.project_id = $1 AND e.leaderboard_id = $2 AND e.period = $3 AND (e.sort_key, e.seq) >= (first.sort_key, first.seq)
+     ORDER BY e.sort_key, e.seq LIMIT $5
   )
-  SELECT ${ENTRY_COLUMNS} FROM first, leaderboard_entries e JOIN players pl ON pl.id = e.player_id
-   WHERE e.project_id = $1 AND e.leaderboard_id = $2 AND e.period = $3 AND (e.sort_key, e.seq) >= (first.sort_key, first.seq)
-   ORDER BY e.sort_key, e.seq LIMIT $5`;
+  SELECT t.total, page.* FROM (
+    SELECT coalesce((SELECT entries FROM leaderboard_periods WHERE project_id = $1 AND leaderboard_id = $2 AND period = $3), 0) AS total
+  ) t LEFT JOIN page ON true
+  ORDER BY page.sort_key, page.seq`;
 
 async function pageOf(projectId: string, board: Definition, period: string, offset: number, limit: number) {
   const indexed = await entriesAt(projectId, board, period, offset, limit);
   if (indexed) return indexed;
-  const [entries, total] = await Promise.all([
-    pool().query<Row>({ name: "leaderboard-page", text: PAGE_SQL, values: [projectId, board.id, period, offset, limit] }),
-    pool().query<{ entries: number }>({
-      name: "leaderboard-total",
-      text: "SELECT entries FROM leaderboard_periods WHERE project_id = $1 AND leaderboard_id = $2 AND period = $3",
-      values: [projectId, board.id, period],
-    }),
-  ]);
-  return { total: total.rows[0]?.entries ?? 0, entries: entries.rows.map((r, i) => toEntry(r, offset + i + 1)) };
+  const { rows } = await pool().query<Row & { total: number }>({
+    name: "leaderboard-page",
+    text: PAGE_SQL,
+    values: [projectId, board.id, period, offset, limit],
+  });
+  const entries = rows.filter((r) => r.player_id !== null);
+  return { total: rows[0]?.total ?? 0, entries: entries.map((r, i) => toEntry(r, offset + i + 1)) };
 }
 
 /** A page of the current period, best first. */
@@ -235,35 +258,55 @@ export async function getPlayerEntry(o: { projectId: string; leaderboardId: stri
   const { period } = currentPeriod(board, o.now);
   const indexed = await windowFromIndex(o.projectId, board, period, o.playerId, o.range ?? 0);
   if (indexed) return indexed;
-  const found = await entryOf(o.projectId, board, period, o.playerId);
-  if (!found) throw new AppError("ENTRY_NOT_FOUND");
-  const { row, ...entry } = found;
-  if (!o.range) return entry;
-  const neighbours = (comparison: "<" | ">", order: "ASC" | "DESC") =>
-    pool().query<Row>(
-      `SELECT ${ENTRY_COLUMNS} FROM leaderboard_entries e JOIN players pl ON pl.id = e.player_id
-        WHERE e.project_id = $1 AND e.leaderboard_id = $2 AND e.period = $3 AND (e.sort_key, e.seq) ${comparison} ($4::float8, $5::bigint)
-        ORDER BY e.sort_key ${order}, e.seq ${order} LIMIT $6`,
-      [o.projectId, board.id, period, row.sort_key, row.seq, o.range],
-    );
-  const [above, below] = await Promise.all([neighbours("<", "DESC"), neighbours(">", "ASC")]);
+  // From Postgres: the entry, its rank and its neighbours in one statement (one round trip).
+  const range = o.range ?? 0;
+  const { rows } = await pool().query<Row & { side: number; ahead: number | null }>({
+    name: "leaderboard-window",
+    text: WINDOW_SQL,
+    values: [o.projectId, board.id, period, o.playerId, range],
+  });
+  const self = rows.find((r) => r.side === 0);
+  if (!self) throw new AppError("ENTRY_NOT_FOUND");
+  const entry = toEntry(self, (self.ahead ?? 0) + 1);
+  if (!range) return entry;
+  const bySortKey = (a: Row, b: Row) => a.sort_key - b.sort_key || (BigInt(a.seq) < BigInt(b.seq) ? -1 : 1);
+  const above = rows.filter((r) => r.side < 0).sort(bySortKey);
+  const below = rows.filter((r) => r.side > 0).sort(bySortKey);
   return {
     ...entry,
-    above: above.rows.map((r, i) => toEntry(r, entry.rank - i - 1)).reverse(),
-    below: below.rows.map((r, i) => toEntry(r, entry.rank + i + 1)),
+    above: above.map((r, i) => toEntry(r, entry.rank - (above.length - i))),
+    below: below.map((r, i) => toEntry(r, entry.rank + i + 1)),
   };
 }
 
-/** Rank, entry and neighbours from the index: its rank, its window of ranks, one Postgres read of those rows. */
+/** A player's entry with its rank (`ahead`, side 0) and up to $5 neighbours on each side (side -1 / 1). */
+const WINDOW_SQL = `WITH me AS (
+    SELECT ${ENTRY_COLUMNS} FROM leaderboard_entries e JOIN players pl ON pl.id = e.player_id
+     WHERE e.project_id = $1 AND e.leaderboard_id = $2 AND e.period = $3 AND e.player_id = $4::uuid
+  )
+  SELECT 0 AS side, me.*, ${aheadOf(["$1::uuid", "$2::text", "$3::text"], "me.sort_key", "me.seq")} AS ahead FROM me
+  UNION ALL
+  SELECT -1, n.*, NULL FROM me, LATERAL (
+    SELECT ${ENTRY_COLUMNS} FROM leaderboard_entries e JOIN players pl ON pl.id = e.player_id
+     WHERE e.project_id = $1 AND e.leaderboard_id = $2 AND e.period = $3 AND (e.sort_key, e.seq) < (me.sort_key, me.seq)
+     ORDER BY e.sort_key DESC, e.seq DESC LIMIT $5
+  ) n
+  UNION ALL
+  SELECT 1, n.*, NULL FROM me, LATERAL (
+    SELECT ${ENTRY_COLUMNS} FROM leaderboard_entries e JOIN players pl ON pl.id = e.player_id
+     WHERE e.project_id = $1 AND e.leaderboard_id = $2 AND e.period = $3 AND (e.sort_key, e.seq) > (me.sort_key, me.seq)
+     ORDER BY e.sort_key ASC, e.seq ASC LIMIT $5
+  ) n`;
+
+/** Rank, entry and neighbours from the index (one Redis call: rank and window), then one Postgres read of those rows. */
 async function windowFromIndex(projectId: string, board: Definition, period: string, playerId: string, range: number) {
-  const rank = await indexRank(projectId, board.id, period, playerId);
-  if (rank === null) return null;
-  const start = Math.max(0, rank - 1 - range);
-  const window = await entriesAt(projectId, board, period, start, rank + range - start);
-  const self = window?.entries.find((e) => e.playerId === playerId);
-  if (!window || !self) return null;
+  const window = await indexWindow(projectId, board.id, period, playerId, range);
+  if (!window) return null;
+  const entries = await entriesOf(projectId, board, period, window.start, window.playerIds);
+  const self = entries.find((e) => e.playerId === playerId);
+  if (!self) return null;
   if (range === 0) return self;
-  return { ...self, above: window.entries.filter((e) => e.rank < self.rank), below: window.entries.filter((e) => e.rank > self.rank) };
+  return { ...self, above: entries.filter((e) => e.rank < self.rank), below: entries.filter((e) => e.rank > self.rank) };
 }
 
 /** Operator: removes one player's entry from the current period (or a given one). */

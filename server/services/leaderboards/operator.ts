@@ -2,7 +2,7 @@ import { pool, prisma } from "../../db";
 import { AppError } from "../../errors";
 import type { JsonValue } from "../json-value";
 import { loadLeaderboard } from "./definitions";
-import { currentPeriod } from "./entries";
+import { aheadOf, currentPeriod } from "./entries";
 import { parseSchedule, periodKey } from "./periods";
 import type { Entry } from "./schemas";
 
@@ -36,9 +36,7 @@ export async function searchEntries(o: {
     rank: number;
   }>(
     `SELECT e.player_id, pl.display_name, e.score, e.metadata, e.updated_at,
-            (SELECT count(*)::int FROM leaderboard_entries o
-              WHERE o.project_id = e.project_id AND o.leaderboard_id = e.leaderboard_id AND o.period = e.period
-                AND (o.sort_key, o.seq) < (e.sort_key, e.seq)) + 1 AS rank
+            ${aheadOf(["e.project_id", "e.leaderboard_id", "e.period"], "e.sort_key", "e.seq")} + 1 AS rank
        FROM leaderboard_entries e JOIN players pl ON pl.id = e.player_id
       WHERE e.project_id = $1 AND e.leaderboard_id = $2 AND e.period = $3
         AND e.player_id IN (

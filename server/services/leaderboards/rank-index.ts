@@ -63,7 +63,24 @@ local out = redis.call('ZRANGE', KEYS[1], ARGV[1], ARGV[2])
 table.insert(out, 1, redis.call('ZCARD', KEYS[1]))
 return out`;
 
+/**
+ * {-2} without a complete index, {-1} when the player is not in it, else {rank, start, total,
+ * member…}: the player's 0-based rank and the members of ranks [rank - range, rank + range].
+ */
+const WINDOW = `
+if redis.call('EXISTS', KEYS[3]) == 0 then return {-2} end
+local m = redis.call('HGET', KEYS[2], ARGV[1])
+if not m then return {-1} end
+local rank = redis.call('ZRANK', KEYS[1], m)
+local start = math.max(0, rank - tonumber(ARGV[2]))
+local out = redis.call('ZRANGE', KEYS[1], start, rank + tonumber(ARGV[2]))
+table.insert(out, 1, redis.call('ZCARD', KEYS[1]))
+table.insert(out, 1, start)
+table.insert(out, 1, rank)
+return out`;
+
 type IndexRedis = Redis & {
+  lbWindow(set: string, members: string, ready: string, player: string, range: number): Promise<Array<string | number>>;
   lbUpsert(set: string, members: string, player: string, member: string, seq: string, ttl: number): Promise<number>;
   lbRemove(set: string, members: string, player: string): Promise<number>;
   lbRank(set: string, members: string, ready: string, player: string): Promise<number>;
@@ -92,6 +109,7 @@ function client(): IndexRedis | null {
   redis.defineCommand("lbRemove", { numberOfKeys: 2, lua: REMOVE });
   redis.defineCommand("lbRank", { numberOfKeys: 3, lua: RANK });
   redis.defineCommand("lbRange", { numberOfKeys: 2, lua: RANGE });
+  redis.defineCommand("lbWindow", { numberOfKeys: 3, lua: WINDOW });
   // Commands fail fast while disconnected (no offline queue): the first ones wait for the first
   // connection, at most a second.
   const connected = new Promise<void>((resolve) => {
@@ -175,6 +193,26 @@ export function indexRank(projectId: string, boardId: string, period: string, pl
     const rank = await r.lbRank(k.set, k.members, k.ready, playerId);
     if (rank === -2) rebuildInBackground(r, projectId, boardId, period);
     return rank >= 0 ? rank + 1 : null;
+  }, null);
+}
+
+/**
+ * A player's 1-based rank with the player ids at 0-based ranks [rank - 1 - range, rank - 1 + range]
+ * (from `start`) and the total, in one round trip; null when the index cannot say.
+ */
+export function indexWindow(
+  projectId: string,
+  boardId: string,
+  period: string,
+  playerId: string,
+  range: number,
+): Promise<{ rank: number; start: number; total: number; playerIds: string[] } | null> {
+  const k = indexKeys(projectId, boardId, period);
+  return guarded(async (r) => {
+    const [rank, start, total, ...members] = await r.lbWindow(k.set, k.members, k.ready, playerId, range);
+    if (rank === -2) rebuildInBackground(r, projectId, boardId, period);
+    if (Number(rank) < 0) return null;
+    return { rank: Number(rank) + 1, start: Number(start), total: Number(total), playerIds: members.map((m) => playerOf(String(m))) };
   }, null);
 }
 

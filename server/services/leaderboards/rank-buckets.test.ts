@@ -1,0 +1,89 @@
+import pg from "pg";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createDatabase } from "../../../e2e/support/global-setup";
+import { migrate } from "../../migrate";
+import { aheadOf } from "./entries";
+
+// The bucket counts the trigger keeps (migration *_leaderboard_rank_buckets) against a plain count
+// of the entries ahead, on a scratch database: inserts, moves within and across buckets, ties,
+// -0 and 0, negative, tiny and huge sort keys, deletes, and a deleted player's cascade.
+let db: Awaited<ReturnType<typeof createDatabase>>;
+let pool: pg.Pool;
+const project = "00000000-0000-4000-8000-000000000001";
+const board = ["$1::uuid", "$2::text", "$3::text"] as [string, string, string];
+
+beforeAll(async () => {
+  db = await createDatabase();
+  pool = new pg.Pool({ connectionString: db.url, max: 2 });
+  await migrate(pool);
+  await pool.query("INSERT INTO projects (id, name, updated_at) VALUES ($1, 'p', now())", [project]);
+  await pool.query("INSERT INTO leaderboards (project_id, id, name, sort_order, operator) VALUES ($1, 'b', 'b', 'DESC', 'LATEST')", [
+    project,
+  ]);
+  await pool.query("INSERT INTO leaderboard_periods (project_id, leaderboard_id, period) VALUES ($1, 'b', '0:all')", [project]);
+});
+afterAll(async () => {
+  await pool?.end();
+  await db?.drop();
+});
+
+const KEYS = [0, -0, 1, -1, 0.5, -0.5, 1e-300, -1e-300, 5e-324, 1e6, -1e6, 999_999.5, 1e300, -1e300, 42, 42, 42, 3.25, -7.75];
+const randomKey = () =>
+  Math.random() < 0.3 ? KEYS[Math.floor(Math.random() * KEYS.length)] : (Math.random() - 0.5) * 10 ** Math.floor(Math.random() * 12);
+
+async function expectExactRanks() {
+  const { rows } = await pool.query<{ sort_key: number; seq: string; counted: number; bucketed: number }>(
+    `SELECT e.sort_key, e.seq,
+            (SELECT count(*)::int FROM leaderboard_entries o WHERE o.project_id = $1 AND o.leaderboard_id = $2 AND o.period = $3
+                AND (o.sort_key, o.seq) < (e.sort_key, e.seq)) AS counted,
+            ${aheadOf(board, "e.sort_key", "e.seq")} AS bucketed
+       FROM leaderboard_entries e WHERE e.project_id = $1 AND e.leaderboard_id = $2 AND e.period = $3`,
+    [project, "b", "0:all"],
+  );
+  expect(rows.length).toBeGreaterThan(0);
+  for (const r of rows) expect({ key: r.sort_key, ahead: r.bucketed }).toEqual({ key: r.sort_key, ahead: r.counted });
+  const { rows: sums } = await pool.query<{ entries: number; buckets: number }>(
+    `SELECT (SELECT count(*)::int FROM leaderboard_entries WHERE project_id = $1) AS entries,
+            (SELECT coalesce(sum(entries), 0)::int FROM leaderboard_rank_buckets WHERE project_id = $1) AS buckets`,
+    [project],
+  );
+  expect(sums[0]?.buckets).toBe(sums[0]?.entries);
+}
+
+describe("leaderboard rank buckets", () => {
+  it("rank from the buckets equals the count of entries ahead, through inserts, moves, deletes and cascades", async () => {
+    const players: string[] = [];
+    for (let i = 0; i < 300; i++) {
+      const { rows } = await pool.query<{ id: string }>(
+        "INSERT INTO players (id, project_id, updated_at) VALUES (gen_random_uuid(), $1, now()) RETURNING id",
+        [project],
+      );
+      players.push(rows[0]?.id as string);
+    }
+    for (const id of players) {
+      const key = randomKey();
+      await pool.query(
+        `INSERT INTO leaderboard_entries (project_id, leaderboard_id, period, player_id, score, sort_key, updated_at)
+         VALUES ($1, 'b', '0:all', $2, $3::float8, $3::float8, now())`,
+        [project, id, key],
+      );
+    }
+    await expectExactRanks();
+    // Moves: random new keys, and small moves inside a bucket (below its low).
+    for (const id of players.slice(0, 150)) {
+      const key = Math.random() < 0.5 ? randomKey() : null;
+      await pool.query(
+        `UPDATE leaderboard_entries SET sort_key = coalesce($3::float8, sort_key * 0.999), seq = nextval('leaderboard_entries_seq_seq')
+          WHERE project_id = $1 AND player_id = $2`,
+        [project, id, key],
+      );
+    }
+    await expectExactRanks();
+    await pool.query("DELETE FROM leaderboard_entries WHERE project_id = $1 AND player_id = ANY($2::uuid[])", [
+      project,
+      players.slice(150, 200),
+    ]);
+    await pool.query("DELETE FROM players WHERE id = ANY($1::uuid[])", [players.slice(200, 250)]);
+    await expectExactRanks();
+  });
+});
