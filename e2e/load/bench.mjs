@@ -231,14 +231,16 @@ if (topologies.has("postgres-redis") || topologies.has("compare")) {
         );
         report.compare.push({ label, rows });
       }
-      // Two instances behind HAProxy and PgBouncer: e2e/load/deploy.mjs exports
-      // withDeployment(options) → a product-like object { baseUrl (HAProxy), demo, sql, stop, pids }.
+      // Two instances (one worker each) behind HAProxy, on a fresh database of the same local
+      // Postgres reached through PgBouncer in transaction mode, and the same Redis server:
+      // e2e/load/deploy.mjs. CPU per request counts both instances, HAProxy, PgBouncer and the
+      // database's backends.
       const deployFile = path.join(root, "e2e/load/deploy.mjs");
       if (existsSync(deployFile)) {
-        const { withDeployment } = await import(deployFile);
-        const deployment = await withDeployment({ databaseUrl: database.url, redisUrl: redis.url, env: benchEnv, instances: 2 });
+        const { startDeployment } = await import(deployFile);
+        const deployment = await startDeployment({ redisUrl: redis.url, env: benchEnv, instances: 2 });
         try {
-          deployment.database ??= "DATABASE_URL";
+          deployment.pids = [...deployment.pids, deployment.supportPids.haproxy, deployment.supportPids.pgbouncer].filter(Boolean);
           await unlimitDemo(deployment);
           const seed = await seedVolume(deployment, { redisUrl: redis.url });
           deployment.volume = { projectId: seed.projectId };
