@@ -53,6 +53,11 @@ const only = args.only?.split(",");
 const allScenarios = [...volumeScenarios, ...classicScenarios.filter((c) => !volumeScenarios.some((v) => v.name === c.name))];
 const chosen = only ? allScenarios.filter((s) => only.includes(s.name)) : volumeScenarios;
 const COMPARED = ["own-rank", "purchase", "mix"];
+/** The two main topologies run as `npm start` does: WEB_CONCURRENCY workers, one per core unless BENCH_ENV sets it. */
+const defaultWorkers = Number(
+  (process.env.BENCH_ENV ? JSON.parse(process.env.BENCH_ENV).WEB_CONCURRENCY : undefined) ?? os.availableParallelism(),
+);
+const workersLabel = `${defaultWorkers} worker${defaultWorkers === 1 ? "" : "s"}${process.env.BENCH_ENV?.includes("WEB_CONCURRENCY") ? "" : " (npm start's default: one per core)"}`;
 const bareRoute = { path: "/api/internal/bare", expect: 200 };
 const benchEnv = {
   BENCH_BARE_ROUTE: "1",
@@ -202,7 +207,7 @@ if (topologies.has("embedded")) {
     report.seeds.push({ topology: "embedded", ...seed });
     return runScenarios(product, chosen, duration, "embedded");
   });
-  report.topologies.push({ name: "embedded", label: "embedded Postgres, in-process limiter, 1 worker", rows });
+  report.topologies.push({ name: "embedded", label: `embedded Postgres, in-process limiter, ${workersLabel}`, rows });
 }
 
 if (topologies.has("postgres-redis") || topologies.has("compare")) {
@@ -216,7 +221,11 @@ if (topologies.has("postgres-redis") || topologies.has("compare")) {
         report.seeds.push({ topology: "postgres-redis", ...seed });
         return runScenarios(product, chosen, duration, "postgres-redis");
       });
-      report.topologies.push({ name: "postgres-redis", label: "Postgres 15 (local) + Redis 7 (private), rank index on, 1 worker", rows });
+      report.topologies.push({
+        name: "postgres-redis",
+        label: `Postgres 15 (local) + Redis 7 (private), rank index on, ${workersLabel}`,
+        rows,
+      });
     }
     if (topologies.has("compare")) {
       // Until the launcher reads WEB_CONCURRENCY, "N workers" would be one worker under another name.
