@@ -86,4 +86,52 @@ describe("leaderboard rank buckets", () => {
     await pool.query("DELETE FROM players WHERE id = ANY($1::uuid[])", [players.slice(200, 250)]);
     await expectExactRanks();
   });
+
+  it("multi-row statements (bulk insert, upsert, one UPDATE moving every entry, bulk delete) keep the counts exact", async () => {
+    const { rows } = await pool.query<{ id: string }>(
+      "INSERT INTO players (id, project_id, updated_at) SELECT gen_random_uuid(), $1, now() FROM generate_series(1, 2000) RETURNING id",
+      [project],
+    );
+    const ids = rows.map((r) => r.id);
+    // One statement inserts 2,000 entries; scores bunch in few buckets, as a real board's do.
+    await pool.query(
+      `INSERT INTO leaderboard_entries (project_id, leaderboard_id, period, player_id, score, sort_key, updated_at)
+       SELECT $1, 'b', '0:all', id, k, k, now() FROM (SELECT id, floor(random() * 5000)::float8 AS k FROM unnest($2::uuid[]) AS id) x`,
+      [project, ids],
+    );
+    await expectExactRanks();
+    // One UPDATE moves every entry of the board (across and within buckets, some unchanged).
+    await pool.query(
+      `UPDATE leaderboard_entries SET sort_key = CASE WHEN random() < 0.2 THEN sort_key WHEN random() < 0.5 THEN sort_key - 0.25 ELSE floor(random() * 1e6) END,
+              seq = nextval('leaderboard_entries_seq_seq')
+        WHERE project_id = $1 AND leaderboard_id = 'b'`,
+      [project],
+    );
+    await expectExactRanks();
+    // An upsert of 500 existing entries and 0 new ones, then of 250 new and 250 existing.
+    await pool.query(
+      `INSERT INTO leaderboard_entries (project_id, leaderboard_id, period, player_id, score, sort_key, updated_at)
+       SELECT $1, 'b', '0:all', id, -k, -k, now() FROM (SELECT id, floor(random() * 100)::float8 AS k FROM unnest($2::uuid[]) AS id) x
+       ON CONFLICT (project_id, leaderboard_id, period, player_id) DO UPDATE SET sort_key = EXCLUDED.sort_key, score = EXCLUDED.score`,
+      [project, ids.slice(0, 500)],
+    );
+    await pool.query("DELETE FROM leaderboard_entries WHERE project_id = $1 AND player_id = ANY($2::uuid[])", [
+      project,
+      ids.slice(500, 750),
+    ]);
+    await pool.query(
+      `INSERT INTO leaderboard_entries (project_id, leaderboard_id, period, player_id, score, sort_key, updated_at)
+       SELECT $1, 'b', '0:all', id, 7, 7, now() FROM unnest($2::uuid[]) AS id
+       ON CONFLICT (project_id, leaderboard_id, period, player_id) DO UPDATE SET sort_key = EXCLUDED.sort_key, score = EXCLUDED.score`,
+      [project, ids.slice(250, 750)],
+    );
+    await expectExactRanks();
+    // A bulk delete, and players deleted with their entries (the cascade is one statement per player).
+    await pool.query("DELETE FROM leaderboard_entries WHERE project_id = $1 AND player_id = ANY($2::uuid[])", [
+      project,
+      ids.slice(750, 1500),
+    ]);
+    await pool.query("DELETE FROM players WHERE id = ANY($1::uuid[])", [ids.slice(1500, 1800)]);
+    await expectExactRanks();
+  });
 });
