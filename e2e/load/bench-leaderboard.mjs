@@ -15,6 +15,7 @@ import { parseArgs } from "node:util";
 import { Redis } from "ioredis";
 import { load, root, withProduct } from "./lib.mjs";
 import { perPlayer, players } from "./scenarios.mjs";
+import { bulkSql, countRankBuckets } from "./seed-volume.mjs";
 
 const { values: args } = parseArgs({
   options: {
@@ -63,15 +64,20 @@ async function seed(product, projectId, size, botsSoFar) {
     id,
     size,
   ]);
-  await product.sql(
+  // Without per-row triggers (bulkSql), then the rank buckets in one pass: the row trigger would
+  // upsert a bucket row per entry (minutes at 1M).
+  await bulkSql(
+    product,
     `INSERT INTO leaderboard_entries (project_id, leaderboard_id, period, player_id, score, sort_key, seq, updated_at)
      SELECT $1, $2, '0:all', id, s, -s, nextval('leaderboard_entries_seq_seq'), now()
        FROM (SELECT id, floor(random() * 1e6)::float8 AS s FROM players WHERE project_id = $1 AND display_name LIKE 'bot-%' LIMIT $3) x`,
     [projectId, id, size],
   );
+  await countRankBuckets(product, projectId, id);
   // A board in steady state: autovacuum has run, so rank counts and offsets are index-only scans.
   await product.sql("VACUUM ANALYZE leaderboard_entries");
   await product.sql("VACUUM ANALYZE players");
+  await product.sql("VACUUM ANALYZE leaderboard_rank_buckets");
   return { id, seedSeconds: (performance.now() - started) / 1000, bots: Math.max(size, botsSoFar) };
 }
 

@@ -33,6 +33,48 @@ export async function projectIdOf(product) {
 }
 
 /**
+ * Bulk loads of rows consistent by construction (every id comes from the same series) run with
+ * session_replication_role = replica: no foreign-key check per row and no per-row trigger (the
+ * rank buckets those triggers keep are then counted in one GROUP BY: `countRankBuckets`). Needs a
+ * superuser (the embedded Postgres and the local one are); otherwise plain statements (checks and
+ * triggers on).
+ */
+export async function bulkSql(product, text, values) {
+  if (!product.databaseUrl) return product.sql(text, values);
+  const client = new pg.Client({ connectionString: product.databaseUrl });
+  await client.connect();
+  try {
+    // SET LOCAL: scoped to this transaction, so it cannot outlive it on a pooled server
+    // connection (PgBouncer in transaction mode) and reach the app's queries.
+    await client.query("BEGIN");
+    await client.query("SAVEPOINT role");
+    await client.query("SET LOCAL session_replication_role = replica").catch(() => client.query("ROLLBACK TO SAVEPOINT role"));
+    const result = await client.query(text, values);
+    await client.query("COMMIT");
+    return result;
+  } catch (error) {
+    await client.query("ROLLBACK").catch(() => undefined);
+    throw error;
+  } finally {
+    await client.end();
+  }
+}
+
+/** The per-bucket counts the rank triggers keep, for a board loaded by `bulkSql`, in one pass. */
+export async function countRankBuckets(product, projectId, boardId) {
+  const buckets = await product.sql("SELECT to_regclass('leaderboard_rank_buckets') IS NOT NULL AS present");
+  if (!buckets.rows[0].present) return;
+  await product.sql(
+    `INSERT INTO leaderboard_rank_buckets (project_id, leaderboard_id, period, bucket, entries, low)
+     SELECT project_id, leaderboard_id, period, leaderboard_rank_bucket(sort_key), count(*), min(sort_key)
+       FROM leaderboard_entries WHERE project_id = $1 AND leaderboard_id = $2 AND period = '0:all'
+      GROUP BY 1, 2, 3, 4
+     ON CONFLICT DO NOTHING`, // already counted where the row trigger ran (no superuser)
+    [projectId, boardId],
+  );
+}
+
+/**
  * Seeds the volume into `product`'s bench project; returns the seconds of each step.
  * `redisUrl`: the product's Redis, to wait for the rank index (null: none configured).
  */
@@ -51,30 +93,7 @@ export async function seedVolume(product, { redisUrl = null, log = console.error
     log(`[seed] ${name}: ${steps[name].toFixed(1)} s`);
   };
   const { players, entries } = VOLUME;
-  // Bulk loads of rows consistent by construction (every id comes from the same series) run with
-  // session_replication_role = replica: no foreign-key check per row and no per-row trigger (the
-  // rank buckets those triggers keep are then counted in one GROUP BY below). Needs a superuser
-  // (the embedded Postgres and the local one are); otherwise plain statements (checks and triggers on).
-  const bulk = async (text, values) => {
-    if (!product.databaseUrl) return product.sql(text, values);
-    const client = new pg.Client({ connectionString: product.databaseUrl });
-    await client.connect();
-    try {
-      // SET LOCAL: scoped to this transaction, so it cannot outlive it on a pooled server
-      // connection (PgBouncer in transaction mode) and reach the app's queries.
-      await client.query("BEGIN");
-      await client.query("SAVEPOINT role");
-      await client.query("SET LOCAL session_replication_role = replica").catch(() => client.query("ROLLBACK TO SAVEPOINT role"));
-      const result = await client.query(text, values);
-      await client.query("COMMIT");
-      return result;
-    } catch (error) {
-      await client.query("ROLLBACK").catch(() => undefined);
-      throw error;
-    } finally {
-      await client.end();
-    }
-  };
+  const bulk = (text, values) => bulkSql(product, text, values);
   const total = performance.now();
   // Two statements at once where they touch different rows: the app is idle during seeding and
   // the machine has more than one core.
@@ -115,18 +134,7 @@ export async function seedVolume(product, { redisUrl = null, log = console.error
         ),
       ),
     );
-    // The per-bucket counts the rank triggers keep (e.g. after a migration's backfill), in one pass.
-    const buckets = await product.sql("SELECT to_regclass('leaderboard_rank_buckets') IS NOT NULL AS present");
-    if (buckets.rows[0].present) {
-      await product.sql(
-        `INSERT INTO leaderboard_rank_buckets (project_id, leaderboard_id, period, bucket, entries, low)
-         SELECT project_id, leaderboard_id, period, leaderboard_rank_bucket(sort_key), count(*), min(sort_key)
-           FROM leaderboard_entries WHERE project_id = $1 AND leaderboard_id = $2 AND period = '0:all'
-          GROUP BY 1, 2, 3, 4
-         ON CONFLICT DO NOTHING`, // already counted where the row trigger ran (no superuser)
-        [projectId, VOLUME_BOARD],
-      );
-    }
+    await countRankBuckets(product, projectId, VOLUME_BOARD);
   });
   await step(`${players.toLocaleString("en")} 1 KiB data keys`, () =>
     bulk(
