@@ -12,6 +12,7 @@ import path from "node:path";
 import autocannon from "autocannon";
 import pg from "pg";
 import { freePort, launchApp } from "../support/launch.mjs";
+import { sqlOn } from "./lib.mjs";
 
 /** The machine's Postgres as a superuser, where the deployment's database is created and dropped. */
 export const ADMIN_DATABASE_URL = process.env.TEST_ADMIN_DATABASE_URL ?? "postgresql://postgres@127.0.0.1:5432/postgres";
@@ -298,15 +299,7 @@ export async function startDeployment(options = {}) {
       pooledUrl,
       redisUrl,
       output: () => apps.map((a) => `--- ${a.name}\n${a.output()}`).join("\n"),
-      sql: async (text, values = []) => {
-        const client = new pg.Client({ connectionString: databaseUrl });
-        await client.connect();
-        try {
-          return await client.query(text, values);
-        } finally {
-          await client.end();
-        }
-      },
+      sql: sqlOn(databaseUrl),
       stop,
     };
   } catch (error) {

@@ -12,6 +12,19 @@ import { freePort, launchApp, root } from "../support/launch.mjs";
 
 export { freePort, root };
 
+/** `sql(text, values)` on its own short connection to `databaseUrl` (seeding, budgets, checks). */
+export function sqlOn(databaseUrl) {
+  return async (text, values = []) => {
+    const client = new pg.Client({ connectionString: databaseUrl });
+    await client.connect();
+    try {
+      return await client.query(text, values);
+    } finally {
+      await client.end();
+    }
+  };
+}
+
 export function ensureBuild() {
   const r = spawnSync(process.execPath, ["server/cli/start.mjs", "--build-only"], { cwd: root, stdio: "inherit" });
   if (r.status !== 0) process.exit(r.status ?? 1);
@@ -56,15 +69,7 @@ export async function startProduct(extraEnv = {}, nodeArgs = []) {
     redisUrl,
     output: app.output,
     /** Runs SQL against the product's database (to lift the bench project's budget). */
-    sql: async (text, values = []) => {
-      const client = new pg.Client({ connectionString: databaseUrl });
-      await client.connect();
-      try {
-        return await client.query(text, values);
-      } finally {
-        await client.end();
-      }
-    },
+    sql: sqlOn(databaseUrl),
     stop: async () => {
       await app.stop();
       if (!keepDataDir) rmSync(dataDir, { recursive: true, force: true });
