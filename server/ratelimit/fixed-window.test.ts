@@ -9,10 +9,14 @@ type Redis = ConstructorParameters<typeof Ratelimit>[0]["redis"];
 it("the in-process store runs the library's fixed window: the limit, then refusals, remaining counting down, a fresh window later", async () => {
   const limiter = new Ratelimit({
     redis: new MemoryStore() as unknown as Redis,
-    limiter: Ratelimit.fixedWindow(3, "1 s"),
+    limiter: Ratelimit.fixedWindow(3, "3 s"),
     prefix: `unit-fw-${randomUUID()}`,
     ephemeralCache: false,
   });
+  // The library's windows are aligned to the clock (floor(now / window)): start just after a
+  // boundary, so the calls below share one window even on a busy machine (a 1 s window that
+  // began mid-window crossed into the next one in CI).
+  await new Promise((r) => setTimeout(r, 3_000 - (Date.now() % 3_000) + 20));
   const answers: Awaited<ReturnType<Ratelimit["limit"]>>[] = [];
   for (let i = 0; i < 5; i++) answers.push(await limiter.limit("id"));
   expect(answers.map((a) => [a.success, a.remaining])).toEqual([
@@ -25,7 +29,7 @@ it("the in-process store runs the library's fixed window: the limit, then refusa
   expect((await limiter.getRemaining("id")).remaining).toBe(0);
   await new Promise((r) => setTimeout(r, Math.max(0, (answers[0]?.reset ?? 0) - Date.now()) + 20));
   expect((await limiter.limit("id")).remaining).toBe(2);
-});
+}, 15_000); // up to two 3 s windows of waiting
 
 it("a refund (negative rate) gives units back within the window", async () => {
   const limiter = new Ratelimit({
