@@ -617,6 +617,23 @@ async function sendOp(op, base, agent) {
   return r;
 }
 
+/**
+ * After a kill: replays every unsettled key, runs the idempotency and ledger checks, and adds the
+ * scenario's row to the report (`recovery` says what came back, and how many keys waited for the takeover).
+ */
+async function settleAndRecord(S, product, ops, players, base, inProgress, recovery) {
+  await settleOps(ops, base);
+  await checkIdempotentOps(S, product, ops, players, inProgress);
+  const all = ops.flatMap((o) => o.answers);
+  rows.push({
+    scenario: S,
+    requests: all.length,
+    statuses: statusCounts(all),
+    maxMs: maxMs(all),
+    recovery: `${recovery}; ${inProgress} keys in progress until the ${CLAIM_TAKEOVER_MS / 1000} s takeover`,
+  });
+}
+
 /** Keys not settled yet: unanswered, or claimed by a process that died (409 IDEMPOTENCY_IN_PROGRESS until the takeover). */
 const pendingOps = (ops) =>
   ops.filter((o) => {
@@ -855,16 +872,15 @@ async function workerKill(product) {
   );
   return {
     finish: async () => {
-      await settleOps(ops, owned.app.baseUrl);
-      await checkIdempotentOps(S, product, ops, players, inProgress);
-      const all = ops.flatMap((o) => o.answers);
-      rows.push({
-        scenario: S,
-        requests: all.length,
-        statuses: statusCounts(all),
-        maxMs: maxMs(all),
-        recovery: `worker ${victimIndex} replaced and ready ${replaced ? Math.round(replacedMs ?? 0) : "never"} ms after the kill; ${inProgress} keys in progress until the ${CLAIM_TAKEOVER_MS / 1000} s takeover`,
-      });
+      await settleAndRecord(
+        S,
+        product,
+        ops,
+        players,
+        owned.app.baseUrl,
+        inProgress,
+        `worker ${victimIndex} replaced and ready ${replaced ? Math.round(replacedMs ?? 0) : "never"} ms after the kill`,
+      );
     },
   };
 }
@@ -915,16 +931,15 @@ async function appKill(product, afterTakeover) {
   log(`${S}: after the first replay ${inProgressAfterRestart} keys still in progress (claims of the killed process)`);
   // Keys claimed by a killed process answer 409 IDEMPOTENCY_IN_PROGRESS until the claim is taken over.
   await sleep(Math.max(0, killAt + CLAIM_TAKEOVER_MS + 1_000 - now()));
-  await settleOps(ops, base);
-  await checkIdempotentOps(S, product, ops, players, inProgressAfterRestart);
-  const all = ops.flatMap((o) => o.answers);
-  rows.push({
-    scenario: S,
-    requests: all.length,
-    statuses: statusCounts(all),
-    maxMs: maxMs(all),
-    recovery: `launcher restarted and ready in ${Math.round(restartMs)} ms; ${inProgressAfterRestart} keys in progress until the ${CLAIM_TAKEOVER_MS / 1000} s takeover`,
-  });
+  await settleAndRecord(
+    S,
+    product,
+    ops,
+    players,
+    base,
+    inProgressAfterRestart,
+    `launcher restarted and ready in ${Math.round(restartMs)} ms`,
+  );
   await afterTakeover();
 }
 
