@@ -12,8 +12,9 @@ const port = Number(process.env.E2E_PORT ?? 3100);
 export const E2E_DATA_DIR = path.join(tmpdir(), `gb-dashboard-e2e-${port}`);
 
 export default defineConfig({
-  testDir: "e2e/dashboard",
-  testMatch: "**/*.spec.ts",
+  // The dashboard's specs, and the SDK's in-browser specs beside its other tests.
+  testDir: ".",
+  testMatch: ["e2e/dashboard/**/*.spec.ts", "sdk/test/**/*.spec.ts"],
   outputDir: "test-results/playwright",
   timeout: 120_000,
   workers: 1,

@@ -8,7 +8,12 @@ import { defineConfig } from "vitest/config";
  * `npx vitest run --project unit` is the quick loop.
  */
 // `server-only` throws outside React's server condition; vitest runs server code as plain Node.
-const alias = { "@": path.resolve(import.meta.dirname), "server-only": "next/dist/compiled/server-only/empty.js" };
+// The SDK's suite imports the SDK's source (always current); its pack test covers the built package.
+const alias = {
+  "@": path.resolve(import.meta.dirname),
+  "server-only": "next/dist/compiled/server-only/empty.js",
+  "@game-backend/client": path.resolve(import.meta.dirname, "sdk/src/index.ts"),
+};
 
 export default defineConfig({
   resolve: { alias },
@@ -26,7 +31,7 @@ export default defineConfig({
         resolve: { alias },
         test: {
           name: "integration",
-          include: ["e2e/api/**/*.test.ts", "e2e/browser/**/*.test.ts"],
+          include: ["e2e/api/**/*.test.ts", "e2e/browser/**/*.test.ts", "sdk/test/**/*.test.ts"],
           globalSetup: ["e2e/support/global-setup.ts"],
           setupFiles: ["e2e/support/worker-env.ts"],
           testTimeout: 30_000,

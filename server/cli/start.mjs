@@ -51,12 +51,13 @@ function loadSecrets() {
   return secrets;
 }
 
-const SOURCE_DIRS = ["app", "server", "components", "prisma"];
+const SOURCE_DIRS = ["app", "server", "components", "prisma", "sdk"];
 const SOURCE_FILES = ["package-lock.json", "next.config.ts", "instrumentation.ts", "tsconfig.json"];
 
 function* walk(dir) {
   for (const entry of readdirSync(dir, { withFileTypes: true })) {
-    if (entry.name === "generated" || entry.name === "node_modules") continue;
+    // Derived files: generated clients and the SDK's dist/ (its sources are fingerprinted).
+    if (entry.name === "generated" || entry.name === "node_modules" || entry.name === "dist") continue;
     const full = path.join(dir, entry.name);
     if (entry.isDirectory()) yield* walk(full);
     else yield full;
@@ -94,6 +95,8 @@ function ensureBuild() {
   const fingerprint = sourceFingerprint();
   if (existsSync(stamp) && readFileSync(stamp, "utf8") === fingerprint) return;
   log("building (sources changed since the last build)…");
+  // The app imports the client SDK as a package (its dist/), like a studio's game would.
+  run(process.execPath, ["sdk/scripts/build.mjs"]);
   run(process.execPath, ["node_modules/next/dist/bin/next", "build"], { ...process.env, NODE_ENV: "production" });
   writeFileSync(stamp, fingerprint);
 }

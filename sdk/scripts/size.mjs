@@ -1,0 +1,25 @@
+#!/usr/bin/env node
+import path from "node:path";
+// `npm run sdk:size`: the SDK as a browser game ships it — dist/index.js bundled and minified
+// by rolldown, then gzipped — against its budget. sdk/test/package.test.ts holds it to the budget.
+import { gzipSync } from "node:zlib";
+import { rolldown } from "rolldown";
+
+export const SIZE_BUDGET_BYTES = 5 * 1024;
+
+export async function measureSize() {
+  const bundle = await rolldown({ input: path.resolve(import.meta.dirname, "../dist/index.js"), logLevel: "silent" });
+  const { output } = await bundle.generate({ format: "esm", minify: true });
+  await bundle.close();
+  const code = output[0].code;
+  return { minifiedBytes: Buffer.byteLength(code), gzippedBytes: gzipSync(code, { level: 9 }).length, budgetBytes: SIZE_BUDGET_BYTES };
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  const size = await measureSize();
+  const kib = (n) => `${(n / 1024).toFixed(2)} KiB`;
+  console.log(
+    `@game-backend/client: ${kib(size.minifiedBytes)} minified, ${kib(size.gzippedBytes)} minified + gzipped (budget ${kib(size.budgetBytes)})`,
+  );
+  if (size.gzippedBytes > size.budgetBytes) process.exit(1);
+}

@@ -1,0 +1,286 @@
+import { GameApiError, VersionConflictError } from "./errors.js";
+import type { Session } from "./session.js";
+import { type CallOptions, type ClientOptions, createTransport, idempotencyKey, type RequestSpec, type Transport } from "./transport.js";
+import type {
+  ApiPath,
+  CurrencyBalance,
+  CurrencyChange,
+  EconomyTransactionPage,
+  InventoryEntry,
+  JsonValue,
+  LeaderboardPage,
+  LeaderboardPlayerEntry,
+  Method,
+  OwnProfile,
+  PatchPlayerDataBody,
+  PlayerDataRecord,
+  PublicProfile,
+  PurchaseResult,
+  Save,
+  SaveMetadata,
+  SubmitScoreResult,
+  SuccessOf,
+  Visibility,
+} from "./types.js";
+
+export type WriteOptions = {
+  /** Write only if the stored version is this one (If-Match); otherwise VersionConflictError. */
+  ifVersion?: number;
+  /** Write only if nothing is stored yet (If-None-Match: *). */
+  createOnly?: boolean;
+};
+
+/**
+ * Sent again after a lost answer only when a repeat answers the same as the first: a conditional
+ * write that succeeded would meet its own new version (412), a delete its own absence (404).
+ */
+const unconditional = (options: WriteOptions | undefined): boolean => options?.ifVersion === undefined && !options?.createOnly;
+const batchResendable = (ops: PatchPlayerDataBody): boolean =>
+  !ops.delete?.length && Object.values(ops.set ?? {}).every((op) => op.version === undefined);
+
+function versionHeaders(options: WriteOptions | undefined): Record<string, string> {
+  if (options?.ifVersion !== undefined) return { "If-Match": `"${options.ifVersion}"` };
+  if (options?.createOnly) return { "If-None-Match": "*" };
+  return {};
+}
+
+/**
+ * A 412 becomes a VersionConflictError carrying the server's copy, read right after the conflict:
+ * null when it no longer exists, undefined when it could not be read (read it again yourself).
+ */
+async function withConflictCopy<T, C>(write: () => Promise<T>, readCurrent: () => Promise<C>): Promise<T> {
+  try {
+    return await write();
+  } catch (error) {
+    if (!(error instanceof GameApiError) || error.code !== "VERSION_CONFLICT") throw error;
+    const current = await readCurrent().then(
+      (copy): C | null | undefined => copy,
+      (readError: unknown) => (readError instanceof GameApiError && GONE.has(readError.code) ? null : undefined),
+    );
+    throw new VersionConflictError<C>(
+      { status: error.status, code: error.code, message: error.message, details: error.details, requestId: error.requestId, cause: error },
+      current,
+    );
+  }
+}
+
+const GONE = new Set<string>(["KEY_NOT_FOUND", "SAVE_NOT_FOUND"]);
+
+export function createClient(options: ClientOptions) {
+  const t: Transport = createTransport(options);
+  const send = <P extends ApiPath, M extends Method>(spec: RequestSpec<P, M>, call?: CallOptions): Promise<SuccessOf<P, M>> =>
+    t.send(spec, call);
+  const player = { auth: "player", resendable: true } as const;
+  const once = { auth: "player", resendable: false } as const;
+  const idempotent = () => ({ auth: "player", resendable: true, headers: { "Idempotency-Key": idempotencyKey() } }) as const;
+
+  const auth = {
+    /** A new anonymous player, signed in. Upgrade it later with `register` or `idp` to keep progress. */
+    anonymous: async (call?: CallOptions): Promise<Session> =>
+      t.signIn(await send({ method: "post", path: "/auth/anonymous", body: {}, auth: "none", resendable: true }, call)),
+    /**
+     * Creates an e-mail account; while signed in as a player without an e-mail (an anonymous one),
+     * links the e-mail to that player instead (same playerId). Not resent after a lost answer.
+     */
+    register: async (input: { email: string; password: string; displayName?: string }, call?: CallOptions): Promise<Session> =>
+      t.signIn(await send({ method: "post", path: "/auth/email/register", body: input, auth: "optional", resendable: false }, call)),
+    login: async (input: { email: string; password: string }, call?: CallOptions): Promise<Session> =>
+      t.signIn(await send({ method: "post", path: "/auth/email/login", body: input, auth: "none", resendable: true }, call)),
+    /** Signs in with an identity provider's ID token; while signed in, links that identity to the player. */
+    idp: async (input: { provider: string; token: string }, call?: CallOptions): Promise<Session> =>
+      t.signIn(await send({ method: "post", path: "/auth/idp", body: input, auth: "optional", resendable: true }, call)),
+    /** Rotates the tokens now (calls do this by themselves when needed). */
+    refresh: (call?: CallOptions): Promise<Session> => t.refresh(call),
+    /**
+     * Ends the session on the server and forgets it here. A session the server had already ended
+     * counts as signed out; a network error rejects (the server's session lives on) but the local
+     * session is forgotten all the same.
+     */
+    logout: async (call?: CallOptions): Promise<void> => {
+      await t.ready;
+      try {
+        if (t.session) await send({ method: "post", path: "/auth/logout", ...player }, call);
+      } catch (error) {
+        if (!(error instanceof GameApiError && error.status === 401)) throw error;
+      } finally {
+        await t.setSession(null);
+      }
+    },
+  };
+
+  const players = {
+    me: (call?: CallOptions) =>
+      send({ method: "get", path: "/players/{id}", params: { id: "me" }, ...player }, call) as Promise<OwnProfile>,
+    update: (input: { displayName: string | null }, call?: CallOptions) =>
+      send({ method: "patch", path: "/players/{id}", params: { id: "me" }, body: input, ...player }, call) as Promise<OwnProfile>,
+    /** Another player's profile as others see it ("me" is answered by `me`). */
+    get: (playerId: string, call?: CallOptions) =>
+      send({ method: "get", path: "/players/{id}", params: { id: playerId }, ...player }, call) as Promise<PublicProfile>,
+  };
+
+  const readData = (key: string, playerId = "me", call?: CallOptions): Promise<PlayerDataRecord> =>
+    send({ method: "get", path: "/players/{id}/data/{key}", params: { id: playerId, key }, ...player }, call);
+
+  const data = {
+    /** One key of the player's data (or another player's public key with `playerId`). */
+    get: (key: string, opts?: { playerId?: string }, call?: CallOptions): Promise<PlayerDataRecord> => readData(key, opts?.playerId, call),
+    list: (opts?: { playerId?: string }, call?: CallOptions): Promise<PlayerDataRecord[]> =>
+      send({ method: "get", path: "/players/{id}/data", params: { id: opts?.playerId ?? "me" }, ...player }, call),
+    set: (
+      key: string,
+      value: JsonValue,
+      opts?: WriteOptions & { visibility?: Visibility },
+      call?: CallOptions,
+    ): Promise<PlayerDataRecord> =>
+      withConflictCopy(
+        () =>
+          send(
+            {
+              method: "put",
+              path: "/players/{id}/data/{key}",
+              params: { id: "me", key },
+              body: opts?.visibility ? { value, visibility: opts.visibility } : { value },
+              headers: versionHeaders(opts),
+              ...player,
+              resendable: unconditional(opts),
+            },
+            call,
+          ),
+        () => readData(key, "me", call),
+      ),
+    delete: (key: string, opts?: { ifVersion?: number }, call?: CallOptions): Promise<void> =>
+      withConflictCopy(
+        () =>
+          send(
+            { method: "delete", path: "/players/{id}/data/{key}", params: { id: "me", key }, headers: versionHeaders(opts), ...once },
+            call,
+          ),
+        () => readData(key, "me", call),
+      ),
+    /** Up to 100 writes and deletes, all or nothing; any version mismatch fails the batch with every conflict listed. */
+    batch: (ops: PatchPlayerDataBody, call?: CallOptions): Promise<PlayerDataRecord[]> =>
+      withConflictCopy(
+        () =>
+          send(
+            { method: "patch", path: "/players/{id}/data", params: { id: "me" }, body: ops, ...player, resendable: batchResendable(ops) },
+            call,
+          ),
+        async () => null,
+      ),
+  };
+
+  const readSave = (key: string, call?: CallOptions): Promise<Save> =>
+    send({ method: "get", path: "/saves/{key}", params: { key }, ...player }, call);
+
+  const saves = {
+    list: (call?: CallOptions): Promise<SaveMetadata[]> => send({ method: "get", path: "/saves", ...player }, call),
+    get: readSave,
+    /** On a conflict, the VersionConflictError's `current` is the cloud save with its data. */
+    put: (
+      key: string,
+      saveData: JsonValue,
+      opts?: WriteOptions & { meta?: Record<string, unknown> },
+      call?: CallOptions,
+    ): Promise<SaveMetadata> =>
+      withConflictCopy(
+        () =>
+          send(
+            {
+              method: "put",
+              path: "/saves/{key}",
+              params: { key },
+              body: opts?.meta ? { data: saveData, meta: opts.meta } : { data: saveData },
+              headers: versionHeaders(opts),
+              ...player,
+              resendable: unconditional(opts),
+            },
+            call,
+          ),
+        () => readSave(key, call),
+      ),
+    delete: (key: string, opts?: { ifVersion?: number }, call?: CallOptions): Promise<void> =>
+      withConflictCopy(
+        () => send({ method: "delete", path: "/saves/{key}", params: { key }, headers: versionHeaders(opts), ...once }, call),
+        () => readSave(key, call),
+      ),
+  };
+
+  const leaderboards = {
+    /** Submits once per call: retries reuse the call's Idempotency-Key, so a lost answer never counts twice. */
+    submit: (
+      boardId: string,
+      score: number,
+      opts?: { metadata?: Record<string, unknown> },
+      call?: CallOptions,
+    ): Promise<SubmitScoreResult> =>
+      send(
+        {
+          method: "post",
+          path: "/leaderboards/{id}/scores",
+          params: { id: boardId },
+          body: opts?.metadata ? { score, metadata: opts.metadata } : { score },
+          ...idempotent(),
+        },
+        call,
+      ),
+    page: (boardId: string, opts?: { offset?: number; limit?: number }, call?: CallOptions): Promise<LeaderboardPage> =>
+      send({ method: "get", path: "/leaderboards/{id}", params: { id: boardId }, query: opts, auth: "none", resendable: true }, call),
+    /** The player's own entry; `range` adds that many neighbours above and below. */
+    me: (boardId: string, opts?: { range?: number }, call?: CallOptions): Promise<LeaderboardPlayerEntry> =>
+      send({ method: "get", path: "/leaderboards/{id}/player", params: { id: boardId }, query: opts, ...player }, call),
+  };
+
+  const change =
+    (direction: "add" | "subtract") =>
+    (currencyId: string, amount: number, call?: CallOptions): Promise<CurrencyChange> =>
+      send(
+        {
+          method: "post",
+          path: direction === "add" ? "/economy/currencies/{id}/add" : "/economy/currencies/{id}/subtract",
+          params: { id: currencyId },
+          body: { amount },
+          ...idempotent(),
+        },
+        call,
+      );
+
+  const economy = {
+    currencies: (call?: CallOptions): Promise<CurrencyBalance[]> => send({ method: "get", path: "/economy/currencies", ...player }, call),
+    add: change("add"),
+    subtract: change("subtract"),
+    /** All costs and rewards in one transaction; spends once per call however often it is retried. */
+    purchase: (purchaseId: string, opts?: { quantity?: number }, call?: CallOptions): Promise<PurchaseResult> =>
+      send(
+        {
+          method: "post",
+          path: "/economy/purchase",
+          body: opts?.quantity === undefined ? { purchaseId } : { purchaseId, quantity: opts.quantity },
+          ...idempotent(),
+        },
+        call,
+      ),
+    inventory: (call?: CallOptions): Promise<InventoryEntry[]> => send({ method: "get", path: "/economy/inventory", ...player }, call),
+    /** The player's ledger, newest first; pass `nextCursor` back as `cursor` for the next page. */
+    transactions: (opts?: { cursor?: string; limit?: number }, call?: CallOptions): Promise<EconomyTransactionPage> =>
+      send({ method: "get", path: "/economy/transactions", query: opts, ...player }, call),
+  };
+
+  return {
+    /** Resolves once the stored session is restored (at once for synchronous storage such as localStorage). */
+    ready: t.ready,
+    /** The signed-in player, or null. */
+    get session(): Session | null {
+      return t.session;
+    },
+    /** Called with the new session on sign-in, refresh and sign-out (null), also when another tab changes it. */
+    onSessionChange: t.onSessionChange,
+    auth,
+    players,
+    data,
+    saves,
+    leaderboards,
+    economy,
+  };
+}
+
+export type GameClient = ReturnType<typeof createClient>;

@@ -1,0 +1,373 @@
+import { errorFromResponse, GameApiError, SessionEndedError } from "./errors.js";
+import { defaultStorage, parseSession, type Session, type SessionStorage, sessionFromResponse, withLock } from "./session.js";
+import type { ApiPath, BodyOf, Method, PathParamsOf, QueryOf, SessionResponse, SuccessOf } from "./types.js";
+
+export type RetryOptions = {
+  /** Retries after the first attempt. Default 3. */
+  retries?: number;
+  /** First backoff step; doubles per retry, with full jitter. Default 200 ms. */
+  baseDelayMs?: number;
+  /** Longest wait between attempts. A Retry-After longer than this is not waited out: the call fails with it. Default 5,000 ms. */
+  maxDelayMs?: number;
+};
+
+export type ClientOptions = {
+  /** The backend's origin, e.g. "https://game.example.com"; the SDK adds /api/v1. */
+  baseUrl: string;
+  /** A client key of the project (ships in game builds). */
+  apiKey: string;
+  /** Where the session is kept. Default: localStorage in browsers, memory elsewhere. */
+  storage?: SessionStorage;
+  /** The storage key. Default "game-backend.session"; use one per project if a page talks to several. */
+  storageKey?: string;
+  /** Retries of network errors, 429, 503 and in-progress idempotent calls; `false` turns them off. */
+  retry?: RetryOptions | false;
+  /** A fetch implementation. Default: the platform's. */
+  fetch?: typeof fetch;
+  /** Refresh this many seconds before the access token expires. Default 30. */
+  refreshMarginSeconds?: number;
+};
+
+/** The last, optional argument of every call. */
+export type CallOptions = { retry?: false; signal?: AbortSignal };
+
+type Auth = "none" | "player" | "optional";
+
+export type RequestSpec<P extends ApiPath, M extends Method> = {
+  method: M;
+  path: P;
+  params?: PathParamsOf<P, M>;
+  query?: QueryOf<P, M>;
+  body?: BodyOf<P, M>;
+  headers?: Record<string, string>;
+  auth: Auth;
+  /** Safe to send again after a lost answer: GET/PUT/DELETE, or carrying an Idempotency-Key. */
+  resendable: boolean;
+};
+
+const RETRYABLE_STATUS = new Set([429, 503]);
+
+export type Transport = ReturnType<typeof createTransport>;
+
+export function createTransport(options: ClientOptions) {
+  const api = `${options.baseUrl.replace(/\/+$/, "")}/api/v1`;
+  const fetchImpl = options.fetch ?? ((input: RequestInfo | URL, init?: RequestInit) => globalThis.fetch(input, init));
+  const storageKey = options.storageKey ?? "game-backend.session";
+  const { storage, shared } = options.storage ? { storage: options.storage, shared: false } : defaultStorage();
+  const retry = options.retry === false ? { retries: 0, baseDelayMs: 0, maxDelayMs: 0 } : options.retry;
+  const retries = retry?.retries ?? 3;
+  const baseDelayMs = retry?.baseDelayMs ?? 200;
+  const maxDelayMs = retry?.maxDelayMs ?? 5_000;
+  const marginMs = (options.refreshMarginSeconds ?? 30) * 1000;
+  const listeners = new Set<(session: Session | null) => void>();
+
+  let session: Session | null = null;
+  let refreshing: Promise<Session> | null = null;
+  const storageChanged: (() => void)[] = [];
+
+  /** Resolves at another tab's next write of the session, or after `ms`. */
+  const nextStorageChange = (ms: number) =>
+    new Promise<void>((resolve) => {
+      const timer = setTimeout(resolve, ms);
+      storageChanged.push(() => {
+        clearTimeout(timer);
+        resolve();
+      });
+    });
+
+  const adopt = (next: Session | null) => {
+    const changed = next?.refreshToken !== session?.refreshToken || next?.playerId !== session?.playerId;
+    session = next;
+    if (changed) for (const listener of listeners) listener(next);
+  };
+
+  // Synchronous storage (localStorage) restores before createClient returns; async storage by `ready`.
+  let ready: Promise<void>;
+  try {
+    const stored = storage.getItem(storageKey);
+    ready =
+      typeof (stored as PromiseLike<unknown> | null)?.then === "function"
+        ? Promise.resolve(stored).then(
+            (raw) => adopt(parseSession(raw)),
+            () => adopt(null),
+          )
+        : Promise.resolve(adopt(parseSession(stored as string | null | undefined)));
+  } catch {
+    ready = Promise.resolve();
+  }
+
+  // Another tab signed in, refreshed or signed out: follow it.
+  if (shared) {
+    const target = globalThis as {
+      addEventListener?: (type: string, listener: (event: { key: string | null; newValue: string | null }) => void) => void;
+    };
+    target.addEventListener?.("storage", (event) => {
+      if (event.key !== storageKey) return;
+      adopt(parseSession(event.newValue));
+      for (const notify of storageChanged.splice(0)) notify();
+    });
+  }
+
+  async function setSession(next: Session | null): Promise<void> {
+    // A restore that finishes later must not overwrite this change.
+    await ready;
+    adopt(next);
+    if (next) await storage.setItem(storageKey, JSON.stringify(next));
+    else await storage.removeItem(storageKey);
+  }
+
+  function url<P extends ApiPath, M extends Method>(spec: RequestSpec<P, M>): string {
+    const params = (spec.params ?? {}) as Record<string, string>;
+    let path = (spec.path as string).replace(/\{(\w+)\}/g, (_, name: string) => encodeURIComponent(String(params[name])));
+    const query = Object.entries((spec.query ?? {}) as Record<string, unknown>).filter(([, v]) => v !== undefined && v !== null);
+    // Built by hand: React Native's URLSearchParams takes no list of pairs.
+    if (query.length) path += `?${query.map(([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent(String(v))}`).join("&")}`;
+    return api + path;
+  }
+
+  /** Exponential backoff with full jitter; a server's Retry-After wins when present. */
+  function delayFor(attempt: number, retryAfterSeconds: number | null, floorMs = 0): number {
+    if (retryAfterSeconds !== null) return retryAfterSeconds * 1000 + Math.random() * baseDelayMs;
+    return Math.max(floorMs, Math.random() * Math.min(maxDelayMs, baseDelayMs * 2 ** attempt));
+  }
+
+  async function send<P extends ApiPath, M extends Method>(
+    spec: RequestSpec<P, M>,
+    call: CallOptions | undefined,
+  ): Promise<SuccessOf<P, M>> {
+    await ready;
+    const maxRetries = call?.retry === false ? 0 : retries;
+    let attempt = 0;
+    let refreshed = false;
+    // A player call belongs to the player signed in when it was made, whatever happens meanwhile.
+    const caller = spec.auth === "player" ? session?.playerId : undefined;
+    for (;;) {
+      const headers: Record<string, string> = { Accept: "application/json", "X-API-Key": options.apiKey, ...spec.headers };
+      if (spec.body !== undefined) headers["Content-Type"] = "application/json";
+      let token: string | undefined;
+      if (spec.auth === "player") token = (await validSession(call, caller)).accessToken;
+      else if (spec.auth === "optional" && session) token = session.accessToken;
+      if (token) headers.Authorization = `Bearer ${token}`;
+
+      let response: Response;
+      let body: unknown;
+      try {
+        response = await fetchImpl(url(spec), {
+          method: spec.method.toUpperCase(),
+          headers,
+          body: spec.body === undefined ? undefined : JSON.stringify(spec.body),
+          signal: call?.signal,
+        });
+        // A connection lost while the body streams in is a lost answer too.
+        body = await readBody(response);
+      } catch (cause) {
+        if (call?.signal?.aborted) throw aborted(call.signal);
+        if (spec.resendable && attempt < maxRetries) {
+          await sleep(delayFor(attempt++, null), call?.signal);
+          continue;
+        }
+        throw new GameApiError({ status: 0, code: "NETWORK_ERROR", message: "The game backend could not be reached.", cause });
+      }
+
+      if (response.ok) {
+        if (body instanceof NotJson) {
+          throw new GameApiError({ status: response.status, code: "UNEXPECTED_RESPONSE", message: "The answer was not the API's JSON." });
+        }
+        return body as SuccessOf<P, M>;
+      }
+      const error = errorFromResponse(response.status, body instanceof NotJson ? body.text : body, response.headers);
+      // An access token that expired, or was signed before a key rotation: one refresh, then the same call again.
+      if (error.code === "INVALID_TOKEN" && spec.auth !== "none" && token && !refreshed && error.details.reason !== "project") {
+        refreshed = true;
+        await refresh(token, call);
+        continue;
+      }
+      const inProgress = error.code === "IDEMPOTENCY_IN_PROGRESS";
+      if ((RETRYABLE_STATUS.has(response.status) || inProgress) && attempt < maxRetries) {
+        // The first attempt is still running on the server: give it time to finish.
+        const wait = delayFor(attempt++, error.retryAfterSeconds, inProgress ? 1_000 : 0);
+        if (wait <= maxDelayMs + baseDelayMs) {
+          await sleep(wait, call?.signal);
+          continue;
+        }
+      }
+      throw error;
+    }
+  }
+
+  async function validSession(call: CallOptions | undefined, caller: string | undefined): Promise<Session> {
+    const current = await freshSession(call);
+    if (current.playerId !== caller) {
+      throw new SessionEndedError({
+        status: 401,
+        code: "INVALID_TOKEN",
+        message: "Another player signed in while this call waited; it was not sent.",
+        details: { reason: "player-changed" },
+      });
+    }
+    return current;
+  }
+
+  async function freshSession(call: CallOptions | undefined): Promise<Session> {
+    if (!session) {
+      throw new GameApiError({
+        status: 401,
+        code: "MISSING_TOKEN",
+        message: "Not signed in: call auth.anonymous(), auth.login() or auth.register() first.",
+      });
+    }
+    if (session.expiresAt - marginMs > Date.now()) return session;
+    return refresh(session.accessToken, call);
+  }
+
+  /**
+   * One refresh at a time in this client (single flight) and, where Web Locks exist, across tabs:
+   * a caller whose token was already replaced gets the new session without another refresh.
+   */
+  function refresh(staleAccessToken: string | null, call?: CallOptions): Promise<Session> {
+    if (session && staleAccessToken !== null && session.accessToken !== staleAccessToken) return Promise.resolve(session);
+    // Shared by every waiting call, so it runs with none of their signals or retry settings: one
+    // caller giving up must not drop tokens the server already rotated.
+    refreshing ??= withLock(`${storageKey}.refresh`, (contended) => rotate(staleAccessToken, contended)).finally(() => {
+      refreshing = null;
+    });
+    return untilAborted(refreshing, call?.signal);
+  }
+
+  async function rotate(staleAccessToken: string | null, contended: boolean): Promise<Session> {
+    // Another tab may have rotated while this one waited for the lock: its session is in storage
+    // (and may already be adopted here through the storage event).
+    if (staleAccessToken !== null) {
+      const renewed = (s: Session) => s.accessToken !== staleAccessToken && s.expiresAt - marginMs > Date.now();
+      const current = session;
+      if (current && renewed(current)) return current;
+      let latest = parseSession(await storage.getItem(storageKey));
+      // The tab that held the lock has written its new session, but the write may not have reached
+      // this tab's copy of localStorage yet (it travels between processes): give it a moment.
+      if (contended && shared && (!latest || !renewed(latest))) {
+        await nextStorageChange(250);
+        if (session && renewed(session)) return session;
+        latest = parseSession(await storage.getItem(storageKey));
+      }
+      if (latest && renewed(latest) && latest.playerId === current?.playerId) {
+        adopt(latest);
+        return latest;
+      }
+    }
+    const before = session;
+    if (!before) throw new SessionEndedError({ status: 401, code: "MISSING_TOKEN", message: "Not signed in." });
+    try {
+      const body = await send(
+        { method: "post", path: "/auth/refresh", body: { refreshToken: before.refreshToken }, auth: "none", resendable: true },
+        undefined,
+      );
+      const next = sessionFromResponse(body);
+      // Signed out or into another account while this refresh ran: theirs stands, these tokens are dropped.
+      if (session !== before) {
+        if (session) return session;
+        throw new SessionEndedError({
+          status: 401,
+          code: "INVALID_TOKEN",
+          message: "Signed out while this call waited.",
+          details: { reason: "signed-out" },
+        });
+      }
+      await setSession(next);
+      return next;
+    } catch (error) {
+      // Only the refresh token's refusal ends the session; a revoked API key or a proxy's 401 does not.
+      if (error instanceof GameApiError && error.code === "INVALID_TOKEN" && session === before) {
+        await setSession(null);
+        throw new SessionEndedError({
+          status: error.status,
+          code: error.code,
+          message: "The session has ended; sign in again.",
+          details: error.details,
+          requestId: error.requestId,
+          cause: error,
+        });
+      }
+      throw error;
+    }
+  }
+
+  async function signIn(response: SessionResponse): Promise<Session> {
+    const next = sessionFromResponse(response);
+    await setSession(next);
+    return next;
+  }
+
+  return {
+    send,
+    ready,
+    refresh: async (call?: CallOptions) => {
+      await ready;
+      return refresh(null, call);
+    },
+    signIn,
+    setSession,
+    get session() {
+      return session;
+    },
+    onSessionChange(listener: (session: Session | null) => void): () => void {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+  };
+}
+
+/** A body that is not JSON (a proxy's or captive portal's page). */
+class NotJson {
+  constructor(readonly text: string) {}
+}
+
+async function readBody(response: Response): Promise<unknown> {
+  if (response.status === 204) return undefined;
+  const text = await response.text();
+  if (!text) return undefined;
+  try {
+    return JSON.parse(text);
+  } catch {
+    return new NotJson(text);
+  }
+}
+
+function aborted(signal: AbortSignal): GameApiError {
+  return new GameApiError({ status: 0, code: "ABORTED", message: "The call was cancelled.", cause: signal.reason });
+}
+
+/** `work`, or an ABORTED rejection as soon as `signal` fires (the work itself goes on). */
+function untilAborted<T>(work: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
+  if (!signal) return work;
+  if (signal.aborted) return Promise.reject(aborted(signal));
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(aborted(signal));
+    signal.addEventListener("abort", onAbort, { once: true });
+    work.then(resolve, reject).finally(() => signal.removeEventListener("abort", onAbort));
+  });
+}
+
+function sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal?.aborted) return reject(aborted(signal));
+    const timer = setTimeout(() => {
+      signal?.removeEventListener("abort", onAbort);
+      resolve();
+    }, ms);
+    const onAbort = () => {
+      clearTimeout(timer);
+      if (signal) reject(aborted(signal));
+    };
+    signal?.addEventListener("abort", onAbort, { once: true });
+  });
+}
+
+/** A fresh key per logical call, reused on its retries. Uniqueness matters here, not secrecy. */
+export function idempotencyKey(): string {
+  const c = (globalThis as { crypto?: Crypto }).crypto;
+  if (c?.randomUUID) return c.randomUUID();
+  const bytes = new Uint8Array(16);
+  if (c?.getRandomValues) c.getRandomValues(bytes);
+  else for (let i = 0; i < bytes.length; i++) bytes[i] = Math.floor(Math.random() * 256);
+  return Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
+}
