@@ -76,7 +76,11 @@ export async function seedDemo(): Promise<{ demo: DemoFile; created: boolean }> 
   return { demo, created: true };
 }
 
-/** coins (client-writable), gems (server only), a sword and a potion, and two purchases. */
+/**
+ * coins (client-writable), gems (server only), a sword and a potion, and three purchases; the
+ * sample game at /play drinks a potion through `drink-potion` (costs one, gives nothing), so the
+ * ledger shows every potion used.
+ */
 async function seedDemoEconomy(projectId: string): Promise<void> {
   await createCurrency({
     projectId,
@@ -93,6 +97,10 @@ async function seedDemoEconomy(projectId: string): Promise<void> {
       costs: [{ currencyId: "coins", amount: 10 }],
       rewards: [{ itemId: "potion", quantity: 1 }],
     },
+  });
+  await createPurchase({
+    projectId,
+    input: { id: "drink-potion", name: "Drink a potion", costs: [{ itemId: "potion", quantity: 1 }], rewards: [] },
   });
   await createPurchase({
     projectId,

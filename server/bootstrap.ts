@@ -45,11 +45,13 @@ export async function bootstrap(): Promise<void> {
         `  Server API key:   ${demo.serverApiKey}`,
         `  Free API key:     ${demo.freeApiKey}   (Free Demo, Free)`,
         `  API docs:         ${demo.baseUrl}/docs`,
+        `  Sample game:      ${demo.baseUrl}/play`,
         `  (saved to ${config.DATA_DIR}/demo.json; they are not printed again)`,
       ]
     : [
         `  Game backend ready: ${demo.baseUrl}`,
         `  API docs:         ${demo.baseUrl}/docs`,
+        `  Sample game:      ${demo.baseUrl}/play`,
         `  Demo keys and the dashboard login: ${config.DATA_DIR}/demo.json`,
       ];
   console.log(["", ...lines, ""].join("\n"));

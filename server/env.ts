@@ -63,6 +63,14 @@ const ZEnv = z.object({
    * in a single process. Worker 0 seeds the demo and runs the hourly maintenance.
    */
   GAME_BACKEND_WORKER_INDEX: z.coerce.number().int().min(0).max(63).optional(),
+  /**
+   * The client key the sample game at /play hands to the browser; unset: the demo project's key
+   * from DATA_DIR/demo.json. Only a client key: a server key acts as any player.
+   */
+  PLAY_API_KEY: z
+    .string()
+    .regex(/^gb_client_/, "must be a client key (gb_client_…): a server key must never reach a browser")
+    .optional(),
   /** Let identity providers' JWKS URLs point at private/loopback addresses (development, tests). */
   IDP_ALLOW_PRIVATE_NETWORKS: z
     .enum(["true", "false", "1", "0"])
