@@ -3,7 +3,7 @@ import type { z } from "zod";
 import type { OperatorActor } from "../actor";
 import { actingToken, type TokenScope } from "../auth/operator-tokens";
 import { toAppError } from "../error-normalisation";
-import { AppError, ERRORS } from "../errors";
+import { AppError, ERRORS, type ErrorCode } from "../errors";
 import type { MemberRole } from "../generated/prisma/enums";
 import { membershipOf } from "../services/projects";
 import { checkJsonShape, parseWith } from "../validation";
@@ -20,9 +20,34 @@ export type SessionOperator = { id: string; email: string; name: string; isInsta
 /** `tokenRefused`: a bearer token was presented and is unknown, revoked or expired. */
 export type Context = { operator: SessionOperator | null; requestId: string; tokenRefused?: boolean };
 
+/**
+ * tRPC's own refusals of a malformed call (no such procedure, unparsable JSON, a GET on a
+ * mutation, a wrong content type): the caller's doing, answered by the error table, not logged
+ * as a fault. A procedure's own errors always arrive as an AppError cause (`normalised`).
+ */
+const TRANSPORT_REFUSALS: ReadonlyMap<string, ErrorCode> = new Map([
+  ["NOT_FOUND", "NOT_FOUND"],
+  ["PARSE_ERROR", "INVALID_JSON"],
+  ["METHOD_NOT_SUPPORTED", "METHOD_NOT_ALLOWED"],
+  ["UNSUPPORTED_MEDIA_TYPE", "UNSUPPORTED_MEDIA_TYPE"],
+  ["BAD_REQUEST", "VALIDATION_ERROR"],
+  ["PAYLOAD_TOO_LARGE", "PAYLOAD_TOO_LARGE"],
+]);
+
+function appErrorOf(error: TRPCError, requestId: string): AppError {
+  if (error.cause instanceof AppError) return error.cause;
+  // An unparsable body surfaces while the procedure reads its input: tRPC wraps JSON.parse's
+  // SyntaxError as BAD_REQUEST. A SyntaxError a procedure throws arrives as INTERNAL_SERVER_ERROR.
+  if (error.code === "BAD_REQUEST" && error.cause instanceof SyntaxError) return new AppError("INVALID_JSON");
+  const refusal = TRANSPORT_REFUSALS.get(error.code);
+  if (refusal === "VALIDATION_ERROR") return new AppError(refusal, { message: error.message, details: { issues: [] } });
+  if (refusal) return new AppError(refusal, { message: refusal === "NOT_FOUND" ? "No such procedure." : ERRORS[refusal].message });
+  return toAppError(error.cause ?? error, requestId);
+}
+
 const t = initTRPC.context<Context>().create({
   errorFormatter({ shape, error, ctx }) {
-    const app = toAppError(error.cause ?? error, ctx?.requestId ?? "");
+    const app = appErrorOf(error, ctx?.requestId ?? "");
     return {
       ...shape,
       message: app.message,
@@ -45,7 +70,7 @@ export const createCallerFactory = t.createCallerFactory;
 const normalised = t.middleware(async ({ ctx, next }) => {
   const result = await next();
   if (result.ok) return result;
-  const app = toAppError(result.error.cause ?? result.error, ctx.requestId);
+  const app = appErrorOf(result.error, ctx.requestId);
   throw new TRPCError({ code: ERRORS[app.code].trpc, message: app.message, cause: app });
 });
 
