@@ -117,6 +117,17 @@ describe("dashboard procedures: roles are checked on the server", () => {
     expect(await prisma().auditEntry.count({ where: { projectId: own.projectId, action: "project.delete" } })).toBe(1);
   });
 
+  it("members: an e-mail longer than 254 characters is refused and no invite or audit row is written", async () => {
+    const own = await makeProject();
+    const owner = as(await operator("OWNER", own.projectId));
+    const email = `${"a".repeat(64)}@${"b".repeat(190)}.test`; // 260 characters; the e-mail syntax check alone accepts it
+    expect(await refusal(owner.members.add({ projectId: own.projectId, email, role: "VIEWER" }))).toMatchObject({
+      appCode: "VALIDATION_ERROR",
+    });
+    expect(await prisma().invite.count({ where: { projectId: own.projectId } })).toBe(0);
+    expect(await prisma().auditEntry.count({ where: { projectId: own.projectId, action: { startsWith: "member" } } })).toBe(0);
+  });
+
   it("members: an existing operator is added at once, twice is ALREADY_EXISTS, the last owner stays, an invite works once", async () => {
     const own = await makeProject();
     const ownerOp = await operator("OWNER", own.projectId);
@@ -145,6 +156,9 @@ describe("dashboard procedures: roles are checked on the server", () => {
     const guest = as(null);
     expect((await guest.members.invite({ token })).role).toBe("VIEWER");
     expect(await refusal(guest.members.accept({ token, name: "New", password: "password" }))).toMatchObject({
+      appCode: "VALIDATION_ERROR",
+    });
+    expect(await refusal(guest.members.accept({ token, name: "Ne\u202ew", password: "a long unusual passphrase 12" }))).toMatchObject({
       appCode: "VALIDATION_ERROR",
     });
     const accepted = await guest.members.accept({ token, name: "New", password: "a long unusual passphrase 12" });

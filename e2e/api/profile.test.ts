@@ -60,6 +60,11 @@ describe("GET /players/me and PATCH /players/me", () => {
     await rename(ada, "Ada");
   });
 
+  it("refuses bidi overrides and zero-width spaces in a display name with 400 and keeps the name", async () => {
+    for (const bad of ["Ada\u202Enoob", "\u2066Ada\u2069", "A\u200Bda"]) expectError(await rename(ada, bad), 400, "VALIDATION_ERROR");
+    expect((await api<Profile>("GET", "/api/v1/players/me", as(ada))).body.displayName).toBe("Ada");
+  });
+
   it("an e-mail player sees hasEmail: true, linked providers and lastLoginAt", async () => {
     const email = `p-${randomBytes(4).toString("hex")}@example.com`;
     const reg = await api<TestPlayer>("POST", "/api/v1/auth/email/register", {

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { zLabel } from "../services/labels";
 
 /**
  * What creating an operator access token takes (the tRPC router's input and the dashboard's
@@ -9,7 +10,7 @@ export const MAX_TOKEN_PROJECTS = 100;
 export const MAX_TOKEN_DAYS = 3650;
 
 export const ZCreateOperatorToken = z.strictObject({
-  name: z.string().trim().min(1, "Name the token.").max(100, "At most 100 characters."),
+  name: zLabel(100),
   role: z.enum(TOKEN_ROLES),
   projectIds: z.array(z.string().uuid()).max(MAX_TOKEN_PROJECTS).nullable(),
   instanceAdmin: z.boolean().default(false),

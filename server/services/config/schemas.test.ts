@@ -48,6 +48,12 @@ describe("the configuration document's JSON Schema", () => {
     ).toBe(true);
   });
 
+  it("refuses a name with a bidi override, as the dashboard and the services do", () => {
+    const spoofed = { ...sample, items: [{ id: "potion", name: "Potion\u202E", maxStack: null }] };
+    expect(ZConfigDocument.safeParse(sample).success).toBe(true);
+    expect(ZConfigDocument.safeParse(spoofed).success).toBe(false);
+  });
+
   it("accepts what the zod schema accepts and refuses unknown fields, missing fields and bad ids", () => {
     const validate = validator();
     expect(ZConfigDocument.safeParse(sample).success).toBe(true);

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { MAX_AMOUNT, MAX_LINES, ZEconomyId, ZLine } from "../economy/schemas";
 import { ZIdentityProviderInput } from "../identity-providers";
+import { HIDDEN_CHARACTERS_MESSAGE, hasHiddenCharacters } from "../labels";
 import { MAX_SAFE_SCORE, ZLeaderboardId, ZOperator, ZSchedule, ZSortOrder } from "../leaderboards/schemas";
 
 /**
@@ -14,7 +15,12 @@ import { MAX_SAFE_SCORE, ZLeaderboardId, ZOperator, ZSchedule, ZSortOrder } from
 export const CONFIG_VERSION = 1;
 export const CONFIG_SCHEMA_PATH = "/api/config-schema.json";
 
-const ZName = z.string().min(1).max(100).meta({ description: "1–100 characters, no leading or trailing spaces." });
+const ZName = z
+  .string()
+  .min(1)
+  .max(100)
+  .refine((s) => !hasHiddenCharacters(s), HIDDEN_CHARACTERS_MESSAGE)
+  .meta({ description: "1–100 characters, no leading or trailing spaces, no control or invisible formatting characters." });
 const ZScore = z
   .number()
   .min(-MAX_SAFE_SCORE)

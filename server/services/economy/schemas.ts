@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { zLabel } from "../labels";
 
 /** Amounts and balances: integers exact in JSON (≤ 2^53 − 1). */
 export const MAX_AMOUNT = Number.MAX_SAFE_INTEGER;
@@ -15,7 +16,7 @@ export const ZBalance = z.number().int().min(0).max(MAX_AMOUNT);
 export const ZCurrencyInput = z
   .strictObject({
     id: ZEconomyId,
-    name: z.string().trim().min(1).max(100),
+    name: zLabel(100),
     initialBalance: ZBalance.default(0),
     maxBalance: ZBalance.nullable().optional(),
     clientWritable: z.boolean().default(true),
@@ -27,7 +28,7 @@ export const ZCurrencyInput = z
   });
 export type CurrencyInput = z.input<typeof ZCurrencyInput>;
 export const ZCurrencyUpdate = z.strictObject({
-  name: z.string().trim().min(1).max(100).optional(),
+  name: zLabel(100).optional(),
   initialBalance: ZBalance.optional(),
   maxBalance: ZBalance.nullable().optional(),
   clientWritable: z.boolean().optional(),
@@ -36,12 +37,12 @@ export type CurrencyUpdate = z.input<typeof ZCurrencyUpdate>;
 
 export const ZItemInput = z.strictObject({
   id: ZEconomyId,
-  name: z.string().trim().min(1).max(100),
+  name: zLabel(100),
   maxStack: z.number().int().min(1).max(MAX_AMOUNT).nullable().optional(),
 });
 export type ItemInput = z.input<typeof ZItemInput>;
 export const ZItemUpdate = z.strictObject({
-  name: z.string().trim().min(1).max(100).optional(),
+  name: zLabel(100).optional(),
   maxStack: z.number().int().min(1).max(MAX_AMOUNT).nullable().optional(),
 });
 export type ItemUpdate = z.input<typeof ZItemUpdate>;
@@ -54,13 +55,13 @@ export type Line = z.infer<typeof ZLine>;
 
 export const ZPurchaseInput = z.strictObject({
   id: ZEconomyId,
-  name: z.string().trim().min(1).max(100),
+  name: zLabel(100),
   costs: z.array(ZLine).max(MAX_LINES),
   rewards: z.array(ZLine).max(MAX_LINES),
 });
 export type PurchaseInput = z.input<typeof ZPurchaseInput>;
 export const ZPurchaseUpdate = z.strictObject({
-  name: z.string().trim().min(1).max(100).optional(),
+  name: zLabel(100).optional(),
   costs: z.array(ZLine).max(MAX_LINES).optional(),
   rewards: z.array(ZLine).max(MAX_LINES).optional(),
 });

@@ -1,8 +1,9 @@
 import { z } from "zod";
+import { zLabel } from "../labels";
 
 /**
  * A leaderboard's definition as far as the browser can check it: this module imports nothing but
- * zod, so the dashboard's forms use it. The service's schemas (`schemas.ts`) are built from the
+ * zod (and the zod-only labels module), so the dashboard's forms use it. The service's schemas (`schemas.ts`) are built from the
  * same pieces and add the one check that needs a library: parsing a cron expression.
  */
 export const MAX_SAFE_SCORE = Number.MAX_SAFE_INTEGER;
@@ -23,7 +24,7 @@ export const ZScore = z
   .number()
   .refine((n) => Number.isFinite(n) && Math.abs(n) <= MAX_SAFE_SCORE, `Scores are finite numbers within ±${MAX_SAFE_SCORE}.`);
 
-export const ZBoardName = z.string().trim().min(1).max(100);
+export const ZBoardName = zLabel(100);
 
 export const NAMED_SCHEDULES = ["daily", "weekly", "monthly"] as const;
 

@@ -1,15 +1,17 @@
 import { z } from "zod";
+import { HIDDEN_CHARACTERS_MESSAGE, hasHiddenCharacters } from "../labels";
 
-// biome-ignore lint/suspicious/noControlCharactersInRegex: the point is to refuse them
-const CONTROL = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/;
-
-/** 1–32 characters after trimming (code points), no control characters; not unique. */
+/** 1–32 characters after trimming (code points), no control or format characters; not unique. */
 export const ZDisplayName = z
   .string()
   .trim()
   .refine((s) => [...s].length >= 1 && [...s].length <= 32, "Must be 1–32 characters after trimming.")
-  .refine((s) => !CONTROL.test(s), "Must not contain control characters.")
-  .meta({ description: "1–32 characters after trimming, no control characters. Not unique.", example: "Ada" });
+  .refine((s) => !hasHiddenCharacters(s), HIDDEN_CHARACTERS_MESSAGE)
+  .meta({
+    description:
+      "1–32 characters after trimming, no control characters and no Unicode format characters (bidi overrides and isolates, zero-width spaces; ZWJ and ZWNJ are allowed). Not unique.",
+    example: "Ada",
+  });
 
 export const ZPlayerParams = z.strictObject({
   id: z.union([z.literal("me"), z.string().uuid()]).meta({ description: "A player id, or `me` for the caller.", example: "me" }),

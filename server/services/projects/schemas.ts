@@ -1,7 +1,8 @@
 import { z } from "zod";
+import { zLabel } from "../labels";
 
 /** Client-safe (zod only): the dashboard's forms validate with the same schemas as the procedures. */
-export const ZProjectName = z.string().trim().min(1, "Enter a name.").max(100, "At most 100 characters.");
+export const ZProjectName = zLabel(100);
 export const ZApiKeyKind = z.enum(["CLIENT", "SERVER"]);
 
 export const ZProjectNameInput = z.strictObject({ name: ZProjectName });

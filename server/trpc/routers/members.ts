@@ -2,7 +2,7 @@ import { z } from "zod";
 import { transaction } from "../../db";
 import { recordAudit } from "../../services/audit";
 import { acceptInvite, addMember, inviteInfo, listMembers, removeMember, revokeInvite, setMemberRole } from "../../services/members";
-import { ZMemberEmail, ZMemberRole } from "../../services/members/schemas";
+import { ZMemberEmail, ZMemberRole, ZOperatorName } from "../../services/members/schemas";
 import { input, projectProcedure, publicProcedure, router } from "../init";
 
 const ZProjectId = z.string().uuid();
@@ -80,7 +80,7 @@ export const membersRouter = router({
 
   /** Public: uses the link once (the new operator then signs in). */
   accept: publicProcedure
-    .input(input(z.strictObject({ token: ZToken, name: z.string().trim().min(1).max(100), password: z.string().min(8).max(128) })))
+    .input(input(z.strictObject({ token: ZToken, name: ZOperatorName, password: z.string().min(8).max(128) })))
     .mutation(async ({ input }) => {
       const accepted = await acceptInvite(input);
       return { email: accepted.email };
