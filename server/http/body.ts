@@ -1,6 +1,9 @@
+import { NextRequest } from "next/server";
 import type { z } from "zod";
 import { AppError } from "../errors";
 import { checkJsonShape, parseWith } from "../validation";
+import { requestIdFrom } from "./headers";
+import { errorResponse } from "./respond";
 
 export const MAX_BODY_BYTES = 2 * 1024 * 1024;
 
@@ -12,8 +15,8 @@ function isJsonContentType(value: string | null): boolean {
 
 /** Reads the body while counting bytes: an oversized body is refused before it is buffered. */
 async function readText(req: Request, limitBytes: number): Promise<string> {
-  const declared = req.headers.get("content-length");
-  if (declared && Number(declared) > limitBytes) throw tooLarge(limitBytes);
+  const declared = Number(req.headers.get("content-length") ?? 0);
+  if (declared > limitBytes) throw await tooLarge(req.body?.getReader() ?? null, limitBytes, declared);
   if (!req.body) return "";
   const reader = req.body.getReader();
   const chunks: Uint8Array[] = [];
@@ -22,10 +25,7 @@ async function readText(req: Request, limitBytes: number): Promise<string> {
     const { done, value } = await reader.read().catch(clientWentAway);
     if (done) break;
     received += value.byteLength;
-    if (received > limitBytes) {
-      await reader.cancel().catch(() => undefined);
-      throw tooLarge(limitBytes);
-    }
+    if (received > limitBytes) throw await tooLarge(reader, limitBytes);
     chunks.push(value);
   }
   try {
@@ -33,6 +33,41 @@ async function readText(req: Request, limitBytes: number): Promise<string> {
   } catch {
     // Buffer#toString would turn invalid bytes into U+FFFD and store them silently.
     throw new AppError("INVALID_JSON", { message: "The request body is not valid UTF-8." });
+  }
+}
+
+/**
+ * The rest of a refused body is read and dropped (never kept) up to this much and this long, so
+ * the client, still sending, gets its 413 on a connection that stays usable. A longer or slower
+ * body gets `Connection: close` instead (RFC 9112 §9.6): a kept-alive connection with an unread
+ * body on it would stall the client's next request.
+ */
+const DISCARD_LIMIT_BYTES = 16 * 1024 * 1024;
+const DISCARD_LIMIT_MS = 2_000;
+
+async function tooLarge(reader: ReadableStreamDefaultReader<Uint8Array> | null, limitBytes: number, declaredBytes = 0): Promise<AppError> {
+  const drained = reader === null || (declaredBytes <= DISCARD_LIMIT_BYTES && (await discardRest(reader)));
+  if (!drained) await reader?.cancel().catch(() => undefined);
+  return new AppError("PAYLOAD_TOO_LARGE", { details: { limitBytes }, headers: drained ? {} : { Connection: "close" } });
+}
+
+/** Reads to the end of the body, dropping every chunk: true when it ended within the limits. */
+async function discardRest(reader: ReadableStreamDefaultReader<Uint8Array>): Promise<boolean> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<"late">((resolve) => {
+    timer = setTimeout(() => resolve("late"), DISCARD_LIMIT_MS);
+  });
+  try {
+    let discarded = 0;
+    for (;;) {
+      const next = await Promise.race([reader.read(), late]).catch(() => "gone" as const);
+      if (next === "late" || next === "gone") return false;
+      if (next.done) return true;
+      discarded += next.value.byteLength;
+      if (discarded > DISCARD_LIMIT_BYTES) return false;
+    }
+  } finally {
+    clearTimeout(timer);
   }
 }
 
@@ -44,8 +79,21 @@ function clientWentAway(cause: unknown): never {
   throw new AppError("CLIENT_CLOSED_REQUEST", { cause });
 }
 
-function tooLarge(limitBytes: number): AppError {
-  return new AppError("PAYLOAD_TOO_LARGE", { details: { limitBytes } });
+/**
+ * The same request with its body read under `limitBytes` while streaming, for handlers that read
+ * bodies themselves (tRPC, next-auth): an oversized body is refused before it is buffered or
+ * parsed. A NextRequest, because next-auth reads `nextUrl`; a refusal (413, a client gone) is
+ * the error-shaped Response to answer with.
+ */
+export async function boundedRequest(req: Request, limitBytes: number): Promise<NextRequest | Response> {
+  if (req.method === "GET" || req.method === "HEAD") return new NextRequest(req);
+  try {
+    const body = await readText(req, limitBytes);
+    return new NextRequest(req.url, { method: req.method, headers: req.headers, body });
+  } catch (error) {
+    if (error instanceof AppError) return errorResponse(error, { "X-Request-Id": requestIdFrom(req) });
+    throw error;
+  }
 }
 
 /**

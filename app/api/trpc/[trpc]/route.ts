@@ -1,6 +1,7 @@
 import { fetchRequestHandler } from "@trpc/server/adapters/fetch";
 import { signedInOperator } from "@/server/auth/next-auth";
 import { operatorForToken } from "@/server/auth/operator-tokens";
+import { boundedRequest, MAX_BODY_BYTES } from "@/server/http/body";
 import { requestIdFrom } from "@/server/http/headers";
 import { appRouter } from "@/server/trpc/router";
 
@@ -18,8 +19,19 @@ function hostOf(origin: string): string | null {
   }
 }
 
-async function handler(req: Request): Promise<Response> {
-  const requestId = requestIdFrom(req);
+/**
+ * Bodies are read under a cap while streaming, before tRPC parses them: 2 MiB (an operator's edit
+ * of a player's 1 MiB data value fits), 16 MiB for a config import (a project's whole definition).
+ */
+const TRPC_BODY_LIMIT_BYTES = MAX_BODY_BYTES;
+const CONFIG_IMPORT_BODY_LIMIT_BYTES = 16 * 1024 * 1024;
+
+async function handler(incoming: Request): Promise<Response> {
+  const requestId = requestIdFrom(incoming);
+  const procedures = new URL(incoming.url).pathname.slice("/api/trpc/".length);
+  const limit = procedures === "config.import" ? CONFIG_IMPORT_BODY_LIMIT_BYTES : TRPC_BODY_LIMIT_BYTES;
+  const req = await boundedRequest(incoming, limit);
+  if (req instanceof Response) return req;
   const bearer = /^Bearer\s+(\S+)$/i.exec(req.headers.get("authorization") ?? "")?.[1];
   if (bearer === undefined && req.method === "POST") {
     const origin = req.headers.get("origin");
