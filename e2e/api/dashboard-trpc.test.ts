@@ -128,6 +128,20 @@ describe("dashboard procedures: roles are checked on the server", () => {
     expect(await prisma().auditEntry.count({ where: { projectId: own.projectId, action: { startsWith: "member" } } })).toBe(0);
   });
 
+  it("members: two owners demoting or removing each other at the same moment leave one owner (10 rounds)", async () => {
+    for (let round = 0; round < 10; round++) {
+      const own = await makeProject();
+      const [a, b] = await Promise.all([operator("OWNER", own.projectId), operator("OWNER", own.projectId)]);
+      const change = (by: SessionOperator, of: SessionOperator) =>
+        round % 2 === 0
+          ? as(by).members.setRole({ projectId: own.projectId, operatorId: of.id, role: "ADMIN" })
+          : as(by).members.remove({ projectId: own.projectId, operatorId: of.id });
+      const outcomes = await Promise.allSettled([change(a, b), change(b, a)]);
+      expect(outcomes.filter((o) => o.status === "fulfilled")).toHaveLength(1);
+      expect(await prisma().projectMember.count({ where: { projectId: own.projectId, role: "OWNER" } })).toBe(1);
+    }
+  });
+
   it("members: an existing operator is added at once, twice is ALREADY_EXISTS, the last owner stays, an invite works once", async () => {
     const own = await makeProject();
     const ownerOp = await operator("OWNER", own.projectId);

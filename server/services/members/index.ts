@@ -75,7 +75,18 @@ export async function addMember(o: {
   return { kind: "invited", invite: { id, email, role: o.role, expiresAt: expiresAt.toISOString() }, token };
 }
 
+/**
+ * Serializes member changes of one project (inside the caller's transaction): two owners
+ * demoting or removing each other at the same moment would each count the other as the owner
+ * left, and both succeed. The project's row is the lock; it is held until the transaction ends.
+ */
+async function lockMembers(projectId: string): Promise<void> {
+  const { rowCount } = await pool().query("SELECT 1 FROM projects WHERE id = $1 FOR UPDATE", [projectId]);
+  if (rowCount === 0) throw new AppError("NOT_FOUND", { message: "Project not found." });
+}
+
 async function assertKeepsAnOwner(projectId: string, operatorId: string): Promise<void> {
+  await lockMembers(projectId);
   const { rows } = await pool().query<{ owners: number }>(
     "SELECT count(*)::int AS owners FROM project_members WHERE project_id = $1 AND role = 'OWNER' AND operator_id <> $2",
     [projectId, operatorId],
