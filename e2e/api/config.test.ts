@@ -29,12 +29,13 @@ type Doc = {
   identityProviders: Array<Record<string, unknown> & { id: string }>;
 };
 type Refusal = { kind: string; id: string; action: string; code: string; message: string };
+type Warning = { kind: string; id: string; field: string; max: number; players: number; message: string };
 type KindDiff = {
   created: Array<{ id: string }>;
   changed: Array<{ id: string; fields: Array<{ field: string }> }>;
   deleted: Array<{ id: string }>;
 };
-type Plan = { diff: Record<string, KindDiff>; refusals: Refusal[]; changes: number; diffHash: string };
+type Plan = { diff: Record<string, KindDiff>; refusals: Refusal[]; warnings: Warning[]; changes: number; diffHash: string };
 type TrpcError = { message: string; data: { code: string; appCode: string; details: Record<string, unknown> } };
 
 async function trpc<T>(
@@ -212,6 +213,25 @@ describe("export, dry run and apply into another project", () => {
     expect(await exportOf(ownerToken.token, target.projectId)).toEqual(before);
   });
 
+  it("a max lowered below what players hold is a warning with their count in the dry run, not a refusal", async () => {
+    const doc: Doc = structuredClone(await exportOf(ownerToken.token, target.projectId));
+    doc.currencies = doc.currencies.map((c) => (c.id === "coins" ? { ...c, initialBalance: 0, maxBalance: 50 } : c));
+    const plan = await ok<Plan>(trpc(ownerToken.token, "mutation", "config.dryRun", { projectId: target.projectId, document: doc }));
+    const above = await prisma().wallet.count({ where: { projectId: target.projectId, currencyId: "coins", balance: { gt: 50 } } });
+    expect(above).toBeGreaterThan(0); // a player of an earlier test holds 90
+    expect(plan.refusals).toEqual([]);
+    expect(plan.warnings).toEqual([
+      {
+        kind: "currencies",
+        id: "coins",
+        field: "maxBalance",
+        max: 50,
+        players: above,
+        message: expect.stringContaining("new maxBalance of 50"),
+      },
+    ]);
+  });
+
   it("apply of a reviewed diff that went stale is refused (VERSION_CONFLICT) and changes nothing", async () => {
     const doc = await exportOf(ownerToken.token, target.projectId);
     doc.items = doc.items.map((i) => (i.id === "potion" ? { ...i, maxStack: 99 } : i));
@@ -301,8 +321,25 @@ describe("operator access tokens", () => {
       code: "UNAUTHORIZED",
       appCode: "INVALID_TOKEN",
     });
-    const listed = await ok<Array<{ id: string; revokedAt: string | null }>>(trpc(ownerToken.token, "query", "tokens.list"));
-    expect(listed.find((t) => t.id === created.id)?.revokedAt).toBeTruthy();
+    expect((await prisma().operatorToken.findUniqueOrThrow({ where: { id: created.id } })).revokedAt).not.toBeNull();
+  });
+
+  it("a token lists and revokes only itself: a scoped viewer token cannot see or revoke its operator's other tokens", async () => {
+    const viewerToken = await createOperatorToken({
+      operator: owner,
+      name: "scoped-viewer",
+      role: "VIEWER",
+      projectIds: [source.projectId],
+      instanceAdmin: false,
+    });
+    const listed = await ok<Array<{ id: string }>>(trpc(viewerToken.token, "query", "tokens.list"));
+    expect(listed.map((t) => t.id)).toEqual([viewerToken.id]);
+    expect(await refused(trpc(viewerToken.token, "mutation", "tokens.revoke", { tokenId: ownerToken.id }))).toEqual({
+      code: "NOT_FOUND",
+      appCode: "NOT_FOUND",
+    });
+    expect((await prisma().operatorToken.findUniqueOrThrow({ where: { id: ownerToken.id } })).revokedAt).toBeNull();
+    expect(await prisma().auditEntry.count({ where: { action: "token.revoke", target: ownerToken.id } })).toBe(0);
   });
 });
 

@@ -94,11 +94,22 @@ export async function createOperatorToken(o: {
   return { ...row, token };
 }
 
-export function listOperatorTokens(o: { operatorId: string }): Promise<OperatorTokenDto[]> {
-  return prisma().operatorToken.findMany({ where: { operatorId: o.operatorId }, select, orderBy: { createdAt: "desc" } });
+/**
+ * The operator's tokens as the caller may see them: all of them from a dashboard session; only
+ * itself when the caller is a token (`actingTokenId`), whatever its scope — a leaked
+ * project-scoped viewer token must not list or revoke its operator's other tokens.
+ */
+export function listOperatorTokens(o: { operatorId: string; actingTokenId?: string }): Promise<OperatorTokenDto[]> {
+  return prisma().operatorToken.findMany({
+    where: { operatorId: o.operatorId, ...(o.actingTokenId ? { id: o.actingTokenId } : {}) },
+    select,
+    orderBy: { createdAt: "desc" },
+  });
 }
 
-export async function revokeOperatorToken(o: { operatorId: string; tokenId: string }): Promise<void> {
+/** Revokes one of the operator's tokens; a token may revoke only itself (another is NOT_FOUND to it). */
+export async function revokeOperatorToken(o: { operatorId: string; tokenId: string; actingTokenId?: string }): Promise<void> {
+  if (o.actingTokenId && o.actingTokenId !== o.tokenId) throw new AppError("NOT_FOUND", { message: "Token not found." });
   const { count } = await prisma().operatorToken.updateMany({
     where: { id: o.tokenId, operatorId: o.operatorId, revokedAt: null },
     data: { revokedAt: new Date() },

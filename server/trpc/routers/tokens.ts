@@ -7,10 +7,11 @@ import { input, operatorProcedure, router, sessionProcedure } from "../init";
 
 /**
  * The caller's own operator access tokens. Creating one needs a dashboard session (a token cannot
- * mint tokens); listing and revoking work with a token too (a leaked token can revoke itself).
+ * mint tokens); a token lists and revokes only itself (a leaked token can revoke itself, not its
+ * siblings); managing the others needs a dashboard session.
  */
 export const tokensRouter = router({
-  list: operatorProcedure.query(({ ctx }) => listOperatorTokens({ operatorId: ctx.operator.id })),
+  list: operatorProcedure.query(({ ctx }) => listOperatorTokens({ operatorId: ctx.operator.id, actingTokenId: ctx.operator.token?.id })),
 
   /** The secret is in this answer only; it is stored as a hash. */
   create: sessionProcedure.input(input(ZCreateOperatorToken)).mutation(({ ctx, input }) =>
@@ -30,7 +31,7 @@ export const tokensRouter = router({
 
   revoke: operatorProcedure.input(input(z.strictObject({ tokenId: z.string().uuid() }))).mutation(({ ctx, input }) =>
     transaction(async () => {
-      await revokeOperatorToken({ operatorId: ctx.operator.id, tokenId: input.tokenId });
+      await revokeOperatorToken({ operatorId: ctx.operator.id, tokenId: input.tokenId, actingTokenId: ctx.operator.token?.id });
       await recordAudit({
         actor: { operatorId: ctx.operator.id, requestId: ctx.requestId },
         projectId: null,
