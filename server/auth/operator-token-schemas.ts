@@ -10,7 +10,7 @@ export const MAX_TOKEN_PROJECTS = 100;
 export const MAX_TOKEN_DAYS = 3650;
 
 export const ZCreateOperatorToken = z.strictObject({
-  name: zLabel(100),
+  name: zLabel(100, "Name the token."),
   role: z.enum(TOKEN_ROLES),
   projectIds: z.array(z.string().uuid()).max(MAX_TOKEN_PROJECTS).nullable(),
   instanceAdmin: z.boolean().default(false),

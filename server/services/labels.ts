@@ -21,11 +21,11 @@ export function hasHiddenCharacters(s: string): boolean {
 }
 
 /** A trimmed name of 1–`max` characters without control or format characters. */
-export function zLabel(max = 100) {
+export function zLabel(max = 100, emptyMessage = "Enter a name.") {
   return z
     .string()
     .trim()
-    .min(1, "Enter a name.")
+    .min(1, emptyMessage)
     .max(max, `At most ${max} characters.`)
     .refine((s) => !hasHiddenCharacters(s), HIDDEN_CHARACTERS_MESSAGE);
 }
