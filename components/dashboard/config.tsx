@@ -288,6 +288,15 @@ export function ProjectConfig({ projectId }: { projectId: string }) {
               Nothing can be applied while changes are refused; fix the document and run the dry run again.
             </p>
           )}
+          {reviewed.plan.warnings.length > 0 && (
+            <ul data-testid="plan-warnings" className="mb-3 space-y-1 text-sm text-amber-800">
+              {reviewed.plan.warnings.map((w) => (
+                <li key={`${w.kind}:${w.id}`}>
+                  <span className="font-mono">{w.id}</span>: {w.message}
+                </li>
+              ))}
+            </ul>
+          )}
           <DiffTable plan={reviewed.plan} />
         </Card>
       )}

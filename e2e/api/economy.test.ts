@@ -10,6 +10,7 @@ import {
   deleteItem,
   deletePurchase,
   updateCurrency,
+  updateItem,
 } from "@/server/services/economy/definitions";
 import { adjustPlayerEconomy, listTransactions } from "@/server/services/economy/wallet";
 import { banPlayer } from "@/server/services/players/bans";
@@ -169,6 +170,27 @@ describe("balances, add and subtract", () => {
     expect((await change(p, "coins", "add", 1_000_000 - 100)).body.balance).toBe(1_000_000);
     expect(await balanceOf(p, "coins")).toBe(1_000_000);
     expect(await ledgerRows(p.playerId)).toHaveLength(1);
+  });
+
+  it("a max lowered below what a player holds never refuses taking some away (currency and stack); adding still is", async () => {
+    // A project the app has not read yet: its definition cache holds nothing older than the lowered max.
+    const own = await makeProject();
+    const projectId = own.projectId;
+    await createCurrency({ projectId, input: { id: "coins", name: "Coins", initialBalance: 0, maxBalance: 1000 } });
+    await createItem({ projectId, input: { id: "potion", name: "Potion", maxStack: 50 } });
+    await createPurchase({ projectId, input: { id: "drink", name: "Drink", costs: [{ itemId: "potion", quantity: 1 }], rewards: [] } });
+    const p = await anonymousPlayer(own.clientKey);
+    const admin: OperatorActor = { ...operator(), projectId };
+    const grant = { currencies: [{ currencyId: "coins", amount: 500 }], items: [{ itemId: "potion", quantity: 40 }] };
+    await adjustPlayerEconomy({ actor: admin, playerId: p.playerId, direction: "grant", ...grant, reason: "before the change" });
+    await updateCurrency({ projectId, id: "coins", input: { maxBalance: 100 } });
+    await updateItem({ projectId, id: "potion", input: { maxStack: 10 } });
+    const mine = { key: own.clientKey, token: p.accessToken };
+    const taken = await change(p, "coins", "subtract", 10, mine);
+    expect([taken.status, taken.body.balance]).toEqual([200, 490]);
+    const drunk = await buy(p, "drink", 1, mine);
+    expect([drunk.status, drunk.body.inventory]).toEqual([200, [{ itemId: "potion", quantity: 39 }]]);
+    expectError(await change(p, "coins", "add", 1, mine), 409, "CURRENCY_MAX_EXCEEDED");
   });
 
   it("rejects non-integer, negative, zero, huge and string amounts and unknown fields with 400", async () => {

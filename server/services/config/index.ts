@@ -31,6 +31,7 @@ import {
   type ImportPlan,
   type KindDiff,
   type Refusal,
+  type Warning,
 } from "./schemas";
 
 /**
@@ -142,6 +143,50 @@ async function heldRefusals(projectId: string, diff: ConfigDiff): Promise<Refusa
   return refusals;
 }
 
+/**
+ * A max lowered (or set) below what players hold is not refused: they keep what they have and
+ * can only spend down (apply_economy_change checks the max only where a value goes up). The
+ * plan says how many players are above it.
+ */
+async function lowerMaxWarnings(projectId: string, diff: ConfigDiff): Promise<Warning[]> {
+  const lowered = (kind: "currencies" | "items", field: "maxBalance" | "maxStack") =>
+    diff[kind].changed.flatMap((c) => {
+      const f = c.fields.find((x) => x.field === field);
+      return f && typeof f.after === "number" && (f.before === null || (typeof f.before === "number" && f.after < f.before))
+        ? [{ id: c.id, max: f.after }]
+        : [];
+    });
+  const warnings: Warning[] = [];
+  const checks = [
+    {
+      kind: "currencies",
+      field: "maxBalance",
+      sql: "SELECT count(*)::int AS n FROM wallets WHERE project_id = $1 AND currency_id = $2 AND balance > $3",
+    },
+    {
+      kind: "items",
+      field: "maxStack",
+      sql: "SELECT count(*)::int AS n FROM inventory WHERE project_id = $1 AND item_id = $2 AND quantity > $3",
+    },
+  ] as const;
+  for (const check of checks) {
+    for (const { id, max } of lowered(check.kind, check.field)) {
+      const { rows } = await pool().query<{ n: number }>(check.sql, [projectId, id, String(max)]);
+      const players = rows[0]?.n ?? 0;
+      if (players > 0)
+        warnings.push({
+          kind: check.kind,
+          id,
+          field: check.field,
+          max,
+          players,
+          message: `${players} ${players === 1 ? "player holds" : "players hold"} more than the new ${check.field} of ${max}; they keep it and can only spend down.`,
+        });
+    }
+  }
+  return warnings;
+}
+
 /** Lines of created or changed purchases must name currencies and items of the resulting configuration, once per side. */
 function purchaseRefusals(doc: ConfigDocument, diff: ConfigDiff): Refusal[] {
   const refusals: Refusal[] = [];
@@ -237,7 +282,7 @@ export async function planImport(o: { projectId: string; document: ConfigDocumen
   ].sort((a, b) => CONFIG_KINDS.indexOf(a.kind) - CONFIG_KINDS.indexOf(b.kind) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
   const changes = CONFIG_KINDS.reduce((n, k) => n + diff[k].created.length + diff[k].changed.length + diff[k].deleted.length, 0);
   const diffHash = createHash("sha256").update(JSON.stringify(diff)).digest("base64url").slice(0, 22);
-  return { diff, refusals, changes, diffHash };
+  return { diff, refusals, warnings: await lowerMaxWarnings(o.projectId, diff), changes, diffHash };
 }
 
 const afterOf = <T>(diff: KindDiff, id: string) => diff.created.find((c) => c.id === id)?.after as T;

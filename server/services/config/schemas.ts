@@ -122,4 +122,13 @@ export const ZKindDiff = z.object({
 export type KindDiff = z.infer<typeof ZKindDiff>;
 export type ConfigDiff = Record<ConfigKind, KindDiff>;
 export type Refusal = { kind: ConfigKind; id: string; action: "create" | "change" | "delete"; code: string; message: string };
-export type ImportPlan = { diff: ConfigDiff; refusals: Refusal[]; changes: number; diffHash: string };
+/** Not refused, but worth a look before applying: a lowered max below what players already hold (they keep it; they can only spend down). */
+export type Warning = {
+  kind: "currencies" | "items";
+  id: string;
+  field: "maxBalance" | "maxStack";
+  max: number;
+  players: number;
+  message: string;
+};
+export type ImportPlan = { diff: ConfigDiff; refusals: Refusal[]; warnings: Warning[]; changes: number; diffHash: string };

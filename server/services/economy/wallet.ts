@@ -12,7 +12,8 @@ import { isCurrencyLine, type Line, MAX_AMOUNT, type TransactionDto } from "./sc
  *      of the items it touches, each in id order (an upsert that creates a missing row at its
  *      starting value and locks an existing one) — one stable order for every kind of change,
  *      so concurrent changes of one player queue instead of deadlocking;
- *   2. checks every new value against 0, the currency's max or the item's max stack, and 2^53 − 1;
+ *   2. checks every new value against 0 and, where it goes up, the currency's max or the item's
+ *      max stack and 2^53 − 1 (lowering a max never freezes what players already hold above it);
  *   3. writes the new values and the ledger row in one statement.
  * All or nothing: a refused check changes nothing. Balances and quantities are also CHECKed
  * non-negative by the database. Invariant (tested under parallel load): a wallet's balance is
