@@ -1,7 +1,8 @@
 import { randomBytes } from "node:crypto";
 import { beforeAll, describe, expect, it } from "vitest";
 import type { PlayerActor } from "@/server/actor";
-import { pool } from "@/server/db";
+import { pool, transaction } from "@/server/db";
+import { claimIdempotencyKey, requestHash } from "@/server/services/idempotency";
 import { createLeaderboard, resetLeaderboard, updateLeaderboard } from "@/server/services/leaderboards/definitions";
 import { getLeaderboardPage, getPeriodPage, listPeriods, removeEntry, submitScore } from "@/server/services/leaderboards/entries";
 import type { CreateLeaderboard, Entry } from "@/server/services/leaderboards/schemas";
@@ -244,21 +245,61 @@ describe("concurrency and idempotency", () => {
     expect((await page(id)).body.entries[0]?.score).toBe(3);
   });
 
-  it("answers 409 IDEMPOTENCY_IN_PROGRESS while a claim is in flight, and a failed request releases its key", async () => {
+  it("answers 409 IDEMPOTENCY_IN_PROGRESS while a claim is in flight; once its transaction is gone, the retry runs at once", async () => {
     const id = await board({ sortOrder: "desc", operator: "increment", maxScore: 10 });
     const [a] = (await players(1)) as [TestPlayer];
     const key = `flight-${randomBytes(4).toString("hex")}`;
-    // A claim as the first request leaves it while its change runs (the hash matches the repeat's).
-    const { requestHash } = await import("@/server/services/idempotency");
+    const scope = {
+      projectId: project.projectId,
+      playerId: a.playerId,
+      key,
+      requestHash: requestHash("POST", `/api/v1/leaderboards/${id}/scores`, { score: 2 }),
+    };
+    // The first request, as another instance runs it: its claim is held in its open transaction.
+    let finish: () => void = () => undefined;
+    const held = new Promise<void>((resolve) => {
+      finish = resolve;
+    });
+    let claimed: () => void = () => undefined;
+    const claimedNow = new Promise<void>((resolve) => {
+      claimed = resolve;
+    });
+    const first = transaction(async () => {
+      await claimIdempotencyKey(scope);
+      claimed();
+      await held;
+      throw new Error("the first request's process died"); // its transaction rolls back, claim included
+    }).catch(() => "rolled back");
+    await claimedNow;
+    expectError(await submit(id, a, 2, { headers: { "Idempotency-Key": key } }), 409, "IDEMPOTENCY_IN_PROGRESS");
+    expect((await page(id)).body.total).toBe(0);
+    finish();
+    expect(await first).toBe("rolled back");
+    const retried = await submit(id, a, 2, { headers: { "Idempotency-Key": key } });
+    expect([retried.status, retried.headers.get("idempotent-replayed")]).toEqual([200, null]);
+    expect((await page(id)).body.entries.map((e) => e.score)).toEqual([2]);
+  });
+
+  it("an incomplete claim committed by an earlier version's crashed process does not block the retry", async () => {
+    const id = await board({ sortOrder: "desc", operator: "increment", maxScore: 10 });
+    const [a] = (await players(1)) as [TestPlayer];
+    const key = `leftover-${randomBytes(4).toString("hex")}`;
     await pool().query("INSERT INTO idempotency_keys (project_id, player_id, key, request_hash) VALUES ($1, $2, $3, $4)", [
       project.projectId,
       a.playerId,
       key,
-      requestHash("POST", `/api/v1/leaderboards/${id}/scores`, { score: 2 }),
+      requestHash("POST", `/api/v1/leaderboards/${id}/scores`, { score: 3 }),
     ]);
-    const inFlight = await submit(id, a, 2, { headers: { "Idempotency-Key": key } });
-    expectError(inFlight, 409, "IDEMPOTENCY_IN_PROGRESS");
-    expect((await page(id)).body.total).toBe(0);
+    const retried = await submit(id, a, 3, { headers: { "Idempotency-Key": key } });
+    expect([retried.status, retried.headers.get("idempotent-replayed")]).toEqual([200, null]);
+    const replayed = await submit(id, a, 3, { headers: { "Idempotency-Key": key } });
+    expect([replayed.status, replayed.headers.get("idempotent-replayed")]).toEqual([200, "true"]);
+    expect((await page(id)).body.entries.map((e) => e.score)).toEqual([3]);
+  });
+
+  it("a refused request leaves no claim: its retry runs again", async () => {
+    const id = await board({ sortOrder: "desc", operator: "increment", maxScore: 10 });
+    const [a] = (await players(1)) as [TestPlayer];
     // Out of range: refused, changed nothing, not recorded — the retry runs again.
     const refusedKey = { "Idempotency-Key": `refused-${randomBytes(4).toString("hex")}` };
     expectError(await submit(id, a, 11, { headers: refusedKey }), 422, "SCORE_OUT_OF_RANGE");

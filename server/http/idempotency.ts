@@ -1,13 +1,7 @@
 import { z } from "zod";
 import { transaction } from "../db";
 import { AppError } from "../errors";
-import {
-  claimIdempotencyKey,
-  completeIdempotencyKey,
-  type IdempotencyScope,
-  releaseIdempotencyKey,
-  requestHash,
-} from "../services/idempotency";
+import { claimIdempotencyKey, completeIdempotencyKey, type IdempotencyScope, requestHash } from "../services/idempotency";
 import { Reply } from "./respond";
 
 /** 1–255 visible ASCII characters, as the contract says; anything else is a 400, not a silent no-op. */
@@ -27,22 +21,18 @@ export function idempotencyScope(req: Request, url: URL, projectId: string, play
 
 /**
  * Runs a change at most once per key: a completed key replays its first answer (with
- * `Idempotent-Replayed: true`); otherwise the change and the record of its answer commit in one
- * transaction (every query the service makes joins it).
+ * `Idempotent-Replayed: true`); otherwise the claim, the change and the record of its answer
+ * commit in one transaction (every query the service makes joins it), so a refused change or a
+ * crash leaves no claim behind.
  */
 export async function runIdempotent(scope: IdempotencyScope, run: () => Promise<Reply>): Promise<Reply> {
-  const stored = await claimIdempotencyKey(scope);
-  if (stored) return new Reply(stored.status, stored.body, { "Idempotent-Replayed": "true" });
-  try {
-    return await transaction(async () => {
-      const reply = await run();
-      await completeIdempotencyKey(scope, { status: reply.status, body: reply.body });
-      return reply;
-    });
-  } catch (error) {
-    await releaseIdempotencyKey(scope).catch(() => undefined);
-    throw error;
-  }
+  return transaction(async () => {
+    const stored = await claimIdempotencyKey(scope);
+    if (stored) return new Reply(stored.status, stored.body, { "Idempotent-Replayed": "true" });
+    const reply = await run();
+    await completeIdempotencyKey(scope, { status: reply.status, body: reply.body });
+    return reply;
+  });
 }
 
 export const ZIdempotencyHeader = z.object({

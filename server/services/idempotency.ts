@@ -3,15 +3,20 @@ import { pool } from "../db";
 import { AppError } from "../errors";
 
 /**
- * Idempotency-Key records, per player. A request with a key first claims it (one INSERT, in
- * its own statement, so a parallel repeat sees it in flight: 409 IDEMPOTENCY_IN_PROGRESS), runs
- * its change, and completes the record with the response inside the change's own transaction —
- * a crash between the change and the record is impossible: both commit or neither does. A
- * failed change releases its claim (it changed nothing; a retry runs again). A claim left by a
- * crashed process is taken over after CLAIM_STALE_SECONDS. Records are kept RETENTION_HOURS.
+ * Idempotency-Key records, per player. A request with a key claims it inside the transaction of
+ * the change it guards: a transaction-scoped advisory lock on the key (pooler-safe), then the
+ * record — a replay if it is complete, else a claim row written in the same transaction and
+ * completed with the response before COMMIT. So the claim lives exactly as long as its request:
+ *   - a parallel repeat finds the lock taken: 409 IDEMPOTENCY_IN_PROGRESS;
+ *   - a refused change rolls back, claim included: its retry runs again;
+ *   - a crashed process's transaction is rolled back by Postgres, lock and claim with it: a retry
+ *     after a restart runs at once (no claim to wait out), still exactly once, since the change
+ *     and the record of its answer commit together or not at all.
+ * A committed record that is not complete can only be a leftover of an earlier version (which
+ * claimed in a statement of its own); holding the lock proves nobody runs it, so it is taken over.
+ * Records are kept RETENTION_HOURS.
  */
 export const RETENTION_HOURS = 24;
-export const CLAIM_STALE_SECONDS = 60;
 
 export type IdempotencyScope = { projectId: string; playerId: string; key: string; requestHash: string };
 export type StoredResponse = { status: number; body: unknown };
@@ -23,42 +28,39 @@ export function requestHash(method: string, path: string, body: unknown): string
     .digest("hex");
 }
 
-type Existing = { request_hash: string; status: number | null; response: unknown; stale: boolean; expired: boolean };
+type Existing = { request_hash: string; status: number | null; response: unknown; expired: boolean };
 
-/** Claims the key, or returns the stored response to replay; throws 422 (other body) or 409 (in flight). */
+/**
+ * Inside the caller's transaction: claims the key, or returns the stored response to replay;
+ * throws 422 (the key with another body) or 409 (the key's request is running now).
+ */
 export async function claimIdempotencyKey(s: IdempotencyScope): Promise<StoredResponse | null> {
-  for (let attempt = 0; attempt < 3; attempt++) {
-    const claimed = await pool().query({
-      name: "idempotency-claim",
-      text: `INSERT INTO idempotency_keys (project_id, player_id, key, request_hash) VALUES ($1, $2, $3, $4)
-             ON CONFLICT (project_id, player_id, key) DO NOTHING`,
-      values: [s.projectId, s.playerId, s.key, s.requestHash],
-    });
-    if (claimed.rowCount === 1) return null;
-    const { rows } = await pool().query<Existing>({
-      name: "idempotency-read",
-      text: `SELECT request_hash, status, response,
-                    completed_at IS NULL AND created_at < now() - make_interval(secs => $4) AS stale,
-                    created_at < now() - make_interval(hours => $5) AS expired
-               FROM idempotency_keys WHERE project_id = $1 AND player_id = $2 AND key = $3`,
-      values: [s.projectId, s.playerId, s.key, CLAIM_STALE_SECONDS, RETENTION_HOURS],
-    });
-    const existing = rows[0];
-    if (!existing) continue; // released meanwhile: claim again
-    if (existing.expired || existing.stale) {
-      await pool().query("DELETE FROM idempotency_keys WHERE project_id = $1 AND player_id = $2 AND key = $3 AND request_hash = $4", [
-        s.projectId,
-        s.playerId,
-        s.key,
-        existing.request_hash,
-      ]);
-      continue;
-    }
+  const { rows: locked } = await pool().query<{ ok: boolean }>({
+    name: "idempotency-lock",
+    text: "SELECT pg_try_advisory_xact_lock(hashtextextended($1 || '/' || $2 || '/' || $3, 0)) AS ok",
+    values: [s.projectId, s.playerId, s.key],
+  });
+  if (!locked[0]?.ok) throw new AppError("IDEMPOTENCY_IN_PROGRESS", { headers: { "Retry-After": "1" } });
+  const { rows } = await pool().query<Existing>({
+    name: "idempotency-read",
+    text: `SELECT request_hash, status, response, created_at < now() - make_interval(hours => $4) AS expired
+             FROM idempotency_keys WHERE project_id = $1 AND player_id = $2 AND key = $3`,
+    values: [s.projectId, s.playerId, s.key, RETENTION_HOURS],
+  });
+  const existing = rows[0];
+  if (existing && !existing.expired && existing.status !== null) {
     if (existing.request_hash !== s.requestHash) throw new AppError("IDEMPOTENCY_KEY_REUSED");
-    if (existing.status === null) throw new AppError("IDEMPOTENCY_IN_PROGRESS", { headers: { "Retry-After": "1" } });
     return { status: existing.status, body: existing.response };
   }
-  throw new AppError("IDEMPOTENCY_IN_PROGRESS", { headers: { "Retry-After": "1" } });
+  // None, expired, or an incomplete leftover nobody runs (we hold the lock): claim it afresh.
+  await pool().query({
+    name: "idempotency-claim",
+    text: `INSERT INTO idempotency_keys (project_id, player_id, key, request_hash) VALUES ($1, $2, $3, $4)
+           ON CONFLICT (project_id, player_id, key)
+           DO UPDATE SET request_hash = EXCLUDED.request_hash, status = NULL, response = NULL, created_at = now(), completed_at = NULL`,
+    values: [s.projectId, s.playerId, s.key, s.requestHash],
+  });
+  return null;
 }
 
 /** Records the response; call inside the transaction of the change the key guards. */
@@ -69,14 +71,6 @@ export async function completeIdempotencyKey(s: IdempotencyScope, response: Stor
             WHERE project_id = $1 AND player_id = $2 AND key = $3`,
     values: [s.projectId, s.playerId, s.key, response.status, JSON.stringify(response.body ?? null)],
   });
-}
-
-/** Gives the claim up after the change failed (nothing changed; a retry runs again). */
-export async function releaseIdempotencyKey(s: IdempotencyScope): Promise<void> {
-  await pool().query(
-    "DELETE FROM idempotency_keys WHERE project_id = $1 AND player_id = $2 AND key = $3 AND request_hash = $4 AND completed_at IS NULL",
-    [s.projectId, s.playerId, s.key, s.requestHash],
-  );
 }
 
 /** Housekeeping: records older than the retention. */
