@@ -1,3 +1,5 @@
+export const dynamic = "force-dynamic"; // the CSP nonce (proxy.ts) is per request
+
 export default function Home() {
   return (
     <main style={{ maxWidth: 720, margin: "4rem auto", padding: "0 1rem", lineHeight: 1.5 }}>

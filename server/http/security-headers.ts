@@ -1,0 +1,37 @@
+/**
+ * Browser security headers for the HTML pages (dashboard, sign-in, invites, the sample game),
+ * set by `proxy.ts`. The Content-Security-Policy is nonce-based: Next puts the per-request nonce
+ * on its own scripts (it reads it from the request's CSP header), so no inline script runs
+ * without it — no `unsafe-inline` for scripts; `strict-dynamic` lets those scripts load the
+ * chunks they need. Styles allow inline `style` attributes (React renders some). HSTS only when
+ * the request arrived over HTTPS (directly, or per X-Forwarded-Proto when TRUST_PROXY is set):
+ * over plain HTTP it would be ignored, and on localhost it would pin a developer's browser.
+ * Client-safe: no server imports, so `proxy.ts` stays light.
+ */
+export function contentSecurityPolicy(nonce: string, development: boolean): string {
+  return [
+    "default-src 'self'",
+    // React's development build evaluates code (stack frames); production never does.
+    `script-src 'self' 'nonce-${nonce}' 'strict-dynamic'${development ? " 'unsafe-eval'" : ""}`,
+    "style-src 'self' 'unsafe-inline'",
+    "img-src 'self' data: blob:",
+    "font-src 'self' data:",
+    "connect-src 'self'",
+    "object-src 'none'",
+    "base-uri 'self'",
+    "form-action 'self'",
+    "frame-ancestors 'none'",
+  ].join("; ");
+}
+
+export function securityHeaders(o: { csp: string; https: boolean }): Record<string, string> {
+  return {
+    "Content-Security-Policy": o.csp,
+    "X-Content-Type-Options": "nosniff",
+    "X-Frame-Options": "DENY",
+    "Referrer-Policy": "strict-origin-when-cross-origin",
+    "Permissions-Policy": "camera=(), microphone=(), geolocation=(), payment=(), usb=()",
+    "Cross-Origin-Opener-Policy": "same-origin",
+    ...(o.https ? { "Strict-Transport-Security": "max-age=31536000; includeSubDomains" } : {}),
+  };
+}
