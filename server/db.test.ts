@@ -1,8 +1,13 @@
-import { afterAll, expect, it, vi } from "vitest";
+import { afterAll, beforeAll, expect, it, vi } from "vitest";
 import { ADMIN_DATABASE_URL } from "../e2e/support/global-setup";
 
 type DbModule = typeof import("./db");
 const holder = globalThis as { __gameBackendDb?: { pool: { end: () => Promise<void> } } };
+
+// Every test here reaches the machine's Postgres, whichever runs first or alone (`-t`).
+beforeAll(() => {
+  process.env.DATABASE_URL = ADMIN_DATABASE_URL;
+});
 
 afterAll(async () => {
   await holder.__gameBackendDb?.pool.end();
@@ -14,7 +19,6 @@ afterAll(async () => {
 // in another copy. Queries made through the shared pool inside that transaction must run on the
 // transaction's connection (else they escape it, and a busy pool starves).
 it("a transaction opened by one module copy is joined by queries through the pool another copy created", async () => {
-  process.env.DATABASE_URL = ADMIN_DATABASE_URL;
   vi.resetModules();
   const first: DbModule = await import("./db");
   first.pool();

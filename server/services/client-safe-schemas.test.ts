@@ -18,10 +18,27 @@ const CLIENT_IMPORTED = [
 ];
 const root = path.resolve(import.meta.dirname, "../..");
 
-function importsOf(file: string): string[] {
-  const source = readFileSync(path.join(root, file), "utf8");
-  return [...source.matchAll(/^\s*(?:import|export)\s[^;]*?from\s+"([^"]+)"/gm)].map((m) => m[1] ?? "");
+/** Every module a source names: `import … from`, `export … from`, side-effect `import "…"` and `import("…")`. */
+function specifiersIn(source: string): string[] {
+  const statements = [...source.matchAll(/^\s*(?:import|export)\s(?:[^;]*?from\s*)?["']([^"']+)["']/gm)];
+  const dynamic = [...source.matchAll(/\bimport\(\s*["']([^"']+)["']\s*\)/g)];
+  return [...statements, ...dynamic].map((m) => m[1] ?? "");
 }
+
+const importsOf = (file: string): string[] => specifiersIn(readFileSync(path.join(root, file), "utf8"));
+
+describe("the import scan", () => {
+  it("sees side-effect, re-export, type-only and dynamic imports as well as plain ones", () => {
+    const source = [
+      'import "server-only";',
+      'import { z } from "zod";',
+      'import type { X } from "../x";',
+      'export { y } from "./y";',
+      "const later = () => import('node:fs');",
+    ].join("\n");
+    expect(specifiersIn(source).sort()).toEqual(["../x", "./y", "node:fs", "server-only", "zod"]);
+  });
+});
 
 describe("schemas the dashboard's forms use", () => {
   it.each(CLIENT_IMPORTED)("%s imports only zod (and other client-safe schema modules)", (file) => {
