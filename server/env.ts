@@ -6,6 +6,8 @@ const ZEnv = z.object({
   NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
   DATABASE_URL: z.string().url(),
   DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(200).default(10),
+  /** Projects an operator who is not an instance admin may own (creating more is refused). */
+  MAX_PROJECTS_PER_OPERATOR: z.coerce.number().int().min(0).max(10_000).default(20),
   /** HS256 secret for access tokens: at least 32 characters. */
   JWT_SECRET: z.string().min(32).optional(),
   JWT_ISSUER: z.string().min(1).default("game-backend"),

@@ -28,6 +28,14 @@ export default async function DashboardLayout({ children }: { children: ReactNod
             <Link href="/tokens" className="hover:text-zinc-900">
               Access tokens
             </Link>
+            <Link href="/account" className="hover:text-zinc-900">
+              Account
+            </Link>
+            {operator.isInstanceAdmin && (
+              <Link href="/operators" className="hover:text-zinc-900">
+                Operators
+              </Link>
+            )}
             <span data-testid="operator-email" className="truncate">
               {operator.email}
             </span>

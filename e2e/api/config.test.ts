@@ -118,6 +118,8 @@ beforeAll(async () => {
     [source.projectId, "OWNER"],
     [target.projectId, "OWNER"],
   ]);
+  // The CLI test creates a project with this operator's token: an instance admin allowed them.
+  await prisma().operator.update({ where: { id: owner.id }, data: { canCreateProjects: true } });
   ownerToken = await createOperatorToken({ operator: owner, name: "ci", role: "ADMIN", projectIds: null, instanceAdmin: false });
 });
 

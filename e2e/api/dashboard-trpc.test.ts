@@ -105,6 +105,28 @@ describe("dashboard procedures: roles are checked on the server", () => {
     expect(await prisma().project.count({ where: { name: { in: ["ok", "x"] } } })).toBe(0);
   });
 
+  it("creating projects: refused until an instance admin allows it; then allowed up to the per-operator cap, also in parallel", async () => {
+    const opRow = await operator(null, project.projectId);
+    const op = as(opRow);
+    const name = `mine-${randomBytes(3).toString("hex")}`;
+    expect(await refusal(op.projects.create({ name }))).toMatchObject({ code: "FORBIDDEN" });
+    expect(await prisma().project.count({ where: { name } })).toBe(0);
+    const admin = as({ ...(await operator(null, project.projectId)), isInstanceAdmin: true });
+    await admin.operators.setCanCreateProjects({ operatorId: opRow.id, allowed: true });
+    expect((await op.projects.create({ name })).name).toBe(name);
+    // Owning cap − 1 projects, two parallel creations: exactly one passes the cap.
+    const cap = 20; // MAX_PROJECTS_PER_OPERATOR's default
+    for (let i = 1; i < cap - 1; i++) {
+      const extra = await makeProject();
+      await prisma().projectMember.create({ data: { projectId: extra.projectId, operatorId: opRow.id, role: "OWNER" } });
+    }
+    const outcomes = await Promise.allSettled([op.projects.create({ name: `${name}-a` }), op.projects.create({ name: `${name}-b` })]);
+    expect(outcomes.map((o) => o.status).sort()).toEqual(["fulfilled", "rejected"]);
+    expect(await refusal(op.projects.create({ name: `${name}-c` }))).toMatchObject({ appCode: "LIMIT_EXCEEDED" });
+    expect(await prisma().projectMember.count({ where: { operatorId: opRow.id, role: "OWNER" } })).toBe(cap);
+    expect(await prisma().auditEntry.count({ where: { target: opRow.id, action: "operator.allow-projects" } })).toBe(1);
+  });
+
   it("a project's owner deletes it only with its name typed, and the deletion is audited", async () => {
     const own = await makeProject({ name: `to-delete-${randomBytes(3).toString("hex")}` });
     const owner = as(await operator("OWNER", own.projectId));
@@ -177,6 +199,9 @@ describe("dashboard procedures: roles are checked on the server", () => {
     });
     const accepted = await guest.members.accept({ token, name: "New", password: "a long unusual passphrase 12" });
     expect(accepted.email).toMatch(/^new-.*@studio\.test$/);
+    expect(await prisma().auditEntry.count({ where: { projectId: own.projectId, action: "member.accept", target: accepted.email } })).toBe(
+      1,
+    );
     expect(await refusal(guest.members.accept({ token, name: "Again", password: "a long unusual passphrase 12" }))).toMatchObject({
       appCode: "NOT_FOUND",
     });

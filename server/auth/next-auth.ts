@@ -3,14 +3,16 @@ import { getServerSession } from "next-auth";
 import CredentialsProvider from "next-auth/providers/credentials";
 import { AppError } from "../errors";
 import type { SessionOperator } from "../trpc/init";
-import { currentOperator, dashboardSecret, verifyOperator } from "./operators";
+import { endOperatorSession, operatorForSession, SESSION_SECONDS, startOperatorSession } from "./operator-sessions";
+import { dashboardSecret, verifyOperator } from "./operators";
 
 /**
  * next-auth 4 for operators: the Credentials provider over verifyOperator, JWT sessions in an
- * httpOnly, SameSite=Lax cookie (Secure over https), 8 hours, renewed while used (rolling).
- * Every request re-reads the operator (a removed operator or a lost admin flag applies at once).
+ * httpOnly, SameSite=Lax cookie (Secure over https), 8 hours, renewed while used (rolling). The
+ * JWT names a server-side session row (`sid`, server/auth/operator-sessions.ts) that every
+ * request checks with the operator: sign-out, "sign out everywhere", a password change or a
+ * disabled operator end it at once, whatever copies of the cookie exist.
  */
-const SESSION_SECONDS = 8 * 3600;
 
 export function authOptions(): NextAuthOptions {
   return {
@@ -30,7 +32,13 @@ export function authOptions(): NextAuthOptions {
           const ip = (Array.isArray(forwarded) ? forwarded.join(",") : (forwarded ?? "")).split(",").at(-1)?.trim() || "unknown";
           try {
             const operator = await verifyOperator({ email, password, ip });
-            return { id: operator.id, email: operator.email, name: operator.name };
+            const userAgent = req.headers?.["user-agent"];
+            const sid = await startOperatorSession({
+              operatorId: operator.id,
+              userAgent: typeof userAgent === "string" ? userAgent : null,
+              ip,
+            });
+            return { id: operator.id, email: operator.email, name: operator.name, sid };
           } catch (error) {
             if (error instanceof AppError && error.code === "INVALID_CREDENTIALS") return null;
             throw error; // 429 budgets and outages surface as a sign-in error, not as a wrong password
@@ -40,11 +48,19 @@ export function authOptions(): NextAuthOptions {
     ],
     callbacks: {
       jwt({ token, user }) {
-        if (user) token.sub = user.id;
+        if (user) {
+          token.sub = user.id;
+          token.sid = (user as { sid?: string }).sid;
+        }
         return token;
       },
       session({ session, token }) {
-        return { ...session, operatorId: token.sub };
+        return { ...session, operatorId: token.sub, sessionId: token.sid };
+      },
+    },
+    events: {
+      async signOut({ token }) {
+        if (typeof token?.sid === "string") await endOperatorSession({ sessionId: token.sid });
       },
     },
   };
@@ -52,6 +68,8 @@ export function authOptions(): NextAuthOptions {
 
 /** The signed-in operator of a server component or route handler, or null. */
 export async function signedInOperator(): Promise<SessionOperator | null> {
-  const session = (await getServerSession(authOptions())) as { operatorId?: string } | null;
-  return session?.operatorId ? currentOperator(session.operatorId) : null;
+  const session = (await getServerSession(authOptions())) as { operatorId?: string; sessionId?: unknown } | null;
+  // A cookie from before server-side sessions names none: it is signed out.
+  if (!session?.operatorId || typeof session.sessionId !== "string") return null;
+  return operatorForSession({ operatorId: session.operatorId, sessionId: session.sessionId });
 }

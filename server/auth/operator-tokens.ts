@@ -130,14 +130,16 @@ export async function operatorForToken(presented: string): Promise<SessionOperat
       instanceAdmin: true,
       expiresAt: true,
       revokedAt: true,
-      operator: { select: { id: true, email: true, name: true, isInstanceAdmin: true } },
+      operator: { select: { id: true, email: true, name: true, isInstanceAdmin: true, disabledAt: true } },
     },
   });
   const now = Date.now();
   if (!row || row.revokedAt || (row.expiresAt && row.expiresAt.getTime() <= now)) return null;
+  if (row.operator.disabledAt) return null; // a disabled operator's tokens stop with their sessions
   touchLastUsed(row.id, now);
+  const { disabledAt: _disabled, ...operator } = row.operator;
   return {
-    ...row.operator,
+    ...operator,
     isInstanceAdmin: row.operator.isInstanceAdmin && row.instanceAdmin,
     token: { id: row.id, role: row.role, projectIds: row.allProjects ? null : row.projectIds },
   };

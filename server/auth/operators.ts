@@ -14,18 +14,13 @@ export async function verifyOperator(o: { email: string; password: string; ip: s
   const attempt = await beginLoginAttempt({ projectId: "operators", email, ip: o.ip });
   const operator = await prisma().operator.findUnique({
     where: { email },
-    select: { id: true, email: true, name: true, passwordHash: true, isInstanceAdmin: true },
+    select: { id: true, email: true, name: true, passwordHash: true, isInstanceAdmin: true, disabledAt: true },
   });
   const valid = await verifyPassword(operator?.passwordHash ?? (await dummyPasswordHash()), o.password);
-  if (!operator || !valid) throw new AppError("INVALID_CREDENTIALS");
+  // A disabled operator is answered like a wrong password (no hint that the account exists).
+  if (!operator || !valid || operator.disabledAt) throw new AppError("INVALID_CREDENTIALS");
   await operatorLoginSucceeded(attempt);
   return { id: operator.id, email: operator.email, name: operator.name, isInstanceAdmin: operator.isInstanceAdmin };
-}
-
-/** The operator a session names, re-read so a removed operator or a lost admin flag applies at once. */
-export async function currentOperator(id: string): Promise<SessionOperator | null> {
-  const row = await prisma().operator.findUnique({ where: { id }, select: { id: true, email: true, name: true, isInstanceAdmin: true } });
-  return row ?? null;
 }
 
 /** next-auth's secret, derived from JWT_SECRET (one secret to configure, separate keys per use). */

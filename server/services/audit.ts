@@ -58,42 +58,64 @@ export async function listAudit(o: {
   cursor?: string;
   limit: number;
 }): Promise<{ entries: AuditEntryDto[]; nextCursor: string | null }> {
-  const { rows } = await pool().query<{
-    id: string;
-    action: string;
-    target: string | null;
-    email: string | null;
-    before: unknown;
-    after: unknown;
-    request_id: string | null;
-    token_id: string | null;
-    token_name: string | null;
-    token_prefix: string | null;
-    created_at: Date;
-  }>(
-    `SELECT a.id, a.action, a.target, op.email, a.before, a.after, a.request_id, a.token_id,
-            t.name AS token_name, t.prefix AS token_prefix, a.created_at
-       FROM audit_log a LEFT JOIN operators op ON op.id = a.operator_id LEFT JOIN operator_tokens t ON t.id = a.token_id
+  const { rows } = await pool().query<AuditRow>(
+    `${AUDIT_SELECT}
       WHERE a.project_id = $1 AND ($2::text IS NULL OR a.action LIKE $2 || '%') AND ($3::uuid IS NULL OR a.id < $3::uuid)
       ORDER BY a.id DESC LIMIT $4`,
     [o.projectId, o.action ?? null, o.cursor ?? null, o.limit + 1],
   );
   const page = rows.slice(0, o.limit);
   return {
-    entries: page.map((r) => ({
-      id: r.id,
-      action: r.action,
-      target: r.target,
-      operatorEmail: r.email,
-      before: r.before,
-      after: r.after,
-      requestId: r.request_id,
-      tokenId: r.token_id,
-      tokenName: r.token_name,
-      tokenPrefix: r.token_prefix,
-      createdAt: r.created_at.toISOString(),
-    })),
+    entries: page.map(auditEntryOf),
     nextCursor: rows.length > o.limit ? (page[page.length - 1]?.id ?? null) : null,
+  };
+}
+
+/**
+ * An operator's account activity: what was done outside projects by them (tokens created and
+ * revoked, sessions ended, their password changed) or to them (disabled, enabled), newest first.
+ */
+export async function listAccountActivity(o: { operatorId: string; limit: number }): Promise<AuditEntryDto[]> {
+  const { rows } = await pool().query<AuditRow>(
+    `${AUDIT_SELECT}
+      WHERE a.project_id IS NULL AND (a.operator_id = $1 OR a.target = $1::text)
+      ORDER BY a.id DESC LIMIT $2`,
+    [o.operatorId, o.limit],
+  );
+  return rows.map(auditEntryOf);
+}
+
+type AuditRow = {
+  id: string;
+  action: string;
+  target: string | null;
+  email: string | null;
+  before: unknown;
+  after: unknown;
+  request_id: string | null;
+  token_id: string | null;
+  token_name: string | null;
+  token_prefix: string | null;
+  created_at: Date;
+};
+
+const AUDIT_SELECT = `SELECT a.id, a.action, a.target, op.email, a.before, a.after, a.request_id, a.token_id,
+            t.name AS token_name, t.prefix AS token_prefix, a.created_at
+       FROM audit_log a LEFT JOIN operators op ON op.id = a.operator_id LEFT JOIN operator_tokens t ON t.id = a.token_id`;
+
+function auditEntryOf(r: AuditRow): AuditEntryDto {
+  return {
+    id: r.id,
+    action: r.action,
+    target: r.target,
+    operatorEmail: r.email,
+    before: r.before,
+    after: r.after,
+    requestId: r.request_id,
+    tokenId: r.token_id,
+    tokenName: r.token_name,
+    tokenPrefix: r.token_prefix,
+    createdAt: r.created_at.toISOString(),
   };
 }
 

@@ -16,7 +16,8 @@ import { checkJsonShape, parseWith } from "../validation";
  * the input's `projectId`, checked on the server for every call; a project the caller is not
  * a member of is NOT_FOUND, never FORBIDDEN), `instanceAdminProcedure`.
  */
-export type SessionOperator = { id: string; email: string; name: string; isInstanceAdmin: boolean; token?: TokenScope };
+/** `sessionId`: the dashboard session the call came with; `token`: the access token instead. */
+export type SessionOperator = { id: string; email: string; name: string; isInstanceAdmin: boolean; sessionId?: string; token?: TokenScope };
 /** `tokenRefused`: a bearer token was presented and is unknown, revoked or expired. */
 export type Context = { operator: SessionOperator | null; requestId: string; tokenRefused?: boolean };
 

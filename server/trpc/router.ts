@@ -1,4 +1,5 @@
 import { router } from "./init";
+import { accountRouter, operatorsRouter } from "./routers/account";
 import { configRouter } from "./routers/config";
 import { economyRouter } from "./routers/economy";
 import { leaderboardsRouter } from "./routers/leaderboards";
@@ -18,5 +19,7 @@ export const appRouter = router({
   economy: economyRouter,
   config: configRouter,
   tokens: tokensRouter,
+  account: accountRouter,
+  operators: operatorsRouter,
 });
 export type AppRouter = typeof appRouter;

@@ -131,7 +131,11 @@ export async function inviteInfo(o: { token: string }): Promise<{ email: string;
 }
 
 /** Uses the link once: creates the operator with this password and the membership, in one transaction. */
-export async function acceptInvite(o: { token: string; name: string; password: string }): Promise<{ email: string; projectId: string }> {
+export async function acceptInvite(o: {
+  token: string;
+  name: string;
+  password: string;
+}): Promise<{ email: string; projectId: string; operatorId: string; role: MemberRole }> {
   const info = await inviteInfo({ token: o.token });
   const problem = passwordProblem(o.password, info.email);
   if (problem) throw validationError([{ path: "input.password", message: problem }]);
@@ -149,6 +153,6 @@ export async function acceptInvite(o: { token: string; name: string; password: s
     if (taken) throw new AppError("ALREADY_EXISTS", { message: "An operator with this e-mail exists: ask an owner to add them directly." });
     const operator = await prisma().operator.create({ data: { email: invite.email, name: o.name, passwordHash }, select: { id: true } });
     await prisma().projectMember.create({ data: { projectId: invite.project_id, operatorId: operator.id, role: invite.role } });
-    return { email: invite.email, projectId: invite.project_id };
+    return { email: invite.email, projectId: invite.project_id, operatorId: operator.id, role: invite.role };
   });
 }

@@ -1,9 +1,12 @@
 import { clearApiKeyCache, generateApiKey } from "../../api-keys";
-import { prisma } from "../../db";
+import { pool, prisma, transaction } from "../../db";
+import { env } from "../../env";
 import { AppError } from "../../errors";
 import type { ApiKeyKind, Plan } from "../../generated/prisma/enums";
 import { projectLimit } from "../../ratelimit";
+import type { SessionOperator } from "../../trpc/init";
 import { validationError } from "../../validation";
+import { recordAudit } from "../audit";
 
 export type ProjectDto = { id: string; name: string; plan: Plan; customRateLimit: number | null; createdAt: Date };
 const projectSelect = { id: true, name: true, plan: true, customRateLimit: true, createdAt: true } as const;
@@ -22,6 +25,51 @@ export async function createProject(o: {
       ...(o.ownerId ? { members: { create: { operatorId: o.ownerId, role: "OWNER" } } } : {}),
     },
     select: projectSelect,
+  });
+}
+
+/**
+ * An operator creates a project on the Free plan and owns it. Instance admins always may; other
+ * operators only when an instance admin allowed them (operators.can_create_projects), and up to
+ * MAX_PROJECTS_PER_OPERATOR owned projects (counted under a lock on the operator's row, so
+ * parallel creations cannot pass the cap together). Audited.
+ */
+export async function createProjectAs(o: { actor: SessionOperator; requestId: string; name: string }): Promise<ProjectDto> {
+  return transaction(async () => {
+    const { rows } = await pool().query<{ can_create_projects: boolean }>(
+      "SELECT can_create_projects FROM operators WHERE id = $1 FOR UPDATE",
+      [o.actor.id],
+    );
+    const me = rows[0];
+    if (!me) throw new AppError("FORBIDDEN", { message: "Sign in first." });
+    if (!o.actor.isInstanceAdmin) {
+      // Counted in a statement of its own, after the lock: a subquery of the locking statement
+      // would read the snapshot taken before a parallel creation committed.
+      const counted = await pool().query<{ owned: number }>(
+        "SELECT count(*)::int AS owned FROM project_members WHERE operator_id = $1 AND role = 'OWNER'",
+        [o.actor.id],
+      );
+      const owned = counted.rows[0]?.owned ?? 0;
+      if (!me.can_create_projects) {
+        throw new AppError("FORBIDDEN", { message: "Creating projects needs an instance admin's permission: ask one to allow it." });
+      }
+      const cap = env().MAX_PROJECTS_PER_OPERATOR;
+      if (owned >= cap) {
+        throw new AppError("LIMIT_EXCEEDED", {
+          message: `You own ${owned} projects, the most an operator may (MAX_PROJECTS_PER_OPERATOR = ${cap}).`,
+          details: { limit: cap, owned },
+        });
+      }
+    }
+    const project = await createProject({ name: o.name, plan: "FREE", ownerId: o.actor.id });
+    await recordAudit({
+      actor: { operatorId: o.actor.id, requestId: o.requestId },
+      projectId: project.id,
+      action: "project.create",
+      target: project.id,
+      after: project,
+    });
+    return project;
   });
 }
 

@@ -81,8 +81,17 @@ export const membersRouter = router({
   /** Public: uses the link once (the new operator then signs in). */
   accept: publicProcedure
     .input(input(z.strictObject({ token: ZToken, name: ZOperatorName, password: z.string().min(8).max(128) })))
-    .mutation(async ({ input }) => {
-      const accepted = await acceptInvite(input);
-      return { email: accepted.email };
-    }),
+    .mutation(({ ctx, input }) =>
+      transaction(async () => {
+        const accepted = await acceptInvite(input);
+        await recordAudit({
+          actor: { operatorId: accepted.operatorId, requestId: ctx.requestId },
+          projectId: accepted.projectId,
+          action: "member.accept",
+          target: accepted.email,
+          after: { role: accepted.role },
+        });
+        return { email: accepted.email };
+      }),
+    ),
 });

@@ -5,7 +5,7 @@ import { projectLimit } from "../../ratelimit";
 import { recordAudit } from "../../services/audit";
 import {
   createApiKey,
-  createProject,
+  createProjectAs,
   deleteProject,
   getProject,
   listApiKeys,
@@ -41,19 +41,9 @@ export const projectsRouter = router({
     .query(async ({ ctx, input }) => ({ ...(await getProject(input)), role: ctx.actor.role })),
 
   /** The creator becomes the project's owner; a new project starts on the Free plan. */
-  create: unscopedProcedure.input(input(z.strictObject({ name: ZProjectName }))).mutation(({ ctx, input }) =>
-    transaction(async () => {
-      const project = await createProject({ name: input.name, plan: "FREE", ownerId: ctx.operator.id });
-      await recordAudit({
-        actor: { operatorId: ctx.operator.id, requestId: ctx.requestId },
-        projectId: project.id,
-        action: "project.create",
-        target: project.id,
-        after: project,
-      });
-      return project;
-    }),
-  ),
+  create: unscopedProcedure
+    .input(input(z.strictObject({ name: ZProjectName })))
+    .mutation(({ ctx, input }) => createProjectAs({ actor: ctx.operator, requestId: ctx.requestId, name: input.name })),
 
   rename: projectProcedure("ADMIN")
     .input(input(z.strictObject({ projectId: ZProjectId, name: ZProjectName })))

@@ -1,0 +1,5 @@
+import { Account } from "@/components/dashboard/account";
+
+export default function AccountPage() {
+  return <Account />;
+}

@@ -1,0 +1,9 @@
+import { notFound } from "next/navigation";
+import { Operators } from "@/components/dashboard/operators";
+import { signedInOperator } from "@/server/auth/next-auth";
+
+export default async function OperatorsPage() {
+  const operator = await signedInOperator();
+  if (!operator?.isInstanceAdmin) notFound();
+  return <Operators selfId={operator.id} />;
+}

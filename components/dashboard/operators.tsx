@@ -1,0 +1,95 @@
+"use client";
+
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { toast } from "sonner";
+import { useTRPC } from "@/components/providers/trpc";
+import { ConfirmDialog } from "@/components/ui/alert-dialog";
+import { Badge, Button, Card, State, Table } from "@/components/ui/primitives";
+import { messageOf } from "./errors";
+
+/** Instance admins: every operator of the installation; disabling one ends their sessions and tokens at once. */
+export function Operators({ selfId }: { selfId: string }) {
+  const trpc = useTRPC();
+  const queryClient = useQueryClient();
+  const operators = useQuery(trpc.operators.list.queryOptions());
+  const setDisabled = useMutation(trpc.operators.setDisabled.mutationOptions());
+  const setCanCreate = useMutation(trpc.operators.setCanCreateProjects.mutationOptions());
+  const allowProjects = async (operatorId: string, allowed: boolean) => {
+    try {
+      await setCanCreate.mutateAsync({ operatorId, allowed });
+      toast.success(allowed ? "They may create projects now." : "They may no longer create projects.");
+      await queryClient.invalidateQueries({ queryKey: trpc.operators.list.queryKey() });
+    } catch (error) {
+      toast.error(messageOf(error));
+    }
+  };
+  const toggle = async (operatorId: string, disabled: boolean) => {
+    try {
+      await setDisabled.mutateAsync({ operatorId, disabled });
+      toast.success(disabled ? "Operator disabled." : "Operator enabled.");
+      await queryClient.invalidateQueries({ queryKey: trpc.operators.list.queryKey() });
+    } catch (error) {
+      toast.error(messageOf(error));
+      throw error;
+    }
+  };
+  return (
+    <div className="space-y-6">
+      <h1 className="text-xl font-semibold">Operators</h1>
+      <Card>
+        {operators.isPending ? (
+          <State kind="loading">Loading operators…</State>
+        ) : operators.isError ? (
+          <State kind="error">{messageOf(operators.error)}</State>
+        ) : (
+          <Table head={["E-mail", "Name", "", "Creates projects", ""]}>
+            {operators.data.map((o) => (
+              <tr key={o.id} data-testid="operator-row">
+                <td className="px-2 py-2 break-all">{o.email}</td>
+                <td className="px-2 py-2">{o.name}</td>
+                <td className="px-2 py-2">
+                  {o.isInstanceAdmin && <Badge>instance admin</Badge>} {o.disabled && <Badge tone="red">disabled</Badge>}
+                </td>
+                <td className="px-2 py-2">
+                  {o.isInstanceAdmin ? (
+                    "always"
+                  ) : (
+                    <label className="inline-flex items-center gap-2">
+                      <input
+                        type="checkbox"
+                        checked={o.canCreateProjects}
+                        onChange={(e) => allowProjects(o.id, e.target.checked)}
+                        aria-label={`${o.email} may create projects`}
+                      />
+                      {o.canCreateProjects ? "allowed" : "no"}
+                    </label>
+                  )}
+                </td>
+                <td className="px-2 py-2 text-right">
+                  {o.id !== selfId &&
+                    (o.disabled ? (
+                      <Button variant="secondary" onClick={() => toggle(o.id, false).catch(() => undefined)}>
+                        Enable
+                      </Button>
+                    ) : (
+                      <ConfirmDialog
+                        trigger={
+                          <Button variant="danger" aria-label={`Disable ${o.email}`}>
+                            Disable
+                          </Button>
+                        }
+                        title={`Disable ${o.email}?`}
+                        description="They are signed out everywhere at once, their access tokens stop working, and they cannot sign in until enabled again."
+                        confirmLabel="Disable operator"
+                        onConfirm={() => toggle(o.id, true)}
+                      />
+                    ))}
+                </td>
+              </tr>
+            ))}
+          </Table>
+        )}
+      </Card>
+    </div>
+  );
+}

@@ -1,0 +1,57 @@
+import { z } from "zod";
+import { endOperatorSessions, listOperatorSessions, revokeOperatorSession } from "../../auth/operator-sessions";
+import { transaction } from "../../db";
+import { listAccountActivity, recordAudit } from "../../services/audit";
+import { changeOwnPassword, listOperators, setOperatorCanCreateProjects, setOperatorDisabled } from "../../services/operators";
+import { input, instanceAdminProcedure, router, sessionProcedure } from "../init";
+
+/** The signed-in operator's own account: sessions, password, activity. A dashboard session only (never a token). */
+export const accountRouter = router({
+  sessions: sessionProcedure.query(({ ctx }) =>
+    listOperatorSessions({ operatorId: ctx.operator.id, currentSessionId: ctx.operator.sessionId }),
+  ),
+
+  revokeSession: sessionProcedure.input(input(z.strictObject({ sessionId: z.string().uuid() }))).mutation(({ ctx, input }) =>
+    transaction(async () => {
+      await revokeOperatorSession({ operatorId: ctx.operator.id, sessionId: input.sessionId });
+      await recordAudit({
+        actor: { operatorId: ctx.operator.id, requestId: ctx.requestId },
+        projectId: null,
+        action: "session.revoke",
+        target: input.sessionId,
+      });
+    }),
+  ),
+
+  /** Ends every session of the operator, this one included (the dashboard then shows sign-in). */
+  signOutEverywhere: sessionProcedure.mutation(({ ctx }) =>
+    transaction(async () => {
+      const ended = await endOperatorSessions({ operatorId: ctx.operator.id });
+      await recordAudit({
+        actor: { operatorId: ctx.operator.id, requestId: ctx.requestId },
+        projectId: null,
+        action: "session.revoke-all",
+        after: { ended },
+      });
+      return { ended };
+    }),
+  ),
+
+  changePassword: sessionProcedure
+    .input(input(z.strictObject({ currentPassword: z.string().min(1).max(1024), newPassword: z.string().min(1).max(1024) })))
+    .mutation(({ ctx, input }) => changeOwnPassword({ actor: ctx.operator, requestId: ctx.requestId, ...input })),
+
+  /** What was done with this account outside projects: tokens, sessions, password (newest first). */
+  activity: sessionProcedure.query(({ ctx }) => listAccountActivity({ operatorId: ctx.operator.id, limit: 50 })),
+});
+
+/** Instance admins: the installation's operators. */
+export const operatorsRouter = router({
+  list: instanceAdminProcedure.query(({ ctx }) => listOperators({ actor: ctx.operator })),
+  setDisabled: instanceAdminProcedure
+    .input(input(z.strictObject({ operatorId: z.string().uuid(), disabled: z.boolean() })))
+    .mutation(({ ctx, input }) => setOperatorDisabled({ actor: ctx.operator, requestId: ctx.requestId, ...input })),
+  setCanCreateProjects: instanceAdminProcedure
+    .input(input(z.strictObject({ operatorId: z.string().uuid(), allowed: z.boolean() })))
+    .mutation(({ ctx, input }) => setOperatorCanCreateProjects({ actor: ctx.operator, requestId: ctx.requestId, ...input })),
+});
