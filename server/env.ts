@@ -6,6 +6,11 @@ const ZEnv = z.object({
   NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
   DATABASE_URL: z.string().url(),
   DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(200).default(10),
+  /**
+   * How long each process keeps a project's economy and leaderboard definitions: a change made on
+   * another instance applies here within this time. Tests shorten it instead of sleeping 2 s.
+   */
+  DEFINITION_CACHE_TTL_MS: z.coerce.number().int().min(0).max(60_000).default(2_000),
   /** Projects an operator who is not an instance admin may own (creating more is refused). */
   MAX_PROJECTS_PER_OPERATOR: z.coerce.number().int().min(0).max(10_000).default(20),
   /** HS256 secret for access tokens: at least 32 characters. */

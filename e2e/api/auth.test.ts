@@ -5,7 +5,6 @@ import { banPlayer, unbanPlayer } from "@/server/services/players/bans";
 import { api, expectError } from "../support/api";
 import { dedicatedApp } from "../support/dedicated-app";
 import { anonymousPlayer, makeProject, type TestPlayer, type TestProject } from "../support/fixtures";
-import { playerRouteCredentialSuite } from "../support/player-route-suite";
 
 type Session = TestPlayer & { created: boolean; expiresIn: number; tokenType: string };
 
@@ -281,8 +280,6 @@ describe("POST /auth/logout", () => {
     expect((await refresh(b.body.refreshToken)).status).toBe(401);
   });
 });
-
-playerRouteCredentialSuite({ method: "POST", path: "/api/v1/auth/logout" });
 
 describe("bans", () => {
   it("refuses a banned player on login, refresh and player requests, with until and reason", async () => {

@@ -14,9 +14,8 @@ import {
 } from "@/server/services/economy/definitions";
 import { adjustPlayerEconomy, listTransactions } from "@/server/services/economy/wallet";
 import { banPlayer } from "@/server/services/players/bans";
-import { type ApiOptions, type ApiResponse, api, expectError } from "../support/api";
+import { type ApiOptions, type ApiResponse, api, definitionCachesExpired, expectError } from "../support/api";
 import { anonymousPlayer, makeProject, type TestPlayer, type TestProject } from "../support/fixtures";
-import { playerRouteCredentialSuite } from "../support/player-route-suite";
 
 type Balance = { id: string; name: string; balance: number };
 type Change = Balance & { transactionId: string };
@@ -134,7 +133,7 @@ describe("balances, add and subtract", () => {
     const read = () => api<Balance[]>("GET", "/api/v1/economy/currencies", { key: projectB.clientKey, token: p.accessToken });
     expect((await read()).body).toEqual([{ id: "gold", name: "Gold", balance: 5 }]);
     await updateCurrency({ projectId: projectB.projectId, id: "gold", input: { initialBalance: 50 } });
-    await new Promise((r) => setTimeout(r, 2_100)); // the app instance's definition cache
+    await definitionCachesExpired();
     expect((await read()).body[0]?.balance).toBe(5);
     const q = await anonymousPlayer(projectB.clientKey);
     expect(
@@ -450,7 +449,7 @@ describe("operators", () => {
     await expect(deleteCurrency({ projectId, id: "gems" })).rejects.toMatchObject({ code: "IN_USE", details: { reason: "held" } });
     await deleteItem({ projectId, id: "potion" });
     await createCurrency({ projectId, input: { id: "tokens", name: "Tokens" } });
-    await new Promise((r) => setTimeout(r, 2_100)); // the app instance's definition cache
+    await definitionCachesExpired();
     await api("GET", "/api/v1/economy/currencies", { key: own.clientKey, token: p.accessToken }); // wallets: coins 100, tokens 0
     await expect(deleteCurrency({ projectId, id: "coins" })).rejects.toMatchObject({ code: "IN_USE", details: { reason: "held" } });
     await deleteCurrency({ projectId, id: "tokens" }); // an empty wallet is not holding it
@@ -490,8 +489,3 @@ describe("a seeded random mix of parallel changes across players", () => {
     expect(max.rowCount).toBe(0);
   });
 });
-
-playerRouteCredentialSuite({ method: "GET", path: "/api/v1/economy/currencies" });
-playerRouteCredentialSuite({ method: "POST", path: "/api/v1/economy/currencies/coins/add", body: { amount: 1 } });
-playerRouteCredentialSuite({ method: "POST", path: "/api/v1/economy/purchase", body: { purchaseId: "buy-potion" } });
-playerRouteCredentialSuite({ method: "GET", path: "/api/v1/economy/transactions" });

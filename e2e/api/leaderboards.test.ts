@@ -7,9 +7,8 @@ import { createLeaderboard, resetLeaderboard, updateLeaderboard } from "@/server
 import { getLeaderboardPage, getPeriodPage, listPeriods, removeEntry, submitScore } from "@/server/services/leaderboards/entries";
 import type { CreateLeaderboard, Entry } from "@/server/services/leaderboards/schemas";
 import { banPlayer } from "@/server/services/players/bans";
-import { type ApiOptions, api, expectError } from "../support/api";
+import { type ApiOptions, api, definitionCachesExpired, expectError } from "../support/api";
 import { anonymousPlayer, makeProject, type TestPlayer, type TestProject } from "../support/fixtures";
-import { playerRouteCredentialSuite } from "../support/player-route-suite";
 
 type Page = { id: string; total: number; offset: number; limit: number; resetsAt: string | null; entries: Entry[] };
 type Submitted = Entry & { updated: boolean };
@@ -304,7 +303,7 @@ describe("concurrency and idempotency", () => {
     const refusedKey = { "Idempotency-Key": `refused-${randomBytes(4).toString("hex")}` };
     expectError(await submit(id, a, 11, { headers: refusedKey }), 422, "SCORE_OUT_OF_RANGE");
     await updateLeaderboard({ projectId: project.projectId, id, input: { maxScore: 100 } });
-    await new Promise((r) => setTimeout(r, 2_100)); // the app instance's definition cache
+    await definitionCachesExpired();
     const retried = await submit(id, a, 11, { headers: refusedKey });
     expect(retried.status).toBe(200);
     expect(retried.headers.get("idempotent-replayed")).toBeNull();
@@ -417,7 +416,7 @@ describe("periods", () => {
     const [a] = (await players(1)) as [TestPlayer];
     await submit(id, a, 9);
     await resetLeaderboard({ projectId: project.projectId, id });
-    await new Promise((r) => setTimeout(r, 2_100)); // the app instance's definition cache
+    await definitionCachesExpired();
     expect((await page(id)).body).toMatchObject({ total: 0, entries: [] });
     expectError(await api("GET", `/api/v1/leaderboards/${id}/player`, as(a)), 404, "ENTRY_NOT_FOUND");
     const periods = await listPeriods({ projectId: project.projectId, leaderboardId: id });
@@ -426,6 +425,3 @@ describe("periods", () => {
     expect((await submit(id, a, 4)).body).toMatchObject({ score: 4, rank: 1, updated: true });
   });
 });
-
-playerRouteCredentialSuite({ method: "POST", path: "/api/v1/leaderboards/high-scores/scores", body: { score: 1 } });
-playerRouteCredentialSuite({ method: "GET", path: "/api/v1/leaderboards/high-scores/player" });

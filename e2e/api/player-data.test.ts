@@ -2,7 +2,6 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { prisma } from "@/server/db";
 import { type ApiOptions, api, apiRawPath, expectError } from "../support/api";
 import { anonymousPlayer, makeProject, type TestPlayer, type TestProject } from "../support/fixtures";
-import { playerRouteCredentialSuite } from "../support/player-route-suite";
 
 type Rec = { key: string; value: unknown; version: number; visibility: string; createdAt: string; updatedAt: string };
 type Conflicts = {
@@ -393,12 +392,6 @@ describe("limits", () => {
     expect(await prisma().playerData.count({ where: { playerId: p.playerId } })).toBe(2_000);
   }, 60_000);
 });
-
-playerRouteCredentialSuite({ method: "GET", path: "/api/v1/players/me/data" });
-playerRouteCredentialSuite({ method: "PATCH", path: "/api/v1/players/me/data", body: { set: { a: { value: 1 } } } });
-playerRouteCredentialSuite({ method: "GET", path: "/api/v1/players/me/data/a" });
-playerRouteCredentialSuite({ method: "PUT", path: "/api/v1/players/me/data/a", body: { value: 1 } });
-playerRouteCredentialSuite({ method: "DELETE", path: "/api/v1/players/me/data/a" });
 
 describe("keys named like Object.prototype members and reserved keys", () => {
   const PROTOTYPE_NAMES = ["constructor", "toString", "valueOf", "hasOwnProperty", "__defineGetter__", "isPrototypeOf"];

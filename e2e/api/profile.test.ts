@@ -3,7 +3,6 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { prisma } from "@/server/db";
 import { type ApiOptions, api, expectError } from "../support/api";
 import { anonymousPlayer, makeProject, type TestPlayer, type TestProject } from "../support/fixtures";
-import { playerRouteCredentialSuite } from "../support/player-route-suite";
 
 type Profile = {
   playerId: string;
@@ -115,6 +114,3 @@ describe("GET /players/{id} and PATCH /players/{id} for someone else", () => {
     expectError(await api("DELETE", "/api/v1/players/me", as(ada)), 405, "METHOD_NOT_ALLOWED");
   });
 });
-
-playerRouteCredentialSuite({ method: "GET", path: "/api/v1/players/me" });
-playerRouteCredentialSuite({ method: "PATCH", path: "/api/v1/players/me", body: { displayName: "x" } });

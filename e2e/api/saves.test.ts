@@ -3,7 +3,6 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { prisma } from "@/server/db";
 import { type ApiOptions, api, apiRawPath, expectError } from "../support/api";
 import { anonymousPlayer, makeProject, type TestPlayer, type TestProject } from "../support/fixtures";
-import { playerRouteCredentialSuite } from "../support/player-route-suite";
 
 type Meta = {
   key: string;
@@ -174,8 +173,3 @@ describe("save keys", () => {
     expect((await api<Meta[]>("GET", "/api/v1/saves", as(p))).body.map((s) => [s.key, s.version])).toEqual([["keep", 1]]);
   });
 });
-
-playerRouteCredentialSuite({ method: "GET", path: "/api/v1/saves" });
-playerRouteCredentialSuite({ method: "GET", path: "/api/v1/saves/slot" });
-playerRouteCredentialSuite({ method: "PUT", path: "/api/v1/saves/slot", body: { data: 1 } });
-playerRouteCredentialSuite({ method: "DELETE", path: "/api/v1/saves/slot" });

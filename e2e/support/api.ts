@@ -11,6 +11,10 @@ import { ERRORS, type ErrorCode } from "@/server/errors";
  */
 export const baseUrl = (): string => inject("baseUrl");
 
+/** Waits out the app's definition caches (DEFINITION_CACHE_TTL_MS, shortened for the suite): a definition change made by a test is then what the app reads. */
+export const definitionCachesExpired = (): Promise<void> =>
+  new Promise((resolve) => setTimeout(resolve, inject("definitionCacheTtlMs") + 50));
+
 type OpenApiDoc = {
   paths: Record<
     string,

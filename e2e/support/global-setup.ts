@@ -21,6 +21,7 @@ declare module "vitest" {
     redisUrl: string;
     jwtSecret: string;
     rateLimitWindowSeconds: number;
+    definitionCacheTtlMs: number;
   }
 }
 
@@ -61,6 +62,8 @@ export default async function setup(project: TestProject) {
   const jwtSecret = randomBytes(32).toString("base64url");
   const redisUrl = process.env.REDIS_URL ?? "";
   const rateLimitWindowSeconds = 60;
+  // Definition changes made by the tests reach the app within this (2 s in production).
+  const definitionCacheTtlMs = 200;
   const app = await startApp({
     DATABASE_URL: database.url,
     DATA_DIR: dataDir,
@@ -70,6 +73,7 @@ export default async function setup(project: TestProject) {
     TRUST_PROXY: "true",
     // Exact budget counts in the tests need the store's answers, not fail-opens of a busy machine.
     RATE_LIMIT_STORE_TIMEOUT_MS: "1000",
+    DEFINITION_CACHE_TTL_MS: String(definitionCacheTtlMs),
   });
   project.provide("baseUrl", app.baseUrl);
   project.provide("databaseUrl", database.url);
@@ -77,6 +81,7 @@ export default async function setup(project: TestProject) {
   project.provide("redisUrl", redisUrl);
   project.provide("jwtSecret", jwtSecret);
   project.provide("rateLimitWindowSeconds", rateLimitWindowSeconds);
+  project.provide("definitionCacheTtlMs", definitionCacheTtlMs);
   return async () => {
     await app.stop();
     if (process.env.KEEP_TEST_DB !== "1") await database.drop();

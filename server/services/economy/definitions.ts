@@ -1,4 +1,5 @@
 import { isUniqueViolation, pool, prisma, transaction } from "../../db";
+import { env } from "../../env";
 import { AppError } from "../../errors";
 import { validationError } from "../../validation";
 import {
@@ -14,7 +15,7 @@ import {
 
 /**
  * Economy definitions per project (currencies, items, purchases), managed by operators. The
- * game API reads them on every request, so they are cached per process for CACHE_TTL_MS as one
+ * game API reads them on every request, so they are cached per process for DEFINITION_CACHE_TTL_MS as one
  * snapshot per project; a change applies at once on the instance that made it and within that
  * time on every other.
  */
@@ -27,7 +28,6 @@ export type EconomyConfig = {
   purchases: Map<string, PurchaseDef>;
 };
 
-const CACHE_TTL_MS = 2_000;
 const cache = new Map<string, { value: EconomyConfig; expiresAt: number }>();
 
 export function forgetEconomy(projectId: string): void {
@@ -74,7 +74,7 @@ export async function economyConfig(projectId: string): Promise<EconomyConfig> {
     purchases: new Map(purchases.rows.map((r) => [r.id, { id: r.id, name: r.name, costs: r.costs, rewards: r.rewards }])),
   };
   if (cache.size > 10_000) cache.clear();
-  cache.set(projectId, { value, expiresAt: now + CACHE_TTL_MS });
+  cache.set(projectId, { value, expiresAt: now + env().DEFINITION_CACHE_TTL_MS });
   return value;
 }
 
@@ -301,4 +301,73 @@ export async function deletePurchase(o: { projectId: string; id: string }): Prom
   const { count } = await prisma().purchase.deleteMany({ where: { projectId: o.projectId, id: o.id } });
   forgetEconomy(o.projectId);
   if (count === 0) throw new AppError("PURCHASE_NOT_FOUND");
+}
+
+// ---- Bulk, for configuration as code ----
+
+type CurrencyRow = { id: string; name: string; initialBalance: number; maxBalance: number | null; clientWritable: boolean };
+type ItemRow = { id: string; name: string; maxStack: number | null };
+type PurchaseRow = { id: string; name: string; costs: Line[]; rewards: Line[] };
+export type EconomyChanges = {
+  currencies: { upsert: CurrencyRow[]; delete: string[] };
+  items: { upsert: ItemRow[]; delete: string[] };
+  purchases: { upsert: PurchaseRow[]; delete: string[] };
+};
+
+/**
+ * Applies a whole economy diff in a constant number of statements (a config import of 10,000
+ * purchases was quadratic through the one-at-a-time services: each re-read every definition).
+ * The caller has validated it as a document (ids, names, max ≥ initial, purchase lines naming
+ * definitions of the result) and runs it inside its transaction; deletions still refuse what
+ * players hold, under row locks, as deleteCurrency / deleteItem do. Order: definitions purchases
+ * name first, purchases, then what purchases stopped naming.
+ */
+export async function applyEconomyChanges(projectId: string, c: EconomyChanges): Promise<void> {
+  const q = (text: string, values: unknown[]) => pool().query(text, values);
+  if (c.currencies.upsert.length) {
+    await q(
+      `INSERT INTO currencies (project_id, id, name, initial_balance, max_balance, client_writable)
+       SELECT $1, x.id, btrim(x.name), x."initialBalance", x."maxBalance", x."clientWritable"
+         FROM jsonb_to_recordset($2::jsonb) AS x(id text, name text, "initialBalance" bigint, "maxBalance" bigint, "clientWritable" boolean)
+       ON CONFLICT (project_id, id) DO UPDATE SET name = EXCLUDED.name, initial_balance = EXCLUDED.initial_balance,
+          max_balance = EXCLUDED.max_balance, client_writable = EXCLUDED.client_writable, updated_at = now()`,
+      [projectId, JSON.stringify(c.currencies.upsert)],
+    );
+  }
+  if (c.items.upsert.length) {
+    await q(
+      `INSERT INTO items (project_id, id, name, max_stack)
+       SELECT $1, x.id, btrim(x.name), x."maxStack" FROM jsonb_to_recordset($2::jsonb) AS x(id text, name text, "maxStack" bigint)
+       ON CONFLICT (project_id, id) DO UPDATE SET name = EXCLUDED.name, max_stack = EXCLUDED.max_stack, updated_at = now()`,
+      [projectId, JSON.stringify(c.items.upsert)],
+    );
+  }
+  if (c.purchases.delete.length)
+    await q("DELETE FROM purchases WHERE project_id = $1 AND id = ANY($2::text[])", [projectId, c.purchases.delete]);
+  if (c.purchases.upsert.length) {
+    await q(
+      `INSERT INTO purchases (project_id, id, name, costs, rewards)
+       SELECT $1, x.id, btrim(x.name), x.costs, x.rewards FROM jsonb_to_recordset($2::jsonb) AS x(id text, name text, costs jsonb, rewards jsonb)
+       ON CONFLICT (project_id, id) DO UPDATE SET name = EXCLUDED.name, costs = EXCLUDED.costs, rewards = EXCLUDED.rewards, updated_at = now()`,
+      [projectId, JSON.stringify(c.purchases.upsert)],
+    );
+  }
+  const held = async (table: "wallets" | "inventory", column: "currency_id" | "item_id", amount: "balance" | "quantity", ids: string[]) => {
+    const { rows } = await pool().query<{ id: string }>(
+      `SELECT ${column} AS id FROM ${table} WHERE project_id = $1 AND ${column} = ANY($2::text[]) AND ${amount} > 0 LIMIT 1 FOR UPDATE`,
+      [projectId, ids],
+    );
+    if (rows[0]) throw new AppError("IN_USE", { message: `Players hold "${rows[0].id}".`, details: { reason: "held", id: rows[0].id } });
+  };
+  if (c.currencies.delete.length) {
+    await held("wallets", "currency_id", "balance", c.currencies.delete);
+    await q("DELETE FROM wallets WHERE project_id = $1 AND currency_id = ANY($2::text[])", [projectId, c.currencies.delete]);
+    await q("DELETE FROM currencies WHERE project_id = $1 AND id = ANY($2::text[])", [projectId, c.currencies.delete]);
+  }
+  if (c.items.delete.length) {
+    await held("inventory", "item_id", "quantity", c.items.delete);
+    await q("DELETE FROM inventory WHERE project_id = $1 AND item_id = ANY($2::text[])", [projectId, c.items.delete]);
+    await q("DELETE FROM items WHERE project_id = $1 AND id = ANY($2::text[])", [projectId, c.items.delete]);
+  }
+  forgetEconomy(projectId);
 }

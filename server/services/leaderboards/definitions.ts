@@ -1,4 +1,5 @@
 import { isUniqueViolation, prisma } from "../../db";
+import { env } from "../../env";
 import { AppError } from "../../errors";
 import type { Leaderboard as LeaderboardRow } from "../../generated/prisma/client";
 import { parseSchedule, type Schedule } from "./periods";
@@ -6,13 +7,12 @@ import type { CreateLeaderboard, LeaderboardDto, UpdateLeaderboard } from "./sch
 
 /**
  * Leaderboard definitions, managed by operators. Read on every submit and page, so cached per
- * process for CACHE_TTL_MS; a change made here applies at once on this instance and within
+ * process for DEFINITION_CACHE_TTL_MS; a change made here applies at once on this instance and within
  * that time on every other (a reset-now too: submits reaching another instance in that window
  * still land in the period before the reset).
  */
 export type Definition = LeaderboardDto & { projectId: string; epoch: number; schedule: Schedule | null };
 
-const CACHE_TTL_MS = 2_000;
 const cache = new Map<string, { value: Definition | null; expiresAt: number }>();
 const cacheKey = (projectId: string, id: string) => `${projectId}\u0000${id}`;
 
@@ -51,7 +51,7 @@ export async function loadLeaderboard(projectId: string, id: string): Promise<De
     const row = await prisma().leaderboard.findUnique({ where: { projectId_id: { projectId, id } } });
     value = row ? toDefinition(row) : null;
     if (cache.size > 10_000) cache.clear();
-    cache.set(key, { value, expiresAt: now + CACHE_TTL_MS });
+    cache.set(key, { value, expiresAt: now + env().DEFINITION_CACHE_TTL_MS });
   }
   if (!value) throw new AppError("LEADERBOARD_NOT_FOUND");
   return value;
