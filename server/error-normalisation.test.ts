@@ -32,6 +32,16 @@ describe("toAppError", () => {
     }
   });
 
+  it("a statement timeout or a lock wait over lock_timeout (the transaction rolled back) is 503 with Retry-After, not 500", () => {
+    for (const [code, message] of [
+      ["57014", "canceling statement due to statement timeout"],
+      ["55P03", "canceling statement due to lock timeout"],
+    ] as const) {
+      const error = toAppError(Object.assign(new Error(message), { code }), "req-6");
+      expect([error.code, error.headers["Retry-After"]]).toEqual(["SERVICE_UNAVAILABLE", "5"]);
+    }
+  });
+
   it("other Prisma errors stay 500", () => {
     expect(toAppError(prismaRefusal("something else", "XX000"), "req-3").code).toBe("INTERNAL_ERROR");
   });

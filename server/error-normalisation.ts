@@ -18,6 +18,9 @@ const DB_UNAVAILABLE_CODES = new Set([
   "40P01",
   "40001",
   "P2034",
+  // A statement or lock wait over its bound (a config import sets them): rolled back, nothing changed.
+  "57014",
+  "55P03",
   "53300",
   "P1001",
   "P1002",

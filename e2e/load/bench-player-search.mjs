@@ -9,37 +9,13 @@ import { createHash } from "node:crypto";
 import { mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { parseArgs } from "node:util";
-import { root, withProduct } from "./lib.mjs";
+import { root, signIn, withProduct } from "./lib.mjs";
 
 const { values: args } = parseArgs({
   options: { players: { type: "string", default: "100000" }, runs: { type: "string", default: "40" } },
 });
 const count = Number(args.players);
 const runs = Number(args.runs);
-
-async function signIn(baseUrl, email, password) {
-  const csrf = await fetch(`${baseUrl}/api/auth/csrf`);
-  const jar = new Map();
-  const keep = (res) => {
-    for (const c of res.headers.getSetCookie()) {
-      const [pair] = c.split(";");
-      const [name, ...value] = pair.split("=");
-      jar.set(name, value.join("="));
-    }
-  };
-  keep(csrf);
-  const { csrfToken } = await csrf.json();
-  const cookie = () => [...jar].map(([n, v]) => `${n}=${v}`).join("; ");
-  const res = await fetch(`${baseUrl}/api/auth/callback/credentials`, {
-    method: "POST",
-    redirect: "manual",
-    headers: { "Content-Type": "application/x-www-form-urlencoded", Cookie: cookie() },
-    body: new URLSearchParams({ csrfToken, email, password, json: "true" }),
-  });
-  keep(res);
-  if (![...jar.keys()].some((n) => n.includes("session-token"))) throw new Error(`sign-in failed: ${res.status}`);
-  return cookie();
-}
 
 const percentile = (xs, p) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((p / 100) * xs.length))];
 

@@ -244,3 +244,28 @@ export async function withProduct(extraEnv, body) {
 export function trivialRequest({ demo }) {
   return { path: "/api/v1/auth/anonymous", headers: { "X-API-Key": demo.apiKey }, expect: 405 };
 }
+
+/** Signs in to the dashboard as a browser does (CSRF token, credentials form); answers the Cookie header to send. */
+export async function signIn(baseUrl, email, password) {
+  const csrf = await fetch(`${baseUrl}/api/auth/csrf`);
+  const jar = new Map();
+  const keep = (res) => {
+    for (const c of res.headers.getSetCookie()) {
+      const [pair] = c.split(";");
+      const [name, ...value] = pair.split("=");
+      jar.set(name, value.join("="));
+    }
+  };
+  keep(csrf);
+  const { csrfToken } = await csrf.json();
+  const cookie = () => [...jar].map(([n, v]) => `${n}=${v}`).join("; ");
+  const res = await fetch(`${baseUrl}/api/auth/callback/credentials`, {
+    method: "POST",
+    redirect: "manual",
+    headers: { "Content-Type": "application/x-www-form-urlencoded", Cookie: cookie() },
+    body: new URLSearchParams({ csrfToken, email, password, json: "true" }),
+  });
+  keep(res);
+  if (![...jar.keys()].some((n) => n.includes("session-token"))) throw new Error(`sign-in failed: ${res.status}`);
+  return cookie();
+}

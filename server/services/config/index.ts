@@ -3,21 +3,7 @@ import { pool, transaction } from "../../db";
 import { env } from "../../env";
 import { AppError, type ErrorCode } from "../../errors";
 import { type AuditActor, recordAudit } from "../audit";
-import {
-  createCurrency,
-  createItem,
-  createPurchase,
-  deleteCurrency,
-  deleteItem,
-  deletePurchase,
-  forgetEconomy,
-  listCurrencies,
-  listItems,
-  listPurchases,
-  updateCurrency,
-  updateItem,
-  updatePurchase,
-} from "../economy/definitions";
+import { applyEconomyChanges, forgetEconomy, listCurrencies, listItems, listPurchases } from "../economy/definitions";
 import { isCurrencyLine, type Line } from "../economy/schemas";
 import { assertJwksUrlAllowed, deleteIdentityProvider, listIdentityProviders, upsertIdentityProvider } from "../identity-providers";
 import { createLeaderboard, deleteLeaderboard, forgetLeaderboard, listLeaderboards, updateLeaderboard } from "../leaderboards/definitions";
@@ -157,22 +143,34 @@ async function lowerMaxWarnings(projectId: string, diff: ConfigDiff): Promise<Wa
         : [];
     });
   const warnings: Warning[] = [];
+  // One grouped count per kind, however many maxima were lowered.
   const checks = [
     {
       kind: "currencies",
       field: "maxBalance",
-      sql: "SELECT count(*)::int AS n FROM wallets WHERE project_id = $1 AND currency_id = $2 AND balance > $3",
+      sql: `SELECT w.currency_id AS id, count(*)::int AS n FROM wallets w
+              JOIN unnest($2::text[], $3::bigint[]) AS x(id, max) ON x.id = w.currency_id
+             WHERE w.project_id = $1 AND w.balance > x.max GROUP BY w.currency_id`,
     },
     {
       kind: "items",
       field: "maxStack",
-      sql: "SELECT count(*)::int AS n FROM inventory WHERE project_id = $1 AND item_id = $2 AND quantity > $3",
+      sql: `SELECT i.item_id AS id, count(*)::int AS n FROM inventory i
+              JOIN unnest($2::text[], $3::bigint[]) AS x(id, max) ON x.id = i.item_id
+             WHERE i.project_id = $1 AND i.quantity > x.max GROUP BY i.item_id`,
     },
   ] as const;
   for (const check of checks) {
-    for (const { id, max } of lowered(check.kind, check.field)) {
-      const { rows } = await pool().query<{ n: number }>(check.sql, [projectId, id, String(max)]);
-      const players = rows[0]?.n ?? 0;
+    const maxima = lowered(check.kind, check.field);
+    if (maxima.length === 0) continue;
+    const { rows } = await pool().query<{ id: string; n: number }>(check.sql, [
+      projectId,
+      maxima.map((m) => m.id),
+      maxima.map((m) => String(m.max)),
+    ]);
+    const above = new Map(rows.map((r) => [r.id, r.n]));
+    for (const { id, max } of maxima) {
+      const players = above.get(id) ?? 0;
       if (players > 0)
         warnings.push({
           kind: check.kind,
@@ -304,6 +302,10 @@ export async function applyImport(o: {
   let touchedBoards: string[] = [];
   try {
     return await transaction(async (client) => {
+      // Bounds for the one transaction: no statement over 30 s, no lock waited for over 10 s
+      // (a refusal rolls everything back; the import is all or nothing).
+      await client.query("SET LOCAL statement_timeout = 30000");
+      await client.query("SET LOCAL lock_timeout = 10000");
       await client.query("SELECT pg_advisory_xact_lock(hashtextextended($1, 0))", [`config-import:${projectId}`]);
       const plan = await planImport({ projectId, document: doc });
       if (o.expectDiffHash !== undefined && plan.diffHash !== o.expectDiffHash) {
@@ -321,24 +323,18 @@ export async function applyImport(o: {
       }
       const { diff } = plan;
       touchedBoards = [...diff.leaderboards.created, ...diff.leaderboards.changed, ...diff.leaderboards.deleted].map((e) => e.id);
-      for (const { id } of diff.currencies.created) await createCurrency({ projectId, input: afterOf(diff.currencies, id) });
-      for (const { id } of diff.currencies.changed) {
-        const { id: _id, ...input } = desiredEntry<ConfigDocument["currencies"][number]>(doc, "currencies", id);
-        await updateCurrency({ projectId, id, input });
-      }
-      for (const { id } of diff.items.created) await createItem({ projectId, input: afterOf(diff.items, id) });
-      for (const { id } of diff.items.changed) {
-        const { id: _id, ...input } = desiredEntry<ConfigDocument["items"][number]>(doc, "items", id);
-        await updateItem({ projectId, id, input });
-      }
-      for (const { id } of diff.purchases.deleted) await deletePurchase({ projectId, id });
-      for (const { id } of diff.purchases.created) await createPurchase({ projectId, input: afterOf(diff.purchases, id) });
-      for (const { id } of diff.purchases.changed) {
-        const { id: _id, ...input } = desiredEntry<ConfigDocument["purchases"][number]>(doc, "purchases", id);
-        await updatePurchase({ projectId, id, input });
-      }
-      for (const { id } of diff.currencies.deleted) await deleteCurrency({ projectId, id });
-      for (const { id } of diff.items.deleted) await deleteItem({ projectId, id });
+      // The economy in a constant number of statements (linear in the document); leaderboards
+      // (≤ 1,000) and identity providers (≤ 100) through their services, one each.
+      const upserts = <K extends "currencies" | "items" | "purchases">(kind: K) =>
+        [...diff[kind].created, ...diff[kind].changed].map(({ id }) => desiredEntry<ConfigDocument[K][number]>(doc, kind, id));
+      await applyEconomyChanges(projectId, {
+        currencies: { upsert: upserts("currencies"), delete: diff.currencies.deleted.map((d) => d.id) },
+        items: { upsert: upserts("items"), delete: diff.items.deleted.map((d) => d.id) },
+        purchases: {
+          upsert: upserts("purchases").map((p) => ({ ...p, costs: p.costs.map(normaliseLine), rewards: p.rewards.map(normaliseLine) })),
+          delete: diff.purchases.deleted.map((d) => d.id),
+        },
+      });
       for (const { id } of diff.leaderboards.deleted) await deleteLeaderboard({ projectId, id });
       for (const { id } of diff.leaderboards.created) await createLeaderboard({ projectId, input: afterOf(diff.leaderboards, id) });
       for (const { id } of diff.leaderboards.changed) {
