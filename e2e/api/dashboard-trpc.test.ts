@@ -42,7 +42,7 @@ describe("dashboard procedures: roles are checked on the server", () => {
     expect(await refusal(as(null).projects.list())).toEqual({ code: "UNAUTHORIZED", appCode: "MISSING_TOKEN" });
   });
 
-  it("a viewer reads but cannot change anything (FORBIDDEN), and nothing changes", async () => {
+  it("a viewer reads; a ban, a new key and a plan change are refused (FORBIDDEN) and change nothing (every procedure: role-matrix.test.ts)", async () => {
     const viewer = as(await operator("VIEWER", project.projectId));
     expect((await viewer.projects.get({ projectId: project.projectId })).role).toBe("VIEWER");
     expect((await viewer.players.get({ projectId: project.projectId, playerId })).id).toBe(playerId);

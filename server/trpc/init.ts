@@ -46,23 +46,34 @@ function appErrorOf(error: TRPCError, requestId: string): AppError {
   return toAppError(error.cause ?? error, requestId);
 }
 
-const t = initTRPC.context<Context>().create({
-  errorFormatter({ shape, error, ctx }) {
-    const app = appErrorOf(error, ctx?.requestId ?? "");
-    return {
-      ...shape,
-      message: app.message,
-      data: {
-        ...shape.data,
-        code: ERRORS[app.code].trpc,
-        appCode: app.code,
-        details: app.details,
-        httpStatus: ERRORS[app.code].status,
-        stack: undefined,
-      },
-    };
-  },
-});
+/**
+ * Who may call a procedure, declared by the builder it is made from (never by hand), so the role
+ * matrix test (e2e/api/role-matrix.test.ts) can call every procedure as every kind of caller and
+ * check the answer against it.
+ */
+export type Access = "public" | "operator" | "session" | "unscoped" | "instanceAdmin" | `project:${"VIEWER" | "ADMIN" | "OWNER"}`;
+export type Meta = { access: Access };
+
+const t = initTRPC
+  .context<Context>()
+  .meta<Meta>()
+  .create({
+    errorFormatter({ shape, error, ctx }) {
+      const app = appErrorOf(error, ctx?.requestId ?? "");
+      return {
+        ...shape,
+        message: app.message,
+        data: {
+          ...shape.data,
+          code: ERRORS[app.code].trpc,
+          appCode: app.code,
+          details: app.details,
+          httpStatus: ERRORS[app.code].status,
+          stack: undefined,
+        },
+      };
+    },
+  });
 
 export const router = t.router;
 export const createCallerFactory = t.createCallerFactory;
@@ -75,10 +86,10 @@ const normalised = t.middleware(async ({ ctx, next }) => {
   throw new TRPCError({ code: ERRORS[app.code].trpc, message: app.message, cause: app });
 });
 
-export const publicProcedure = t.procedure.use(normalised);
+export const publicProcedure = t.procedure.meta({ access: "public" }).use(normalised);
 
 /** Signed in, or an operator access token; a call made with a token is audited with its id. */
-export const operatorProcedure = publicProcedure.use(({ ctx, next }) => {
+export const operatorProcedure = publicProcedure.meta({ access: "operator" }).use(({ ctx, next }) => {
   if (ctx.tokenRefused) throw new AppError("INVALID_TOKEN", { message: "The access token is unknown, revoked or expired." });
   if (!ctx.operator) throw new AppError("MISSING_TOKEN", { message: "Sign in first." });
   const operator = ctx.operator;
@@ -95,7 +106,7 @@ const inTokenScope = (operator: SessionOperator, projectId: string) =>
 const cappedByToken = (operator: SessionOperator, role: MemberRole): MemberRole =>
   operator.token && RANK[operator.token.role] < RANK[role] ? operator.token.role : role;
 
-export const instanceAdminProcedure = operatorProcedure.use(async ({ ctx, getRawInput, next }) => {
+export const instanceAdminProcedure = operatorProcedure.meta({ access: "instanceAdmin" }).use(async ({ ctx, getRawInput, next }) => {
   if (!ctx.operator.isInstanceAdmin) throw new AppError("FORBIDDEN", { message: "Only instance admins may do this." });
   const raw = (await getRawInput()) as { projectId?: unknown } | undefined;
   if (typeof raw?.projectId === "string" && !inTokenScope(ctx.operator, raw.projectId))
@@ -104,7 +115,7 @@ export const instanceAdminProcedure = operatorProcedure.use(async ({ ctx, getRaw
 });
 
 /** Operator-level changes a token may make only if it covers all projects and is not read-only (creating a project). */
-export const unscopedProcedure = operatorProcedure.use(({ ctx, next }) => {
+export const unscopedProcedure = operatorProcedure.meta({ access: "unscoped" }).use(({ ctx, next }) => {
   const token = ctx.operator.token;
   if (token && (token.projectIds || token.role === "VIEWER"))
     throw new AppError("FORBIDDEN", { message: "This needs a signed-in session or an all-projects token with the admin role." });
@@ -112,7 +123,7 @@ export const unscopedProcedure = operatorProcedure.use(({ ctx, next }) => {
 });
 
 /** Only with a dashboard session, never with a token (a token cannot mint tokens). */
-export const sessionProcedure = operatorProcedure.use(({ ctx, next }) => {
+export const sessionProcedure = operatorProcedure.meta({ access: "session" }).use(({ ctx, next }) => {
   if (ctx.operator.token) throw new AppError("FORBIDDEN", { message: "Sign in to the dashboard to do this." });
   return next();
 });
@@ -123,7 +134,7 @@ export const sessionProcedure = operatorProcedure.use(({ ctx, next }) => {
  * With a token the role is the lower of the membership's and the token's.
  */
 export function projectProcedure(minimum: MemberRole) {
-  return operatorProcedure.use(async ({ ctx, getRawInput, next }) => {
+  return operatorProcedure.meta({ access: `project:${minimum}` }).use(async ({ ctx, getRawInput, next }) => {
     const raw = (await getRawInput()) as { projectId?: unknown } | undefined;
     const projectId = typeof raw?.projectId === "string" ? raw.projectId : "";
     const member: MemberRole | null = !inTokenScope(ctx.operator, projectId)
