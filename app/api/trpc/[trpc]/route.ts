@@ -21,7 +21,7 @@ function hostOf(origin: string): string | null {
 
 /**
  * Bodies are read under a cap while streaming, before tRPC parses them: 2 MiB (an operator's edit
- * of a player's 1 MiB data value fits), 16 MiB for a config import (a project's whole definition).
+ * of a player's 1 MiB data value fits), 16 MiB for a config import and its dry run (a project's whole definition).
  */
 const TRPC_BODY_LIMIT_BYTES = MAX_BODY_BYTES;
 const CONFIG_IMPORT_BODY_LIMIT_BYTES = 16 * 1024 * 1024;
@@ -29,7 +29,7 @@ const CONFIG_IMPORT_BODY_LIMIT_BYTES = 16 * 1024 * 1024;
 async function handler(incoming: Request): Promise<Response> {
   const requestId = requestIdFrom(incoming);
   const procedures = new URL(incoming.url).pathname.slice("/api/trpc/".length);
-  const limit = procedures === "config.import" ? CONFIG_IMPORT_BODY_LIMIT_BYTES : TRPC_BODY_LIMIT_BYTES;
+  const limit = procedures === "config.import" || procedures === "config.dryRun" ? CONFIG_IMPORT_BODY_LIMIT_BYTES : TRPC_BODY_LIMIT_BYTES;
   const req = await boundedRequest(incoming, limit);
   if (req instanceof Response) return req;
   const bearer = /^Bearer\s+(\S+)$/i.exec(req.headers.get("authorization") ?? "")?.[1];
