@@ -1,5 +1,5 @@
-import { seedDemo } from "../prisma/seed";
 import { pool } from "./db";
+import { seedDemo } from "./demo-seed";
 import { env } from "./env";
 import { scheduleMaintenance } from "./maintenance";
 import { migrate } from "./migrate";

@@ -1,5 +1,5 @@
 import { transaction } from "./db";
-import { pruneIdempotencyKeys } from "./services/idempotency";
+import { pruneIdempotencyKeys } from "./http/idempotency";
 import { pruneUsage } from "./usage";
 
 /**

@@ -1,6 +1,6 @@
 import "server-only";
 import { readFile } from "node:fs/promises";
-import { demoFilePath } from "@/prisma/seed";
+import { demoFilePath } from "@/server/demo-seed";
 import { env } from "@/server/env";
 
 const CLIENT_KEY = /^gb_client_/;

@@ -2,7 +2,7 @@ import { randomBytes } from "node:crypto";
 import { beforeAll, describe, expect, it } from "vitest";
 import type { PlayerActor } from "@/server/actor";
 import { pool, transaction } from "@/server/db";
-import { claimIdempotencyKey, requestHash } from "@/server/services/idempotency";
+import { claimIdempotencyKey, requestHash } from "@/server/http/idempotency";
 import { createLeaderboard, resetLeaderboard, updateLeaderboard } from "@/server/services/leaderboards/definitions";
 import { getLeaderboardPage, getPeriodPage, listPeriods, removeEntry, submitScore } from "@/server/services/leaderboards/entries";
 import type { CreateLeaderboard, Entry } from "@/server/services/leaderboards/schemas";

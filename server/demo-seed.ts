@@ -1,14 +1,14 @@
 import { randomBytes } from "node:crypto";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { hashApiKey } from "../server/api-keys";
-import { prisma } from "../server/db";
-import { env } from "../server/env";
-import { createCurrency, createItem, createPurchase } from "../server/services/economy/definitions";
-import { createLeaderboard } from "../server/services/leaderboards/definitions";
-import type { CreateLeaderboard } from "../server/services/leaderboards/schemas";
-import { upsertOperator } from "../server/services/operators";
-import { createApiKey, createProject } from "../server/services/projects";
+import { hashApiKey } from "./api-keys";
+import { prisma } from "./db";
+import { env } from "./env";
+import { createCurrency, createItem, createPurchase } from "./services/economy/definitions";
+import { createLeaderboard } from "./services/leaderboards/definitions";
+import type { CreateLeaderboard } from "./services/leaderboards/schemas";
+import { upsertOperator } from "./services/operators";
+import { createApiKey, createProject } from "./services/projects";
 
 /** The demo game's boards: a classic high score, a speedrun (lower is better), a running total. */
 export const DEMO_LEADERBOARDS: CreateLeaderboard[] = [
