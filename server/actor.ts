@@ -12,7 +12,8 @@ export type PlayerActor = {
   /** `server-key`: a studio's game server acting for the player — trusted with server-only writes. */
   via: "token" | "server-key";
 };
-export type OperatorActor = { kind: "operator"; projectId: string; operatorId: string; role: MemberRole };
+/** `tokenId`: the operator access token the request came with (audited), none for a dashboard session. */
+export type OperatorActor = { kind: "operator"; projectId: string; operatorId: string; role: MemberRole; tokenId?: string };
 export type SystemActor = { kind: "system"; projectId: string };
 export type Actor = PlayerActor | OperatorActor | SystemActor;
 

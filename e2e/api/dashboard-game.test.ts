@@ -1,10 +1,10 @@
 import { randomBytes } from "node:crypto";
 import { TRPCError } from "@trpc/server";
 import { beforeAll, describe, expect, it } from "vitest";
+import type { SessionOperator } from "@/server/auth/operator";
 import { prisma } from "@/server/db";
 import { submitScore } from "@/server/services/leaderboards/entries";
 import { upsertOperator } from "@/server/services/operators";
-import type { SessionOperator } from "@/server/trpc/init";
 import { appRouter } from "@/server/trpc/router";
 import { api } from "../support/api";
 import { anonymousPlayer, makeProject, type TestPlayer, type TestProject } from "../support/fixtures";

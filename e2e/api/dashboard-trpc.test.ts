@@ -1,9 +1,9 @@
 import { randomBytes } from "node:crypto";
 import { TRPCError } from "@trpc/server";
 import { beforeAll, describe, expect, it } from "vitest";
+import type { SessionOperator } from "@/server/auth/operator";
 import { prisma } from "@/server/db";
 import { upsertOperator } from "@/server/services/operators";
-import type { SessionOperator } from "@/server/trpc/init";
 import { appRouter } from "@/server/trpc/router";
 import { anonymousPlayer, makeProject, type TestProject } from "../support/fixtures";
 

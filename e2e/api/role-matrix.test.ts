@@ -1,11 +1,12 @@
 import { randomBytes } from "node:crypto";
 import { TRPCError } from "@trpc/server";
 import { beforeAll, describe, expect, it } from "vitest";
+import type { SessionOperator } from "@/server/auth/operator";
 import { createOperatorToken } from "@/server/auth/operator-tokens";
 import { prisma } from "@/server/db";
 import { AppError } from "@/server/errors";
 import { upsertOperator } from "@/server/services/operators";
-import type { Access, SessionOperator } from "@/server/trpc/init";
+import type { Access } from "@/server/trpc/init";
 import { appRouter } from "@/server/trpc/router";
 import { makeProject } from "../support/fixtures";
 

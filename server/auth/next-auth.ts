@@ -2,7 +2,7 @@ import type { NextAuthOptions } from "next-auth";
 import { getServerSession } from "next-auth";
 import CredentialsProvider from "next-auth/providers/credentials";
 import { AppError } from "../errors";
-import type { SessionOperator } from "../trpc/init";
+import type { SessionOperator } from "./operator";
 import { endOperatorSession, operatorForSession, SESSION_SECONDS, startOperatorSession } from "./operator-sessions";
 import { dashboardSecret, verifyOperator } from "./operators";
 

@@ -1,7 +1,7 @@
 import { uuidv7 } from "../crypto";
 import { pool, prisma } from "../db";
 import { AppError } from "../errors";
-import type { SessionOperator } from "../trpc/init";
+import type { SessionOperator } from "./operator";
 
 /**
  * Dashboard sessions on the server (operator_sessions). The next-auth cookie is a signed JWT

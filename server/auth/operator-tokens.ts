@@ -1,10 +1,9 @@
-import { AsyncLocalStorage } from "node:async_hooks";
 import { randomBytes } from "node:crypto";
 import { sha256, uuidv7 } from "../crypto";
 import { prisma } from "../db";
 import { AppError } from "../errors";
 import type { MemberRole } from "../generated/prisma/enums";
-import type { SessionOperator } from "../trpc/init";
+import type { SessionOperator } from "./operator";
 
 /**
  * Operator access tokens: `gbo_…`, presented as `Authorization: Bearer` on /api/trpc instead of
@@ -18,7 +17,6 @@ export const TOKEN_PREFIX = "gbo_";
 const LAST_USED_EVERY_MS = 60_000;
 const lastUsedWritten = new Map<string, number>();
 
-export type TokenScope = { id: string; role: MemberRole; projectIds: string[] | null };
 export type OperatorTokenDto = {
   id: string;
   name: string;
@@ -45,9 +43,6 @@ const select = {
   lastUsedAt: true,
   revokedAt: true,
 } as const;
-
-/** The token a tRPC call is made with, for the audit log (set by operatorProcedure). */
-export const actingToken = new AsyncLocalStorage<string>();
 
 export async function createOperatorToken(o: {
   operator: { id: string; isInstanceAdmin: boolean };

@@ -1,7 +1,7 @@
 import { prisma } from "../db";
 import { AppError } from "../errors";
 import { beginLoginAttempt, operatorLoginSucceeded } from "../ratelimit/login";
-import type { SessionOperator } from "../trpc/init";
+import type { SessionOperator } from "./operator";
 import { dummyPasswordHash, verifyPassword } from "./passwords";
 
 /**

@@ -1,5 +1,5 @@
 import type { OperatorActor } from "../actor";
-import { actingToken } from "../auth/operator-tokens";
+import type { AuditActor } from "../auth/operator";
 import { uuidv7 } from "../crypto";
 import { pool } from "../db";
 
@@ -7,9 +7,9 @@ import { pool } from "../db";
  * The audit log of operator mutations. `recordAudit` is called inside the mutation's
  * `transaction()`, so the entry and the change commit together (its query joins the open
  * transaction); nothing is logged for a change that rolled back. A change made with an operator
- * access token records the token's id (`actingToken`, set for the whole tRPC call).
+ * access token records the token's id (the actor's `tokenId`).
  */
-export type AuditActor = { operatorId: string; requestId?: string };
+export type { AuditActor };
 
 export async function recordAudit(o: {
   actor: AuditActor;
@@ -31,7 +31,7 @@ export async function recordAudit(o: {
       o.before === undefined ? null : JSON.stringify(o.before),
       o.after === undefined ? null : JSON.stringify(o.after),
       o.actor.requestId ?? null,
-      actingToken.getStore() ?? null,
+      o.actor.tokenId ?? null,
     ],
   );
 }
@@ -119,4 +119,8 @@ function auditEntryOf(r: AuditRow): AuditEntryDto {
   };
 }
 
-export const auditActorOf = (actor: OperatorActor, requestId?: string): AuditActor => ({ operatorId: actor.operatorId, requestId });
+export const auditActorOf = (actor: OperatorActor, requestId?: string): AuditActor => ({
+  operatorId: actor.operatorId,
+  requestId,
+  tokenId: actor.tokenId ?? null,
+});

@@ -1,9 +1,9 @@
+import { auditActorFor, type SessionOperator } from "../auth/operator";
 import { endOperatorSessions } from "../auth/operator-sessions";
 import { passwordProblem } from "../auth/password-policy";
 import { hashPassword, verifyPassword } from "../auth/passwords";
 import { prisma, transaction } from "../db";
 import { AppError } from "../errors";
-import type { SessionOperator } from "../trpc/init";
 import { validationError } from "../validation";
 import { recordAudit } from "./audit";
 
@@ -54,7 +54,7 @@ export async function changeOwnPassword(o: {
     await prisma().operator.update({ where: { id: o.actor.id }, data: { passwordHash }, select: { id: true } });
     const endedSessions = await endOperatorSessions({ operatorId: o.actor.id, keep: o.actor.sessionId });
     await recordAudit({
-      actor: { operatorId: o.actor.id, requestId: o.requestId },
+      actor: auditActorFor(o.actor, o.requestId),
       projectId: null,
       action: "operator.password",
       target: o.actor.id,
@@ -100,7 +100,7 @@ export async function setOperatorDisabled(o: {
     if (count === 0) throw new AppError("NOT_FOUND", { message: "Operator not found." });
     if (o.disabled) await endOperatorSessions({ operatorId: o.operatorId });
     await recordAudit({
-      actor: { operatorId: o.actor.id, requestId: o.requestId },
+      actor: auditActorFor(o.actor, o.requestId),
       projectId: null,
       action: o.disabled ? "operator.disable" : "operator.enable",
       target: o.operatorId,
@@ -120,7 +120,7 @@ export async function setOperatorCanCreateProjects(o: {
     const { count } = await prisma().operator.updateMany({ where: { id: o.operatorId }, data: { canCreateProjects: o.allowed } });
     if (count === 0) throw new AppError("NOT_FOUND", { message: "Operator not found." });
     await recordAudit({
-      actor: { operatorId: o.actor.id, requestId: o.requestId },
+      actor: auditActorFor(o.actor, o.requestId),
       projectId: null,
       action: o.allowed ? "operator.allow-projects" : "operator.disallow-projects",
       target: o.operatorId,

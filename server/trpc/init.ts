@@ -1,7 +1,7 @@
 import { initTRPC, TRPCError } from "@trpc/server";
 import type { z } from "zod";
 import type { OperatorActor } from "../actor";
-import { actingToken, type TokenScope } from "../auth/operator-tokens";
+import { cappedByToken, inTokenScope, ROLE_RANK, type SessionOperator } from "../auth/operator";
 import { toAppError } from "../error-normalisation";
 import { AppError, ERRORS, type ErrorCode } from "../errors";
 import type { MemberRole } from "../generated/prisma/enums";
@@ -16,8 +16,7 @@ import { checkJsonShape, parseWith } from "../validation";
  * the input's `projectId`, checked on the server for every call; a project the caller is not
  * a member of is NOT_FOUND, never FORBIDDEN), `instanceAdminProcedure`.
  */
-/** `sessionId`: the dashboard session the call came with; `token`: the access token instead. */
-export type SessionOperator = { id: string; email: string; name: string; isInstanceAdmin: boolean; sessionId?: string; token?: TokenScope };
+export type { SessionOperator };
 /** `tokenRefused`: a bearer token was presented and is unknown, revoked or expired. */
 export type Context = { operator: SessionOperator | null; requestId: string; tokenRefused?: boolean };
 
@@ -93,18 +92,8 @@ export const operatorProcedure = publicProcedure.meta({ access: "operator" }).us
   if (ctx.tokenRefused) throw new AppError("INVALID_TOKEN", { message: "The access token is unknown, revoked or expired." });
   if (!ctx.operator) throw new AppError("MISSING_TOKEN", { message: "Sign in first." });
   const operator = ctx.operator;
-  return operator.token
-    ? actingToken.run(operator.token.id, () => next({ ctx: { ...ctx, operator } }))
-    : next({ ctx: { ...ctx, operator } });
+  return next({ ctx: { ...ctx, operator } });
 });
-
-const RANK: Record<MemberRole, number> = { VIEWER: 0, ADMIN: 1, OWNER: 2 };
-
-/** A token scoped to some projects sees nothing else (NOT_FOUND); its role caps every role. */
-const inTokenScope = (operator: SessionOperator, projectId: string) =>
-  !operator.token?.projectIds || operator.token.projectIds.includes(projectId);
-const cappedByToken = (operator: SessionOperator, role: MemberRole): MemberRole =>
-  operator.token && RANK[operator.token.role] < RANK[role] ? operator.token.role : role;
 
 export const instanceAdminProcedure = operatorProcedure.meta({ access: "instanceAdmin" }).use(async ({ ctx, getRawInput, next }) => {
   if (!ctx.operator.isInstanceAdmin) throw new AppError("FORBIDDEN", { message: "Only instance admins may do this." });
@@ -146,8 +135,8 @@ export function projectProcedure(minimum: MemberRole) {
           : null;
     const role = member && cappedByToken(ctx.operator, member);
     if (!role) throw new AppError("NOT_FOUND", { message: "Project not found." });
-    if (RANK[role] < RANK[minimum]) throw new AppError("FORBIDDEN", { message: `This needs the ${minimum.toLowerCase()} role.` });
-    const actor: OperatorActor = { kind: "operator", projectId, operatorId: ctx.operator.id, role };
+    if (ROLE_RANK[role] < ROLE_RANK[minimum]) throw new AppError("FORBIDDEN", { message: `This needs the ${minimum.toLowerCase()} role.` });
+    const actor: OperatorActor = { kind: "operator", projectId, operatorId: ctx.operator.id, role, tokenId: ctx.operator.token?.id };
     return next({ ctx: { ...ctx, actor } });
   });
 }

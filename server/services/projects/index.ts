@@ -1,10 +1,10 @@
 import { clearApiKeyCache, generateApiKey } from "../../api-keys";
+import { auditActorFor, type SessionOperator } from "../../auth/operator";
 import { pool, prisma, transaction } from "../../db";
 import { env } from "../../env";
 import { AppError } from "../../errors";
 import type { ApiKeyKind, Plan } from "../../generated/prisma/enums";
 import { projectLimit } from "../../ratelimit";
-import type { SessionOperator } from "../../trpc/init";
 import { validationError } from "../../validation";
 import { recordAudit } from "../audit";
 
@@ -63,7 +63,7 @@ export async function createProjectAs(o: { actor: SessionOperator; requestId: st
     }
     const project = await createProject({ name: o.name, plan: "FREE", ownerId: o.actor.id });
     await recordAudit({
-      actor: { operatorId: o.actor.id, requestId: o.requestId },
+      actor: auditActorFor(o.actor, o.requestId),
       projectId: project.id,
       action: "project.create",
       target: project.id,

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { auditActorFor } from "../../auth/operator";
 import { endOperatorSessions, listOperatorSessions, revokeOperatorSession } from "../../auth/operator-sessions";
 import { transaction } from "../../db";
 import { listAccountActivity, recordAudit } from "../../services/audit";
@@ -15,7 +16,7 @@ export const accountRouter = router({
     transaction(async () => {
       await revokeOperatorSession({ operatorId: ctx.operator.id, sessionId: input.sessionId });
       await recordAudit({
-        actor: { operatorId: ctx.operator.id, requestId: ctx.requestId },
+        actor: auditActorFor(ctx.operator, ctx.requestId),
         projectId: null,
         action: "session.revoke",
         target: input.sessionId,
@@ -28,7 +29,7 @@ export const accountRouter = router({
     transaction(async () => {
       const ended = await endOperatorSessions({ operatorId: ctx.operator.id });
       await recordAudit({
-        actor: { operatorId: ctx.operator.id, requestId: ctx.requestId },
+        actor: auditActorFor(ctx.operator, ctx.requestId),
         projectId: null,
         action: "session.revoke-all",
         after: { ended },

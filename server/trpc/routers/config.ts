@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { auditActorFor } from "../../auth/operator";
 import { applyImport, exportConfig, planImport } from "../../services/config";
 import { ZConfigDocument } from "../../services/config/schemas";
 import { input, projectProcedure, router } from "../init";
@@ -22,5 +23,5 @@ export const configRouter = router({
 
   import: projectProcedure("ADMIN")
     .input(input(z.strictObject({ projectId: ZProjectId, document: ZConfigDocument, expectDiffHash: z.string().max(64).optional() })))
-    .mutation(({ ctx, input }) => applyImport({ ...input, actor: { operatorId: ctx.operator.id, requestId: ctx.requestId } })),
+    .mutation(({ ctx, input }) => applyImport({ ...input, actor: auditActorFor(ctx.operator, ctx.requestId) })),
 });

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { auditActorFor } from "../../auth/operator";
 import { transaction } from "../../db";
 import { recordAudit } from "../../services/audit";
 import { acceptInvite, addMember, inviteInfo, listMembers, removeMember, revokeInvite, setMemberRole } from "../../services/members";
@@ -20,7 +21,7 @@ export const membersRouter = router({
       transaction(async () => {
         const result = await addMember({ ...input, invitedBy: ctx.operator.id });
         await recordAudit({
-          actor: { operatorId: ctx.operator.id, requestId: ctx.requestId },
+          actor: auditActorFor(ctx.operator, ctx.requestId),
           projectId: input.projectId,
           action: result.kind === "added" ? "member.add" : "member.invite",
           target: input.email,
@@ -38,7 +39,7 @@ export const membersRouter = router({
       transaction(async () => {
         await setMemberRole(input);
         await recordAudit({
-          actor: { operatorId: ctx.operator.id, requestId: ctx.requestId },
+          actor: auditActorFor(ctx.operator, ctx.requestId),
           projectId: input.projectId,
           action: "member.role",
           target: input.operatorId,
@@ -53,7 +54,7 @@ export const membersRouter = router({
       transaction(async () => {
         await removeMember(input);
         await recordAudit({
-          actor: { operatorId: ctx.operator.id, requestId: ctx.requestId },
+          actor: auditActorFor(ctx.operator, ctx.requestId),
           projectId: input.projectId,
           action: "member.remove",
           target: input.operatorId,
@@ -67,7 +68,7 @@ export const membersRouter = router({
       transaction(async () => {
         await revokeInvite(input);
         await recordAudit({
-          actor: { operatorId: ctx.operator.id, requestId: ctx.requestId },
+          actor: auditActorFor(ctx.operator, ctx.requestId),
           projectId: input.projectId,
           action: "member.invite-revoke",
           target: input.inviteId,

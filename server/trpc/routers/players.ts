@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { auditActorFor } from "../../auth/operator";
 import { transaction } from "../../db";
 import { listAudit, recordAudit } from "../../services/audit";
 import { revokeSessions } from "../../services/auth/sessions";
@@ -38,7 +39,7 @@ const playersProcedures = {
       transaction(async () => {
         const ban = await banPlayer({ ...input, until: input.until ? new Date(input.until) : null });
         await recordAudit({
-          actor: { operatorId: ctx.operator.id, requestId: ctx.requestId },
+          actor: auditActorFor(ctx.operator, ctx.requestId),
           projectId: input.projectId,
           action: "player.ban",
           target: input.playerId,
@@ -54,7 +55,7 @@ const playersProcedures = {
       transaction(async () => {
         const ban = await unbanPlayer(input);
         await recordAudit({
-          actor: { operatorId: ctx.operator.id, requestId: ctx.requestId },
+          actor: auditActorFor(ctx.operator, ctx.requestId),
           projectId: input.projectId,
           action: "player.unban",
           target: input.playerId,
@@ -69,7 +70,7 @@ const playersProcedures = {
       transaction(async () => {
         const revoked = await revokeSessions({ ...input, reason: "operator" });
         await recordAudit({
-          actor: { operatorId: ctx.operator.id, requestId: ctx.requestId },
+          actor: auditActorFor(ctx.operator, ctx.requestId),
           projectId: input.projectId,
           action: "player.revoke-sessions",
           target: input.playerId,
@@ -89,7 +90,7 @@ export const playerAdminRouter = {
         const before = await playerDetail(input);
         const removed = await deletePlayer(input);
         await recordAudit({
-          actor: { operatorId: ctx.operator.id, requestId: ctx.requestId },
+          actor: auditActorFor(ctx.operator, ctx.requestId),
           projectId: input.projectId,
           action: "player.delete",
           target: input.playerId,
@@ -115,7 +116,7 @@ export const playerAdminRouter = {
           precondition: { ifMatch: input.version },
         });
         await recordAudit({
-          actor: { operatorId: ctx.operator.id, requestId: ctx.requestId },
+          actor: auditActorFor(ctx.operator, ctx.requestId),
           projectId: input.projectId,
           action: "player.data",
           target: `${input.playerId}/${input.key}`,

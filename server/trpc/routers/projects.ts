@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { auditActorFor } from "../../auth/operator";
 import { transaction } from "../../db";
 import { AppError } from "../../errors";
 import { projectLimit } from "../../ratelimit";
@@ -52,7 +53,7 @@ export const projectsRouter = router({
         const before = await getProject(input);
         const after = await renameProject(input);
         await recordAudit({
-          actor: { operatorId: ctx.operator.id, requestId: ctx.requestId },
+          actor: auditActorFor(ctx.operator, ctx.requestId),
           projectId: input.projectId,
           action: "project.rename",
           target: input.projectId,
@@ -76,7 +77,7 @@ export const projectsRouter = router({
         }
         await deleteProject(input);
         await recordAudit({
-          actor: { operatorId: ctx.operator.id, requestId: ctx.requestId },
+          actor: auditActorFor(ctx.operator, ctx.requestId),
           projectId: input.projectId,
           action: "project.delete",
           target: input.projectId,
@@ -101,7 +102,7 @@ export const projectsRouter = router({
         const before = await getProject(input);
         const after = await setProjectPlan(input);
         await recordAudit({
-          actor: { operatorId: ctx.operator.id, requestId: ctx.requestId },
+          actor: auditActorFor(ctx.operator, ctx.requestId),
           projectId: input.projectId,
           action: "project.plan",
           target: input.projectId,
@@ -133,7 +134,7 @@ export const projectsRouter = router({
         const key = await createApiKey(input);
         const { key: _secret, ...safe } = key;
         await recordAudit({
-          actor: { operatorId: ctx.operator.id, requestId: ctx.requestId },
+          actor: auditActorFor(ctx.operator, ctx.requestId),
           projectId: input.projectId,
           action: "key.create",
           target: key.id,
@@ -149,7 +150,7 @@ export const projectsRouter = router({
       transaction(async () => {
         await revokeApiKey(input);
         await recordAudit({
-          actor: { operatorId: ctx.operator.id, requestId: ctx.requestId },
+          actor: auditActorFor(ctx.operator, ctx.requestId),
           projectId: input.projectId,
           action: "key.revoke",
           target: input.keyId,

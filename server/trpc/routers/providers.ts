@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { auditActorFor } from "../../auth/operator";
 import { transaction } from "../../db";
 import { recordAudit } from "../../services/audit";
 import {
@@ -23,7 +24,7 @@ export const providersRouter = router({
       transaction(async () => {
         const saved = await upsertIdentityProvider({ projectId: input.projectId, provider: input.provider });
         await recordAudit({
-          actor: { operatorId: ctx.operator.id, requestId: ctx.requestId },
+          actor: auditActorFor(ctx.operator, ctx.requestId),
           projectId: input.projectId,
           action: "provider.save",
           target: saved.id,
@@ -39,7 +40,7 @@ export const providersRouter = router({
       transaction(async () => {
         await deleteIdentityProvider(input);
         await recordAudit({
-          actor: { operatorId: ctx.operator.id, requestId: ctx.requestId },
+          actor: auditActorFor(ctx.operator, ctx.requestId),
           projectId: input.projectId,
           action: "provider.delete",
           target: input.id,

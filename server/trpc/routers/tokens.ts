@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { auditActorFor } from "../../auth/operator";
 import { ZCreateOperatorToken } from "../../auth/operator-token-schemas";
 import { createOperatorToken, listOperatorTokens, revokeOperatorToken } from "../../auth/operator-tokens";
 import { transaction } from "../../db";
@@ -19,7 +20,7 @@ export const tokensRouter = router({
       const created = await createOperatorToken({ operator: ctx.operator, ...input });
       const { token: _secret, ...safe } = created;
       await recordAudit({
-        actor: { operatorId: ctx.operator.id, requestId: ctx.requestId },
+        actor: auditActorFor(ctx.operator, ctx.requestId),
         projectId: null,
         action: "token.create",
         target: created.id,
@@ -33,7 +34,7 @@ export const tokensRouter = router({
     transaction(async () => {
       await revokeOperatorToken({ operatorId: ctx.operator.id, tokenId: input.tokenId, actingTokenId: ctx.operator.token?.id });
       await recordAudit({
-        actor: { operatorId: ctx.operator.id, requestId: ctx.requestId },
+        actor: auditActorFor(ctx.operator, ctx.requestId),
         projectId: null,
         action: "token.revoke",
         target: input.tokenId,
