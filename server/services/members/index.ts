@@ -6,6 +6,8 @@ import { pool, prisma, transaction } from "../../db";
 import { AppError } from "../../errors";
 import type { MemberRole } from "../../generated/prisma/enums";
 import { validationError } from "../../validation";
+import { recordAudit } from "../audit";
+import { authorize, type OperatorContext, runCommand } from "../command";
 
 /**
  * Project members and invites, managed by owners. An e-mail with an operator account is added at
@@ -17,7 +19,9 @@ export const INVITE_DAYS = 7;
 export type MemberDto = { operatorId: string; email: string; name: string; role: MemberRole; since: string };
 export type InviteDto = { id: string; email: string; role: MemberRole; expiresAt: string };
 
-export async function listMembers(o: { projectId: string }): Promise<{ members: MemberDto[]; invites: InviteDto[] }> {
+/** Viewers and up. */
+export async function listMembers(ctx: OperatorContext, o: { projectId: string }): Promise<{ members: MemberDto[]; invites: InviteDto[] }> {
+  await authorize(ctx, o.projectId, "VIEWER");
   const [members, invites] = await Promise.all([
     prisma().projectMember.findMany({
       where: { projectId: o.projectId },
@@ -42,51 +46,66 @@ export async function listMembers(o: { projectId: string }): Promise<{ members: 
   };
 }
 
-/** Adds an existing operator, or creates an invite and returns its token (the only time it exists in clear). */
-export async function addMember(o: {
-  projectId: string;
-  email: string;
-  role: MemberRole;
-  invitedBy: string;
-}): Promise<{ kind: "added"; member: MemberDto } | { kind: "invited"; invite: InviteDto; token: string }> {
+export type AddMemberResult = { added: MemberDto; invitePath: null } | { added: null; invitePath: string };
+
+/**
+ * Owners add an existing operator at once, or create an invite whose link (the only time its
+ * token exists in clear) is in this answer. Audited as member.add or member.invite.
+ */
+export function addMember(ctx: OperatorContext, o: { projectId: string; email: string; role: MemberRole }): Promise<AddMemberResult> {
   const email = o.email.trim().toLowerCase();
-  const operator = await prisma().operator.findUnique({ where: { email }, select: { id: true, email: true, name: true } });
-  if (operator) {
-    const existing = await prisma().projectMember.findUnique({
-      where: { projectId_operatorId: { projectId: o.projectId, operatorId: operator.id } },
-      select: { role: true },
-    });
-    if (existing) throw new AppError("ALREADY_EXISTS", { message: `${email} is already a member (${existing.role.toLowerCase()}).` });
-    const row = await prisma().projectMember.create({
-      data: { projectId: o.projectId, operatorId: operator.id, role: o.role },
-      select: { createdAt: true },
-    });
-    return {
-      kind: "added",
-      member: { operatorId: operator.id, email: operator.email, name: operator.name, role: o.role, since: row.createdAt.toISOString() },
-    };
-  }
-  const token = randomBytes(32).toString("base64url");
-  const expiresAt = new Date(Date.now() + INVITE_DAYS * 86_400_000);
-  const id = uuidv7();
-  await prisma().invite.create({
-    data: { id, projectId: o.projectId, email, role: o.role, tokenHash: sha256(token), createdBy: o.invitedBy, expiresAt },
+  return runCommand(ctx, {
+    projectId: o.projectId,
+    minimum: "OWNER",
+    serialize: true,
+    action: (r) => (r.added ? "member.add" : "member.invite"),
+    target: email,
+    after: () => ({ role: o.role }),
+    run: async (actor) => {
+      const operator = await prisma().operator.findUnique({ where: { email }, select: { id: true, email: true, name: true } });
+      if (operator) {
+        const existing = await prisma().projectMember.findUnique({
+          where: { projectId_operatorId: { projectId: o.projectId, operatorId: operator.id } },
+          select: { role: true },
+        });
+        if (existing) throw new AppError("ALREADY_EXISTS", { message: `${email} is already a member (${existing.role.toLowerCase()}).` });
+        const row = await prisma().projectMember.create({
+          data: { projectId: o.projectId, operatorId: operator.id, role: o.role },
+          select: { createdAt: true },
+        });
+        const added = {
+          operatorId: operator.id,
+          email: operator.email,
+          name: operator.name,
+          role: o.role,
+          since: row.createdAt.toISOString(),
+        };
+        return { added, invitePath: null };
+      }
+      const token = randomBytes(32).toString("base64url");
+      const expiresAt = new Date(Date.now() + INVITE_DAYS * 86_400_000);
+      await prisma().invite.create({
+        data: {
+          id: uuidv7(),
+          projectId: o.projectId,
+          email,
+          role: o.role,
+          tokenHash: sha256(token),
+          createdBy: actor.operatorId,
+          expiresAt,
+        },
+      });
+      return { added: null, invitePath: `/invite/${token}` };
+    },
   });
-  return { kind: "invited", invite: { id, email, role: o.role, expiresAt: expiresAt.toISOString() }, token };
 }
 
 /**
- * Serializes member changes of one project (inside the caller's transaction): two owners
- * demoting or removing each other at the same moment would each count the other as the owner
- * left, and both succeed. The project's row is the lock; it is held until the transaction ends.
+ * Inside a command serialized on the project (its row locked before anything is read): two owners
+ * demoting or removing each other at the same moment would otherwise each count the other as the
+ * owner left, and both succeed.
  */
-async function lockMembers(projectId: string): Promise<void> {
-  const { rowCount } = await pool().query("SELECT 1 FROM projects WHERE id = $1 FOR UPDATE", [projectId]);
-  if (rowCount === 0) throw new AppError("NOT_FOUND", { message: "Project not found." });
-}
-
 async function assertKeepsAnOwner(projectId: string, operatorId: string): Promise<void> {
-  await lockMembers(projectId);
   const { rows } = await pool().query<{ owners: number }>(
     "SELECT count(*)::int AS owners FROM project_members WHERE project_id = $1 AND role = 'OWNER' AND operator_id <> $2",
     [projectId, operatorId],
@@ -94,28 +113,54 @@ async function assertKeepsAnOwner(projectId: string, operatorId: string): Promis
   if ((rows[0]?.owners ?? 0) === 0) throw new AppError("FORBIDDEN", { message: "A project keeps at least one owner." });
 }
 
-export async function setMemberRole(o: { projectId: string; operatorId: string; role: MemberRole }): Promise<void> {
-  await transaction(async () => {
-    if (o.role !== "OWNER") await assertKeepsAnOwner(o.projectId, o.operatorId);
-    const { count } = await prisma().projectMember.updateMany({
-      where: { projectId: o.projectId, operatorId: o.operatorId },
-      data: { role: o.role },
-    });
-    if (count === 0) throw new AppError("NOT_FOUND", { message: "Not a member." });
+/** Owners change a member's role; the project keeps an owner. Audited as member.role. */
+export function setMemberRole(ctx: OperatorContext, o: { projectId: string; operatorId: string; role: MemberRole }): Promise<void> {
+  return runCommand(ctx, {
+    projectId: o.projectId,
+    minimum: "OWNER",
+    serialize: true,
+    action: "member.role",
+    target: o.operatorId,
+    after: () => ({ role: o.role }),
+    run: async () => {
+      if (o.role !== "OWNER") await assertKeepsAnOwner(o.projectId, o.operatorId);
+      const { count } = await prisma().projectMember.updateMany({
+        where: { projectId: o.projectId, operatorId: o.operatorId },
+        data: { role: o.role },
+      });
+      if (count === 0) throw new AppError("NOT_FOUND", { message: "Not a member." });
+    },
   });
 }
 
-export async function removeMember(o: { projectId: string; operatorId: string }): Promise<void> {
-  await transaction(async () => {
-    await assertKeepsAnOwner(o.projectId, o.operatorId);
-    const { count } = await prisma().projectMember.deleteMany({ where: { projectId: o.projectId, operatorId: o.operatorId } });
-    if (count === 0) throw new AppError("NOT_FOUND", { message: "Not a member." });
+/** Owners remove a member; the project keeps an owner. Audited as member.remove. */
+export function removeMember(ctx: OperatorContext, o: { projectId: string; operatorId: string }): Promise<void> {
+  return runCommand(ctx, {
+    projectId: o.projectId,
+    minimum: "OWNER",
+    serialize: true,
+    action: "member.remove",
+    target: o.operatorId,
+    run: async () => {
+      await assertKeepsAnOwner(o.projectId, o.operatorId);
+      const { count } = await prisma().projectMember.deleteMany({ where: { projectId: o.projectId, operatorId: o.operatorId } });
+      if (count === 0) throw new AppError("NOT_FOUND", { message: "Not a member." });
+    },
   });
 }
 
-export async function revokeInvite(o: { projectId: string; inviteId: string }): Promise<void> {
-  const { count } = await prisma().invite.deleteMany({ where: { id: o.inviteId, projectId: o.projectId, acceptedAt: null } });
-  if (count === 0) throw new AppError("NOT_FOUND", { message: "Invite not found." });
+/** Owners revoke an unused invite. Audited as member.invite-revoke. */
+export function revokeInvite(ctx: OperatorContext, o: { projectId: string; inviteId: string }): Promise<void> {
+  return runCommand(ctx, {
+    projectId: o.projectId,
+    minimum: "OWNER",
+    action: "member.invite-revoke",
+    target: o.inviteId,
+    run: async () => {
+      const { count } = await prisma().invite.deleteMany({ where: { id: o.inviteId, projectId: o.projectId, acceptedAt: null } });
+      if (count === 0) throw new AppError("NOT_FOUND", { message: "Invite not found." });
+    },
+  });
 }
 
 const inviteGone = () => new AppError("NOT_FOUND", { message: "This invite link was used, revoked or has expired." });
@@ -135,6 +180,7 @@ export async function acceptInvite(o: {
   token: string;
   name: string;
   password: string;
+  requestId?: string;
 }): Promise<{ email: string; projectId: string; operatorId: string; role: MemberRole }> {
   const info = await inviteInfo({ token: o.token });
   const problem = passwordProblem(o.password, info.email);
@@ -153,6 +199,14 @@ export async function acceptInvite(o: {
     if (taken) throw new AppError("ALREADY_EXISTS", { message: "An operator with this e-mail exists: ask an owner to add them directly." });
     const operator = await prisma().operator.create({ data: { email: invite.email, name: o.name, passwordHash }, select: { id: true } });
     await prisma().projectMember.create({ data: { projectId: invite.project_id, operatorId: operator.id, role: invite.role } });
+    // The new operator's first act, audited as theirs.
+    await recordAudit({
+      actor: { operatorId: operator.id, requestId: o.requestId },
+      projectId: invite.project_id,
+      action: "member.accept",
+      target: invite.email,
+      after: { role: invite.role },
+    });
     return { email: invite.email, projectId: invite.project_id, operatorId: operator.id, role: invite.role };
   });
 }
