@@ -5,6 +5,7 @@ import type { SessionOperator } from "@/server/auth/operator";
 import { prisma } from "@/server/db";
 import { upsertOperator } from "@/server/services/operators";
 import { appRouter } from "@/server/trpc/router";
+import { api } from "../support/api";
 import { anonymousPlayer, makeProject, type TestProject } from "../support/fixtures";
 
 /**
@@ -125,6 +126,30 @@ describe("dashboard procedures: roles are checked on the server", () => {
     expect(await refusal(op.projects.create({ name: `${name}-c` }))).toMatchObject({ appCode: "LIMIT_EXCEEDED" });
     expect(await prisma().projectMember.count({ where: { operatorId: opRow.id, role: "OWNER" } })).toBe(cap);
     expect(await prisma().auditEntry.count({ where: { target: opRow.id, action: "operator.allow-projects" } })).toBe(1);
+  });
+
+  it("players: an admin edits a player's private data key with the version check, as the operator (audited); a viewer only reads", async () => {
+    const own = await makeProject();
+    const player = await anonymousPlayer(own.clientKey);
+    const put = await api("PUT", "/api/v1/players/me/data/inventory", {
+      key: own.clientKey,
+      token: player.accessToken,
+      body: { value: { gold: 1 } },
+    });
+    expect(put.status).toBe(201);
+    const admin = as(await operator("ADMIN", own.projectId));
+    const viewer = as(await operator("VIEWER", own.projectId));
+    const target = { projectId: own.projectId, playerId: player.playerId, key: "inventory" };
+    expect((await viewer.players.data(target)).value).toEqual({ gold: 1 });
+    expect(await refusal(viewer.players.setData({ ...target, value: { gold: 9 }, version: 1 }))).toMatchObject({ code: "FORBIDDEN" });
+    expect(await refusal(admin.players.setData({ ...target, value: { gold: 9 }, version: 7 }))).toMatchObject({
+      code: "PRECONDITION_FAILED",
+    });
+    expect((await admin.players.setData({ ...target, value: { gold: 9 }, version: 1 })).version).toBe(2);
+    const audit = await prisma().auditEntry.findMany({ where: { projectId: own.projectId, action: "player.data" } });
+    expect(audit.map((a) => [a.target, a.before, a.after])).toEqual([
+      [`${player.playerId}/inventory`, { version: 1, value: { gold: 1 } }, { version: 2, value: { gold: 9 } }],
+    ]);
   });
 
   it("a project's owner deletes it only with its name typed, and the deletion is audited", async () => {

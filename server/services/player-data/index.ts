@@ -1,5 +1,5 @@
 import type pg from "pg";
-import { isTrusted, type PlayerActor } from "../../actor";
+import { isTrusted, type OperatorActor, type PlayerActor } from "../../actor";
 import { pool, transaction } from "../../db";
 import { AppError } from "../../errors";
 import { checkPrecondition, limitExceeded, type Precondition, serialise, type VersionConflict, versionConflict } from "../storage-limits";
@@ -29,8 +29,16 @@ function toRecord(r: Row): DataRecord {
 }
 
 /** The edge has resolved `me`; the target is the caller's own data when the ids match. */
-function targetOf(actor: PlayerActor, playerId: string): { playerId: string; own: boolean } {
-  return { playerId, own: playerId === actor.playerId };
+/**
+ * Who reads or writes player data: the player (their own; others' public keys), a studio's
+ * server key acting for a player (as that player, trusted), or an operator from the dashboard
+ * (every player's keys, private ones too, trusted; the player must exist).
+ */
+export type DataActor = PlayerActor | OperatorActor;
+
+/** `own`: the actor sees and writes every key of this player (the player themself, or an operator). */
+function targetOf(actor: DataActor, playerId: string): { playerId: string; own: boolean } {
+  return { playerId, own: actor.kind === "operator" || playerId === actor.playerId };
 }
 
 async function assertPlayerExists(projectId: string, playerId: string): Promise<void> {
@@ -42,9 +50,9 @@ async function assertPlayerExists(projectId: string, playerId: string): Promise<
   if (rowCount === 0) throw new AppError("PLAYER_NOT_FOUND");
 }
 
-export async function listPlayerData(o: { actor: PlayerActor; playerId: string }): Promise<DataRecord[]> {
+export async function listPlayerData(o: { actor: DataActor; playerId: string }): Promise<DataRecord[]> {
   const target = targetOf(o.actor, o.playerId);
-  if (!target.own) await assertPlayerExists(o.actor.projectId, target.playerId);
+  if (!target.own || o.actor.kind === "operator") await assertPlayerExists(o.actor.projectId, target.playerId);
   const { rows } = await pool().query<Row>(
     `SELECT ${COLUMNS} FROM player_data WHERE player_id = $1 AND project_id = $2 ${target.own ? "" : "AND visibility = 'PUBLIC'"} ORDER BY key`,
     [target.playerId, o.actor.projectId],
@@ -52,7 +60,7 @@ export async function listPlayerData(o: { actor: PlayerActor; playerId: string }
   return rows.map(toRecord);
 }
 
-export async function getPlayerData(o: { actor: PlayerActor; playerId: string; key: string }): Promise<DataRecord> {
+export async function getPlayerData(o: { actor: DataActor; playerId: string; key: string }): Promise<DataRecord> {
   const target = targetOf(o.actor, o.playerId);
   const { rows } = await pool().query<Row>({
     name: "player-data-get",
@@ -68,7 +76,7 @@ function assertOwner(target: { own: boolean }): void {
   if (!target.own) throw new AppError("FORBIDDEN", { message: "Players write only their own data." });
 }
 
-function assertMayWrite(actor: PlayerActor, visibilities: Array<string | undefined>): void {
+function assertMayWrite(actor: DataActor, visibilities: Array<string | undefined>): void {
   if (isTrusted(actor)) return;
   if (visibilities.some((v) => v?.toUpperCase() === "PROTECTED")) {
     throw new AppError("CLIENT_WRITE_FORBIDDEN", { message: "Protected keys are written only with a server key." });
@@ -83,7 +91,7 @@ type Usage = { keys: number; bytes: number };
  * read fresh after the lock is granted; other rows must be read by a later statement (a row
  * joined into the locking statement would come from the snapshot taken before the wait).
  */
-async function lockUsage(client: pg.PoolClient, actor: PlayerActor, playerId: string): Promise<Usage> {
+async function lockUsage(client: pg.PoolClient, actor: DataActor, playerId: string): Promise<Usage> {
   const { rows } = await client.query<{ data_keys: number; data_bytes: string }>(
     "SELECT data_keys, data_bytes FROM players WHERE id = $1 AND project_id = $2 FOR UPDATE",
     [playerId, actor.projectId],
@@ -114,7 +122,7 @@ function assertWithinLimits(after: { keys: number; bytes: number }, before: { ke
 /** Takes the player's write lock, reads the usage and then the key; refuses clients on a protected key. */
 async function lockAndRead(
   client: pg.PoolClient,
-  actor: PlayerActor,
+  actor: DataActor,
   playerId: string,
   key: string,
 ): Promise<{ usage: Usage; row: Row | undefined }> {
@@ -135,7 +143,7 @@ async function lockAndRead(
  * statement that commits on its own (or joins the caller's transaction).
  */
 export async function putPlayerData(o: {
-  actor: PlayerActor;
+  actor: DataActor;
   playerId: string;
   key: string;
   value: unknown;
@@ -191,12 +199,7 @@ function putError(error: unknown): unknown {
   }
 }
 
-export async function deletePlayerData(o: {
-  actor: PlayerActor;
-  playerId: string;
-  key: string;
-  precondition: Precondition;
-}): Promise<void> {
+export async function deletePlayerData(o: { actor: DataActor; playerId: string; key: string; precondition: Precondition }): Promise<void> {
   const target = targetOf(o.actor, o.playerId);
   assertOwner(target);
   await transaction(async (client) => {
@@ -216,7 +219,7 @@ export async function deletePlayerData(o: {
  * Sets and deletes up to 100 keys, all or nothing. Every version mismatch is reported at once
  * and nothing changes. Deleting an absent key is not an error.
  */
-export async function patchPlayerData(o: { actor: PlayerActor; playerId: string; body: PatchDataBody }): Promise<DataRecord[]> {
+export async function patchPlayerData(o: { actor: DataActor; playerId: string; body: PatchDataBody }): Promise<DataRecord[]> {
   const target = targetOf(o.actor, o.playerId);
   assertOwner(target);
   const sets = Object.entries(o.body.set).sort(([a], [b]) => (a < b ? -1 : 1));

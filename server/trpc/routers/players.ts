@@ -106,10 +106,9 @@ export const playerAdminRouter = {
     .input(input(ZPlayer.extend({ key: ZKey, value: ZJsonValue, version: z.number().int().min(1) })))
     .mutation(({ ctx, input }) =>
       transaction(async () => {
-        const actor = { kind: "player" as const, projectId: input.projectId, playerId: input.playerId, via: "server-key" as const };
-        const before = await getPlayerData({ actor, playerId: input.playerId, key: input.key });
+        const before = await getPlayerData({ actor: ctx.actor, playerId: input.playerId, key: input.key });
         const { record } = await putPlayerData({
-          actor,
+          actor: ctx.actor,
           playerId: input.playerId,
           key: input.key,
           value: input.value,
@@ -129,13 +128,7 @@ export const playerAdminRouter = {
 
   data: projectProcedure("VIEWER")
     .input(input(ZPlayer.extend({ key: ZKey })))
-    .query(({ input }) =>
-      getPlayerData({
-        actor: { kind: "player", projectId: input.projectId, playerId: input.playerId, via: "server-key" },
-        playerId: input.playerId,
-        key: input.key,
-      }),
-    ),
+    .query(({ ctx, input }) => getPlayerData({ actor: ctx.actor, playerId: input.playerId, key: input.key })),
 };
 
 export const playersRouter = router({ ...playersProcedures, ...playerAdminRouter });
