@@ -326,6 +326,25 @@ describe("operator access tokens", () => {
     expect((await prisma().operatorToken.findUniqueOrThrow({ where: { id: created.id } })).revokedAt).not.toBeNull();
   });
 
+  it("changes made with a token are audited with its id: economy, leaderboards and providers", async () => {
+    const projectId = target.projectId;
+    const stamp = randomBytes(3).toString("hex");
+    await ok(trpc(ownerToken.token, "mutation", "economy.createCurrency", { projectId, currency: { id: `t${stamp}`, name: "T" } }));
+    const board = { id: `b${stamp}`, name: "B", sortOrder: "desc", operator: "best" };
+    await ok(trpc(ownerToken.token, "mutation", "leaderboards.create", { projectId, board }));
+    const provider = { id: `p${stamp}`, issuer: "https://id.studio.test", jwksUrl: "https://203.0.113.10/jwks", audience: "game" };
+    await ok(trpc(ownerToken.token, "mutation", "providers.save", { projectId, provider }));
+    const rows = await prisma().auditEntry.findMany({
+      where: { projectId, target: { in: [`t${stamp}`, `b${stamp}`, `p${stamp}`] } },
+      orderBy: { id: "asc" },
+    });
+    expect(rows.map((r) => [r.action, r.tokenId])).toEqual([
+      ["economy.currency.create", ownerToken.id],
+      ["leaderboard.create", ownerToken.id],
+      ["provider.save", ownerToken.id],
+    ]);
+  });
+
   it("a token lists and revokes only itself: a scoped viewer token cannot see or revoke its operator's other tokens", async () => {
     const viewerToken = await createOperatorToken({
       operator: owner,

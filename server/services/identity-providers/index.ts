@@ -3,6 +3,7 @@ import { BlockList, isIP } from "node:net";
 import { prisma } from "../../db";
 import { env } from "../../env";
 import { AppError } from "../../errors";
+import { authorize, type OperatorContext, runCommand } from "../command";
 import { type IdentityProviderInput, ZIdentityProviderInput } from "./schemas";
 
 export { type IdentityProviderInput, ZIdentityProviderInput } from "./schemas";
@@ -93,4 +94,38 @@ export function listIdentityProviders(o: { projectId: string }): Promise<Identit
 export async function deleteIdentityProvider(o: { projectId: string; id: string }): Promise<void> {
   const { count } = await prisma().identityProvider.deleteMany({ where: { projectId: o.projectId, id: o.id } });
   if (count === 0) throw new AppError("UNKNOWN_PROVIDER");
+}
+
+// ---- Operator commands (authorized, audited: server/services/command.ts) ----
+
+/** Viewers and up: the project's providers. */
+export async function identityProvidersFor(ctx: OperatorContext, o: { projectId: string }): Promise<IdentityProviderDto[]> {
+  await authorize(ctx, o.projectId, "VIEWER");
+  return listIdentityProviders(o);
+}
+
+/** Admins create or replace a provider, with the service's checks. Audited as provider.save. */
+export function saveIdentityProvider(
+  ctx: OperatorContext,
+  o: { projectId: string; provider: IdentityProviderInput },
+): Promise<IdentityProviderDto> {
+  return runCommand(ctx, {
+    projectId: o.projectId,
+    minimum: "ADMIN",
+    action: "provider.save",
+    target: (saved) => saved.id,
+    after: (saved) => saved,
+    run: () => upsertIdentityProvider(o),
+  });
+}
+
+/** Admins delete a provider. Audited as provider.delete. */
+export function removeIdentityProvider(ctx: OperatorContext, o: { projectId: string; id: string }): Promise<void> {
+  return runCommand(ctx, {
+    projectId: o.projectId,
+    minimum: "ADMIN",
+    action: "provider.delete",
+    target: o.id,
+    run: () => deleteIdentityProvider(o),
+  });
 }

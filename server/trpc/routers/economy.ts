@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { auditActorFor, type SessionOperator } from "../../auth/operator";
 import { transaction } from "../../db";
 import { recordAudit } from "../../services/audit";
 import {
@@ -44,8 +45,8 @@ const ZProject = z.strictObject({ projectId: ZProjectId });
 const ZRef = z.strictObject({ projectId: ZProjectId, id: ZEconomyId });
 const ZPlayer = z.strictObject({ projectId: ZProjectId, playerId: z.string().uuid() });
 const ZAmount = z.number().int().min(1).max(MAX_AMOUNT);
-type Ctx = { operator: { id: string }; requestId: string };
-const auditActor = (ctx: Ctx) => ({ operatorId: ctx.operator.id, requestId: ctx.requestId });
+/** The audit actor names the operator, the request and the access token used, if any. */
+const auditActor = (ctx: { operator: SessionOperator; requestId: string }) => auditActorFor(ctx.operator, ctx.requestId);
 
 /**
  * The change and its audit entry in one transaction. The services cache the project's

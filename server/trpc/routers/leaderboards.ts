@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { auditActorFor, type SessionOperator } from "../../auth/operator";
 import { transaction } from "../../db";
 import { recordAudit } from "../../services/audit";
 import {
@@ -24,7 +25,8 @@ const ZProjectId = z.string().uuid();
 const ZBoard = z.strictObject({ projectId: ZProjectId, id: ZLeaderboardId });
 const ZPeriod = z.string().min(1).max(100);
 const ZPaging = { offset: z.number().int().min(0).max(10_000_000).default(0), limit: z.number().int().min(1).max(100).default(25) };
-const auditActor = (ctx: { operator: { id: string }; requestId: string }) => ({ operatorId: ctx.operator.id, requestId: ctx.requestId });
+/** The audit actor names the operator, the request and the access token used, if any. */
+const auditActor = (ctx: { operator: SessionOperator; requestId: string }) => auditActorFor(ctx.operator, ctx.requestId);
 
 /**
  * The change and its audit entry in one transaction. The definition cache is filled as the

@@ -1,11 +1,8 @@
 import { z } from "zod";
-import { auditActorFor } from "../../auth/operator";
-import { transaction } from "../../db";
-import { recordAudit } from "../../services/audit";
 import {
-  deleteIdentityProvider,
-  listIdentityProviders,
-  upsertIdentityProvider,
+  identityProvidersFor,
+  removeIdentityProvider,
+  saveIdentityProvider,
   ZIdentityProviderInput,
 } from "../../services/identity-providers";
 import { input, projectProcedure, router } from "../init";
@@ -16,35 +13,13 @@ const ZProjectId = z.string().uuid();
 export const providersRouter = router({
   list: projectProcedure("VIEWER")
     .input(input(z.strictObject({ projectId: ZProjectId })))
-    .query(({ input }) => listIdentityProviders(input)),
+    .query(({ ctx, input }) => identityProvidersFor(ctx, input)),
 
   save: projectProcedure("ADMIN")
     .input(input(z.strictObject({ projectId: ZProjectId, provider: ZIdentityProviderInput })))
-    .mutation(({ ctx, input }) =>
-      transaction(async () => {
-        const saved = await upsertIdentityProvider({ projectId: input.projectId, provider: input.provider });
-        await recordAudit({
-          actor: auditActorFor(ctx.operator, ctx.requestId),
-          projectId: input.projectId,
-          action: "provider.save",
-          target: saved.id,
-          after: saved,
-        });
-        return saved;
-      }),
-    ),
+    .mutation(({ ctx, input }) => saveIdentityProvider(ctx, input)),
 
   delete: projectProcedure("ADMIN")
     .input(input(z.strictObject({ projectId: ZProjectId, id: z.string().max(64) })))
-    .mutation(({ ctx, input }) =>
-      transaction(async () => {
-        await deleteIdentityProvider(input);
-        await recordAudit({
-          actor: auditActorFor(ctx.operator, ctx.requestId),
-          projectId: input.projectId,
-          action: "provider.delete",
-          target: input.id,
-        });
-      }),
-    ),
+    .mutation(({ ctx, input }) => removeIdentityProvider(ctx, input)),
 });
