@@ -1,6 +1,6 @@
 import type { OperatorActor } from "../actor";
 import { cappedByToken, inTokenScope, ROLE_RANK, type SessionOperator } from "../auth/operator";
-import { afterTransaction, pool, transaction } from "../db";
+import { pool, transaction } from "../db";
 import { AppError } from "../errors";
 import type { MemberRole } from "../generated/prisma/enums";
 import { auditActorOf, recordAudit } from "./audit";
@@ -15,7 +15,8 @@ import { membershipOf } from "./projects";
  *   2. one transaction: (optionally) a lock on the project's row taken *before* the role is read,
  *      so commands that must not interleave (member changes) also see a demotion that just
  *      committed; the "before" read; the change; the audit row (with the token used, if any);
- *   3. after COMMIT: cache invalidation (never for a change that rolled back).
+ *   3. once the transaction has ended (committed or rolled back), before answering: cache
+ *      invalidation.
  */
 export type OperatorContext = { operator: SessionOperator | null; requestId: string };
 
@@ -34,30 +35,42 @@ export async function authorize(ctx: OperatorContext, projectId: string, minimum
   return { kind: "operator", projectId, operatorId: operator.id, role, tokenId: operator.token?.id };
 }
 
-export type Command<T> = {
+export type Command<T, B = unknown> = {
   projectId: string;
   minimum: MemberRole;
   /** Lock the project's row first: commands of this kind on one project run one at a time. */
   serialize?: boolean;
   action: string | ((result: T) => string);
   target?: string | ((result: T) => string | undefined);
-  before?: () => Promise<unknown>;
-  run: (actor: OperatorActor) => Promise<T>;
+  /** Read before the change, in its transaction: recorded as the audit row's "before" and handed to `run`. */
+  before?: () => Promise<B>;
+  run: (actor: OperatorActor, before: B) => Promise<T>;
   /** What the audit row records as "after" (default: nothing). */
   after?: (result: T) => unknown;
-  /** Runs once the change has committed. */
+  /**
+   * Runs once the transaction has ended, committed or not, before the answer is returned: a
+   * change that rolled back may still have filled a cache with what it read or wrote.
+   */
   invalidate?: () => void;
 };
 
-export async function runCommand<T>(ctx: OperatorContext, c: Command<T>): Promise<T> {
+export async function runCommand<T, B = unknown>(ctx: OperatorContext, c: Command<T, B>): Promise<T> {
+  try {
+    return await inTransaction(ctx, c);
+  } finally {
+    c.invalidate?.();
+  }
+}
+
+function inTransaction<T, B>(ctx: OperatorContext, c: Command<T, B>): Promise<T> {
   return transaction(async () => {
     if (c.serialize) {
       const { rowCount } = await pool().query("SELECT 1 FROM projects WHERE id = $1 FOR UPDATE", [c.projectId]);
       if (rowCount === 0 && /^[0-9a-f-]{36}$/i.test(c.projectId)) throw new AppError("NOT_FOUND", { message: "Project not found." });
     }
     const actor = await authorize(ctx, c.projectId, c.minimum);
-    const before = c.before ? await c.before() : undefined;
-    const result = await c.run(actor);
+    const before = (c.before ? await c.before() : undefined) as B;
+    const result = await c.run(actor, before);
     await recordAudit({
       actor: auditActorOf(actor, ctx.requestId),
       projectId: c.projectId,
@@ -66,7 +79,6 @@ export async function runCommand<T>(ctx: OperatorContext, c: Command<T>): Promis
       before,
       after: c.after?.(result),
     });
-    if (c.invalidate) afterTransaction(c.invalidate);
     return result;
   });
 }

@@ -2,24 +2,18 @@ import { z } from "zod";
 import { auditActorFor, type SessionOperator } from "../../auth/operator";
 import { transaction } from "../../db";
 import { recordAudit } from "../../services/audit";
-import {
-  createLeaderboard,
-  deleteLeaderboard,
-  forgetLeaderboard,
-  listLeaderboards,
-  loadLeaderboard,
-  resetLeaderboard,
-  toDto,
-  updateLeaderboard,
-} from "../../services/leaderboards/definitions";
+import { createBoard, deleteBoard, resetBoard, updateBoard } from "../../services/leaderboards/commands";
+import { forgetLeaderboard, listLeaderboards, loadLeaderboard, toDto } from "../../services/leaderboards/definitions";
 import { currentPeriod, getLeaderboardPage, getPeriodPage, listPeriods, removeEntry } from "../../services/leaderboards/entries";
 import { entryOfPlayer, searchEntries, topLeaderboards } from "../../services/leaderboards/operator";
 import { ZCreateLeaderboard, ZLeaderboardId, ZUpdateLeaderboard } from "../../services/leaderboards/schemas";
 import { input, projectProcedure, router } from "../init";
 
 /**
- * Leaderboards for operators: reads for every member, changes for admins and owners. Each change
- * writes its audit entry (before / after) in the transaction of the change.
+ * Leaderboards for operators: reads for every member, changes for admins and owners. Definition
+ * changes are services through runCommand (server/services/leaderboards/commands.ts); removing an
+ * entry still writes its audit row here, before the removal, because the removal also changes
+ * the Redis rank index, which no rollback undoes.
  */
 const ZProjectId = z.string().uuid();
 const ZBoard = z.strictObject({ projectId: ZProjectId, id: ZLeaderboardId });
@@ -92,69 +86,21 @@ export const leaderboardsRouter = router({
 
   create: projectProcedure("ADMIN")
     .input(input(z.strictObject({ projectId: ZProjectId, board: ZCreateLeaderboard })))
-    .mutation(({ ctx, input }) =>
-      audited(input.projectId, input.board.id, async () => {
-        const board = await createLeaderboard({ projectId: input.projectId, input: input.board });
-        await recordAudit({
-          actor: auditActor(ctx),
-          projectId: input.projectId,
-          action: "leaderboard.create",
-          target: board.id,
-          after: board,
-        });
-        return board;
-      }),
-    ),
+    .mutation(({ ctx, input }) => createBoard(ctx, input)),
 
   /** Name, bounds, schedule and client writability; sort order and operator are fixed after creation. */
   update: projectProcedure("ADMIN")
     .input(input(ZBoard.extend({ patch: ZUpdateLeaderboard })))
-    .mutation(({ ctx, input }) =>
-      audited(input.projectId, input.id, async () => {
-        const before = toDto(await loadLeaderboard(input.projectId, input.id));
-        const after = await updateLeaderboard({ projectId: input.projectId, id: input.id, input: input.patch });
-        await recordAudit({
-          actor: auditActor(ctx),
-          projectId: input.projectId,
-          action: "leaderboard.update",
-          target: input.id,
-          before,
-          after,
-        });
-        return after;
-      }),
-    ),
+    .mutation(({ ctx, input }) => updateBoard(ctx, input)),
 
   delete: projectProcedure("ADMIN")
     .input(input(ZBoard))
-    .mutation(({ ctx, input }) =>
-      audited(input.projectId, input.id, async () => {
-        const before = toDto(await loadLeaderboard(input.projectId, input.id));
-        await deleteLeaderboard(input);
-        await recordAudit({ actor: auditActor(ctx), projectId: input.projectId, action: "leaderboard.delete", target: input.id, before });
-        return { deleted: true };
-      }),
-    ),
+    .mutation(({ ctx, input }) => deleteBoard(ctx, input)),
 
   /** Archives the current period now; the next submit starts an empty one. */
   reset: projectProcedure("ADMIN")
     .input(input(ZBoard))
-    .mutation(({ ctx, input }) =>
-      audited(input.projectId, input.id, async () => {
-        const before = currentPeriod(await loadLeaderboard(input.projectId, input.id)).period;
-        await resetLeaderboard(input);
-        const after = currentPeriod(await loadLeaderboard(input.projectId, input.id)).period;
-        await recordAudit({
-          actor: auditActor(ctx),
-          projectId: input.projectId,
-          action: "leaderboard.reset",
-          target: input.id,
-          before: { period: before },
-          after: { period: after },
-        });
-        return { archived: before, period: after };
-      }),
-    ),
+    .mutation(({ ctx, input }) => resetBoard(ctx, input)),
 
   /** Removes one player's entry from the current period (or `period`); the ranks below move up. */
   removeEntry: projectProcedure("ADMIN")

@@ -1,0 +1,78 @@
+import { type OperatorContext, runCommand } from "../command";
+import {
+  createLeaderboard,
+  deleteLeaderboard,
+  forgetLeaderboard,
+  loadLeaderboard,
+  resetLeaderboard,
+  toDto,
+  updateLeaderboard,
+} from "./definitions";
+import { currentPeriod } from "./entries";
+import type { CreateLeaderboard, LeaderboardDto, UpdateLeaderboard } from "./schemas";
+
+/**
+ * Leaderboard definitions changed by operators (admins and owners), through runCommand: the
+ * role check, one transaction with the "before" read and the audit row, and the board's
+ * definition cache forgotten afterwards (committed or not: the change may have filled it).
+ */
+type Board = { projectId: string; id: string };
+const forget = (o: Board) => () => forgetLeaderboard(o.projectId, o.id);
+
+export function createBoard(ctx: OperatorContext, o: { projectId: string; board: CreateLeaderboard }): Promise<LeaderboardDto> {
+  return runCommand(ctx, {
+    projectId: o.projectId,
+    minimum: "ADMIN",
+    action: "leaderboard.create",
+    target: (board) => board.id,
+    after: (board) => board,
+    run: () => createLeaderboard({ projectId: o.projectId, input: o.board }),
+    invalidate: forget({ projectId: o.projectId, id: o.board.id }),
+  });
+}
+
+/** Name, bounds, schedule and client writability; sort order and operator are fixed after creation. */
+export function updateBoard(ctx: OperatorContext, o: Board & { patch: UpdateLeaderboard }): Promise<LeaderboardDto> {
+  return runCommand(ctx, {
+    projectId: o.projectId,
+    minimum: "ADMIN",
+    action: "leaderboard.update",
+    target: o.id,
+    before: async () => toDto(await loadLeaderboard(o.projectId, o.id)),
+    after: (board) => board,
+    run: () => updateLeaderboard({ projectId: o.projectId, id: o.id, input: o.patch }),
+    invalidate: forget(o),
+  });
+}
+
+export function deleteBoard(ctx: OperatorContext, o: Board): Promise<{ deleted: true }> {
+  return runCommand(ctx, {
+    projectId: o.projectId,
+    minimum: "ADMIN",
+    action: "leaderboard.delete",
+    target: o.id,
+    before: async () => toDto(await loadLeaderboard(o.projectId, o.id)),
+    run: async () => {
+      await deleteLeaderboard(o);
+      return { deleted: true as const };
+    },
+    invalidate: forget(o),
+  });
+}
+
+/** Archives the current period now; the next submit starts an empty one. */
+export function resetBoard(ctx: OperatorContext, o: Board): Promise<{ archived: string; period: string }> {
+  return runCommand(ctx, {
+    projectId: o.projectId,
+    minimum: "ADMIN",
+    action: "leaderboard.reset",
+    target: o.id,
+    before: async () => ({ period: currentPeriod(await loadLeaderboard(o.projectId, o.id)).period }),
+    run: async (_actor, before) => {
+      await resetLeaderboard(o);
+      return { archived: before.period, period: currentPeriod(await loadLeaderboard(o.projectId, o.id)).period };
+    },
+    after: (result) => ({ period: result.period }),
+    invalidate: forget(o),
+  });
+}
