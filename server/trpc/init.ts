@@ -1,11 +1,10 @@
 import { initTRPC, TRPCError } from "@trpc/server";
 import type { z } from "zod";
-import type { OperatorActor } from "../actor";
-import { cappedByToken, inTokenScope, ROLE_RANK, type SessionOperator } from "../auth/operator";
+import { cappedByToken, inTokenScope, type SessionOperator } from "../auth/operator";
 import { toAppError } from "../error-normalisation";
 import { AppError, ERRORS, type ErrorCode } from "../errors";
 import type { MemberRole } from "../generated/prisma/enums";
-import { membershipOf } from "../services/projects";
+import { authorize } from "../services/command";
 import { checkJsonShape, parseWith } from "../validation";
 
 /**
@@ -126,17 +125,7 @@ export function projectProcedure(minimum: MemberRole) {
   return operatorProcedure.meta({ access: `project:${minimum}` }).use(async ({ ctx, getRawInput, next }) => {
     const raw = (await getRawInput()) as { projectId?: unknown } | undefined;
     const projectId = typeof raw?.projectId === "string" ? raw.projectId : "";
-    const member: MemberRole | null = !inTokenScope(ctx.operator, projectId)
-      ? null
-      : ctx.operator.isInstanceAdmin
-        ? "OWNER"
-        : /^[0-9a-f-]{36}$/i.test(projectId)
-          ? await membershipOf({ operatorId: ctx.operator.id, projectId })
-          : null;
-    const role = member && cappedByToken(ctx.operator, member);
-    if (!role) throw new AppError("NOT_FOUND", { message: "Project not found." });
-    if (ROLE_RANK[role] < ROLE_RANK[minimum]) throw new AppError("FORBIDDEN", { message: `This needs the ${minimum.toLowerCase()} role.` });
-    const actor: OperatorActor = { kind: "operator", projectId, operatorId: ctx.operator.id, role, tokenId: ctx.operator.token?.id };
+    const actor = await authorize(ctx, projectId, minimum);
     return next({ ctx: { ...ctx, actor } });
   });
 }
