@@ -24,7 +24,7 @@ export default async function DashboardLayout({ children }: { children: ReactNod
             <Gamepad2 className="size-5" aria-hidden />
             Game backend
           </Link>
-          <div className="flex min-w-0 items-center gap-3 text-sm text-zinc-600">
+          <div className="flex min-w-0 flex-wrap items-center gap-3 text-sm text-zinc-600">
             <Link href="/tokens" className="hover:text-zinc-900">
               Access tokens
             </Link>
@@ -36,7 +36,8 @@ export default async function DashboardLayout({ children }: { children: ReactNod
                 Operators
               </Link>
             )}
-            <span data-testid="operator-email" className="truncate">
+            {/* On a phone the links need the room; the Account page names the operator's sessions. */}
+            <span data-testid="operator-email" className="hidden truncate sm:inline">
               {operator.email}
             </span>
             {operator.isInstanceAdmin && <span className="rounded bg-zinc-100 px-2 py-0.5 text-xs">instance admin</span>}

@@ -11,5 +11,6 @@ test("the account page lists this session as the current one; an instance admin 
   await page.getByRole("link", { name: "Operators", exact: true }).click();
   const self = page.getByTestId("operator-row").filter({ hasText: demo().operatorEmail });
   await expect(self).toHaveCount(1);
+  await shoot(page, "operators");
   await expect(self.getByRole("button", { name: /Disable/ })).toHaveCount(0); // not oneself
 });
