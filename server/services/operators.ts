@@ -1,5 +1,5 @@
 import { auditActorFor, type SessionOperator } from "../auth/operator";
-import { endOperatorSessions } from "../auth/operator-sessions";
+import { endOperatorSessions, revokeOperatorSession } from "../auth/operator-sessions";
 import { passwordProblem } from "../auth/password-policy";
 import { hashPassword, verifyPassword } from "../auth/passwords";
 import { prisma, transaction } from "../db";
@@ -50,17 +50,9 @@ export async function changeOwnPassword(o: {
   const problem = passwordProblem(o.newPassword, row.email);
   if (problem) throw validationError([{ path: "input.newPassword", message: problem }]);
   const passwordHash = await hashPassword(o.newPassword);
-  return transaction(async () => {
+  return accountCommand(o, { action: "operator.password", target: o.actor.id, after: (r) => r }, async () => {
     await prisma().operator.update({ where: { id: o.actor.id }, data: { passwordHash }, select: { id: true } });
-    const endedSessions = await endOperatorSessions({ operatorId: o.actor.id, keep: o.actor.sessionId });
-    await recordAudit({
-      actor: auditActorFor(o.actor, o.requestId),
-      projectId: null,
-      action: "operator.password",
-      target: o.actor.id,
-      after: { endedSessions },
-    });
-    return { endedSessions };
+    return { endedSessions: await endOperatorSessions({ operatorId: o.actor.id, keep: o.actor.sessionId }) };
   });
 }
 
@@ -80,6 +72,33 @@ export async function listOperators(o: { actor: SessionOperator }): Promise<Oper
 }
 
 /**
+ * A command on operator accounts (no project): one transaction with its audit row, which names
+ * the operator acting, the request and the token used, if any.
+ */
+function accountCommand<T>(
+  o: { actor: SessionOperator; requestId: string },
+  audit: { action: string; target?: string; after?: (result: T) => unknown },
+  run: () => Promise<T>,
+): Promise<T> {
+  return transaction(async () => {
+    const result = await run();
+    await recordAudit({
+      actor: auditActorFor(o.actor, o.requestId),
+      projectId: null,
+      action: audit.action,
+      target: audit.target,
+      after: audit.after?.(result),
+    });
+    return result;
+  });
+}
+
+async function updateOperator(operatorId: string, data: { disabledAt?: Date | null; canCreateProjects?: boolean }): Promise<void> {
+  const { count } = await prisma().operator.updateMany({ where: { id: operatorId }, data });
+  if (count === 0) throw new AppError("NOT_FOUND", { message: "Operator not found." });
+}
+
+/**
  * An instance admin disables (or enables again) an operator: a disabled operator cannot sign in,
  * and their sessions and access tokens stop working at once on every instance (each request
  * reads them). Not oneself (an installation must keep a way in). Audited.
@@ -92,19 +111,9 @@ export async function setOperatorDisabled(o: {
 }): Promise<void> {
   assertInstanceAdmin(o.actor);
   if (o.operatorId === o.actor.id) throw new AppError("FORBIDDEN", { message: "You cannot disable yourself." });
-  await transaction(async () => {
-    const { count } = await prisma().operator.updateMany({
-      where: { id: o.operatorId },
-      data: { disabledAt: o.disabled ? new Date() : null },
-    });
-    if (count === 0) throw new AppError("NOT_FOUND", { message: "Operator not found." });
+  await accountCommand(o, { action: o.disabled ? "operator.disable" : "operator.enable", target: o.operatorId }, async () => {
+    await updateOperator(o.operatorId, { disabledAt: o.disabled ? new Date() : null });
     if (o.disabled) await endOperatorSessions({ operatorId: o.operatorId });
-    await recordAudit({
-      actor: auditActorFor(o.actor, o.requestId),
-      projectId: null,
-      action: o.disabled ? "operator.disable" : "operator.enable",
-      target: o.operatorId,
-    });
   });
 }
 
@@ -116,14 +125,20 @@ export async function setOperatorCanCreateProjects(o: {
   allowed: boolean;
 }): Promise<void> {
   assertInstanceAdmin(o.actor);
-  await transaction(async () => {
-    const { count } = await prisma().operator.updateMany({ where: { id: o.operatorId }, data: { canCreateProjects: o.allowed } });
-    if (count === 0) throw new AppError("NOT_FOUND", { message: "Operator not found." });
-    await recordAudit({
-      actor: auditActorFor(o.actor, o.requestId),
-      projectId: null,
-      action: o.allowed ? "operator.allow-projects" : "operator.disallow-projects",
-      target: o.operatorId,
-    });
-  });
+  const action = o.allowed ? "operator.allow-projects" : "operator.disallow-projects";
+  await accountCommand(o, { action, target: o.operatorId }, () => updateOperator(o.operatorId, { canCreateProjects: o.allowed }));
+}
+
+/** The operator ends one of their own sessions (another operator's is NOT_FOUND). Audited. */
+export function endOwnSession(o: { actor: SessionOperator; requestId: string; sessionId: string }): Promise<void> {
+  return accountCommand(o, { action: "session.revoke", target: o.sessionId }, () =>
+    revokeOperatorSession({ operatorId: o.actor.id, sessionId: o.sessionId }),
+  );
+}
+
+/** The operator ends every session of theirs, this one included. Audited with how many ended. */
+export function signOutEverywhere(o: { actor: SessionOperator; requestId: string }): Promise<{ ended: number }> {
+  return accountCommand(o, { action: "session.revoke-all", after: (r) => r }, async () => ({
+    ended: await endOperatorSessions({ operatorId: o.actor.id }),
+  }));
 }

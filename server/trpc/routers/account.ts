@@ -1,9 +1,14 @@
 import { z } from "zod";
-import { auditActorFor } from "../../auth/operator";
-import { endOperatorSessions, listOperatorSessions, revokeOperatorSession } from "../../auth/operator-sessions";
-import { transaction } from "../../db";
-import { listAccountActivity, recordAudit } from "../../services/audit";
-import { changeOwnPassword, listOperators, setOperatorCanCreateProjects, setOperatorDisabled } from "../../services/operators";
+import { listOperatorSessions } from "../../auth/operator-sessions";
+import { listAccountActivity } from "../../services/audit";
+import {
+  changeOwnPassword,
+  endOwnSession,
+  listOperators,
+  setOperatorCanCreateProjects,
+  setOperatorDisabled,
+  signOutEverywhere,
+} from "../../services/operators";
 import { input, instanceAdminProcedure, router, sessionProcedure } from "../init";
 
 /** The signed-in operator's own account: sessions, password, activity. A dashboard session only (never a token). */
@@ -12,31 +17,12 @@ export const accountRouter = router({
     listOperatorSessions({ operatorId: ctx.operator.id, currentSessionId: ctx.operator.sessionId }),
   ),
 
-  revokeSession: sessionProcedure.input(input(z.strictObject({ sessionId: z.string().uuid() }))).mutation(({ ctx, input }) =>
-    transaction(async () => {
-      await revokeOperatorSession({ operatorId: ctx.operator.id, sessionId: input.sessionId });
-      await recordAudit({
-        actor: auditActorFor(ctx.operator, ctx.requestId),
-        projectId: null,
-        action: "session.revoke",
-        target: input.sessionId,
-      });
-    }),
-  ),
+  revokeSession: sessionProcedure
+    .input(input(z.strictObject({ sessionId: z.string().uuid() })))
+    .mutation(({ ctx, input }) => endOwnSession({ actor: ctx.operator, requestId: ctx.requestId, sessionId: input.sessionId })),
 
   /** Ends every session of the operator, this one included (the dashboard then shows sign-in). */
-  signOutEverywhere: sessionProcedure.mutation(({ ctx }) =>
-    transaction(async () => {
-      const ended = await endOperatorSessions({ operatorId: ctx.operator.id });
-      await recordAudit({
-        actor: auditActorFor(ctx.operator, ctx.requestId),
-        projectId: null,
-        action: "session.revoke-all",
-        after: { ended },
-      });
-      return { ended };
-    }),
-  ),
+  signOutEverywhere: sessionProcedure.mutation(({ ctx }) => signOutEverywhere({ actor: ctx.operator, requestId: ctx.requestId })),
 
   changePassword: sessionProcedure
     .input(input(z.strictObject({ currentPassword: z.string().min(1).max(1024), newPassword: z.string().min(1).max(1024) })))
