@@ -31,6 +31,12 @@ test("the sign-in page's CSP has a fresh nonce for scripts, no unsafe-inline scr
   expect(first?.headers()["strict-transport-security"]).toBeUndefined(); // plain HTTP here
 });
 
+test("the proxy does not run on the API: a game API answer carries no page CSP", async ({ page }) => {
+  const api = await page.request.get("/api/v1/openapi.json");
+  expect(api.status()).toBe(200);
+  expect(api.headers()["content-security-policy"]).toBeUndefined();
+});
+
 test("signing in, the projects page, a project and the sample game run with no CSP violation", async ({ page }) => {
   const violations = recordViolations(page);
   await signIn(page);
