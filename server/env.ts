@@ -50,6 +50,11 @@ const ZEnv = z.object({
   RATE_LIMITS: z.enum(["on", "off"]).default("on"),
   /** How long an instance trusts a session's cached state; revocations reach other instances within this (0: no cache). */
   SESSION_CACHE_TTL_SECONDS: z.coerce.number().min(0).max(30).default(2),
+  /**
+   * How often each process adds the request counts it kept in memory to the database (the
+   * dashboard's health view): at most this much is lost when a process dies. Tests shorten it.
+   */
+  USAGE_FLUSH_MS: z.coerce.number().int().min(10).max(60_000).default(5_000),
   /** How long an instance trusts its cached API key → project/plan lookup. */
   API_KEY_CACHE_TTL_SECONDS: z.coerce.number().min(0).max(300).default(30),
   /** Failed logins per (account, client IP) per window: the attacker's address is cut off from the account. */
@@ -78,6 +83,14 @@ const ZEnv = z.object({
     .string()
     .regex(/^gb_client_/, "must be a client key (gb_client_…): a server key must never reach a browser")
     .optional(),
+  /** Log level (pino): lines below it are not written. `warn` drops the per-request access lines. */
+  LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
+  /** `json` (the default outside `npm run dev`) or `pretty` (the default in `npm run dev`). */
+  LOG_FORMAT: z.enum(["json", "pretty"]).optional(),
+  /** `off`: no Prometheus series are recorded and /api/metrics answers 404 (measuring their cost, or nobody scrapes). */
+  METRICS: z.enum(["on", "off"]).default("on"),
+  /** On SIGTERM, keep serving this long while /api/health/ready answers 503, so a load balancer stops sending traffic first. */
+  SHUTDOWN_DELAY_SECONDS: z.coerce.number().min(0).max(60).default(0),
   /** Let identity providers' JWKS URLs point at private/loopback addresses (development, tests). */
   IDP_ALLOW_PRIVATE_NETWORKS: z
     .enum(["true", "false", "1", "0"])

@@ -1,4 +1,6 @@
 import { AppError } from "./errors";
+import { logger } from "./log";
+import { countQueryError } from "./metrics";
 
 /**
  * Any throw becomes an AppError, whatever the transport (REST here, tRPC procedures next):
@@ -69,17 +71,20 @@ function errorCodes(error: unknown): string[] {
 /** Any throw becomes the one error shape; unknown errors are logged, never shown. */
 export function toAppError(error: unknown, requestId: string): AppError {
   if (error instanceof AppError) return error;
+  // A SQLSTATE or Prisma code, or no connection at all: a database error, counted by class.
+  const dbCode = errorCodes(error).find((c) => /^([0-9A-Z]{5}|P\d{4})$/.test(c));
+  if (dbCode || isDatabaseUnavailable(error)) countQueryError(dbCode);
   if (error instanceof RangeError) {
     return new AppError("VALIDATION_ERROR", { message: "The request is too deeply nested.", details: { issues: [] } });
   }
   if (errorCodes(error).some((code) => DB_REFUSED_INPUT_CODES.has(code))) {
-    console.warn(`[http] ${requestId} input refused by the database:`, (error as Error).message);
+    logger("http").warn({ requestId, reason: (error as Error).message }, "input refused by the database");
     return new AppError("VALIDATION_ERROR", { message: "The request contains text that cannot be stored.", details: { issues: [] } });
   }
   if (isDatabaseUnavailable(error)) {
-    console.error(`[http] ${requestId} database unavailable:`, (error as Error).message);
+    logger("http").error({ requestId, reason: (error as Error).message }, "database unavailable");
     return new AppError("SERVICE_UNAVAILABLE", { headers: { "Retry-After": "5" }, details: { retryAfterSeconds: 5 } });
   }
-  console.error(`[http] ${requestId} unhandled error:`, error);
+  logger("http").error({ requestId, err: error }, "unhandled error");
   return new AppError("INTERNAL_ERROR");
 }

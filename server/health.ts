@@ -43,3 +43,23 @@ export async function checkHealth(): Promise<Health> {
     },
   };
 }
+
+const holder = globalThis as typeof globalThis & { __gameBackendDraining?: boolean };
+
+/** Liveness: the process answers. It checks nothing else: a restart would not bring a database back. */
+export function checkLiveness(): { status: "ok"; uptimeSeconds: number } {
+  return { status: "ok", uptimeSeconds: Math.round(process.uptime()) };
+}
+
+export type Readiness = { status: "ready" | "draining" | "unavailable"; database: { ok: boolean; latencyMs: number } };
+
+/**
+ * Readiness: send this process traffic? No while it drains (the launcher got SIGTERM and sets the
+ * flag before it stops accepting) or while the database is unreachable. A limiter store outage
+ * leaves it ready: gameplay fails open by design, and /api/health reports it as degraded.
+ */
+export async function checkReadiness(): Promise<Readiness> {
+  if (holder.__gameBackendDraining) return { status: "draining", database: { ok: true, latencyMs: 0 } };
+  const database = await pingDatabase();
+  return { status: database.ok ? "ready" : "unavailable", database };
+}

@@ -1,5 +1,6 @@
 import { transaction } from "./db";
 import { pruneIdempotencyKeys } from "./http/idempotency";
+import { logger } from "./log";
 import { pruneUsage } from "./usage";
 
 /**
@@ -7,7 +8,8 @@ import { pruneUsage } from "./usage";
  * revoked) are deleted a week after they ended, with their refresh tokens. Used refresh tokens
  * are kept a week for reuse detection, then deleted: a token presented more than a week after
  * it was rotated is simply unknown (401 INVALID_TOKEN) instead of revoking its session.
- * Idempotency-Key records are deleted after their 24 hours, usage counts after 48 hours.
+ * Idempotency-Key records are deleted after their 24 hours; the health view's counts per
+ * server/usage.ts (minute rows 2 hours, hour rows 8 days, active-player days 32 days).
  */
 export const RETENTION_DAYS = 7;
 const MAINTENANCE_LOCK = 72707370;
@@ -35,9 +37,9 @@ export function scheduleMaintenance(everyMs = 3_600_000): void {
     pruneAuthTables()
       .then((r) => {
         if (r.sessions || r.refreshTokens)
-          console.log(`[maintenance] pruned ${r.sessions} ended sessions, ${r.refreshTokens} used refresh tokens`);
+          logger("maintenance").info(r, `pruned ${r.sessions} ended sessions, ${r.refreshTokens} used refresh tokens`);
       })
-      .catch((error: unknown) => console.error("[maintenance] failed:", (error as Error).message));
+      .catch((error: unknown) => logger("maintenance").error({ reason: (error as Error).message }, "failed"));
   setTimeout(run, 60_000).unref();
   setInterval(run, everyMs).unref();
 }

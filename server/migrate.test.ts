@@ -42,6 +42,7 @@ const SCALAR_TYPES: Record<string, string> = {
 const NATIVE_TYPES: Record<string, (args: string[]) => string> = {
   Uuid: () => "uuid",
   Timestamptz: (a) => `timestamp(${a[0] ?? 6}) with time zone`,
+  Date: () => "date",
   Timestamp: (a) => `timestamp(${a[0] ?? 6}) without time zone`,
   Text: () => "text",
   VarChar: (a) => `character varying(${a[0]})`,

@@ -1,118 +1,182 @@
-import { pool } from "./db";
+import { pool, transaction } from "./db";
+import { env } from "./env";
+import type { FinishedRequest } from "./http/observe";
+import { logger } from "./log";
+import { addBuckets, LATENCY_BUCKETS, latencyBucketOf } from "./services/health/quantile";
 
 /**
- * Requests per project and minute for the dashboard. The request path only bumps a counter in
- * memory; every FLUSH_MS this process adds its counts to `usage_minutes` in one statement, so the
- * numbers are shared by every instance (with or without Redis) at the cost of one write per
- * instance per flush, never per request. At most FLUSH_MS of counts are lost when a process dies.
+ * The counts behind the dashboard's health view, kept by the request path cheaply: each answer of
+ * a known project (its API key resolved) bumps a counter in memory per (project, minute, route,
+ * method, status, error code) with a latency histogram, and notes (project, UTC day, player) for
+ * requests made as a player. Every USAGE_FLUSH_MS the process writes what it holds in one
+ * transaction — one upsert for the minute rows, one for the hour rows (histograms added
+ * element-wise), one insert for the active players — so the numbers are shared by every
+ * instance at the cost of a few writes per instance per flush, never one per request. At most
+ * USAGE_FLUSH_MS of counts are lost when a process dies.
  */
-const FLUSH_MS = 5_000;
-export const USAGE_RETENTION_HOURS = 48;
+export const MINUTE_RETENTION_HOURS = 2;
+export const HOUR_RETENTION_DAYS = 8;
+export const ACTIVE_DAYS_RETENTION_DAYS = 32;
+/** Player-days already written by this process today: not sent again. Bounded; forgotten at a new day. */
+const SEEN_LIMIT = 200_000;
 
-type Bucket = { requests: number; limited: number };
-const holder = globalThis as typeof globalThis & { __usage?: { buckets: Map<string, Bucket>; timer: NodeJS.Timeout | null } };
+type Cell = {
+  projectId: string;
+  minute: number;
+  route: string;
+  method: string;
+  status: number;
+  code: string;
+  count: number;
+  latency: number[];
+};
+type ActiveDay = { projectId: string; day: string; playerId: string };
+type State = { cells: Map<string, Cell>; active: Map<string, ActiveDay>; seen: Set<string>; seenDay: string; timer: NodeJS.Timeout | null };
 
-function state() {
-  holder.__usage ??= { buckets: new Map(), timer: null };
-  return holder.__usage;
+const holder = globalThis as typeof globalThis & { __requestStats?: State };
+
+function state(): State {
+  holder.__requestStats ??= { cells: new Map(), active: new Map(), seen: new Set(), seenDay: "", timer: null };
+  return holder.__requestStats;
 }
 
-/** Counts one keyed request of the project: answered (`limited` false) or refused by a rate limit. */
-export function countRequest(projectId: string, limited: boolean): void {
+/** Called once per game API answer (RequestObservation.finish). Memory only; never throws into the request. */
+export function recordRequestStats(r: FinishedRequest): void {
+  if (!r.projectId) return;
   const s = state();
-  const minute = Math.floor(Date.now() / 60_000) * 60_000;
-  const key = `${projectId}|${minute}`;
-  const bucket = s.buckets.get(key) ?? { requests: 0, limited: 0 };
-  if (limited) bucket.limited += 1;
-  else bucket.requests += 1;
-  s.buckets.set(key, bucket);
-  if (!s.timer) {
-    s.timer = setTimeout(() => {
-      s.timer = null;
-      flushUsage().catch((error: unknown) => console.error("[usage] flush failed:", (error as Error).message));
-    }, FLUSH_MS);
-    s.timer.unref();
+  const now = Date.now();
+  const minute = Math.floor(now / 60_000) * 60_000;
+  const key = keyOf({ projectId: r.projectId, minute, route: r.route, method: r.method, status: r.status, code: r.code });
+  let cell = s.cells.get(key);
+  if (!cell) {
+    const { route, method, status, code } = r;
+    cell = { projectId: r.projectId, minute, route, method, status, code, count: 0, latency: new Array<number>(LATENCY_BUCKETS).fill(0) };
+    s.cells.set(key, cell);
   }
+  cell.count += 1;
+  const bucket = latencyBucketOf(r.durationMs);
+  cell.latency[bucket] = (cell.latency[bucket] ?? 0) + 1;
+  if (r.playerId) {
+    const day = new Date(now).toISOString().slice(0, 10);
+    const dayKey = `${r.projectId}\n${day}\n${r.playerId}`;
+    if (!s.seen.has(dayKey)) s.active.set(dayKey, { projectId: r.projectId, day, playerId: r.playerId });
+  }
+  scheduleFlush(s);
+}
+
+function scheduleFlush(s: State): void {
+  if (s.timer) return;
+  s.timer = setTimeout(() => {
+    s.timer = null;
+    flushUsage().catch((error: unknown) => logger("usage").error({ reason: (error as Error).message }, "flush failed"));
+  }, env().USAGE_FLUSH_MS);
+  s.timer.unref();
 }
 
 /** Writes this process's counts (and forgets them); on failure they are kept for the next flush. */
 export async function flushUsage(): Promise<void> {
   const s = state();
-  if (s.buckets.size === 0) return;
-  const entries = [...s.buckets];
-  s.buckets.clear();
+  if (s.cells.size === 0 && s.active.size === 0) return;
+  const cells = [...s.cells.values()];
+  const active = [...s.active];
+  s.cells.clear();
+  s.active.clear();
   try {
-    await pool().query(
-      `INSERT INTO usage_minutes (project_id, minute, requests, limited)
-       SELECT v.project_id, to_timestamp(v.minute / 1000.0), v.requests, v.limited
-         FROM unnest($1::uuid[], $2::bigint[], $3::int[], $4::int[]) AS v(project_id, minute, requests, limited)
-       ON CONFLICT (project_id, minute) DO UPDATE
-         SET requests = usage_minutes.requests + EXCLUDED.requests, limited = usage_minutes.limited + EXCLUDED.limited`,
-      [
-        entries.map(([key]) => key.split("|")[0]),
-        entries.map(([key]) => key.split("|")[1]),
-        entries.map(([, b]) => b.requests),
-        entries.map(([, b]) => b.limited),
-      ],
-    );
+    await transaction(async () => {
+      await upsertStats("MINUTE", sorted(cells));
+      await upsertStats("HOUR", sorted(byHour(cells)));
+      await insertActiveDays(
+        active.map(([, a]) => a).sort((a, b) => compare(`${a.projectId}${a.day}${a.playerId}`, `${b.projectId}${b.day}${b.playerId}`)),
+      );
+    });
   } catch (error) {
-    for (const [key, b] of entries) {
-      const kept = s.buckets.get(key) ?? { requests: 0, limited: 0 };
-      s.buckets.set(key, { requests: kept.requests + b.requests, limited: kept.limited + b.limited });
+    for (const cell of cells) {
+      const key = keyOf(cell);
+      const kept = s.cells.get(key);
+      if (kept) {
+        kept.count += cell.count;
+        addBuckets(kept.latency, cell.latency);
+      } else s.cells.set(key, cell);
     }
+    for (const [key, a] of active) s.active.set(key, a);
+    scheduleFlush(s);
     throw error;
   }
+  const today = new Date().toISOString().slice(0, 10);
+  if (s.seenDay !== today || s.seen.size > SEEN_LIMIT) {
+    s.seen.clear();
+    s.seenDay = today;
+  }
+  for (const [key, a] of active) if (a.day === today) s.seen.add(key);
 }
 
+const keyOf = (c: Omit<Cell, "count" | "latency">) => `${c.projectId}\n${c.minute}\n${c.route}\n${c.method}\n${c.status}\n${c.code}`;
+const compare = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+/** One order for every instance, so two flushes updating the same rows lock them in the same order (no deadlock). */
+const sorted = (cells: Cell[]) => cells.sort((a, b) => compare(keyOf(a), keyOf(b)));
+
+/** Several minutes of one hour are one hour row (an upsert may not touch a row twice). */
+function byHour(cells: Cell[]): Cell[] {
+  const hours = new Map<string, Cell>();
+  for (const c of cells) {
+    const hour = { ...c, minute: Math.floor(c.minute / 3_600_000) * 3_600_000 };
+    const key = keyOf(hour);
+    const kept = hours.get(key);
+    if (kept) {
+      kept.count += c.count;
+      addBuckets(kept.latency, c.latency);
+    } else hours.set(key, { ...hour, latency: [...c.latency] });
+  }
+  return [...hours.values()];
+}
+
+async function upsertStats(resolution: "MINUTE" | "HOUR", cells: Cell[]): Promise<void> {
+  if (cells.length === 0) return;
+  await pool().query(
+    `INSERT INTO request_stats AS s (project_id, resolution, bucket, route, method, status, code, count, latency_buckets)
+     SELECT v.project_id, $1::"StatResolution", to_timestamp(v.bucket / 1000.0), v.route, v.method, v.status, v.code, v.count, v.latency::int[]
+       FROM unnest($2::uuid[], $3::bigint[], $4::text[], $5::text[], $6::int[], $7::text[], $8::int[], $9::text[])
+         AS v(project_id, bucket, route, method, status, code, count, latency)
+     ON CONFLICT (project_id, resolution, bucket, route, method, status, code) DO UPDATE
+       SET count = s.count + EXCLUDED.count,
+           latency_buckets = ARRAY(
+             SELECT coalesce(a, 0) + coalesce(b, 0)
+               FROM unnest(s.latency_buckets, EXCLUDED.latency_buckets) WITH ORDINALITY AS t(a, b, i) ORDER BY i)`,
+    [
+      resolution,
+      cells.map((c) => c.projectId),
+      cells.map((c) => c.minute),
+      cells.map((c) => c.route),
+      cells.map((c) => c.method),
+      cells.map((c) => c.status),
+      cells.map((c) => c.code),
+      cells.map((c) => c.count),
+      cells.map((c) => `{${c.latency.join(",")}}`),
+    ],
+  );
+}
+
+async function insertActiveDays(rows: ActiveDay[]): Promise<void> {
+  if (rows.length === 0) return;
+  await pool().query(
+    `INSERT INTO player_active_days (project_id, day, player_id)
+     SELECT * FROM unnest($1::uuid[], $2::date[], $3::uuid[])
+     ON CONFLICT DO NOTHING`,
+    [rows.map((r) => r.projectId), rows.map((r) => r.day), rows.map((r) => r.playerId)],
+  );
+}
+
+/** Hourly (server/maintenance.ts): minute rows after 2 hours, hour rows after 8 days, active days after 32. */
 export async function pruneUsage(): Promise<number> {
-  const { rowCount } = await pool().query("DELETE FROM usage_minutes WHERE minute < now() - make_interval(hours => $1)", [
-    USAGE_RETENTION_HOURS,
+  const minutes = await pool().query(
+    `DELETE FROM request_stats WHERE resolution = 'MINUTE' AND bucket < now() - make_interval(hours => $1)`,
+    [MINUTE_RETENTION_HOURS],
+  );
+  const hours = await pool().query(`DELETE FROM request_stats WHERE resolution = 'HOUR' AND bucket < now() - make_interval(days => $1)`, [
+    HOUR_RETENTION_DAYS,
   ]);
-  return rowCount ?? 0;
-}
-
-export type UsagePoint = { minute: string; requests: number; limited: number };
-
-/**
- * The last hour per minute and the last 24 hours per 15 minutes (average per minute), zeros
- * where nothing was counted; the current, still counting minute is included.
- */
-export async function projectUsage(o: { projectId: string; now?: Date }): Promise<{ lastHour: UsagePoint[]; lastDay: UsagePoint[] }> {
-  const now = o.now ?? new Date();
-  const thisMinute = Math.floor(now.getTime() / 60_000) * 60_000;
-  const { rows } = await pool().query<{ minute: Date; requests: number; limited: number }>(
-    "SELECT minute, requests, limited FROM usage_minutes WHERE project_id = $1 AND minute > $2 ORDER BY minute",
-    [o.projectId, new Date(thisMinute - 24 * 3_600_000)],
-  );
-  const byMinute = new Map(rows.map((r) => [r.minute.getTime(), r]));
-  const lastHour: UsagePoint[] = [];
-  for (let t = thisMinute - 59 * 60_000; t <= thisMinute; t += 60_000) {
-    const r = byMinute.get(t);
-    lastHour.push({ minute: new Date(t).toISOString(), requests: r?.requests ?? 0, limited: r?.limited ?? 0 });
-  }
-  const lastDay: UsagePoint[] = [];
-  const step = 15 * 60_000;
-  for (let start = thisMinute - 24 * 3_600_000 + 60_000; start <= thisMinute; start += step) {
-    let requests = 0;
-    let limited = 0;
-    for (let t = start; t < start + step && t <= thisMinute; t += 60_000) {
-      requests += byMinute.get(t)?.requests ?? 0;
-      limited += byMinute.get(t)?.limited ?? 0;
-    }
-    lastDay.push({ minute: new Date(start).toISOString(), requests: Math.round(requests / 15), limited: Math.round(limited / 15) });
-  }
-  return { lastHour, lastDay };
-}
-
-/** Players total, new today and active today (a refresh token issued today: signed in or refreshed, UTC day). */
-export async function playerCounts(o: { projectId: string }): Promise<{ total: number; newToday: number; activeToday: number }> {
-  const { rows } = await pool().query<{ total: number; new_today: number; active_today: number }>(
-    `SELECT (SELECT count(*)::int FROM players WHERE project_id = $1) AS total,
-            (SELECT count(*)::int FROM players WHERE project_id = $1 AND created_at >= date_trunc('day', now() AT TIME ZONE 'UTC') AT TIME ZONE 'UTC') AS new_today,
-            (SELECT count(DISTINCT s.player_id)::int FROM sessions s JOIN refresh_tokens r ON r.session_id = s.id
-              WHERE s.project_id = $1 AND r.created_at >= date_trunc('day', now() AT TIME ZONE 'UTC') AT TIME ZONE 'UTC') AS active_today`,
-    [o.projectId],
-  );
-  const r = rows[0];
-  return { total: r?.total ?? 0, newToday: r?.new_today ?? 0, activeToday: r?.active_today ?? 0 };
+  const days = await pool().query("DELETE FROM player_active_days WHERE day < (now() AT TIME ZONE 'UTC')::date - $1::int", [
+    ACTIVE_DAYS_RETENTION_DAYS,
+  ]);
+  return (minutes.rowCount ?? 0) + (hours.rowCount ?? 0) + (days.rowCount ?? 0);
 }

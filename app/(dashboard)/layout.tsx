@@ -32,6 +32,11 @@ export default async function DashboardLayout({ children }: { children: ReactNod
               Account
             </Link>
             {operator.isInstanceAdmin && (
+              <Link href="/instance" className="hover:text-zinc-900">
+                Instance
+              </Link>
+            )}
+            {operator.isInstanceAdmin && (
               <Link href="/operators" className="hover:text-zinc-900">
                 Operators
               </Link>

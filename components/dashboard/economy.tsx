@@ -3,7 +3,7 @@
 import { zodResolver } from "@hookform/resolvers/zod";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { Plus, Save } from "lucide-react";
-import { useMemo } from "react";
+import { useEffect, useMemo, useState } from "react";
 import { useForm } from "react-hook-form";
 import { toast } from "sonner";
 import { z } from "zod";
@@ -36,6 +36,34 @@ export function Economy({ projectId }: { projectId: string }) {
 const numberText = (text: string, empty: number | null | undefined) => (text.trim() === "" ? empty : Number(text));
 
 type Currency = RouterOutputs["economy"]["currencies"][number];
+
+/**
+ * Under an edit form's maximum: while the typed maximum is below the current one (or the first
+ * one), how many players hold more — they keep it, and only decreases are accepted until they
+ * are below. Asked 300 ms after typing stops.
+ */
+function LoweredMaxWarning(o: { projectId: string; kind: "currency" | "item"; id: string; current: number | null; typed: string }) {
+  const trpc = useTRPC();
+  const max = numberText(o.typed, null) ?? null;
+  const lowered = max !== null && Number.isSafeInteger(max) && max >= 0 && (o.current === null || max < o.current) ? max : null;
+  const [asked, setAsked] = useState<number | null>(null);
+  useEffect(() => {
+    const timer = setTimeout(() => setAsked(lowered), 300);
+    return () => clearTimeout(timer);
+  }, [lowered]);
+  const above = useQuery({
+    ...trpc.economy.holdersAbove.queryOptions({ projectId: o.projectId, kind: o.kind, id: o.id, max: asked ?? 0 }),
+    enabled: asked !== null && asked === lowered,
+  });
+  if (lowered === null || asked !== lowered || !above.data || above.data.players === 0) return null;
+  const n = above.data.players;
+  return (
+    <p role="status" data-testid="lowered-max-warning" className="text-sm text-amber-800">
+      {n.toLocaleString()} {n === 1 ? "player holds" : "players hold"} more than {lowered.toLocaleString()}. They keep it; only decreases
+      are accepted until they are below.
+    </p>
+  );
+}
 type CurrencyFields = { id: string; name: string; initialBalance: string; maxBalance: string; clientWritable: boolean };
 const ZCurrencyFields = z.object({
   id: z.string(),
@@ -111,7 +139,13 @@ function CurrenciesCard({ projectId, canEdit }: { projectId: string; canEdit: bo
 
 type CurrencyProps =
   | { mode: "create"; initial?: undefined; onSubmit: (c: z.output<typeof ZNewCurrency>) => Promise<unknown>; onCancel?: () => void }
-  | { mode: "edit"; initial: Currency; onSubmit: (c: z.output<typeof ZCurrencyPatch>) => Promise<unknown>; onCancel?: () => void };
+  | {
+      mode: "edit";
+      projectId: string;
+      initial: Currency;
+      onSubmit: (c: z.output<typeof ZCurrencyPatch>) => Promise<unknown>;
+      onCancel?: () => void;
+    };
 
 function CurrencyForm(props: CurrencyProps) {
   const { mode, initial, onCancel } = props;
@@ -185,6 +219,15 @@ function CurrencyForm(props: CurrencyProps) {
         </label>
       </div>
       <div className="sm:col-span-2 lg:col-span-5">
+        {props.mode === "edit" && (
+          <LoweredMaxWarning
+            projectId={props.projectId}
+            kind="currency"
+            id={props.initial.id}
+            current={props.initial.maxBalance}
+            typed={form.watch("maxBalance")}
+          />
+        )}
         <FieldError error={errors.root?.server} />
         <div className="mt-1 flex gap-2">
           <Button type="submit" disabled={form.formState.isSubmitting}>
@@ -260,7 +303,13 @@ function ItemsCard({ projectId, canEdit }: { projectId: string; canEdit: boolean
 
 type ItemProps =
   | { mode: "create"; initial?: undefined; onSubmit: (i: z.output<typeof ZNewItem>) => Promise<unknown>; onCancel?: () => void }
-  | { mode: "edit"; initial: Item; onSubmit: (i: z.output<typeof ZItemPatch>) => Promise<unknown>; onCancel?: () => void };
+  | {
+      mode: "edit";
+      projectId: string;
+      initial: Item;
+      onSubmit: (i: z.output<typeof ZItemPatch>) => Promise<unknown>;
+      onCancel?: () => void;
+    };
 
 function ItemForm(props: ItemProps) {
   const { mode, initial, onCancel } = props;
@@ -308,6 +357,15 @@ function ItemForm(props: ItemProps) {
         />
       </Field>
       <div className="sm:col-span-3">
+        {props.mode === "edit" && (
+          <LoweredMaxWarning
+            projectId={props.projectId}
+            kind="item"
+            id={props.initial.id}
+            current={props.initial.maxStack}
+            typed={form.watch("maxStack")}
+          />
+        )}
         <FieldError error={errors.root?.server} />
         <div className="mt-1 flex gap-2">
           <Button type="submit" disabled={form.formState.isSubmitting}>
@@ -341,6 +399,7 @@ function CurrencyActions({ projectId, currency: c }: { projectId: string; curren
       {({ saved, cancel }) => (
         <CurrencyForm
           mode="edit"
+          projectId={projectId}
           initial={c}
           onSubmit={async (patch) => {
             await update.mutateAsync({ projectId, id: c.id, patch });
@@ -369,6 +428,7 @@ function ItemActions({ projectId, item: i }: { projectId: string; item: Item }) 
       {({ saved, cancel }) => (
         <ItemForm
           mode="edit"
+          projectId={projectId}
           initial={i}
           onSubmit={async (patch) => {
             await update.mutateAsync({ projectId, id: i.id, patch });

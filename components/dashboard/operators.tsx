@@ -7,32 +7,33 @@ import { ConfirmDialog } from "@/components/ui/alert-dialog";
 import { Badge, Button, Card, State, Table } from "@/components/ui/primitives";
 import { messageOf } from "./errors";
 
-/** Instance admins: every operator of the installation; disabling one ends their sessions and tokens at once. */
+/** Instance admins: every operator of the installation; disabling or removing one ends their sessions and tokens at once. */
 export function Operators({ selfId }: { selfId: string }) {
   const trpc = useTRPC();
   const queryClient = useQueryClient();
   const operators = useQuery(trpc.operators.list.queryOptions());
   const setDisabled = useMutation(trpc.operators.setDisabled.mutationOptions());
   const setCanCreate = useMutation(trpc.operators.setCanCreateProjects.mutationOptions());
-  const allowProjects = async (operatorId: string, allowed: boolean) => {
+  const remove = useMutation(trpc.operators.remove.mutationOptions());
+  /** Runs one change: a toast either way, the list read again after success; a refusal is rethrown (a confirm dialog stays open on it). */
+  const act = async (run: () => Promise<unknown>, done: string) => {
     try {
-      await setCanCreate.mutateAsync({ operatorId, allowed });
-      toast.success(allowed ? "They may create projects now." : "They may no longer create projects.");
-      await queryClient.invalidateQueries({ queryKey: trpc.operators.list.queryKey() });
-    } catch (error) {
-      toast.error(messageOf(error));
-    }
-  };
-  const toggle = async (operatorId: string, disabled: boolean) => {
-    try {
-      await setDisabled.mutateAsync({ operatorId, disabled });
-      toast.success(disabled ? "Operator disabled." : "Operator enabled.");
+      await run();
+      toast.success(done);
       await queryClient.invalidateQueries({ queryKey: trpc.operators.list.queryKey() });
     } catch (error) {
       toast.error(messageOf(error));
       throw error;
     }
   };
+  const removeOperator = (operatorId: string) => act(() => remove.mutateAsync({ operatorId }), "Operator removed.");
+  const allowProjects = (operatorId: string, allowed: boolean) =>
+    act(
+      () => setCanCreate.mutateAsync({ operatorId, allowed }),
+      allowed ? "They may create projects now." : "They may no longer create projects.",
+    ).catch(() => undefined);
+  const toggle = (operatorId: string, disabled: boolean) =>
+    act(() => setDisabled.mutateAsync({ operatorId, disabled }), disabled ? "Operator disabled." : "Operator enabled.");
   return (
     <div className="space-y-6">
       <h1 className="text-xl font-semibold">Operators</h1>
@@ -65,7 +66,20 @@ export function Operators({ selfId }: { selfId: string }) {
                     </label>
                   )}
                 </td>
-                <td className="px-2 py-2 text-right">
+                <td className="px-2 py-2 text-right whitespace-nowrap">
+                  {o.id !== selfId && (
+                    <ConfirmDialog
+                      trigger={
+                        <Button variant="secondary" aria-label={`Remove ${o.email}`}>
+                          Remove
+                        </Button>
+                      }
+                      title={`Remove ${o.email}?`}
+                      description="They leave every project, their access tokens are deleted and they are signed out at once. The audit log keeps what they did. Refused while they are a project's only owner."
+                      confirmLabel="Remove operator"
+                      onConfirm={() => removeOperator(o.id)}
+                    />
+                  )}{" "}
                   {o.id !== selfId &&
                     (o.disabled ? (
                       <Button variant="secondary" onClick={() => toggle(o.id, false).catch(() => undefined)}>

@@ -15,7 +15,7 @@ import { SelectMenu } from "@/components/ui/select";
 import { ZProjectNameInput } from "@/server/services/projects/schemas";
 import { applyServerError, messageOf } from "./errors";
 import { GameOverview } from "./overview-game";
-import { UsageChart } from "./usage-chart";
+import { ProjectHealth } from "./project-health";
 
 const PLANS = [
   { value: "FREE", label: "Free" },
@@ -34,7 +34,7 @@ export function ProjectOverview({ projectId, isInstanceAdmin }: { projectId: str
   const refresh = () =>
     Promise.all([
       queryClient.invalidateQueries({ queryKey: trpc.projects.get.queryKey({ projectId }) }),
-      queryClient.invalidateQueries({ queryKey: trpc.projects.usage.queryKey({ projectId }) }),
+      queryClient.invalidateQueries({ queryKey: trpc.health.project.pathKey() }),
     ]);
   const setPlanMutation = useMutation(
     trpc.projects.setPlan.mutationOptions({
@@ -72,7 +72,7 @@ export function ProjectOverview({ projectId, isInstanceAdmin }: { projectId: str
         <Badge>{p.plan}</Badge>
         <Badge tone="green">{p.role.toLowerCase()}</Badge>
       </div>
-      <UsageChart projectId={projectId} />
+      <ProjectHealth projectId={projectId} />
       <GameOverview projectId={projectId} />
       <Card title="Plan">
         <p className="text-sm text-zinc-600" data-testid="plan">

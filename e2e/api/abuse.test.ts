@@ -911,7 +911,19 @@ let baseline = "";
 let writesAccepted = 0;
 
 /** Sends one request, checks its answers, and checks the database when everything was refused. */
+/** How many answers the app recorded for a route pattern and method (gb_http_requests_total, every status and code). */
+async function answersRecorded(route: string, method: string): Promise<number> {
+  const text = await (await fetch(`${baseUrl()}/api/metrics`)).text();
+  const prefix = `gb_http_requests_total{route="${route}",method="${method}",`;
+  let n = 0;
+  for (const line of text.split("\n")) if (line.startsWith(prefix)) n += Number(line.slice(line.lastIndexOf(" ") + 1));
+  return n;
+}
+
 async function exchangeAndCheck(op: Operation, family: Family, sent: RawRequest, documentPath: string | null): Promise<RawAnswer[]> {
+  const route = op.path.startsWith("/api/v1") ? op.path : `/api/v1${op.path}`;
+  const method = sent.method.toUpperCase();
+  const recordedBefore = sent.mayRunUnseen ? await answersRecorded(route, method) : 0;
   const exchange = await rawExchange(port(), serialise(sent), { halfClose: sent.halfClose, headFirst: sent.method === "HEAD" });
   count(op, family, exchange.answers);
   await checkAnswers(op.label, sent, exchange, documentPath);
@@ -922,7 +934,15 @@ async function exchangeAndCheck(op: Operation, family: Family, sent: RawRequest,
   const unseen = sent.mayRunUnseen === true && !exchange.answers.some((a) => a.headers["x-ratelimit-limit"] !== undefined);
   if (accepted || unseen) {
     if (accepted) writesAccepted += 1;
-    else await new Promise((resolve) => setTimeout(resolve, 150));
+    else {
+      // Wait until the app's handler has answered it (its route's counter moved), so the new
+      // baseline includes what it wrote. A handler still waiting for the body that never came
+      // writes nothing and never answers: given up on after 300 ms.
+      const started = Date.now();
+      while ((await answersRecorded(route, method)) <= recordedBefore && Date.now() - started < 300) {
+        await new Promise((resolve) => setTimeout(resolve, 10));
+      }
+    }
     if (accepted && SESSION_ENDING.has(op.label)) {
       sessionEnders = { me: await anonymousPlayer(project.clientKey), other: await anonymousPlayer(project.clientKey) };
     }

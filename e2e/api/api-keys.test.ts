@@ -8,6 +8,7 @@ import { revokeApiKey } from "@/server/services/projects";
 import { dedicatedApp } from "../support/dedicated-app";
 import { makeProject } from "../support/fixtures";
 import { createDatabase, type StartedApp, startApp } from "../support/global-setup";
+import { logLine } from "../support/launch.mjs";
 
 const anonymous = (base: string, key: string) => fetch(`${base}/api/v1/auth/anonymous`, { method: "POST", headers: { "X-API-Key": key } });
 
@@ -80,6 +81,7 @@ describe("an unhandled error (the 500 path)", () => {
     expect(res.headers.get("x-request-id")).toBe("trace-500");
     expect(res.headers.get("x-ratelimit-limit")).toBe("200");
     expect(res.headers.get("content-type")).toMatch(/^application\/json/);
-    expect(broken.output()).toContain("trace-500 unhandled error");
+    const logged = await logLine(broken, "the unhandled error's line", (l) => l.requestId === "trace-500" && l.msg === "unhandled error");
+    expect(logged).toMatchObject({ level: "error", component: "http", err: { message: expect.stringMatching(/sha256/) } });
   });
 });

@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import { beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, inject, it } from "vitest";
 import { prisma } from "@/server/db";
 import { banPlayer, unbanPlayer } from "@/server/services/players/bans";
 import { api, expectError } from "../support/api";
@@ -363,7 +363,7 @@ describe("REFRESH_REUSE_GRACE_SECONDS=0 (strict rotation)", () => {
   });
 });
 
-describe("revocation timing (sessions are cached per instance for SESSION_CACHE_TTL_SECONDS, 2 s)", () => {
+describe("revocation timing (sessions are cached per instance for SESSION_CACHE_TTL_SECONDS, shortened for the suite)", () => {
   const saves = (token: string) => api("GET", "/api/v1/saves", { key: project.clientKey, token });
 
   it("logout takes effect at once on the instance that handled it, for a token it had cached", async () => {
@@ -388,13 +388,15 @@ describe("revocation timing (sessions are cached per instance for SESSION_CACHE_
     expect((await saves(anon.accessToken)).status).toBe(200);
     // The test process is "another instance": its ban cannot clear the app's cache.
     await banPlayer({ projectId: project.projectId, playerId: anon.playerId, reason: "elsewhere" });
+    const ttlMs = inject("sessionCacheTtlMs");
     const started = Date.now();
     let status = 200;
-    while (status !== 403 && Date.now() - started < 5_000) {
+    while (status !== 403 && Date.now() - started < ttlMs + 2_000) {
       status = (await saves(anon.accessToken)).status;
-      if (status !== 403) await new Promise((r) => setTimeout(r, 100));
+      if (status !== 403) await new Promise((r) => setTimeout(r, 25));
     }
     expect(status).toBe(403);
-    expect(Date.now() - started).toBeLessThanOrEqual(2_500);
+    // The entry the first read cached expires after the TTL; slack for a busy machine.
+    expect(Date.now() - started).toBeLessThanOrEqual(ttlMs + 500);
   });
 });

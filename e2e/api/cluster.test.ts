@@ -1,5 +1,6 @@
+import { spawn, spawnSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { chmodSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { chmodSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import http from "node:http";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -8,8 +9,10 @@ import { createOperatorToken } from "@/server/auth/operator-tokens";
 import { createLeaderboard } from "@/server/services/leaderboards/definitions";
 import { upsertOperator } from "@/server/services/operators";
 import { createApiKey } from "@/server/services/projects";
+import { metricSample } from "../support/api";
 import { makeProject, type TestProject } from "../support/fixtures";
 import { freePort, type StartedApp, startApp } from "../support/global-setup";
+import { logLines, until } from "../support/launch.mjs";
 
 /**
  * `npm start` with WEB_CONCURRENCY=2: node:cluster workers behind one port, without Redis. What
@@ -19,6 +22,8 @@ import { freePort, type StartedApp, startApp } from "../support/global-setup";
  * keep-alive connection (one socket per agent; cluster hands each connection to one worker);
  * /api/internal/bare (BENCH_BARE_ROUTE) names the pid that served it.
  */
+const METRICS_TOKEN = randomBytes(16).toString("hex");
+
 const dataDirs: string[] = [];
 const launched: StartedApp[] = [];
 function tempDir(): string {
@@ -133,14 +138,6 @@ function readdirProc(): number[] {
     .map(Number);
 }
 
-async function until(what: string, check: () => boolean | Promise<boolean>, timeoutMs = 20_000): Promise<void> {
-  const started = Date.now();
-  while (!(await check())) {
-    if (Date.now() - started > timeoutMs) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
-
 describe("two workers on one database, without Redis", () => {
   let app: StartedApp;
   let base: string;
@@ -158,6 +155,7 @@ describe("two workers on one database, without Redis", () => {
       SESSION_CACHE_TTL_SECONDS: "30",
       API_KEY_CACHE_TTL_SECONDS: "300",
       RATE_LIMIT_WINDOW_SECONDS: "3600",
+      METRICS_TOKEN,
     });
     base = app.baseUrl;
     project = await makeProject();
@@ -168,7 +166,8 @@ describe("two workers on one database, without Redis", () => {
   }, 120_000);
 
   it("serves from both workers, children of the launcher, and says so when ready", async () => {
-    expect(app.output()).toMatch(/\[start\] ready on \S+ in \d+ ms \(production, 2 workers\)/);
+    const ready = logLines(app.output()).filter((l) => l.component === "start" && l.msg?.startsWith("ready on "));
+    expect(ready.map((l) => l.msg)).toEqual([expect.stringMatching(/^ready on \S+ in \d+ ms \(production, 2 workers\)$/)]);
     const agents = await agentPerWorker(base, 2);
     expect(agents.size).toBe(2);
     const [[pidA, agentA], [pidB, agentB]] = [...agents] as [[number, http.Agent], [number, http.Agent]];
@@ -270,6 +269,86 @@ describe("two workers on one database, without Redis", () => {
     expect((await page(workerA.agent, project.serverKey)).headers["x-ratelimit-limit"]).toBe("777");
   });
 
+  it("one scrape of /api/metrics reports the requests of both workers, by route pattern, method, status class and error code", async () => {
+    const scrape = async (agent: http.Agent) =>
+      String((await send(base, agent, { path: "/api/metrics", headers: { Authorization: `Bearer ${METRICS_TOKEN}` } })).body.text);
+    const ok = `gb_http_requests_total{route="/api/v1/leaderboards/{id}",method="GET",status="2xx",code=""}`;
+    const notFound = `gb_http_requests_total{route="/api/v1/leaderboards/{id}",method="GET",status="4xx",code="LEADERBOARD_NOT_FOUND"}`;
+    const before = await scrape(workerA.agent);
+    const get = (agent: http.Agent, id: string) =>
+      send(base, agent, { path: `/api/v1/leaderboards/${id}`, headers: { "X-API-Key": project.serverKey } });
+    for (let i = 0; i < 3; i++) expect((await get(workerA.agent, board)).status).toBe(200);
+    for (let i = 0; i < 4; i++) expect((await get(workerB.agent, board)).status).toBe(200);
+    expect((await get(workerB.agent, "no-such-board")).status).toBe(404);
+    for (const agent of [workerA.agent, workerB.agent]) {
+      const after = await scrape(agent);
+      expect(metricSample(after, ok) - metricSample(before, ok)).toBe(7);
+      expect(metricSample(after, notFound) - metricSample(before, notFound)).toBe(1);
+    }
+  });
+
+  it("refuses a scrape without the metrics token (401 MISSING_TOKEN) or with a wrong one (401 INVALID_TOKEN), in the error shape", async () => {
+    const missing = await send(base, workerA.agent, { path: "/api/metrics" });
+    expect([missing.status, (missing.body.error as { code: string }).code]).toEqual([401, "MISSING_TOKEN"]);
+    const wrong = await send(base, workerA.agent, { path: "/api/metrics", headers: { Authorization: "Bearer nope" } });
+    expect([wrong.status, (wrong.body.error as { code: string }).code]).toEqual([401, "INVALID_TOKEN"]);
+  });
+
+  it("Debian's Prometheus scrapes the two workers as one instance and counts exactly the requests sent; the scrape passes promtool check metrics", async () => {
+    const version = spawnSync("prometheus", ["--version"], { encoding: "utf8" });
+    expect(version.error?.message, "Debian's prometheus is needed (apt-get install prometheus; .ci/run installs it)").toBeUndefined();
+    const dir = tempDir();
+    const tokenFile = path.join(dir, "token");
+    writeFileSync(tokenFile, METRICS_TOKEN);
+    const target = new URL(base).host;
+    writeFileSync(
+      path.join(dir, "prometheus.yml"),
+      [
+        "global: { scrape_interval: 1s }",
+        "scrape_configs:",
+        "  - job_name: game-backend",
+        "    metrics_path: /api/metrics",
+        `    authorization: { type: Bearer, credentials_file: ${tokenFile} }`,
+        `    static_configs: [{ targets: ["${target}"] }]`,
+      ].join("\n"),
+    );
+    const port = await freePort();
+    const prometheus = spawn(
+      "prometheus",
+      [
+        `--config.file=${path.join(dir, "prometheus.yml")}`,
+        `--storage.tsdb.path=${path.join(dir, "tsdb")}`,
+        `--web.listen-address=127.0.0.1:${port}`,
+      ],
+      { stdio: "ignore" },
+    );
+    try {
+      const query = async (promql: string): Promise<number | null> => {
+        const res = await fetch(`http://127.0.0.1:${port}/api/v1/query?query=${encodeURIComponent(promql)}`).catch(() => null);
+        if (!res?.ok) return null;
+        const body = (await res.json()) as { data: { result: Array<{ value: [number, string] }> } };
+        return body.data.result[0] ? Number(body.data.result[0].value[1]) : 0;
+      };
+      const series = 'sum(gb_http_requests_total{route="/api/v1/leaderboards/{id}/scores",method="GET",code="METHOD_NOT_ALLOWED"})';
+      await until("Prometheus's first successful scrape", async () => (await query('up{job="game-backend"}')) === 1, 30_000);
+      const before = (await query(series)) ?? 0;
+      // New connections each time: the cluster deals them to both workers.
+      const sent = 25;
+      for (let i = 0; i < sent; i++) {
+        const agent = new http.Agent({ keepAlive: false });
+        const res = await send(base, agent, { path: `/api/v1/leaderboards/${board}/scores`, headers: { "X-API-Key": project.serverKey } });
+        expect(res.status).toBe(405);
+      }
+      await until(`Prometheus to count ${sent} more`, async () => (await query(series)) === before + sent, 30_000);
+      expect((await query(series)) ?? 0).toBe(before + sent);
+    } finally {
+      prometheus.kill("SIGTERM");
+    }
+    const scrape = await send(base, workerA.agent, { path: "/api/metrics", headers: { Authorization: `Bearer ${METRICS_TOKEN}` } });
+    const lint = spawnSync("promtool", ["check", "metrics"], { input: String(scrape.body.text), encoding: "utf8" });
+    expect(`${lint.status} ${lint.stdout}${lint.stderr}`).toBe("0 ");
+  }, 90_000);
+
   it("replaces a SIGKILLed worker under the same index while the other keeps answering", async () => {
     const before = workersOf(app.child.pid ?? 0);
     const victim = workerB.pid;
@@ -290,9 +369,9 @@ describe("two workers on one database, without Redis", () => {
         }
       }),
     );
-    await new Promise((r) => setTimeout(r, 300));
+    await until("the load to be flowing", () => outcomes.length >= 8);
     process.kill(victim, "SIGKILL");
-    await until("the replacement", () => /worker \d+ replaced \(pid \d+\)/.test(app.output()));
+    await until("the replacement", () => /worker \d+ replaced \(pid \d+\)/.test(app.output()), 20_000);
     stop = true;
     await load;
     const after = workersOf(app.child.pid ?? 0);
@@ -332,10 +411,14 @@ describe("two workers on one database, without Redis", () => {
     const seen = new Set<number>();
     for (let deaths = 1; app.child.exitCode === null && deaths <= 6; deaths++) {
       let pid: number | undefined;
-      await until("a worker to kill", () => {
-        pid = [...workersOf(primary).keys()].find((p) => !seen.has(p));
-        return pid !== undefined || app.child.exitCode !== null;
-      });
+      await until(
+        "a worker to kill",
+        () => {
+          pid = [...workersOf(primary).keys()].find((p) => !seen.has(p));
+          return pid !== undefined || app.child.exitCode !== null;
+        },
+        20_000,
+      );
       if (pid === undefined) break;
       seen.add(pid);
       process.kill(pid, "SIGKILL");

@@ -32,7 +32,7 @@ describe("database outage", () => {
     rmSync(dataDir, { recursive: true, force: true });
   });
 
-  it("health answers 503 and requests answer 503 SERVICE_UNAVAILABLE (not 500) until the database is back", async () => {
+  it("health and readiness answer 503 (liveness 200) and requests answer 503 SERVICE_UNAVAILABLE (not 500) until the database is back", async () => {
     const project = await makeProject();
     const base = app.baseUrl;
     const signIn = () => fetch(`${base}/api/v1/auth/anonymous`, { method: "POST", headers: { "X-API-Key": project.clientKey } });
@@ -50,6 +50,13 @@ describe("database outage", () => {
     const body = (await refused.json()) as { error: { code: string; message: string } };
     expect(body.error.code).toBe("SERVICE_UNAVAILABLE");
     expect(body.error.message).not.toMatch(/ECONN|pg|prisma|127\.0\.0\.1/i);
+    const ready = await fetch(`${base}/api/health/ready`);
+    expect([ready.status, await ready.json()]).toEqual([
+      503,
+      { status: "unavailable", database: { ok: false, latencyMs: expect.any(Number) } },
+    ]);
+    // Alive all the same: restarting the process would not bring the database back.
+    expect((await fetch(`${base}/api/health/live`)).status).toBe(200);
 
     await proxy.restore();
     let recovered = false;
@@ -58,6 +65,7 @@ describe("database outage", () => {
       if (!recovered) await new Promise((r) => setTimeout(r, 100));
     }
     expect(recovered).toBe(true);
+    expect((await fetch(`${base}/api/health/ready`)).status).toBe(200);
     expect((await signIn()).status).toBe(200);
   }, 60_000);
 });

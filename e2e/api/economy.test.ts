@@ -14,7 +14,7 @@ import {
 } from "@/server/services/economy/definitions";
 import { adjustPlayerEconomy, listTransactions } from "@/server/services/economy/wallet";
 import { banPlayer } from "@/server/services/players/bans";
-import { type ApiOptions, type ApiResponse, api, definitionCachesExpired, expectError } from "../support/api";
+import { type ApiOptions, type ApiResponse, api, definitionCachesExpired, expectError, sessionCachesExpired } from "../support/api";
 import { anonymousPlayer, makeProject, type TestPlayer, type TestProject } from "../support/fixtures";
 
 type Balance = { id: string; name: string; balance: number };
@@ -237,7 +237,7 @@ describe("balances, add and subtract", () => {
     const p = await anonymousPlayer(project.clientKey);
     await balances(p);
     await banPlayer({ projectId: project.projectId, playerId: p.playerId, reason: "fraud" });
-    await new Promise((r) => setTimeout(r, 2_100));
+    await sessionCachesExpired();
     expectError(await change(p, "coins", "add", 5), 403, "PLAYER_BANNED");
     expectError(await buy(p, "buy-potion"), 403, "PLAYER_BANNED");
     expect(await ledgerRows(p.playerId)).toHaveLength(0);

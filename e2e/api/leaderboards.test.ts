@@ -7,7 +7,7 @@ import { createLeaderboard, resetLeaderboard, updateLeaderboard } from "@/server
 import { getLeaderboardPage, getPeriodPage, listPeriods, removeEntry, submitScore } from "@/server/services/leaderboards/entries";
 import type { CreateLeaderboard, Entry } from "@/server/services/leaderboards/schemas";
 import { banPlayer } from "@/server/services/players/bans";
-import { type ApiOptions, api, definitionCachesExpired, expectError } from "../support/api";
+import { type ApiOptions, api, definitionCachesExpired, expectError, sessionCachesExpired } from "../support/api";
 import { anonymousPlayer, makeProject, type TestPlayer, type TestProject } from "../support/fixtures";
 
 type Page = { id: string; total: number; offset: number; limit: number; resetsAt: string | null; entries: Entry[] };
@@ -157,7 +157,7 @@ describe("bounds, writability, bans and bad input", () => {
     const id = await board({ sortOrder: "desc", operator: "best" });
     const [a] = (await players(1)) as [TestPlayer];
     await banPlayer({ projectId: project.projectId, playerId: a.playerId, reason: "cheating" });
-    await new Promise((r) => setTimeout(r, 2_100)); // the session cache of the app instance (2 s)
+    await sessionCachesExpired();
     expectError(await submit(id, a, 5), 403, "PLAYER_BANNED");
     expect((await page(id)).body.total).toBe(0);
   });

@@ -4,6 +4,7 @@ import { createOperatorToken } from "@/server/auth/operator-tokens";
 import { prisma } from "@/server/db";
 import { upsertOperator } from "@/server/services/operators";
 import { baseUrl } from "../support/api";
+import { makeProject } from "../support/fixtures";
 
 /**
  * Operator dashboard sessions end on the server: a copied session cookie stops working after
@@ -68,8 +69,8 @@ async function call(auth: { cookie?: string; token?: string }, type: "query" | "
           headers: { ...headers, "Content-Type": "application/json" },
           body: JSON.stringify(input ?? null),
         });
-  const body = (await res.json()) as { result?: { data: unknown }; error?: { data: { appCode: string } } };
-  return { status: res.status, data: body.result?.data, appCode: body.error?.data.appCode };
+  const body = (await res.json()) as { result?: { data: unknown }; error?: { message: string; data: { appCode: string } } };
+  return { status: res.status, data: body.result?.data, appCode: body.error?.data.appCode, message: body.error?.message ?? "" };
 }
 
 describe("operator sessions end on the server", () => {
@@ -151,5 +152,41 @@ describe("operator sessions end on the server", () => {
     expect((await call({ cookie }, "mutation", "operators.setDisabled", { operatorId: admin.id, disabled: true })).appCode).toBe(
       "FORBIDDEN",
     );
+  });
+
+  it("an instance admin removes an operator: session and token stop at once, memberships go, the e-mail is free, the audit trail keeps the id", async () => {
+    const admin = await newOperator(true);
+    const op = await newOperator();
+    const { projectId } = await makeProject();
+    await prisma().projectMember.create({ data: { projectId, operatorId: op.id, role: "ADMIN" } });
+    const adminCookie = (await signIn(admin.email)) ?? "";
+    const cookie = (await signIn(op.email)) ?? "";
+    const { token } = await createOperatorToken({ operator: op, name: "t", role: "OWNER", projectIds: null, instanceAdmin: false });
+    expect((await call({ cookie }, "mutation", "operators.remove", { operatorId: admin.id })).appCode).toBe("FORBIDDEN");
+    expect((await call({ cookie: adminCookie }, "mutation", "operators.remove", { operatorId: op.id })).status).toBe(200);
+    expect((await call({ cookie }, "query", "projects.list")).status).toBe(401);
+    expect((await call({ token }, "query", "projects.list")).appCode).toBe("INVALID_TOKEN");
+    expect(await signIn(op.email)).toBeNull();
+    expect(await prisma().projectMember.count({ where: { operatorId: op.id } })).toBe(0);
+    const listed = (await call({ cookie: adminCookie }, "query", "operators.list")).data as Array<{ id: string }>;
+    expect(listed.some((o) => o.id === op.id)).toBe(false);
+    const audit = await prisma().auditEntry.findFirstOrThrow({ where: { action: "operator.remove", target: op.id } });
+    expect([audit.operatorId, audit.after]).toEqual([admin.id, { email: op.email, name: op.name }]);
+    expect((await call({ cookie: adminCookie }, "mutation", "operators.remove", { operatorId: op.id })).appCode).toBe("NOT_FOUND");
+    const again = await upsertOperator({ email: op.email, name: "back", password: PASSWORD });
+    expect(again.id).not.toBe(op.id);
+  });
+
+  it("removing a project's only owner is refused (IN_USE, the project named) and changes nothing", async () => {
+    const admin = await newOperator(true);
+    const op = await newOperator();
+    const { projectId } = await makeProject({ name: "Sole-owned" });
+    await prisma().projectMember.create({ data: { projectId, operatorId: op.id, role: "OWNER" } });
+    const adminCookie = (await signIn(admin.email)) ?? "";
+    const refused = await call({ cookie: adminCookie }, "mutation", "operators.remove", { operatorId: op.id });
+    expect(refused.appCode).toBe("IN_USE");
+    expect(refused.message).toContain("Sole-owned");
+    expect(await prisma().projectMember.count({ where: { operatorId: op.id } })).toBe(1);
+    expect(await signIn(op.email)).not.toBeNull();
   });
 });

@@ -1,5 +1,5 @@
 import { expect, test } from "@playwright/test";
-import { demo, shoot, signIn } from "./support";
+import { acceptInvite, createProject, demo, INVITED_PASSWORD, invite, shoot, signIn } from "./support";
 
 test("the account page lists this session as the current one; an instance admin sees the operators page", async ({ page }) => {
   await signIn(page);
@@ -13,4 +13,27 @@ test("the account page lists this session as the current one; an instance admin 
   await expect(self).toHaveCount(1);
   await shoot(page, "operators");
   await expect(self.getByRole("button", { name: /Disable/ })).toHaveCount(0); // not oneself
+});
+
+test("an instance admin removes an invited operator on the operators page; they can no longer sign in", async ({ page, browser }) => {
+  await signIn(page);
+  const projectId = await createProject(page, `Removal ${Date.now()}`);
+  const email = `removed-${Date.now()}@studio.test`;
+  await acceptInvite(browser, await invite(page, projectId, email), "Rita Removed");
+  await page.goto("/operators");
+  const row = page.getByTestId("operator-row").filter({ hasText: email });
+  await expect(row.getByRole("button", { name: `Remove ${email}` })).toBeVisible();
+  await shoot(page, "operators-with-member");
+  await row.getByRole("button", { name: `Remove ${email}` }).click();
+  await page.getByRole("button", { name: "Remove operator" }).click();
+  await expect(page.getByText("Operator removed.")).toBeVisible();
+  await expect(row).toHaveCount(0);
+  const context = await browser.newContext();
+  const removed = await context.newPage();
+  await removed.goto("/login");
+  await removed.getByLabel("E-mail").fill(email);
+  await removed.getByLabel("Password").fill(INVITED_PASSWORD);
+  await removed.getByRole("button", { name: "Sign in" }).click();
+  await expect(removed.getByRole("alert").filter({ hasText: "E-mail or password is wrong." })).toBeVisible();
+  await context.close();
 });

@@ -239,6 +239,16 @@ test("an operator runs leaderboards and the economy next to the game API and cop
   await expect(page.getByTestId("inventory-sword")).toContainText("×1");
   await shoot(page, "player-economy");
 
+  // Lowering the maximum below what Ada holds (20): the edit form says how many hold more, before saving.
+  await page.goto(`/projects/${projectId}/economy`);
+  await page.getByRole("button", { name: "Edit coins" }).click();
+  await editor.getByLabel("Maximum balance").fill("10");
+  await expect(editor.getByTestId("lowered-max-warning")).toHaveText(/^1 player holds more than 10\./);
+  await shoot(page, "economy-lowered-max");
+  await editor.getByLabel("Maximum balance").fill("20");
+  await expect(editor.getByTestId("lowered-max-warning")).toHaveCount(0);
+  await editor.getByRole("button", { name: "Cancel" }).click();
+
   // The overview: top boards and currency in circulation.
   await page.getByRole("link", { name: "Overview" }).click();
   await expect(page.getByTestId("top-board")).toContainText("Arena S1");

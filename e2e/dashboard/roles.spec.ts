@@ -1,35 +1,11 @@
-import { type Browser, expect, type Page, test } from "@playwright/test";
-import { createProject, demo, signIn } from "./support";
+import { expect, test } from "@playwright/test";
+import { acceptInvite, createProject, demo, INVITED_PASSWORD, invite, signIn } from "./support";
 
 /**
  * Roles in the browser: an owner invites a viewer by e-mail (one-time link), the viewer sees the
  * project but no controls and the server refuses a forged mutation; an operator of another
  * project cannot see it at all; an invite link works once.
  */
-const PASSWORD = "a long unusual operator passphrase 31";
-
-async function invite(page: Page, projectId: string, email: string): Promise<string> {
-  await page.goto(`/projects/${projectId}/members`);
-  await page.getByLabel("Member e-mail").fill(email);
-  await page.getByLabel("Member role").click(); // a Radix Select
-  await page.getByRole("option", { name: /^Viewer/ }).click();
-  await page.getByRole("button", { name: "Add" }).click();
-  return (await page.getByTestId("invite-link").textContent()) ?? "";
-}
-
-async function acceptInvite(browser: Browser, link: string, name: string): Promise<void> {
-  const context = await browser.newContext();
-  const page = await context.newPage();
-  await page.goto(link);
-  await page.getByLabel("Your name").fill(name);
-  await page.getByLabel("Choose a password").fill(PASSWORD);
-  await page.getByRole("button", { name: "Create my account" }).click();
-  await expect(page.getByText("is ready")).toBeVisible();
-  await page.goto(link);
-  await expect(page.getByText("This invite link was used, revoked or has expired.")).toBeVisible();
-  await context.close();
-}
-
 test("an invited viewer sees but cannot change; another project's operator cannot see; invite links work once", async ({
   page,
   browser,
@@ -51,7 +27,7 @@ test("an invited viewer sees but cannot change; another project's operator canno
 
   const viewerContext = await browser.newContext();
   const viewer = await viewerContext.newPage();
-  await signIn(viewer, viewerEmail, PASSWORD);
+  await signIn(viewer, viewerEmail, INVITED_PASSWORD);
   await expect(viewer.getByRole("link", { name: `Roles ${stamp}` })).toBeVisible();
   await expect(viewer.getByRole("link", { name: `Other ${stamp}` })).toHaveCount(0);
   await viewer.goto(`/projects/${projectId}/keys`);
@@ -69,7 +45,7 @@ test("an invited viewer sees but cannot change; another project's operator canno
 
   const outsiderContext = await browser.newContext();
   const outsider = await outsiderContext.newPage();
-  await signIn(outsider, outsiderEmail, PASSWORD);
+  await signIn(outsider, outsiderEmail, INVITED_PASSWORD);
   await outsider.goto(`/projects/${projectId}`);
   await expect(outsider.getByText("Project not found.")).toBeVisible();
   const peek = await outsider.request.get(`/api/trpc/projects.get?input=${encodeURIComponent(JSON.stringify({ projectId }))}`);

@@ -16,6 +16,8 @@ const env = {
   HOST: "127.0.0.1",
   EMBEDDED_POSTGRES_PORT: String(await freePort()),
   API_KEY_CACHE_TTL_SECONDS: "2",
+  // The health view's counts are written every 0.5 s (5 s in production), so specs see them at once.
+  USAGE_FLUSH_MS: "500",
   // One process, like the API suite: the workers have their own test (e2e/api/cluster.test.ts).
   WEB_CONCURRENCY: process.env.WEB_CONCURRENCY ?? "1",
 };

@@ -1,6 +1,6 @@
 import { mkdirSync, readFileSync } from "node:fs";
 import path from "node:path";
-import { expect, type Page } from "@playwright/test";
+import { type Browser, expect, type Page } from "@playwright/test";
 import { E2E_DATA_DIR } from "../../playwright.config";
 
 /** What every dashboard spec needs: the seeded operator, sign-in, screenshots, keys and projects. */
@@ -18,6 +18,8 @@ export async function shoot(page: Page, name: string): Promise<void> {
   await page.screenshot({ path: path.join(SHOTS, `${name}.png`), fullPage: true, style: NO_TOASTS });
   const wide = page.viewportSize();
   await page.setViewportSize({ width: 390, height: 844 });
+  // Charts follow the new width on their ResizeObserver's next callback: until then the page is still as wide as before.
+  await page.waitForFunction(() => document.documentElement.scrollWidth <= window.innerWidth, null, { timeout: 5_000 }).catch(() => {});
   await page.screenshot({ path: path.join(SHOTS, `${name}-phone.png`), fullPage: true, style: NO_TOASTS });
   if (wide) await page.setViewportSize(wide);
 }
@@ -50,4 +52,30 @@ export async function createKey(page: Page, kind: "CLIENT" | "SERVER", name: str
   expect(secret).toMatch(kind === "CLIENT" ? /^gb_client_/ : /^gb_server_/);
   await page.getByRole("button", { name: "Done" }).click();
   return secret;
+}
+
+export const INVITED_PASSWORD = "a long unusual operator passphrase 31";
+
+/** An owner adds an e-mail without an account as a viewer; answers the one-time invite link. */
+export async function invite(page: Page, projectId: string, email: string): Promise<string> {
+  await page.goto(`/projects/${projectId}/members`);
+  await page.getByLabel("Member e-mail").fill(email);
+  await page.getByLabel("Member role").click(); // a Radix Select
+  await page.getByRole("option", { name: /^Viewer/ }).click();
+  await page.getByRole("button", { name: "Add" }).click();
+  return (await page.getByTestId("invite-link").textContent()) ?? "";
+}
+
+/** Uses an invite link in a fresh browser context (then checks it works only once). */
+export async function acceptInvite(browser: Browser, link: string, name: string): Promise<void> {
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  await page.goto(link);
+  await page.getByLabel("Your name").fill(name);
+  await page.getByLabel("Choose a password").fill(INVITED_PASSWORD);
+  await page.getByRole("button", { name: "Create my account" }).click();
+  await expect(page.getByText("is ready")).toBeVisible();
+  await page.goto(link);
+  await expect(page.getByText("This invite link was used, revoked or has expired.")).toBeVisible();
+  await context.close();
 }

@@ -10,6 +10,9 @@
 //                   1 worker vs N workers (the launcher's WEB_CONCURRENCY), and one instance vs
 //                   two behind HAProxy and PgBouncer (`withDeployment` of e2e/load/deploy.mjs,
 //                   said so when that file is missing).
+//   observability   embedded, data GET and the mix with metrics and access logs on (the default)
+//                   and off (METRICS=off LOG_LEVEL=warn), alternated on-off-on-off on one seeded
+//                   data directory; the table gives each side's mean and the cost of "on".
 // Each product is seeded first (e2e/load/seed-volume.mjs: 1,000,000 players, a 1,000,000-entry
 // board, funded wallets, sessions), each step timed. For each scenario: the bare route, then the
 // scenario at full load (closed loop), then at half its measured rate (open loop, evenly paced),
@@ -38,7 +41,7 @@ const { values: args } = parseArgs({
     "compare-duration": { type: "string", default: "4" },
     connections: { type: "string", default: "32" },
     only: { type: "string" },
-    topologies: { type: "string", default: "embedded,postgres-redis,compare" },
+    topologies: { type: "string", default: "embedded,postgres-redis,compare,observability" },
     workers: { type: "string", default: String(Math.max(2, os.cpus().length)) },
     out: { type: "string", default: path.join(root, "e2e/load/results") },
   },
@@ -274,14 +277,53 @@ if (topologies.has("postgres-redis") || topologies.has("compare")) {
   }
 }
 
+if (topologies.has("observability")) {
+  const dataDir = mkdtempSync(path.join(os.tmpdir(), "gb-bench-obs-"));
+  const measured = volumeScenarios.filter((s) => ["data-get", "mix"].includes(s.name));
+  const sides = { on: {}, off: { METRICS: "off", LOG_LEVEL: "warn" } };
+  const runs = [];
+  try {
+    for (const side of ["on", "off", "on", "off"]) {
+      const rows = await withSeededProduct(
+        { DATABASE_URL: "", REDIS_URL: "", DATA_DIR: dataDir, ...sides[side] },
+        async (product, seed) => {
+          if (!seed.reused) report.seeds.push({ topology: "observability", ...seed });
+          return runScenarios(product, measured, duration, `observability ${side}`);
+        },
+      );
+      runs.push({ side, rows });
+    }
+  } finally {
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+  const mean = (xs) => xs.reduce((a, b) => a + b, 0) / xs.length;
+  report.observability = measured.map((scenario) => {
+    const of = (side, field) =>
+      mean(runs.filter((r) => r.side === side).map((r) => r.rows.find((row) => row.name === scenario.name)[field]));
+    return {
+      name: scenario.name,
+      title: scenario.title,
+      runs: runs.map((r) => ({ side: r.side, ...pick(r.rows.find((row) => row.name === scenario.name)) })),
+      on: { rps: of("on", "rps"), ratio: of("on", "ratio"), p99: of("on", "p99"), cpuUs: of("on", "cpuUs") },
+      off: { rps: of("off", "rps"), ratio: of("off", "ratio"), p99: of("off", "p99"), cpuUs: of("off", "cpuUs") },
+    };
+  });
+}
+
+function pick(row) {
+  return { rps: row.rps, p50: row.p50, p99: row.p99, ratio: row.ratio, bareRps: row.bareRps, cpuUs: row.cpuUs, errors: row.errors };
+}
+
 // ---- Report ----
 
 const when = new Date().toISOString();
 const machine = `${os.cpus().length} cores, Node ${process.version}`;
 const minutes = (performance.now() - started) / 60_000;
-const failed = [...report.topologies.flatMap((t) => t.rows), ...report.compare.flatMap((c) => c.rows)].filter(
-  (r) => r.errors > 0 || r.halfRateErrors > 0 || r.bareErrors > 0,
-);
+const failed = [
+  ...report.topologies.flatMap((t) => t.rows),
+  ...report.compare.flatMap((c) => c.rows),
+  ...(report.observability ?? []).flatMap((o) => o.runs),
+].filter((r) => r.errors > 0 || r.halfRateErrors > 0 || r.bareErrors > 0);
 const pct = (x) => `${(x * 100).toFixed(0)} %`;
 const goalCell = (r) => (r.goal ? `≥ ${r.goal * 100} % ${r.ratio >= r.goal ? "met" : "**not met**"}` : "—");
 const errorCell = (r) => {
@@ -330,6 +372,20 @@ if (report.compare.length || report.notes.length) {
         `| ${c.label} | ${c.rows.map((r) => `${r.rps.toFixed(0)} (${pct(r.ratio)}, ${r.cpuUs.toFixed(0)} µs)`).join(" | ")} | ${c.rows.reduce((n, r) => n + r.errors + r.halfRateErrors + r.bareErrors, 0) || 0} |`,
     ),
     ...report.notes.map((n) => `| ${n} |${compareScenarios.map(() => " |").join("")} |`),
+    "",
+  );
+}
+if (report.observability) {
+  const cost = (on, off) => `${(((off - on) / off) * 100).toFixed(1)} %`;
+  lines.push(
+    "**Observability on vs off** (embedded; on: metrics + one access line per request, the defaults; off: METRICS=off LOG_LEVEL=warn; alternated on, off, on, off, each run beside its own bare route)",
+    "",
+    "| scenario | runs (req/s, share of bare) | on: mean req/s (share of bare), p99 ms, CPU µs | off: mean req/s (share of bare), p99 ms, CPU µs | throughput cost of on (by req/s; by share of bare) |",
+    "|---|---|---:|---:|---:|",
+    ...report.observability.map(
+      (o) =>
+        `| ${o.title} | ${o.runs.map((r) => `${r.side} ${r.rps.toFixed(0)} (${pct(r.ratio)})`).join(", ")} | ${o.on.rps.toFixed(0)} (${pct(o.on.ratio)}), ${o.on.p99.toFixed(1)}, ${o.on.cpuUs.toFixed(0)} | ${o.off.rps.toFixed(0)} (${pct(o.off.ratio)}), ${o.off.p99.toFixed(1)}, ${o.off.cpuUs.toFixed(0)} | ${cost(o.on.rps, o.off.rps)}; ${cost(o.on.ratio, o.off.ratio)} |`,
+    ),
     "",
   );
 }

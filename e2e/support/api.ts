@@ -15,6 +15,15 @@ export const baseUrl = (): string => inject("baseUrl");
 export const definitionCachesExpired = (): Promise<void> =>
   new Promise((resolve) => setTimeout(resolve, inject("definitionCacheTtlMs") + 50));
 
+/** Waits out the app's session cache (SESSION_CACHE_TTL_SECONDS, shortened for the suite): a ban or revocation the test process made is then what the app reads. */
+export const sessionCachesExpired = (): Promise<void> => new Promise((resolve) => setTimeout(resolve, inject("sessionCacheTtlMs") + 50));
+
+/** One sample's value in a Prometheus exposition text (0 while the series does not exist yet). */
+export function metricSample(text: string, series: string): number {
+  const line = text.split("\n").find((l) => l.startsWith(`${series} `));
+  return line ? Number(line.slice(series.length + 1)) : 0;
+}
+
 type OpenApiDoc = {
   paths: Record<
     string,

@@ -22,6 +22,7 @@ declare module "vitest" {
     jwtSecret: string;
     rateLimitWindowSeconds: number;
     definitionCacheTtlMs: number;
+    sessionCacheTtlMs: number;
   }
 }
 
@@ -64,6 +65,8 @@ export default async function setup(project: TestProject) {
   const rateLimitWindowSeconds = 60;
   // Definition changes made by the tests reach the app within this (2 s in production).
   const definitionCacheTtlMs = 200;
+  // A ban or revocation made by the test process (another instance) reaches the app within this (2 s in production).
+  const sessionCacheTtlMs = 250;
   const app = await startApp({
     DATABASE_URL: database.url,
     DATA_DIR: dataDir,
@@ -74,6 +77,9 @@ export default async function setup(project: TestProject) {
     // Exact budget counts in the tests need the store's answers, not fail-opens of a busy machine.
     RATE_LIMIT_STORE_TIMEOUT_MS: "1000",
     DEFINITION_CACHE_TTL_MS: String(definitionCacheTtlMs),
+    SESSION_CACHE_TTL_SECONDS: String(sessionCacheTtlMs / 1000),
+    // The health view's counts reach the database within this (5 s in production): tests poll, not sleep.
+    USAGE_FLUSH_MS: "100",
   });
   project.provide("baseUrl", app.baseUrl);
   project.provide("databaseUrl", database.url);
@@ -82,6 +88,7 @@ export default async function setup(project: TestProject) {
   project.provide("jwtSecret", jwtSecret);
   project.provide("rateLimitWindowSeconds", rateLimitWindowSeconds);
   project.provide("definitionCacheTtlMs", definitionCacheTtlMs);
+  project.provide("sessionCacheTtlMs", sessionCacheTtlMs);
   return async () => {
     await app.stop();
     if (process.env.KEEP_TEST_DB !== "1") await database.drop();

@@ -15,3 +15,24 @@ export function launchApp(options?: {
   nodeArgs?: string[];
   timeoutMs?: number;
 }): Promise<StartedApp>;
+/**
+ * Polls `probe` until it returns something other than undefined or false; throws naming `what` after `timeoutMs`.
+ * For effects that trail the answer on purpose: log lines (written asynchronously), exported spans.
+ */
+export function until<T>(
+  what: string,
+  probe: () => T | undefined | false | Promise<T | undefined | false>,
+  timeoutMs?: number,
+): Promise<Exclude<T, false>>;
+export type LogLine = Record<string, unknown> & { msg?: string; component?: string; level?: string };
+/** The first log line of an app that matches `predicate`, waiting for it (lines are written asynchronously). */
+export function logLine(
+  app: { output: () => string },
+  what: string,
+  predicate: (line: LogLine) => boolean,
+  timeoutMs?: number,
+): Promise<LogLine>;
+/** The JSON log lines (pino) in an app's output, parsed; other lines (the demo banner, Postgres) skipped. */
+export function logLines(text: string): LogLine[];
+/** An app's output for a person: each JSON log line as "[component] msg", other lines as they are. */
+export function readable(text: string): string;

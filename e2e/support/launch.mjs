@@ -30,23 +30,39 @@ export async function launchApp({ env = {}, nodeArgs = [], timeoutMs = 600_000 }
   const child = spawn(process.execPath, [...nodeArgs, "server/cli/start.mjs"], {
     cwd: root,
     env: childEnv,
-    stdio: ["ignore", "pipe", "pipe"],
+    // The IPC channel carries the launcher's "ready" (server/cli/start.mjs, announceReady), whatever LOG_LEVEL is.
+    stdio: ["ignore", "pipe", "pipe", "ipc"],
   });
-  let output = "";
-  child.stdout.on("data", (d) => {
-    output += d;
+  let ready = false;
+  child.on("message", (m) => {
+    if (m?.gb === "launcher-ready") ready = true;
   });
-  child.stderr.on("data", (d) => {
-    output += d;
-  });
+  // Access lines make a busy app's output large (a benchmark writes hundreds of MB): keep the
+  // first MiB (the start) and the last 8 MiB (what a test looks for after its requests).
+  let head = "";
+  let tail = "";
+  let dropped = 0;
+  const keep = (d) => {
+    const text = String(d);
+    if (head.length < 1 << 20) head += text;
+    else tail += text;
+    if (tail.length > 16 << 20) {
+      dropped += tail.length - (8 << 20);
+      tail = tail.slice(-(8 << 20));
+    }
+  };
+  child.stdout.on("data", keep);
+  child.stderr.on("data", keep);
+  const output = () =>
+    dropped ? `${head}\n[… ${dropped} characters of output dropped …]\n${tail.slice(tail.indexOf("\n") + 1)}` : head + tail;
   const exited = new Promise((resolve) => child.on("exit", (code) => resolve(code)));
   await new Promise((resolve, reject) => {
     const timer = setTimeout(() => {
       clearInterval(check);
-      reject(new Error(`app did not start in ${timeoutMs} ms:\n${output}`));
+      reject(new Error(`app did not start in ${timeoutMs} ms:\n${readable(output())}`));
     }, timeoutMs);
     const check = setInterval(() => {
-      if (!output.includes("[start] ready on")) return;
+      if (!ready) return;
       clearInterval(check);
       clearTimeout(timer);
       resolve();
@@ -54,18 +70,64 @@ export async function launchApp({ env = {}, nodeArgs = [], timeoutMs = 600_000 }
     void exited.then((code) => {
       clearInterval(check);
       clearTimeout(timer);
-      reject(new Error(`app exited with ${code} before it was ready:\n${output}`));
+      reject(new Error(`app exited with ${code} before it was ready:\n${readable(output())}`));
     });
   });
   return {
     baseUrl: `http://127.0.0.1:${port}`,
     port,
     child,
-    output: () => output,
+    output,
     exited,
     stop: async () => {
       if (child.exitCode === null && child.signalCode === null) child.kill("SIGTERM");
       return exited;
     },
   };
+}
+
+/**
+ * Polls `probe` until it returns something other than undefined or false; throws naming `what` after `timeoutMs`.
+ * For effects that trail the answer on purpose: log lines (written asynchronously), exported spans.
+ */
+export async function until(what, probe, timeoutMs = 10_000) {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const found = await probe();
+    if (found !== undefined && found !== false) return found;
+    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+}
+
+/** The first log line of an app that matches `predicate`, waiting for it (lines are written asynchronously). */
+export function logLine(app, what, predicate, timeoutMs) {
+  return until(what, () => logLines(app.output()).find(predicate), timeoutMs);
+}
+
+/** The JSON log lines (pino) in an app's output, parsed; other lines (the demo banner, Postgres) skipped. */
+export function logLines(text) {
+  const lines = [];
+  for (const line of text.split("\n")) {
+    if (!line.startsWith("{")) continue;
+    try {
+      lines.push(JSON.parse(line));
+    } catch {
+      // a line cut by the buffer: not a whole log line yet
+    }
+  }
+  return lines;
+}
+
+/** An app's output for a person: each JSON log line as "[component] msg", other lines as they are. */
+export function readable(text) {
+  return text
+    .split("\n")
+    .map((line) => {
+      const [parsed] = logLines(line);
+      return parsed
+        ? `[${parsed.component ?? parsed.level}] ${parsed.msg ?? ""}${parsed.err ? ` ${parsed.err.stack ?? parsed.err.message}` : ""}`
+        : line;
+    })
+    .join("\n");
 }

@@ -6,6 +6,7 @@ import { env } from "../env";
 import { AppError } from "../errors";
 import type { ApiKeyKind, Plan } from "../generated/prisma/enums";
 import { invalidateEverywhere } from "../invalidate";
+import { logger } from "../log";
 
 /**
  * API keys: `gb_client_…` ships inside game builds, `gb_server_…` stays on a studio's servers.
@@ -104,7 +105,7 @@ function touchLastUsed(keyId: string, now: number): void {
   lastUsedWritten.set(keyId, now);
   prisma()
     .apiKey.update({ where: { id: keyId }, data: { lastUsedAt: new Date(now) }, select: { id: true } })
-    .catch((error: unknown) => console.error("[api-keys] last_used_at update failed:", (error as Error).message));
+    .catch((error: unknown) => logger("api-keys").error({ reason: (error as Error).message }, "last_used_at update failed"));
 }
 
 /**

@@ -22,4 +22,4 @@ export const ZCreateOperatorToken = z.strictObject({
     .nullable()
     .optional(),
 });
-export type CreateOperatorToken = z.input<typeof ZCreateOperatorToken>;
+export type CreateOperatorToken = z.output<typeof ZCreateOperatorToken>;

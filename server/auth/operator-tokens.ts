@@ -3,6 +3,7 @@ import { sha256, uuidv7 } from "../crypto";
 import { prisma } from "../db";
 import { AppError } from "../errors";
 import type { MemberRole } from "../generated/prisma/enums";
+import { logger } from "../log";
 import type { SessionOperator } from "./operator";
 
 /**
@@ -146,5 +147,5 @@ function touchLastUsed(tokenId: string, now: number): void {
   lastUsedWritten.set(tokenId, now);
   prisma()
     .operatorToken.update({ where: { id: tokenId }, data: { lastUsedAt: new Date(now) }, select: { id: true } })
-    .catch((error: unknown) => console.error("[operator-tokens] last_used_at update failed:", (error as Error).message));
+    .catch((error: unknown) => logger("operator-tokens").error({ reason: (error as Error).message }, "last_used_at update failed"));
 }

@@ -14,6 +14,8 @@ const SANE_REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
 export const EDGE_ERRORS = {
   VALIDATION_ERROR: 400,
+  MISSING_TOKEN: 401,
+  INVALID_TOKEN: 401,
   NOT_FOUND: 404,
   METHOD_NOT_ALLOWED: 405,
   REQUEST_TIMEOUT: 408,
@@ -39,6 +41,11 @@ function headersFor(id, extra = {}) {
     "Access-Control-Expose-Headers": "X-Request-Id, Allow",
     ...extra,
   };
+}
+
+/** An answer in the API's error shape, written by the launcher itself (codes: EDGE_ERRORS). */
+export function replyError(res, code, message, extra) {
+  reply(res, EDGE_ERRORS[code], code, message, {}, extra);
 }
 
 function reply(res, status, code, message, details, extra) {

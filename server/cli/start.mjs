@@ -8,15 +8,18 @@
 // (instrumentation.ts).
 import { spawnSync } from "node:child_process";
 import cluster from "node:cluster";
-import { createHash, randomBytes } from "node:crypto";
+import { createHash } from "node:crypto";
 import { EventEmitter } from "node:events";
 import { existsSync, mkdirSync, readdirSync, readFileSync, realpathSync, rmSync, statSync, writeFileSync } from "node:fs";
 import http from "node:http";
 import { createServer as createTcpServer } from "node:net";
 import { availableParallelism } from "node:os";
 import path from "node:path";
+import { logger } from "../log.mjs";
 import { FixedWindowCounters } from "../ratelimit/fixed-window.mjs";
 import { answerClientError, answerConnect, answerUpgrade, guardRequest } from "./edge.mjs";
+import { primaryMetrics, workerMetrics } from "./metrics.mjs";
+import { loadSecrets } from "./secrets.mjs";
 
 // An empty variable (`REDIS_URL=`) means unset, here and in server/env.ts.
 for (const [name, value] of Object.entries(process.env)) if (value === "") delete process.env[name];
@@ -24,31 +27,36 @@ const root = process.cwd();
 const dev = process.argv.includes("--dev");
 const buildOnly = process.argv.includes("--build-only");
 const startedAt = performance.now();
+// A parent's IPC channel (see announceReady) must not keep this process alive on its own.
+if (!cluster.isWorker) process.channel?.unref();
 const dataDir = path.resolve(root, process.env.DATA_DIR ?? ".data");
 mkdirSync(dataDir, { recursive: true });
 
-/** "[start]" in the launcher (the single process, or the primary), "[worker i]" in a worker. */
-function logPrefix() {
-  return cluster.isWorker ? `[worker ${process.env.GAME_BACKEND_WORKER_INDEX}]` : "[start]";
+/** The launcher's lines: component "start" (the single process, or the primary), "worker" in a worker (its index in `worker`). */
+let launcherLog;
+function launcher() {
+  launcherLog ??= logger(cluster.isWorker ? "worker" : "start");
+  return launcherLog;
 }
 
 function log(message) {
-  console.log(`${logPrefix()} ${message}`);
+  launcher().info(message);
 }
 
-/** Secrets generated once per install into .data/secrets.json, unless the environment has them. */
-function loadSecrets() {
-  const file = path.join(dataDir, "secrets.json");
-  const secrets = existsSync(file) ? JSON.parse(readFileSync(file, "utf8")) : {};
-  let changed = false;
-  for (const name of ["jwtSecret", "postgresPassword"]) {
-    if (!secrets[name]) {
-      secrets[name] = randomBytes(32).toString("base64url");
-      changed = true;
-    }
-  }
-  if (changed) writeFileSync(file, `${JSON.stringify(secrets, null, 2)}\n`, { mode: 0o600 });
-  return secrets;
+/**
+ * "Ready" as a log line (info), and to a parent that spawned this launcher with an IPC channel
+ * (test harnesses, process managers), whatever LOG_LEVEL hides.
+ */
+function announceReady(message) {
+  log(message);
+  if (cluster.isWorker || !process.connected) return;
+  // Lines are written asynchronously: flush them first, so a parent that reads the output on
+  // "ready" finds every startup line (the ready line, warnings about the configuration) in it.
+  launcher().flush(() => process.send?.({ gb: "launcher-ready" }, undefined, {}, () => {}));
+}
+
+function logError(message) {
+  launcher().error(message);
 }
 
 const SOURCE_DIRS = ["app", "server", "components", "prisma", "sdk"];
@@ -80,7 +88,7 @@ function sourceFingerprint() {
 function run(command, args, env = process.env) {
   const result = spawnSync(command, args, { stdio: "inherit", env, cwd: root });
   if (result.status !== 0) {
-    console.error(`[start] ${command} ${args.join(" ")} failed`);
+    logError(`${command} ${args.join(" ")} failed`);
     process.exit(result.status ?? 1);
   }
 }
@@ -240,7 +248,7 @@ async function startEmbeddedPostgres(password) {
     onLog: () => {},
     onError: (message) => {
       const text = String(message).trim();
-      if (text) console.error(`[postgres] ${text}`);
+      if (text) logger("postgres").info(text);
     },
   });
   if (!existsSync(path.join(databaseDir, "PG_VERSION"))) {
@@ -293,6 +301,9 @@ function webConcurrency() {
   return dev ? 1 : workers;
 }
 
+/** How long a stopping server keeps serving while it reports not ready (0–60 s). */
+const shutdownDelayMs = Math.min(60, Math.max(0, Number(process.env.SHUTDOWN_DELAY_SECONDS) || 0)) * 1000;
+
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
@@ -308,6 +319,7 @@ async function createAppServer({ headersTimeoutMs, hostname, port }) {
   const app = next({ dev, dir: root, hostname, port, httpServer: nextUpgrades });
   const handle = app.getRequestHandler();
   const trustProxy = ["1", "true"].includes(process.env.TRUST_PROXY ?? "");
+  const metrics = workerMetrics({ clustered: cluster.isWorker });
   const serverOptions = {
     headersTimeout: headersTimeoutMs,
     requestTimeout: Math.max(300_000, headersTimeoutMs),
@@ -326,6 +338,8 @@ async function createAppServer({ headersTimeoutMs, hostname, port }) {
       req.headers["x-forwarded-proto"] = "http";
       delete req.headers["x-forwarded-host"];
     }
+    if (metrics.serve(req, res)) return;
+    metrics.track(res);
     if (guardRequest(req, res)) return;
     handle(req, res);
   };
@@ -359,13 +373,21 @@ function listen(server, port, hostname) {
   });
 }
 
-/** Stop accepting, drop idle keep-alive sockets, give running requests up to 5 s, then close Next and the app's pool. */
+/**
+ * Readiness turns false at once (GET /api/health/ready answers 503 "draining"), and for
+ * SHUTDOWN_DELAY_SECONDS (default 0) the server keeps serving so a load balancer sees it and
+ * stops sending traffic. Then: stop accepting, drop idle keep-alive sockets, give running
+ * requests up to 5 s, close Next, flush the spans still batched, and close the app's pool.
+ */
 async function drain({ server, app }) {
+  globalThis.__gameBackendDraining = true;
+  if (shutdownDelayMs > 0) await sleep(shutdownDelayMs);
   const closed = new Promise((resolve) => server.close(resolve));
   server.closeIdleConnections();
   await Promise.race([closed, sleep(5_000)]);
   server.closeAllConnections();
   await app.close?.().catch(() => {});
+  await globalThis.__gameBackendOtel?.shutdown().catch(() => {});
   // The app's pool (server/db.ts keeps it on globalThis) closes before Postgres stops.
   await globalThis.__gameBackendDb?.pool.end().catch(() => {});
 }
@@ -387,7 +409,7 @@ function onStopSignals(shutdown) {
 async function main() {
   const headersTimeoutMs = headersTimeoutSeconds() * 1000;
   const workers = webConcurrency();
-  const secrets = loadSecrets();
+  const secrets = loadSecrets(dataDir);
   process.env.NODE_ENV = dev ? "development" : "production";
   process.env.DATA_DIR = dataDir;
   const embeddedDefault = !process.env.DATABASE_URL;
@@ -423,7 +445,7 @@ async function main() {
     if (stopping) return;
     stopping = true;
     log(`${signal}: shutting down`);
-    const force = setTimeout(() => process.exit(1), 10_000);
+    const force = setTimeout(() => process.exit(1), 10_000 + shutdownDelayMs);
     force.unref();
     await drain({ server, app });
     if (embedded) {
@@ -437,7 +459,7 @@ async function main() {
   try {
     await app.prepare();
   } catch (error) {
-    console.error("[start] the app failed to start:", error instanceof Error ? error.message : error);
+    logError(`the app failed to start: ${error instanceof Error ? error.message : String(error)}`);
     if (embedded) await embedded.stop();
     process.exit(1);
   }
@@ -446,11 +468,13 @@ async function main() {
   // request ourselves so "ready" means ready and a broken start fails here, not at a player.
   const health = await healthOf(`http://127.0.0.1:${port}/api/health`);
   if (!health.ok) {
-    console.error(`[start] health check failed (${health.status}); see the errors above`);
+    logError(`health check failed (${health.status}); see the errors above`);
     await shutdown("startup failure");
     return;
   }
-  log(`ready on ${process.env.PUBLIC_URL} in ${Math.round(performance.now() - startedAt)} ms (${dev ? "development" : "production"})`);
+  announceReady(
+    `ready on ${process.env.PUBLIC_URL} in ${Math.round(performance.now() - startedAt)} ms (${dev ? "development" : "production"})`,
+  );
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -465,10 +489,11 @@ const CRASH_WINDOW_MS = 30_000;
 /** How long a broadcast waits for every sibling's acknowledgement (server/cluster.ts waits a little longer). */
 const BROADCAST_WAIT_MS = 1_000;
 /** Workers get SIGTERM, drain up to 5 s and exit (each forces itself out after 10 s); after this, SIGKILL. */
-const WORKER_STOP_MS = 12_000;
+const WORKER_STOP_MS = 12_000 + shutdownDelayMs;
 
 async function runPrimary({ workers, embedded }) {
   const counters = new FixedWindowCounters();
+  primaryMetrics();
   /** Worker index → its current process: the index is kept by a replacement (worker 0 runs the maintenance). */
   const slots = new Map();
   const broadcasts = new Map();
@@ -524,7 +549,7 @@ async function runPrimary({ workers, embedded }) {
     const worker = cluster.fork({ GAME_BACKEND_WORKER_INDEX: String(index) });
     slots.set(index, worker);
     // A signal that cannot be delivered is an 'error' event: unheard, it would end this process.
-    worker.on("error", (error) => console.error(`[start] worker ${index} (pid ${worker.process.pid}):`, error?.message ?? error));
+    worker.on("error", (error) => logError(`worker ${index} (pid ${worker.process.pid}): ${error?.message ?? error}`));
     return new Promise((resolve, reject) => {
       worker.on("message", (m) => {
         if (typeof m !== "object" || m === null) return;
@@ -545,7 +570,7 @@ async function runPrimary({ workers, embedded }) {
     if (stopping) return;
     const how = signal ?? `exit code ${code}`;
     if (starting) {
-      console.error(`[start] worker ${index} (pid ${worker.process.pid}) exited while starting (${how}); see the errors above`);
+      logError(`worker ${index} (pid ${worker.process.pid}) exited while starting (${how}); see the errors above`);
       void shutdown("startup failure", 1);
       return;
     }
@@ -553,8 +578,8 @@ async function runPrimary({ workers, embedded }) {
     deaths.push(now);
     while (deaths.length > 0 && deaths[0] <= now - CRASH_WINDOW_MS) deaths.shift();
     if (deaths.length >= CRASH_LIMIT) {
-      console.error(
-        `[start] worker ${index} (pid ${worker.process.pid}) died (${how}): ${deaths.length} worker deaths within ${CRASH_WINDOW_MS / 1000} s, giving up`,
+      logError(
+        `worker ${index} (pid ${worker.process.pid}) died (${how}): ${deaths.length} worker deaths within ${CRASH_WINDOW_MS / 1000} s, giving up`,
       );
       void shutdown("crash loop", 1);
       return;
@@ -564,7 +589,7 @@ async function runPrimary({ workers, embedded }) {
     // gone before this process has handled its own — that is a stop, not a death.
     setTimeout(() => {
       if (stopping) return;
-      console.error(`[start] worker ${index} (pid ${worker.process.pid}) died (${how}); starting a replacement (after ${delay} ms)`);
+      logError(`worker ${index} (pid ${worker.process.pid}) died (${how}); starting a replacement (after ${delay} ms)`);
       fork(index).then(
         (replacement) => log(`worker ${index} replaced (pid ${replacement.process.pid})`),
         () => {}, // its exit is a death like any other: counted and replaced above
@@ -582,7 +607,7 @@ async function runPrimary({ workers, embedded }) {
     await Promise.race([exitedAll, sleep(WORKER_STOP_MS)]);
     for (const w of running) {
       if (w.isDead()) continue;
-      console.error(`[start] worker pid ${w.process.pid} did not stop within ${WORKER_STOP_MS / 1000} s: SIGKILL`);
+      logError(`worker pid ${w.process.pid} did not stop within ${WORKER_STOP_MS / 1000} s: SIGKILL`);
       w.process.kill("SIGKILL");
     }
     await Promise.race([exitedAll, sleep(2_000)]);
@@ -600,12 +625,12 @@ async function runPrimary({ workers, embedded }) {
     await fork(0);
     await Promise.all(Array.from({ length: workers - 1 }, (_, i) => fork(i + 1)));
   } catch (error) {
-    console.error(`[start] ${error instanceof Error ? error.message : String(error)}`);
+    logError(`${error instanceof Error ? error.message : String(error)}`);
     await shutdown("startup failure", 1);
     return;
   }
   starting = false;
-  log(`ready on ${process.env.PUBLIC_URL} in ${Math.round(performance.now() - startedAt)} ms (production, ${workers} workers)`);
+  announceReady(`ready on ${process.env.PUBLIC_URL} in ${Math.round(performance.now() - startedAt)} ms (production, ${workers} workers)`);
 }
 
 /**
@@ -627,7 +652,7 @@ async function runWorker() {
     try {
       globalThis.__gameBackendBroadcastHandlers.get(m.topic)?.(m.payload);
     } catch (error) {
-      console.error(`${logPrefix()} handling ${m.topic} failed:`, error instanceof Error ? error.message : error);
+      logError(`handling ${m.topic} failed: ${error instanceof Error ? error.message : String(error)}`);
     }
     if (process.connected) process.send({ gb: "ack", id: m.id }, undefined, {}, () => {});
   });
@@ -636,7 +661,7 @@ async function runWorker() {
   async function shutdown(_signal, code = 0) {
     if (stopping) return;
     stopping = true;
-    const force = setTimeout(() => process.exit(1), 10_000);
+    const force = setTimeout(() => process.exit(1), 10_000 + shutdownDelayMs);
     force.unref();
     await drain(served);
     process.exit(code);
@@ -646,7 +671,7 @@ async function runWorker() {
   try {
     await served.app.prepare();
   } catch (error) {
-    console.error(`${logPrefix()} the app failed to start:`, error instanceof Error ? error.message : error);
+    logError(`the app failed to start:`, error instanceof Error ? error.message : error);
     process.exit(1);
   }
   const probe = http.createServer(served.serve);
@@ -656,14 +681,14 @@ async function runWorker() {
   probe.closeAllConnections();
   probe.close();
   if (!health.ok) {
-    console.error(`${logPrefix()} health check failed (${health.status}); see the errors above`);
+    logError(`health check failed (${health.status}); see the errors above`);
     await shutdown("startup failure", 1);
     return;
   }
   try {
     await listen(served.server, port, hostname);
   } catch (error) {
-    console.error(`${logPrefix()} cannot listen on ${hostname}:${port}: ${error instanceof Error ? error.message : String(error)}`);
+    logError(`cannot listen on ${hostname}:${port}: ${error instanceof Error ? error.message : String(error)}`);
     await shutdown("startup failure", 1);
     return;
   }
@@ -674,6 +699,6 @@ let releaseDataDir = () => {};
 process.on("exit", () => releaseDataDir());
 
 (cluster.isWorker ? runWorker() : main()).catch((error) => {
-  console.error(`${logPrefix()} fatal: ${error instanceof Error ? error.message : String(error)}`);
+  logError(`fatal: ${error instanceof Error ? error.message : String(error)}`);
   process.exit(1);
 });

@@ -1,6 +1,7 @@
 import { NextRequest } from "next/server";
 import type { z } from "zod";
 import { AppError } from "../errors";
+import { logger } from "../log";
 import { checkJsonShape, parseWith } from "../validation";
 import { requestIdFrom } from "./headers";
 import { errorResponse } from "./respond";
@@ -75,7 +76,7 @@ const UTF8 = new TextDecoder("utf-8", { fatal: true });
 
 /** The socket closed mid-body: the client's doing, not a server fault (no 503, no alarm). */
 function clientWentAway(cause: unknown): never {
-  console.info("[http] client closed the connection before the body was complete");
+  logger("http").info("client closed the connection before the body was complete");
   throw new AppError("CLIENT_CLOSED_REQUEST", { cause });
 }
 

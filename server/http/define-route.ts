@@ -7,11 +7,12 @@ import { AppError } from "../errors";
 import { decisiveLimit, type LimitResult, limitIp, limitKeyed, type Share, storeUnavailable } from "../ratelimit";
 import { ipSubject } from "../ratelimit/ip";
 import { type AccessClaims, verifyAccessToken } from "../tokens/access-token";
-import { countRequest } from "../usage";
+import { inSpan } from "../tracing";
 import { parseWith } from "../validation";
 import { MAX_BODY_BYTES, readJsonBody } from "./body";
 import { clientIp, corsHeaders, preflightHeaders, rateLimitHeaders, requestIdFrom } from "./headers";
 import { idempotencyScope, runIdempotent } from "./idempotency";
+import { RequestObservation } from "./observe";
 import { errorResponse, jsonResponse, Reply } from "./respond";
 
 /**
@@ -67,30 +68,43 @@ export function defineRoute<
   Q extends Schema | undefined = undefined,
   B extends Schema | undefined = undefined,
 >(spec: RouteSpec<A, P, Q, B>, handler: (ctx: RouteContext<A, P, Q, B>) => Promise<unknown>): RouteHandler {
-  return async (req, nextCtx) => {
-    const requestId = requestIdFrom(req);
-    const headers: Record<string, string> = { "X-Request-Id": requestId, ...corsHeaders() };
-    try {
-      const ip = clientIp(req);
-      const keyed = spec.auth === "none" ? null : await authenticateKey(req, ip, headers, spec.credential === true);
-      const player = keyed ? await authenticatePlayer(req, spec.auth, keyed) : null;
-      const key = keyed?.key;
-      const url = new URL(req.url);
-      const params = spec.params ? parseWith(spec.params, await nextCtx.params, "params") : undefined;
-      const query = spec.query ? parseWith(spec.query, Object.fromEntries(url.searchParams), "query") : undefined;
-      const body = spec.body ? await readJsonBody(req, spec.body, spec.maxBodyBytes ?? MAX_BODY_BYTES) : undefined;
-      const caller = { requestId, ip, ...(key ? { projectId: key.projectId, keyId: key.keyId, keyKind: key.kind } : {}) };
-      const run = async () => {
-        const result = await handler({ req, caller, player, params, query, body } as RouteContext<A, P, Q, B>);
-        return result instanceof Reply ? result : new Reply(200, result);
-      };
-      const guard = spec.idempotent && key && player ? idempotencyScope(req, url, key.projectId, player.playerId, body) : null;
-      const reply = guard ? await runIdempotent(guard, run) : await run();
-      return jsonResponse(reply.status, reply.body, { ...headers, ...reply.headers });
-    } catch (error) {
-      return errorResponse(toAppError(error, requestId), headers);
-    }
-  };
+  // The endpoint's pattern (`/api/v1/players/{id}/data`) labels its metrics, never the raw path.
+  const route = Object.hasOwn(spec, "path") ? `/api/v1${(spec as unknown as { path: string }).path}` : "unmatched";
+  const routed: RouteHandler = (req, nextCtx) =>
+    inSpan(
+      `${req.method} ${route}`,
+      { kind: "server", attributes: { "http.route": route, "http.request.method": req.method } },
+      async (span) => {
+        const requestId = requestIdFrom(req);
+        span?.setAttribute("gb.request_id", requestId);
+        const seen = new RequestObservation(route, req.method, requestId, span);
+        const headers: Record<string, string> = { "X-Request-Id": requestId, ...corsHeaders() };
+        try {
+          const ip = clientIp(req);
+          const keyed = spec.auth === "none" ? null : await authenticateKey(req, ip, headers, spec.credential === true, seen);
+          const player = keyed ? await authenticatePlayer(req, spec.auth, keyed) : null;
+          seen.playerId = player?.playerId ?? null;
+          const key = keyed?.key;
+          const url = new URL(req.url);
+          const params = spec.params ? parseWith(spec.params, await nextCtx.params, "params") : undefined;
+          const query = spec.query ? parseWith(spec.query, Object.fromEntries(url.searchParams), "query") : undefined;
+          const body = spec.body ? await readJsonBody(req, spec.body, spec.maxBodyBytes ?? MAX_BODY_BYTES) : undefined;
+          const caller = { requestId, ip, ...(key ? { projectId: key.projectId, keyId: key.keyId, keyKind: key.kind } : {}) };
+          const run = () =>
+            inSpan(`service ${route}`, {}, async () => {
+              const result = await handler({ req, caller, player, params, query, body } as RouteContext<A, P, Q, B>);
+              return result instanceof Reply ? result : new Reply(200, result);
+            });
+          const guard = spec.idempotent && key && player ? idempotencyScope(req, url, key.projectId, player.playerId, body) : null;
+          const reply = guard ? await runIdempotent(guard, run) : await run();
+          return seen.finish(jsonResponse(reply.status, reply.body, { ...headers, ...reply.headers }));
+        } catch (error) {
+          const appError = toAppError(error, requestId);
+          return seen.finish(errorResponse(appError, headers), appError.code);
+        }
+      },
+    );
+  return Object.assign(routed, { route });
 }
 
 function applyLimits(results: LimitResult[] | null, headers: Record<string, string>): void {
@@ -109,7 +123,13 @@ function applyLimits(results: LimitResult[] | null, headers: Record<string, stri
 type KeyedRequest = { key: ApiKeyContext; claims: AccessClaims | null };
 
 /** Key, then the rate limits: before the body is read, and before the player's session is looked up. */
-async function authenticateKey(req: Request, ip: string, headers: Record<string, string>, credential: boolean): Promise<KeyedRequest> {
+async function authenticateKey(
+  req: Request,
+  ip: string,
+  headers: Record<string, string>,
+  credential: boolean,
+  seen: RequestObservation,
+): Promise<KeyedRequest> {
   const presented = req.headers.get("x-api-key");
   if (!presented) {
     applyLimits(await limitIp(ip, credential), headers);
@@ -122,15 +142,10 @@ async function authenticateKey(req: Request, ip: string, headers: Record<string,
     if (error instanceof AppError && error.code === "INVALID_API_KEY") applyLimits(await limitIp(ip, credential), headers);
     throw error;
   }
+  seen.projectId = key.projectId;
   const { share, claims } = await shareOf(req, key, ip);
   const limits = await limitKeyed(key, share, credential);
-  try {
-    applyLimits(limits, headers);
-  } catch (error) {
-    if (error instanceof AppError && error.code === "RATE_LIMITED") countRequest(key.projectId, true);
-    throw error;
-  }
-  countRequest(key.projectId, false);
+  applyLimits(limits, headers);
   return { key, claims };
 }
 
@@ -198,9 +213,12 @@ const ALL_METHODS: Method[] = ["GET", "POST", "PUT", "PATCH", "DELETE"];
 export function methods(handlers: Partial<Record<Method, RouteHandler>>): Record<Method | "OPTIONS", RouteHandler> {
   const implemented = ALL_METHODS.filter((m) => handlers[m]);
   const allow = [...implemented, "OPTIONS"].join(", ");
-  const notAllowed = answerWithoutRoute(() => new AppError("METHOD_NOT_ALLOWED", { details: { allow: [...implemented, "OPTIONS"] } }), {
-    Allow: allow,
-  });
+  const route = implemented.map((m) => (handlers[m] as { route?: string }).route).find(Boolean) ?? "unmatched";
+  const notAllowed = answerWithoutRoute(
+    route,
+    () => new AppError("METHOD_NOT_ALLOWED", { details: { allow: [...implemented, "OPTIONS"] } }),
+    { Allow: allow },
+  );
   const options: RouteHandler = async (req) =>
     new Response(null, { status: 204, headers: { "X-Request-Id": requestIdFrom(req), Allow: allow, ...preflightHeaders(allow) } });
   const out = { OPTIONS: options } as Record<Method | "OPTIONS", RouteHandler>;
@@ -215,24 +233,30 @@ export function methods(handlers: Partial<Record<Method, RouteHandler>>): Record
  * Answers that no handler produces (404, 405) still count against the caller's budget and
  * carry the rate-limit headers; a missing or unknown key does not hide the real answer.
  */
-function answerWithoutRoute(makeError: (req: Request) => AppError, extra: Record<string, string> = {}): RouteHandler {
+function answerWithoutRoute(route: string, makeError: (req: Request) => AppError, extra: Record<string, string> = {}): RouteHandler {
   return async (req) => {
+    // A method Next cannot route arrives as a marked GET; its real name is the client's (unbounded).
+    const method = req.headers.has(UNSUPPORTED_METHOD_HEADER) ? "OTHER" : req.method;
     const requestId = requestIdFrom(req);
+    const seen = new RequestObservation(route, method, requestId);
     const headers: Record<string, string> = { "X-Request-Id": requestId, ...corsHeaders(), ...extra };
     try {
-      await authenticateKey(req, clientIp(req), headers, false).catch((error: unknown) => {
+      await authenticateKey(req, clientIp(req), headers, false, seen).catch((error: unknown) => {
         if (error instanceof AppError && (error.code === "MISSING_API_KEY" || error.code === "INVALID_API_KEY")) return;
         throw error;
       });
-      return errorResponse(makeError(req), headers);
+      const refusal = makeError(req);
+      return seen.finish(errorResponse(refusal, headers), refusal.code);
     } catch (error) {
-      return errorResponse(toAppError(error, requestId), headers);
+      const appError = toAppError(error, requestId);
+      return seen.finish(errorResponse(appError, headers), appError.code);
     }
   };
 }
 
 /** Unknown paths under /api answer the JSON 404, never an HTML page. */
 export const notFoundRoute: RouteHandler = answerWithoutRoute(
+  "unmatched",
   (req) => new AppError("NOT_FOUND", { message: `No route for ${req.method} ${new URL(req.url).pathname}.` }),
 );
 

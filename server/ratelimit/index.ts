@@ -2,6 +2,8 @@ import { Ratelimit } from "@upstash/ratelimit";
 import { env } from "../env";
 import { AppError } from "../errors";
 import type { Plan } from "../generated/prisma/enums";
+import { logger } from "../log";
+import { observeRateLimit, observeRateLimitStore } from "../metrics";
 import { ipSubject } from "./ip";
 import { createStore, type Store, type StoreKind } from "./stores";
 
@@ -123,10 +125,14 @@ export function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
 export type ConsumeOptions = { policy: string; identifier: string; limit: number; windowSeconds: number; failClosed: boolean };
 
 async function consume({ policy, identifier, limit, windowSeconds, failClosed }: ConsumeOptions): Promise<LimitResult> {
+  const started = performance.now();
   try {
     const r = await withTimeout(instance(policy, limit, windowSeconds).limit(identifier), storeTimeoutMs());
+    observeRateLimitStore((performance.now() - started) / 1000);
+    observeRateLimit(policy, r.success ? "allowed" : "limited");
     return { policy, allowed: r.success, limit: r.limit, remaining: r.remaining, resetMs: r.reset, windowSeconds, degraded: false };
   } catch (error) {
+    observeRateLimitStore((performance.now() - started) / 1000);
     return storeFailed(error, { policy, limit, windowSeconds, failClosed });
   }
 }
@@ -139,13 +145,14 @@ export function storeFailed(error: unknown, o: Omit<ConsumeOptions, "identifier"
   const windowMs = o.windowSeconds * 1_000;
   const resetMs = (Math.floor(Date.now() / windowMs) + 1) * windowMs;
   const base = { policy: o.policy, limit: o.limit, resetMs, windowSeconds: o.windowSeconds, degraded: true };
+  observeRateLimit(o.policy, o.failClosed ? "fail_closed" : "fail_open");
   if (o.failClosed) {
     limiterStats.failClosed++;
-    console.error(`[ratelimit] store unavailable, refusing ${o.policy}:`, (error as Error).message);
+    logger("ratelimit").error({ policy: o.policy, reason: (error as Error).message }, `store unavailable, refusing ${o.policy}`);
     return { ...base, allowed: false, remaining: 0 };
   }
   limiterStats.failOpen++;
-  console.warn(`[ratelimit] store unavailable, letting ${o.policy} through:`, (error as Error).message);
+  logger("ratelimit").warn({ policy: o.policy, reason: (error as Error).message }, `store unavailable, letting ${o.policy} through`);
   return { ...base, allowed: true, remaining: o.limit };
 }
 

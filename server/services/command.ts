@@ -20,9 +20,14 @@ import { membershipOf } from "./projects";
  */
 export type OperatorContext = { operator: SessionOperator | null; requestId: string };
 
-export async function authorize(ctx: OperatorContext, projectId: string, minimum: MemberRole): Promise<OperatorActor> {
+/** A project role, or `INSTANCE_ADMIN`: what only the installation's admins may do to a project (its plan). */
+export type Minimum = MemberRole | "INSTANCE_ADMIN";
+
+export async function authorize(ctx: OperatorContext, projectId: string, minimum: Minimum): Promise<OperatorActor> {
   const operator = ctx.operator;
   if (!operator) throw new AppError("MISSING_TOKEN", { message: "Sign in first." });
+  if (minimum === "INSTANCE_ADMIN" && !operator.isInstanceAdmin)
+    throw new AppError("FORBIDDEN", { message: "Only instance admins may do this." });
   const member =
     !inTokenScope(operator, projectId) || !/^[0-9a-f-]{36}$/i.test(projectId)
       ? null
@@ -31,13 +36,15 @@ export async function authorize(ctx: OperatorContext, projectId: string, minimum
         : await membershipOf({ operatorId: operator.id, projectId });
   const role = member && cappedByToken(operator, member);
   if (!role) throw new AppError("NOT_FOUND", { message: "Project not found." });
-  if (ROLE_RANK[role] < ROLE_RANK[minimum]) throw new AppError("FORBIDDEN", { message: `This needs the ${minimum.toLowerCase()} role.` });
+  // An instance admin's token with the viewer role reads, and changes no plan.
+  const needed = minimum === "INSTANCE_ADMIN" ? "ADMIN" : minimum;
+  if (ROLE_RANK[role] < ROLE_RANK[needed]) throw new AppError("FORBIDDEN", { message: `This needs the ${needed.toLowerCase()} role.` });
   return { kind: "operator", projectId, operatorId: operator.id, role, tokenId: operator.token?.id };
 }
 
 export type Command<T, B = unknown> = {
   projectId: string;
-  minimum: MemberRole;
+  minimum: Minimum;
   /** Lock the project's row first: commands of this kind on one project run one at a time. */
   serialize?: boolean;
   action: string | ((result: T) => string);
@@ -47,6 +54,14 @@ export type Command<T, B = unknown> = {
   run: (actor: OperatorActor, before: B) => Promise<T>;
   /** What the audit row records as "after" (default: nothing). */
   after?: (result: T) => unknown;
+  /** The audit row's "before" derived from the result instead of read first (a ledger change: after − the signed change). */
+  beforeOf?: (result: T) => unknown;
+  /**
+   * Write the audit row (with "before" only) before `run`: for a change with an effect outside
+   * the database that no rollback undoes (a Redis rank index), so a failing audit write stops it
+   * first. `action` and `target` must then not depend on the result.
+   */
+  auditFirst?: boolean;
   /**
    * Runs once the transaction has ended, committed or not, before the answer is returned: a
    * change that rolled back may still have filled a cache with what it read or wrote.
@@ -70,15 +85,18 @@ function inTransaction<T, B>(ctx: OperatorContext, c: Command<T, B>): Promise<T>
     }
     const actor = await authorize(ctx, c.projectId, c.minimum);
     const before = (c.before ? await c.before() : undefined) as B;
+    const audit = (result: T | undefined) =>
+      recordAudit({
+        actor: auditActorOf(actor, ctx.requestId),
+        projectId: c.projectId,
+        action: typeof c.action === "function" ? c.action(result as T) : c.action,
+        target: typeof c.target === "function" ? c.target(result as T) : c.target,
+        before: result !== undefined && c.beforeOf ? c.beforeOf(result) : before,
+        after: result === undefined ? undefined : c.after?.(result),
+      });
+    if (c.auditFirst) await audit(undefined);
     const result = await c.run(actor, before);
-    await recordAudit({
-      actor: auditActorOf(actor, ctx.requestId),
-      projectId: c.projectId,
-      action: typeof c.action === "function" ? c.action(result) : c.action,
-      target: typeof c.target === "function" ? c.target(result) : c.target,
-      before,
-      after: c.after?.(result),
-    });
+    if (!c.auditFirst) await audit(result);
     return result;
   });
 }

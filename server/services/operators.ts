@@ -1,8 +1,11 @@
+import { randomBytes } from "node:crypto";
 import { auditActorFor, type SessionOperator } from "../auth/operator";
 import { endOperatorSessions, revokeOperatorSession } from "../auth/operator-sessions";
+import type { CreateOperatorToken } from "../auth/operator-token-schemas";
+import { createOperatorToken, revokeOperatorToken } from "../auth/operator-tokens";
 import { passwordProblem } from "../auth/password-policy";
 import { hashPassword, verifyPassword } from "../auth/passwords";
-import { prisma, transaction } from "../db";
+import { pool, prisma, transaction } from "../db";
 import { AppError } from "../errors";
 import { validationError } from "../validation";
 import { recordAudit } from "./audit";
@@ -42,7 +45,7 @@ export async function changeOwnPassword(o: {
   currentPassword: string;
   newPassword: string;
 }): Promise<{ endedSessions: number }> {
-  if (o.actor.token || !o.actor.sessionId) throw new AppError("FORBIDDEN", { message: "Sign in to the dashboard to do this." });
+  assertSession(o.actor);
   const row = await prisma().operator.findUnique({ where: { id: o.actor.id }, select: { passwordHash: true, email: true } });
   if (!row || !(await verifyPassword(row.passwordHash, o.currentPassword))) {
     throw validationError([{ path: "input.currentPassword", message: "The current password is wrong." }]);
@@ -56,6 +59,26 @@ export async function changeOwnPassword(o: {
   });
 }
 
+/** Only with a dashboard session, never with an access token (a token cannot change a password). */
+function assertSession(actor: SessionOperator): void {
+  if (actor.token || !actor.sessionId) throw new AppError("FORBIDDEN", { message: "Sign in to the dashboard to do this." });
+}
+
+/** An access token for the caller (dashboard session only); the secret is in this answer only, and never in the audit row. */
+export async function createTokenAs(o: { actor: SessionOperator; requestId: string; token: CreateOperatorToken }) {
+  if (o.actor.token) throw new AppError("FORBIDDEN", { message: "Sign in to the dashboard to do this." });
+  return accountCommand(o, { action: "token.create", after: ({ token: _secret, ...safe }) => safe, targetOf: (t) => t.id }, () =>
+    createOperatorToken({ operator: o.actor, ...o.token }),
+  );
+}
+
+/** Revokes one of the caller's tokens; a call made with a token revokes only that token (another is NOT_FOUND). Audited. */
+export async function revokeTokenAs(o: { actor: SessionOperator; requestId: string; tokenId: string }): Promise<void> {
+  await accountCommand(o, { action: "token.revoke", target: o.tokenId }, () =>
+    revokeOperatorToken({ operatorId: o.actor.id, tokenId: o.tokenId, actingTokenId: o.actor.token?.id }),
+  );
+}
+
 function assertInstanceAdmin(actor: SessionOperator): void {
   if (!actor.isInstanceAdmin) throw new AppError("FORBIDDEN", { message: "Only instance admins may do this." });
 }
@@ -64,6 +87,7 @@ function assertInstanceAdmin(actor: SessionOperator): void {
 export async function listOperators(o: { actor: SessionOperator }): Promise<OperatorListDto[]> {
   assertInstanceAdmin(o.actor);
   const rows = await prisma().operator.findMany({
+    where: { removedAt: null },
     select: { id: true, email: true, name: true, isInstanceAdmin: true, disabledAt: true, canCreateProjects: true, createdAt: true },
     orderBy: { createdAt: "asc" },
     take: 1000,
@@ -77,7 +101,7 @@ export async function listOperators(o: { actor: SessionOperator }): Promise<Oper
  */
 function accountCommand<T>(
   o: { actor: SessionOperator; requestId: string },
-  audit: { action: string; target?: string; after?: (result: T) => unknown },
+  audit: { action: string; target?: string; targetOf?: (result: T) => string; after?: (result: T) => unknown },
   run: () => Promise<T>,
 ): Promise<T> {
   return transaction(async () => {
@@ -86,7 +110,7 @@ function accountCommand<T>(
       actor: auditActorFor(o.actor, o.requestId),
       projectId: null,
       action: audit.action,
-      target: audit.target,
+      target: audit.targetOf?.(result) ?? audit.target,
       after: audit.after?.(result),
     });
     return result;
@@ -127,6 +151,54 @@ export async function setOperatorCanCreateProjects(o: {
   assertInstanceAdmin(o.actor);
   const action = o.allowed ? "operator.allow-projects" : "operator.disallow-projects";
   await accountCommand(o, { action, target: o.operatorId }, () => updateOperator(o.operatorId, { canCreateProjects: o.allowed }));
+}
+
+/**
+ * An instance admin removes an operator: memberships and access tokens go, sessions end at once,
+ * and the row stays anonymised (e-mail, name and password replaced, disabled) so the audit trail
+ * keeps naming the same id and the e-mail can be invited again. Refused (IN_USE) while the
+ * operator is the only owner of a project: the projects are named, so an owner can be added
+ * first. Not oneself. The projects' rows are locked first, as member changes lock them, so a
+ * parallel demotion cannot leave a project without an owner. Audited with the e-mail removed.
+ */
+export async function removeOperator(o: { actor: SessionOperator; requestId: string; operatorId: string }): Promise<void> {
+  assertInstanceAdmin(o.actor);
+  if (o.operatorId === o.actor.id) throw new AppError("FORBIDDEN", { message: "You cannot remove yourself." });
+  await accountCommand(o, { action: "operator.remove", target: o.operatorId, after: (r) => r }, async () => {
+    const client = pool();
+    const found = await client.query<{ email: string; name: string }>(
+      "SELECT email, name FROM operators WHERE id = $1 AND removed_at IS NULL FOR UPDATE",
+      [o.operatorId],
+    );
+    const operator = found.rows[0];
+    if (!operator) throw new AppError("NOT_FOUND", { message: "Operator not found." });
+    await client.query(
+      "SELECT 1 FROM projects WHERE id IN (SELECT project_id FROM project_members WHERE operator_id = $1) ORDER BY id FOR UPDATE",
+      [o.operatorId],
+    );
+    const soleOwner = await client.query<{ id: string; name: string }>(
+      `SELECT p.id, p.name FROM project_members m JOIN projects p ON p.id = m.project_id
+        WHERE m.operator_id = $1 AND m.role = 'OWNER'
+          AND NOT EXISTS (SELECT 1 FROM project_members o WHERE o.project_id = m.project_id AND o.role = 'OWNER' AND o.operator_id <> $1)
+        ORDER BY p.name LIMIT 20`,
+      [o.operatorId],
+    );
+    if (soleOwner.rows.length > 0) {
+      throw new AppError("IN_USE", {
+        message: `They are the only owner of ${soleOwner.rows.map((p) => `"${p.name}"`).join(", ")}: add another owner first.`,
+        details: { projects: soleOwner.rows },
+      });
+    }
+    await client.query("DELETE FROM project_members WHERE operator_id = $1", [o.operatorId]);
+    await client.query("DELETE FROM operator_tokens WHERE operator_id = $1", [o.operatorId]);
+    await client.query(
+      `UPDATE operators SET email = $2, name = 'Removed operator', password_hash = $3, disabled_at = now(),
+              removed_at = now(), is_instance_admin = false, can_create_projects = false WHERE id = $1`,
+      [o.operatorId, `removed-${o.operatorId}@operators.invalid`, `!removed:${randomBytes(16).toString("base64url")}`],
+    );
+    await endOperatorSessions({ operatorId: o.operatorId });
+    return { email: operator.email, name: operator.name };
+  });
 }
 
 /** The operator ends one of their own sessions (another operator's is NOT_FOUND). Audited. */

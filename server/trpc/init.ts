@@ -1,10 +1,14 @@
 import { initTRPC, TRPCError } from "@trpc/server";
+import type { Logger } from "pino";
 import type { z } from "zod";
 import { cappedByToken, inTokenScope, type SessionOperator } from "../auth/operator";
 import { toAppError } from "../error-normalisation";
 import { AppError, ERRORS, type ErrorCode } from "../errors";
 import type { MemberRole } from "../generated/prisma/enums";
+import { logger } from "../log";
+import { recordProcedureMetrics } from "../metrics";
 import { authorize } from "../services/command";
+import { inSpan } from "../tracing";
 import { checkJsonShape, parseWith } from "../validation";
 
 /**
@@ -84,7 +88,32 @@ const normalised = t.middleware(async ({ ctx, next }) => {
   throw new TRPCError({ code: ERRORS[app.code].trpc, message: app.message, cause: app });
 });
 
-export const publicProcedure = t.procedure.meta({ access: "public" }).use(normalised);
+/**
+ * Every procedure call leaves a Prometheus series, an access line (component "trpc": request id,
+ * procedure, type, code, duration, operator id; never the input) and, with tracing on, a span.
+ */
+const observed = t.middleware(({ ctx, path, type, next }) =>
+  inSpan(`trpc ${path}`, { attributes: { "rpc.system": "trpc", "rpc.method": path, "gb.request_id": ctx.requestId } }, async (span) => {
+    const started = performance.now();
+    const result = await next();
+    const code = result.ok ? "" : appErrorOf(result.error, ctx.requestId).code;
+    const durationMs = Math.round((performance.now() - started) * 100) / 100;
+    recordProcedureMetrics({ procedure: path, type, code, durationMs });
+    if (code) span?.setAttribute("gb.error_code", code);
+    const line = { requestId: ctx.requestId, procedure: path, type, ...(code ? { code } : {}), durationMs, operatorId: ctx.operator?.id };
+    if (code === "INTERNAL_ERROR") trpcLog().error(line, "procedure");
+    else trpcLog().info(line, "procedure");
+    return result;
+  }),
+);
+
+let trpcLogger: Logger | undefined;
+const trpcLog = () => {
+  trpcLogger ??= logger("trpc");
+  return trpcLogger;
+};
+
+export const publicProcedure = t.procedure.meta({ access: "public" }).use(observed).use(normalised);
 
 /** Signed in, or an operator access token; a call made with a token is audited with its id. */
 export const operatorProcedure = publicProcedure.meta({ access: "operator" }).use(({ ctx, next }) => {

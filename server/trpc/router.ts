@@ -2,6 +2,7 @@ import { router } from "./init";
 import { accountRouter, operatorsRouter } from "./routers/account";
 import { configRouter } from "./routers/config";
 import { economyRouter } from "./routers/economy";
+import { healthRouter } from "./routers/health";
 import { leaderboardsRouter } from "./routers/leaderboards";
 import { membersRouter } from "./routers/members";
 import { auditRouter, playersRouter } from "./routers/players";
@@ -11,6 +12,7 @@ import { tokensRouter } from "./routers/tokens";
 
 export const appRouter = router({
   projects: projectsRouter,
+  health: healthRouter,
   players: playersRouter,
   audit: auditRouter,
   members: membersRouter,

@@ -1,5 +1,6 @@
 import { uuidv7 } from "../../crypto";
 import { pool } from "../../db";
+import { countEvent } from "../../metrics";
 import type { SessionDto } from "./schemas";
 import { newRefreshToken, refreshExpiry, sessionDto } from "./sessions";
 
@@ -21,5 +22,7 @@ export async function signInAnonymously({ projectId }: { projectId: string }): P
            INSERT INTO refresh_tokens (id, session_id, token_hash) VALUES ($5, $3, $6)`,
     values: [playerId, projectId, sessionId, refreshExpiry(), uuidv7(), Buffer.from(refresh.hash)],
   });
+  countEvent("sign_in", "anonymous");
+  countEvent("new_player", "anonymous");
   return sessionDto({ projectId, playerId, sessionId, refreshToken: refresh.token, created: true });
 }

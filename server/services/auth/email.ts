@@ -30,13 +30,13 @@ export async function registerWithEmail(o: {
       if (linked.count === 0) {
         throw new AppError("ACCOUNT_ALREADY_LINKED", { message: "This player already has an e-mail address." });
       }
-      return issueSession({ projectId: o.projectId, playerId: o.playerId, created: false });
+      return issueSession({ projectId: o.projectId, playerId: o.playerId, created: false, method: "email" });
     }
     const player = await prisma().player.create({
       data: { projectId: o.projectId, email: o.email, passwordHash, displayName: o.displayName ?? null, lastLoginAt: new Date() },
       select: { id: true },
     });
-    return issueSession({ projectId: o.projectId, playerId: player.id, created: true });
+    return issueSession({ projectId: o.projectId, playerId: player.id, created: true, method: "email" });
   } catch (error) {
     if (isUniqueViolation(error)) throw new AppError("EMAIL_TAKEN");
     throw error;
@@ -55,5 +55,5 @@ export async function loginWithEmail(o: { projectId: string; email: string; pass
   await loginSucceeded(attempt, { playerId: player.id, ip: o.ip });
   assertNotBanned(player);
   await prisma().player.update({ where: { id: player.id }, data: { lastLoginAt: new Date() }, select: { id: true } });
-  return issueSession({ projectId: o.projectId, playerId: player.id, created: false });
+  return issueSession({ projectId: o.projectId, playerId: player.id, created: false, method: "email" });
 }

@@ -83,7 +83,7 @@ async function findOrLink(o: IdentityRef, retried: boolean): Promise<SessionDto>
       throw new AppError("ACCOUNT_ALREADY_LINKED", { message: "This identity belongs to another player." });
     }
     assertNotBanned(existing.player);
-    return issueSession({ projectId: o.projectId, playerId: existing.player.id, created: false });
+    return issueSession({ projectId: o.projectId, playerId: existing.player.id, created: false, method: "idp" });
   }
   try {
     if (o.playerId) {
@@ -91,7 +91,7 @@ async function findOrLink(o: IdentityRef, retried: boolean): Promise<SessionDto>
         data: { projectId: o.projectId, playerId: o.playerId, provider: o.provider, subject: o.subject },
         select: { id: true },
       });
-      return issueSession({ projectId: o.projectId, playerId: o.playerId, created: false });
+      return issueSession({ projectId: o.projectId, playerId: o.playerId, created: false, method: "idp" });
     }
     const player = await prisma().player.create({
       data: {
@@ -101,7 +101,7 @@ async function findOrLink(o: IdentityRef, retried: boolean): Promise<SessionDto>
       },
       select: { id: true },
     });
-    return issueSession({ projectId: o.projectId, playerId: player.id, created: true });
+    return issueSession({ projectId: o.projectId, playerId: player.id, created: true, method: "idp" });
   } catch (error) {
     if (!isUniqueViolation(error)) throw error;
     // Two first sign-ins with the same identity at once: the loser signs in to the winner's

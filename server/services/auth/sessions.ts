@@ -3,6 +3,7 @@ import { forgetSessions } from "../../auth/session-cache";
 import { sha256 } from "../../crypto";
 import { prisma } from "../../db";
 import { env } from "../../env";
+import { countEvent } from "../../metrics";
 import { signAccessToken } from "../../tokens/access-token";
 import type { SessionDto } from "./schemas";
 
@@ -32,7 +33,13 @@ export async function sessionDto(o: {
 }
 
 /** A new session (sign-in) for an existing player. */
-export async function issueSession(o: { projectId: string; playerId: string; created: boolean }): Promise<SessionDto> {
+/** A new session after a sign-in (`method`: how; counted in gb_events_total, with a new player when `created`). */
+export async function issueSession(o: {
+  projectId: string;
+  playerId: string;
+  created: boolean;
+  method: "email" | "idp";
+}): Promise<SessionDto> {
   const refresh = newRefreshToken();
   const session = await prisma().session.create({
     data: {
@@ -43,7 +50,15 @@ export async function issueSession(o: { projectId: string; playerId: string; cre
     },
     select: { id: true },
   });
-  return sessionDto({ ...o, sessionId: session.id, refreshToken: refresh.token });
+  countEvent("sign_in", o.method);
+  if (o.created) countEvent("new_player", o.method);
+  return sessionDto({
+    projectId: o.projectId,
+    playerId: o.playerId,
+    created: o.created,
+    sessionId: session.id,
+    refreshToken: refresh.token,
+  });
 }
 
 /** Ends sessions; their access and refresh tokens are refused from then on. */

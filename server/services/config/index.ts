@@ -2,7 +2,8 @@ import { createHash } from "node:crypto";
 import { pool, transaction } from "../../db";
 import { env } from "../../env";
 import { AppError, type ErrorCode } from "../../errors";
-import { type AuditActor, recordAudit } from "../audit";
+import { auditActorOf, recordAudit } from "../audit";
+import { authorize, type OperatorContext } from "../command";
 import { applyEconomyChanges, forgetEconomy, listCurrencies, listItems, listPurchases } from "../economy/definitions";
 import { isCurrencyLine, type Line } from "../economy/schemas";
 import { assertJwksUrlAllowed, deleteIdentityProvider, listIdentityProviders, upsertIdentityProvider } from "../identity-providers";
@@ -267,7 +268,7 @@ async function providerRefusals(doc: ConfigDocument, diff: ConfigDiff): Promise<
 }
 
 /** What importing `document` into the project would change, and what of it the services would refuse. Changes nothing. */
-export async function planImport(o: { projectId: string; document: ConfigDocument }): Promise<ImportPlan> {
+async function planImport(o: { projectId: string; document: ConfigDocument }): Promise<ImportPlan> {
   const current = await exportConfig({ projectId: o.projectId });
   const diff = Object.fromEntries(
     CONFIG_KINDS.map((kind) => [kind, diffKind(current[kind] as Entry[], o.document[kind] as Entry[])]),
@@ -283,6 +284,12 @@ export async function planImport(o: { projectId: string; document: ConfigDocumen
   return { diff, refusals, warnings: await lowerMaxWarnings(o.projectId, diff), changes, diffHash };
 }
 
+/** The dry run an admin asks for before importing (the same role as the import: it reads what only admins change). */
+export async function dryRunImport(ctx: OperatorContext, o: { projectId: string; document: ConfigDocument }): Promise<ImportPlan> {
+  await authorize(ctx, o.projectId, "ADMIN");
+  return planImport(o);
+}
+
 const afterOf = <T>(diff: KindDiff, id: string) => diff.created.find((c) => c.id === id)?.after as T;
 const desiredEntry = <T>(doc: ConfigDocument, kind: ConfigKind, id: string) => (doc[kind] as Entry[]).find((e) => e.id === id) as T;
 
@@ -290,14 +297,14 @@ const desiredEntry = <T>(doc: ConfigDocument, kind: ConfigKind, id: string) => (
  * Applies the document in one transaction: the diff is recomputed under a per-project advisory
  * lock, refused as a whole if anything in it is refused (or if it is not the diff the caller
  * confirmed), then performed in dependency order — currencies and items before the purchases
- * that name them, purchases before the currencies and items they stop naming — and audited.
+ * that name them, purchases before the currencies and items they stop naming — and audited. The
+ * caller's role is checked in the transaction (authorize, as runCommand does); its own timeouts,
+ * lock and cache invalidation do not fit runCommand's shape.
  */
-export async function applyImport(o: {
-  projectId: string;
-  document: ConfigDocument;
-  actor: AuditActor;
-  expectDiffHash?: string;
-}): Promise<ImportPlan> {
+export async function applyImport(
+  ctx: OperatorContext,
+  o: { projectId: string; document: ConfigDocument; expectDiffHash?: string },
+): Promise<ImportPlan> {
   const { projectId, document: doc } = o;
   let touchedBoards: string[] = [];
   try {
@@ -306,6 +313,7 @@ export async function applyImport(o: {
       // (a refusal rolls everything back; the import is all or nothing).
       await client.query("SET LOCAL statement_timeout = 30000");
       await client.query("SET LOCAL lock_timeout = 10000");
+      const actor = await authorize(ctx, projectId, "ADMIN");
       await client.query("SELECT pg_advisory_xact_lock(hashtextextended($1, 0))", [`config-import:${projectId}`]);
       const plan = await planImport({ projectId, document: doc });
       if (o.expectDiffHash !== undefined && plan.diffHash !== o.expectDiffHash) {
@@ -352,7 +360,7 @@ export async function applyImport(o: {
       }
       if (plan.changes > 0) {
         await recordAudit({
-          actor: o.actor,
+          actor: auditActorOf(actor, ctx.requestId),
           projectId,
           action: "config.import",
           target: projectId,

@@ -105,3 +105,22 @@ export async function currencyTotals(o: { projectId: string }) {
     holders: byId.get(c.id)?.holders ?? 0,
   }));
 }
+
+/**
+ * How many players hold more of a currency (or an item) than `max`: what lowering its maximum to
+ * `max` would leave above it (they keep it; only decreases are accepted until they are below).
+ * One count over the project's wallets or inventory rows of that definition.
+ */
+export async function holdersAbove(o: {
+  projectId: string;
+  kind: "currency" | "item";
+  id: string;
+  max: number;
+}): Promise<{ players: number }> {
+  const sql =
+    o.kind === "currency"
+      ? "SELECT count(*)::int AS n FROM wallets WHERE project_id = $1 AND currency_id = $2 AND balance > $3"
+      : "SELECT count(*)::int AS n FROM inventory WHERE project_id = $1 AND item_id = $2 AND quantity > $3";
+  const { rows } = await pool().query<{ n: number }>(sql, [o.projectId, o.id, o.max]);
+  return { players: rows[0]?.n ?? 0 };
+}

@@ -2,6 +2,7 @@ import { type Actor, isTrusted, type OperatorActor, type PlayerActor, type Syste
 import { uuidv7 } from "../../crypto";
 import { pool } from "../../db";
 import { AppError } from "../../errors";
+import { countEvent } from "../../metrics";
 import { economyConfig } from "./definitions";
 import { isCurrencyLine, type Line, MAX_AMOUNT, type TransactionDto } from "./schemas";
 
@@ -212,6 +213,7 @@ export async function purchase(o: { actor: PlayerActor; purchaseId: string; quan
     quantity: o.quantity,
     context: o.context,
   });
+  countEvent("purchase");
   return {
     transactionId: applied.transactionId,
     purchaseId: definition.id,

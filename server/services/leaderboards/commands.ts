@@ -8,7 +8,8 @@ import {
   toDto,
   updateLeaderboard,
 } from "./definitions";
-import { currentPeriod } from "./entries";
+import { currentPeriod, removeEntry } from "./entries";
+import { entryOfPlayer } from "./operator";
 import type { CreateLeaderboard, LeaderboardDto, UpdateLeaderboard } from "./schemas";
 
 /**
@@ -73,6 +74,28 @@ export function resetBoard(ctx: OperatorContext, o: Board): Promise<{ archived: 
       return { archived: before.period, period: currentPeriod(await loadLeaderboard(o.projectId, o.id)).period };
     },
     after: (result) => ({ period: result.period }),
+    invalidate: forget(o),
+  });
+}
+
+/**
+ * Removes one player's entry from the current period (or `period`); the ranks below move up. The
+ * audit row is written first: the removal also changes the Redis rank index, which no rollback
+ * undoes.
+ */
+export function removeEntryAs(ctx: OperatorContext, o: Board & { playerId: string; period?: string }): Promise<{ removed: true }> {
+  const ref = { projectId: o.projectId, leaderboardId: o.id, playerId: o.playerId, period: o.period };
+  return runCommand(ctx, {
+    projectId: o.projectId,
+    minimum: "ADMIN",
+    action: "leaderboard.entry.remove",
+    target: `${o.id}/${o.playerId}`,
+    before: () => entryOfPlayer(ref),
+    auditFirst: true,
+    run: async (_actor, before) => {
+      await removeEntry({ ...ref, period: before.period });
+      return { removed: true as const };
+    },
     invalidate: forget(o),
   });
 }

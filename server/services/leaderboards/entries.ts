@@ -1,6 +1,7 @@
 import { isTrusted, type PlayerActor } from "../../actor";
 import { pool } from "../../db";
 import { AppError } from "../../errors";
+import { countEvent } from "../../metrics";
 import type { JsonValue } from "../json-value";
 import { type Definition, loadLeaderboard } from "./definitions";
 import { periodKey } from "./periods";
@@ -159,6 +160,7 @@ export async function submitScore(o: {
     values,
   );
   const row = rows[0];
+  countEvent("score_submit");
   if (row?.written) {
     const rank = row.rank ?? (await rankOf(o.actor.projectId, board, period, row, true));
     return { ...toEntry(row, rank), updated: true };

@@ -1,6 +1,7 @@
 import { Redis } from "ioredis";
 import { afterTransaction, pool } from "../../db";
 import { env } from "../../env";
+import { logger } from "../../log";
 
 /**
  * The rank index: with REDIS_URL, one Redis sorted set per board and period gives ranks and
@@ -145,14 +146,14 @@ async function guarded<T>(work: (redis: IndexRedis) => Promise<T>, fallback: T):
     const result = await work(redis);
     if (state.failedSince !== null) {
       state.failedSince = null;
-      console.warn("[leaderboards] the rank index is reachable again; indexes are rebuilt as they are read");
+      logger("leaderboards").warn("the rank index is reachable again; indexes are rebuilt as they are read");
       await dropReadyMarkers(redis);
     }
     return result;
   } catch (error) {
     if (state.failedSince === null) {
       state.failedSince = Date.now();
-      console.error("[leaderboards] rank index unavailable, serving from Postgres:", (error as Error).message);
+      logger("leaderboards").error({ reason: (error as Error).message }, "rank index unavailable, serving from Postgres");
     }
     return fallback;
   }
@@ -242,7 +243,7 @@ function rebuildInBackground(redis: IndexRedis, projectId: string, boardId: stri
   // entry that transaction is writing.
   afterTransaction(() =>
     rebuildIndex(redis, projectId, boardId, period).catch((error: unknown) =>
-      console.error("[leaderboards] index rebuild failed:", (error as Error).message),
+      logger("leaderboards").error({ reason: (error as Error).message }, "index rebuild failed"),
     ),
   );
 }

@@ -2,6 +2,7 @@ import type pg from "pg";
 import { isTrusted, type OperatorActor, type PlayerActor } from "../../actor";
 import { pool, transaction } from "../../db";
 import { AppError } from "../../errors";
+import { countEvent, countWrittenBytes } from "../../metrics";
 import { checkPrecondition, limitExceeded, type Precondition, serialise, type VersionConflict, versionConflict } from "../storage-limits";
 import { type DataRecord, LIMITS, type PatchDataBody, type Visibility } from "./schemas";
 
@@ -177,6 +178,8 @@ export async function putPlayerData(o: {
     });
   const row = written.rows[0];
   if (!row) throw new Error("put_player_data returned no row");
+  countEvent("data_write");
+  countWrittenBytes("data", bytes);
   return { record: toRecord(row), created: row.created };
 }
 

@@ -3,6 +3,7 @@ import type pg from "pg";
 import type { PlayerActor } from "../../actor";
 import { pool, transaction } from "../../db";
 import { AppError } from "../../errors";
+import { countEvent, countWrittenBytes } from "../../metrics";
 import { checkPrecondition, limitExceeded, lockPlayer, type Precondition, serialise, versionConflict } from "../storage-limits";
 import { SAVE_LIMITS, type Save, type SaveMetadata } from "./schemas";
 
@@ -94,6 +95,8 @@ export async function putSave(o: {
     );
     const row = written.rows[0];
     if (!row) throw new Error("upsert returned no row");
+    countEvent("save_write");
+    countWrittenBytes("save", bytes);
     return { metadata: toMetadata(row), created: !existing };
   });
 }

@@ -5,6 +5,7 @@ import {
   changeOwnPassword,
   endOwnSession,
   listOperators,
+  removeOperator,
   setOperatorCanCreateProjects,
   setOperatorDisabled,
   signOutEverywhere,
@@ -41,4 +42,8 @@ export const operatorsRouter = router({
   setCanCreateProjects: instanceAdminProcedure
     .input(input(z.strictObject({ operatorId: z.string().uuid(), allowed: z.boolean() })))
     .mutation(({ ctx, input }) => setOperatorCanCreateProjects({ actor: ctx.operator, requestId: ctx.requestId, ...input })),
+  /** Memberships and tokens go, sessions end, the row stays anonymised for the audit trail; refused while they are a project's only owner. */
+  remove: instanceAdminProcedure
+    .input(input(z.strictObject({ operatorId: z.string().uuid() })))
+    .mutation(({ ctx, input }) => removeOperator({ actor: ctx.operator, requestId: ctx.requestId, operatorId: input.operatorId })),
 });

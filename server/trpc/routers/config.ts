@@ -1,6 +1,5 @@
 import { z } from "zod";
-import { auditActorFor } from "../../auth/operator";
-import { applyImport, exportConfig, planImport } from "../../services/config";
+import { applyImport, dryRunImport, exportConfig } from "../../services/config";
 import { ZConfigDocument } from "../../services/config/schemas";
 import { input, projectProcedure, router } from "../init";
 
@@ -19,9 +18,9 @@ export const configRouter = router({
 
   dryRun: projectProcedure("ADMIN")
     .input(input(z.strictObject({ projectId: ZProjectId, document: ZConfigDocument })))
-    .mutation(({ input }) => planImport(input)),
+    .mutation(({ ctx, input }) => dryRunImport(ctx, input)),
 
   import: projectProcedure("ADMIN")
     .input(input(z.strictObject({ projectId: ZProjectId, document: ZConfigDocument, expectDiffHash: z.string().max(64).optional() })))
-    .mutation(({ ctx, input }) => applyImport({ ...input, actor: auditActorFor(ctx.operator, ctx.requestId) })),
+    .mutation(({ ctx, input }) => applyImport(ctx, input)),
 });

@@ -1,36 +1,19 @@
 import { z } from "zod";
-import { auditActorFor, type SessionOperator } from "../../auth/operator";
-import { transaction } from "../../db";
-import { recordAudit } from "../../services/audit";
-import { createBoard, deleteBoard, resetBoard, updateBoard } from "../../services/leaderboards/commands";
-import { forgetLeaderboard, listLeaderboards, loadLeaderboard, toDto } from "../../services/leaderboards/definitions";
-import { currentPeriod, getLeaderboardPage, getPeriodPage, listPeriods, removeEntry } from "../../services/leaderboards/entries";
-import { entryOfPlayer, searchEntries, topLeaderboards } from "../../services/leaderboards/operator";
+import { createBoard, deleteBoard, removeEntryAs, resetBoard, updateBoard } from "../../services/leaderboards/commands";
+import { listLeaderboards, loadLeaderboard, toDto } from "../../services/leaderboards/definitions";
+import { currentPeriod, getLeaderboardPage, getPeriodPage, listPeriods } from "../../services/leaderboards/entries";
+import { searchEntries, topLeaderboards } from "../../services/leaderboards/operator";
 import { ZCreateLeaderboard, ZLeaderboardId, ZUpdateLeaderboard } from "../../services/leaderboards/schemas";
 import { input, projectProcedure, router } from "../init";
 
 /**
- * Leaderboards for operators: reads for every member, changes for admins and owners. Definition
- * changes are services through runCommand (server/services/leaderboards/commands.ts); removing an
- * entry still writes its audit row here, before the removal, because the removal also changes
- * the Redis rank index, which no rollback undoes.
+ * Leaderboards for operators: reads for every member; changes (definitions, removing an entry)
+ * are services through runCommand (server/services/leaderboards/commands.ts).
  */
 const ZProjectId = z.string().uuid();
 const ZBoard = z.strictObject({ projectId: ZProjectId, id: ZLeaderboardId });
 const ZPeriod = z.string().min(1).max(100);
 const ZPaging = { offset: z.number().int().min(0).max(10_000_000).default(0), limit: z.number().int().min(1).max(100).default(25) };
-/** The audit actor names the operator, the request and the access token used, if any. */
-const auditActor = (ctx: { operator: SessionOperator; requestId: string }) => auditActorFor(ctx.operator, ctx.requestId);
-
-/**
- * The change and its audit entry in one transaction. The definition cache is filled as the
- * board is read inside it; forgotten afterwards, so a rolled-back change is never served from
- * this instance's cache.
- */
-function audited<T>(projectId: string, id: string, work: () => Promise<T>): Promise<T> {
-  return transaction(work).finally(() => forgetLeaderboard(projectId, id));
-}
-
 export const leaderboardsRouter = router({
   list: projectProcedure("VIEWER")
     .input(input(z.strictObject({ projectId: ZProjectId })))
@@ -105,20 +88,5 @@ export const leaderboardsRouter = router({
   /** Removes one player's entry from the current period (or `period`); the ranks below move up. */
   removeEntry: projectProcedure("ADMIN")
     .input(input(ZBoard.extend({ playerId: z.string().uuid(), period: ZPeriod.optional() })))
-    .mutation(({ ctx, input }) =>
-      audited(input.projectId, input.id, async () => {
-        const ref = { projectId: input.projectId, leaderboardId: input.id, playerId: input.playerId, period: input.period };
-        const before = await entryOfPlayer(ref);
-        await recordAudit({
-          actor: auditActor(ctx),
-          projectId: input.projectId,
-          action: "leaderboard.entry.remove",
-          target: `${input.id}/${input.playerId}`,
-          before,
-        });
-        // Last: the removal also updates the Redis rank index, which no rollback undoes.
-        await removeEntry({ ...ref, period: before.period });
-        return { removed: true };
-      }),
-    ),
+    .mutation(({ ctx, input }) => removeEntryAs(ctx, input)),
 });

@@ -1,13 +1,10 @@
 import { z } from "zod";
-import { auditActorFor } from "../../auth/operator";
-import { transaction } from "../../db";
-import { listAudit, recordAudit } from "../../services/audit";
-import { revokeSessions } from "../../services/auth/sessions";
+import { listAudit } from "../../services/audit";
 import { ZJsonValue } from "../../services/json-value";
-import { getPlayerData, putPlayerData } from "../../services/player-data";
+import { getPlayerData } from "../../services/player-data";
 import { ZKey } from "../../services/player-data/schemas";
-import { deletePlayer, playerDetail, searchPlayers } from "../../services/players/admin";
-import { banPlayer, unbanPlayer } from "../../services/players/bans";
+import { playerDetail, searchPlayers } from "../../services/players/admin";
+import { banPlayerAs, deletePlayerAs, revokePlayerSessionsAs, setPlayerDataAs, unbanPlayerAs } from "../../services/players/commands";
 import { ZBanReason, ZBanUntil } from "../../services/players/schemas";
 import { input, projectProcedure, router } from "../init";
 
@@ -35,96 +32,27 @@ const playersProcedures = {
 
   ban: projectProcedure("ADMIN")
     .input(input(ZPlayer.extend({ reason: ZBanReason, until: ZBanUntil })))
-    .mutation(({ ctx, input }) =>
-      transaction(async () => {
-        const ban = await banPlayer({ ...input, until: input.until ? new Date(input.until) : null });
-        await recordAudit({
-          actor: auditActorFor(ctx.operator, ctx.requestId),
-          projectId: input.projectId,
-          action: "player.ban",
-          target: input.playerId,
-          after: { reason: ban.banReason, until: ban.bannedUntil },
-        });
-        return ban;
-      }),
-    ),
+    .mutation(({ ctx, input }) => banPlayerAs(ctx, input)),
 
   unban: projectProcedure("ADMIN")
     .input(input(ZPlayer))
-    .mutation(({ ctx, input }) =>
-      transaction(async () => {
-        const ban = await unbanPlayer(input);
-        await recordAudit({
-          actor: auditActorFor(ctx.operator, ctx.requestId),
-          projectId: input.projectId,
-          action: "player.unban",
-          target: input.playerId,
-        });
-        return ban;
-      }),
-    ),
+    .mutation(({ ctx, input }) => unbanPlayerAs(ctx, input)),
 
   revokeSessions: projectProcedure("ADMIN")
     .input(input(ZPlayer))
-    .mutation(({ ctx, input }) =>
-      transaction(async () => {
-        const revoked = await revokeSessions({ ...input, reason: "operator" });
-        await recordAudit({
-          actor: auditActorFor(ctx.operator, ctx.requestId),
-          projectId: input.projectId,
-          action: "player.revoke-sessions",
-          target: input.playerId,
-          after: { revoked },
-        });
-        return { revoked };
-      }),
-    ),
+    .mutation(({ ctx, input }) => revokePlayerSessionsAs(ctx, input)),
 };
 
 export const playerAdminRouter = {
   /** Owner or admin, with "delete" typed as confirmation: the player and everything they own. */
   delete: projectProcedure("ADMIN")
     .input(input(ZPlayer.extend({ confirm: z.literal("delete") })))
-    .mutation(({ ctx, input }) =>
-      transaction(async () => {
-        const before = await playerDetail(input);
-        const removed = await deletePlayer(input);
-        await recordAudit({
-          actor: auditActorFor(ctx.operator, ctx.requestId),
-          projectId: input.projectId,
-          action: "player.delete",
-          target: input.playerId,
-          before: { displayName: before.displayName, email: before.email, dataKeys: before.data.length, saves: before.saves.length },
-          after: { leaderboardEntries: removed.entries },
-        });
-        return removed;
-      }),
-    ),
+    .mutation(({ ctx, input }) => deletePlayerAs(ctx, input)),
 
   /** Edits one data key as JSON with the API's version check (If-Match), as a trusted writer. */
   setData: projectProcedure("ADMIN")
     .input(input(ZPlayer.extend({ key: ZKey, value: ZJsonValue, version: z.number().int().min(1) })))
-    .mutation(({ ctx, input }) =>
-      transaction(async () => {
-        const before = await getPlayerData({ actor: ctx.actor, playerId: input.playerId, key: input.key });
-        const { record } = await putPlayerData({
-          actor: ctx.actor,
-          playerId: input.playerId,
-          key: input.key,
-          value: input.value,
-          precondition: { ifMatch: input.version },
-        });
-        await recordAudit({
-          actor: auditActorFor(ctx.operator, ctx.requestId),
-          projectId: input.projectId,
-          action: "player.data",
-          target: `${input.playerId}/${input.key}`,
-          before: { version: before.version, value: before.value },
-          after: { version: record.version, value: record.value },
-        });
-        return record;
-      }),
-    ),
+    .mutation(({ ctx, input }) => setPlayerDataAs(ctx, input)),
 
   data: projectProcedure("VIEWER")
     .input(input(ZPlayer.extend({ key: ZKey })))

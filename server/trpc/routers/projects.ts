@@ -1,22 +1,7 @@
 import { z } from "zod";
-import { auditActorFor } from "../../auth/operator";
-import { transaction } from "../../db";
-import { AppError } from "../../errors";
-import { projectLimit } from "../../ratelimit";
-import { recordAudit } from "../../services/audit";
-import {
-  createApiKey,
-  createProjectAs,
-  deleteProject,
-  getProject,
-  listApiKeys,
-  listProjectsFor,
-  renameProject,
-  revokeApiKey,
-  setProjectPlan,
-} from "../../services/projects";
+import { createProjectAs, getProject, listApiKeys, listProjectsFor } from "../../services/projects";
+import { createApiKeyAs, deleteProjectAs, renameProjectAs, revokeApiKeyAs, setPlanAs } from "../../services/projects/commands";
 import { ZApiKeyKind, ZProjectName } from "../../services/projects/schemas";
-import { playerCounts, projectUsage } from "../../usage";
 import {
   input,
   instanceAdminProcedure,
@@ -48,43 +33,12 @@ export const projectsRouter = router({
 
   rename: projectProcedure("ADMIN")
     .input(input(z.strictObject({ projectId: ZProjectId, name: ZProjectName })))
-    .mutation(({ ctx, input }) =>
-      transaction(async () => {
-        const before = await getProject(input);
-        const after = await renameProject(input);
-        await recordAudit({
-          actor: auditActorFor(ctx.operator, ctx.requestId),
-          projectId: input.projectId,
-          action: "project.rename",
-          target: input.projectId,
-          before: { name: before.name },
-          after: { name: after.name },
-        });
-        return after;
-      }),
-    ),
+    .mutation(({ ctx, input }) => renameProjectAs(ctx, input)),
 
   /** Owner only, with the project's name typed as confirmation. */
   delete: projectProcedure("OWNER")
     .input(input(z.strictObject({ projectId: ZProjectId, confirmName: z.string() })))
-    .mutation(({ ctx, input }) =>
-      transaction(async () => {
-        const before = await getProject(input);
-        if (input.confirmName !== before.name) {
-          throw new AppError("VALIDATION_ERROR", {
-            details: { issues: [{ path: "input.confirmName", message: "Type the project's name to confirm." }] },
-          });
-        }
-        await deleteProject(input);
-        await recordAudit({
-          actor: auditActorFor(ctx.operator, ctx.requestId),
-          projectId: input.projectId,
-          action: "project.delete",
-          target: input.projectId,
-          before,
-        });
-      }),
-    ),
+    .mutation(({ ctx, input }) => deleteProjectAs(ctx, input)),
 
   /** What a studio is sold: only instance admins change it. Reaches every instance within API_KEY_CACHE_TTL_SECONDS. */
   setPlan: instanceAdminProcedure
@@ -97,30 +51,7 @@ export const projectsRouter = router({
         }),
       ),
     )
-    .mutation(({ ctx, input }) =>
-      transaction(async () => {
-        const before = await getProject(input);
-        const after = await setProjectPlan(input);
-        await recordAudit({
-          actor: auditActorFor(ctx.operator, ctx.requestId),
-          projectId: input.projectId,
-          action: "project.plan",
-          target: input.projectId,
-          before: { plan: before.plan, customRateLimit: before.customRateLimit },
-          after: { plan: after.plan, customRateLimit: after.customRateLimit },
-        });
-        return after;
-      }),
-    ),
-
-  /** Requests per minute (answered and rate-limited) against the plan's limit, and player counts. */
-  usage: projectProcedure("VIEWER")
-    .input(input(z.strictObject({ projectId: ZProjectId })))
-    .query(async ({ input }) => {
-      const project = await getProject(input);
-      const [usage, players] = await Promise.all([projectUsage(input), playerCounts(input)]);
-      return { ...usage, players, limitPerMinute: projectLimit(project.plan, project.customRateLimit) };
-    }),
+    .mutation(({ ctx, input }) => setPlanAs(ctx, input)),
 
   keys: projectProcedure("VIEWER")
     .input(input(z.strictObject({ projectId: ZProjectId })))
@@ -129,32 +60,9 @@ export const projectsRouter = router({
   /** The secret is in this answer only; it is stored as a hash. */
   createKey: projectProcedure("ADMIN")
     .input(input(z.strictObject({ projectId: ZProjectId, kind: ZApiKeyKind, name: ZProjectName })))
-    .mutation(({ ctx, input }) =>
-      transaction(async () => {
-        const key = await createApiKey(input);
-        const { key: _secret, ...safe } = key;
-        await recordAudit({
-          actor: auditActorFor(ctx.operator, ctx.requestId),
-          projectId: input.projectId,
-          action: "key.create",
-          target: key.id,
-          after: safe,
-        });
-        return key;
-      }),
-    ),
+    .mutation(({ ctx, input }) => createApiKeyAs(ctx, input)),
 
   revokeKey: projectProcedure("ADMIN")
     .input(input(z.strictObject({ projectId: ZProjectId, keyId: z.string().uuid() })))
-    .mutation(({ ctx, input }) =>
-      transaction(async () => {
-        await revokeApiKey(input);
-        await recordAudit({
-          actor: auditActorFor(ctx.operator, ctx.requestId),
-          projectId: input.projectId,
-          action: "key.revoke",
-          target: input.keyId,
-        });
-      }),
-    ),
+    .mutation(({ ctx, input }) => revokeApiKeyAs(ctx, input)),
 });

@@ -1,0 +1,9 @@
+import { notFound } from "next/navigation";
+import { InstanceHealth } from "@/components/dashboard/instance-health";
+import { signedInOperator } from "@/server/auth/next-auth";
+
+export default async function InstancePage() {
+  const operator = await signedInOperator();
+  if (!operator?.isInstanceAdmin) notFound();
+  return <InstanceHealth />;
+}

@@ -1,0 +1,245 @@
+"use client";
+
+import type { ReactNode } from "react";
+import { useState } from "react";
+import { Bar, BarChart, CartesianGrid, Legend, ReferenceLine, ResponsiveContainer, Tooltip, XAxis, YAxis } from "recharts";
+import { columnsFor, DataTable, type DataTableColumns } from "@/components/ui/data-table";
+import { Button, Card, State } from "@/components/ui/primitives";
+import type { CodeHealth, PlayersHealth, RequestHealth, RouteHealth } from "@/server/services/health";
+import type { HealthRange } from "@/server/services/health/schemas";
+
+/**
+ * The health view's parts, shared by a project's overview and the instance page: range tabs, a
+ * caption that names the range shown, stat cards, requests by status class over time, the top
+ * error codes and routes, and players per day. Numbers come from the request path's counters
+ * (server/usage.ts), written every few seconds; the pages refetch every 10 s.
+ */
+export const RANGES: { value: HealthRange; label: string; text: string }[] = [
+  { value: "1h", label: "Last hour", text: "the last hour" },
+  { value: "24h", label: "Last 24 hours", text: "the last 24 hours" },
+  { value: "7d", label: "Last 7 days", text: "the last 7 days" },
+];
+export const rangeText = (range: HealthRange) => RANGES.find((r) => r.value === range)?.text ?? range;
+
+const CLASSES = [
+  { key: "2xx", name: "2xx", color: "#15803d" },
+  { key: "3xx", name: "3xx", color: "#2563eb" },
+  { key: "4xx", name: "4xx", color: "#d97706" },
+  { key: "5xx", name: "5xx", color: "#dc2626" },
+  { key: "limited", name: "rate-limited", color: "#7c3aed" },
+] as const;
+
+export const count = (n: number) => Math.round(n).toLocaleString("en");
+export const percent = (share: number) => `${(share * 100).toFixed(share > 0 && share < 0.001 ? 2 : 1)}%`;
+export function ms(value: number | null): string {
+  if (value === null) return "—";
+  if (value >= 1000) return `${(value / 1000).toFixed(1)} s`;
+  return `${value < 10 ? value.toFixed(1) : Math.round(value)} ms`;
+}
+
+export function RangeTabs({ range, onChange }: { range: HealthRange; onChange: (range: HealthRange) => void }) {
+  return (
+    <fieldset className="flex flex-wrap gap-1">
+      <legend className="sr-only">Time range</legend>
+      {RANGES.map((r) => (
+        <Button
+          key={r.value}
+          variant={range === r.value ? "primary" : "secondary"}
+          aria-pressed={range === r.value}
+          onClick={() => onChange(r.value)}
+        >
+          {r.label}
+        </Button>
+      ))}
+    </fieldset>
+  );
+}
+
+function Stat({ label, value, detail, testId }: { label: string; value: string; detail?: string; testId: string }) {
+  return (
+    <div className="rounded-lg border border-zinc-200 bg-white p-3 shadow-sm">
+      <p className="text-xs text-zinc-600">{label}</p>
+      <p className="text-xl font-semibold tabular-nums" data-testid={testId}>
+        {value}
+      </p>
+      {detail && <p className="text-xs text-zinc-600">{detail}</p>}
+    </div>
+  );
+}
+
+/** Caption, stat cards and the chart of one range; `busy` while the next range is loading. */
+export function RequestSummary({ health, limitPerMinute, busy }: { health: RequestHealth; limitPerMinute?: number; busy?: boolean }) {
+  const t = health.totals;
+  const empty = t.requests === 0;
+  return (
+    <section aria-labelledby="health-caption" aria-busy={busy || undefined} className={busy ? "space-y-4 opacity-60" : "space-y-4"}>
+      <h2 id="health-caption" className="text-lg font-semibold" data-testid="health-caption">
+        Requests in {rangeText(health.range)}
+      </h2>
+      <div className="grid grid-cols-2 gap-3 sm:grid-cols-3 lg:grid-cols-6">
+        <Stat label="Requests" value={count(t.requests)} testId="stat-requests" />
+        <Stat
+          label="Error rate"
+          value={empty ? "—" : percent(t.errorRate)}
+          detail={`${count(t.errors)} errors · ${percent(t.serverErrorRate)} 5xx`}
+          testId="stat-error-rate"
+        />
+        <Stat label="Rate-limited" value={count(t.byClass.limited)} testId="stat-rate-limited" />
+        <Stat label="Latency p50" value={ms(t.p50)} testId="stat-p50" />
+        <Stat label="Latency p95" value={ms(t.p95)} testId="stat-p95" />
+        <Stat label="Latency p99" value={ms(t.p99)} testId="stat-p99" />
+      </div>
+      <Card title={`Requests by status, per ${health.stepSeconds === 60 ? "minute" : "hour"}`}>
+        {limitPerMinute !== undefined && health.range === "1h" && (
+          <p className="mb-2 text-sm text-zinc-600" data-testid="plan-limit">
+            The plan allows {count(limitPerMinute)} requests per minute (dashed line when the bars come near it).
+          </p>
+        )}
+        {empty ? (
+          <State kind="empty">No requests in {rangeText(health.range)}.</State>
+        ) : (
+          <RequestsChart health={health} limitPerMinute={health.range === "1h" ? limitPerMinute : undefined} />
+        )}
+      </Card>
+    </section>
+  );
+}
+
+function tick(range: HealthRange) {
+  return (iso: string) => {
+    const d = new Date(iso);
+    if (range === "7d") return d.toLocaleDateString("en", { weekday: "short", day: "numeric" });
+    return d.toLocaleTimeString("en-GB", { hour: "2-digit", minute: "2-digit" });
+  };
+}
+
+function RequestsChart({ health, limitPerMinute }: { health: RequestHealth; limitPerMinute?: number }) {
+  const label = (v: unknown) => new Date(String(v)).toLocaleString("en-GB", { dateStyle: "medium", timeStyle: "short" });
+  return (
+    <div className="h-64 w-full" data-testid="requests-chart">
+      <ResponsiveContainer width="100%" height="100%">
+        <BarChart data={health.series} margin={{ top: 8, right: 8, bottom: 0, left: 0 }} barCategoryGap={1}>
+          <CartesianGrid strokeDasharray="3 3" vertical={false} />
+          <XAxis dataKey="start" tickFormatter={tick(health.range)} minTickGap={28} fontSize={11} />
+          <YAxis allowDecimals={false} fontSize={11} width={44} />
+          <Tooltip labelFormatter={label} />
+          <Legend wrapperStyle={{ fontSize: 12 }} />
+          {limitPerMinute !== undefined && (
+            <ReferenceLine
+              y={limitPerMinute}
+              stroke="#dc2626"
+              strokeDasharray="4 4"
+              label={{ value: "plan limit", fontSize: 11, fill: "#dc2626" }}
+            />
+          )}
+          {CLASSES.map((c) => (
+            <Bar key={c.key} dataKey={c.key} name={c.name} stackId="a" fill={c.color} isAnimationActive={false} />
+          ))}
+        </BarChart>
+      </ResponsiveContainer>
+    </div>
+  );
+}
+
+const codeCol = columnsFor<CodeHealth>();
+const routeCol = columnsFor<RouteHealth>();
+
+/** The top error codes and the busiest routes of the range. */
+export function TopTables({ health }: { health: RequestHealth }) {
+  const total = health.totals.requests;
+  const codeColumns: DataTableColumns<CodeHealth> = [
+    codeCol.accessor("code", { header: "Code", cell: (c) => <code className="break-all">{c.getValue()}</code> }),
+    codeCol.accessor("status", { header: "Status" }),
+    codeCol.accessor("count", { header: "Answers", cell: (c) => count(c.getValue()) }),
+    codeCol.accessor((c) => (total ? c.count / total : 0), { id: "share", header: "Share", cell: (c) => percent(c.getValue()) }),
+  ];
+  const routeColumns: DataTableColumns<RouteHealth> = [
+    routeCol.accessor((r) => `${r.method} ${r.route}`, {
+      id: "route",
+      header: "Route",
+      cell: (c) => <code className="break-all">{c.getValue()}</code>,
+    }),
+    routeCol.accessor("requests", { header: "Requests", cell: (c) => count(c.getValue()) }),
+    routeCol.accessor("errors", { header: "Errors", cell: (c) => count(c.getValue()) }),
+    routeCol.accessor((r) => r.p95 ?? -1, { id: "p95", header: "p95", cell: (c) => ms(c.row.original.p95) }),
+  ];
+  if (total === 0) return null;
+  return (
+    <div className="grid grid-cols-1 gap-6 lg:grid-cols-2">
+      <Card title="Top error codes">
+        {health.topCodes.length === 0 ? (
+          <State kind="empty">No errors in {rangeText(health.range)}.</State>
+        ) : (
+          <DataTable
+            columns={codeColumns}
+            data={health.topCodes}
+            getRowId={(c) => c.code}
+            caption="Top error codes"
+            rowTestId="top-code"
+            minWidth={360}
+          />
+        )}
+      </Card>
+      <Card title="Top routes">
+        <DataTable
+          columns={routeColumns}
+          data={health.topRoutes}
+          getRowId={(r) => `${r.method} ${r.route}`}
+          caption="Top routes"
+          rowTestId="top-route"
+          minWidth={420}
+        />
+      </Card>
+    </div>
+  );
+}
+
+/** Players: total, today, and new and active per UTC day over the last 7 or 30 days. */
+export function PlayersCard({ players, title = "Players" }: { players: PlayersHealth; title?: ReactNode }) {
+  const [days, setDays] = useState<7 | 30>(7);
+  const shown = players.days.slice(-days);
+  const today = players.days[players.days.length - 1];
+  const day = (iso: unknown) =>
+    new Date(`${String(iso)}T00:00:00Z`).toLocaleDateString("en", { month: "short", day: "numeric", timeZone: "UTC" });
+  return (
+    <Card
+      title={title}
+      actions={
+        <fieldset className="flex gap-1">
+          <legend className="sr-only">Player days</legend>
+          {([7, 30] as const).map((n) => (
+            <Button key={n} variant={days === n ? "primary" : "secondary"} aria-pressed={days === n} onClick={() => setDays(n)}>
+              {n} days
+            </Button>
+          ))}
+        </fieldset>
+      }
+    >
+      <div className="mb-3 grid grid-cols-3 gap-3">
+        <Stat label="Players" value={count(players.total)} testId="stat-players" />
+        <Stat label="New today" value={count(today?.new ?? 0)} testId="stat-new-today" />
+        <Stat label="Active today" value={count(today?.active ?? 0)} testId="stat-active-today" />
+      </div>
+      <p className="mb-2 text-sm text-zinc-600" data-testid="players-caption">
+        New and active players per day (UTC), last {days} days
+      </p>
+      <div className="h-56 w-full">
+        <ResponsiveContainer width="100%" height="100%">
+          <BarChart data={shown} margin={{ top: 8, right: 8, bottom: 0, left: 0 }}>
+            <CartesianGrid strokeDasharray="3 3" vertical={false} />
+            <XAxis dataKey="day" tickFormatter={day} minTickGap={20} fontSize={11} />
+            <YAxis allowDecimals={false} fontSize={11} width={44} />
+            <Tooltip labelFormatter={day} />
+            <Legend wrapperStyle={{ fontSize: 12 }} />
+            <Bar dataKey="new" name="new" fill="#0ea5e9" isAnimationActive={false} />
+            <Bar dataKey="active" name="active" fill="#18181b" isAnimationActive={false} />
+          </BarChart>
+        </ResponsiveContainer>
+      </div>
+    </Card>
+  );
+}
+
+export function HealthLoading({ range }: { range: HealthRange }) {
+  return <State kind="loading">Loading requests in {rangeText(range)}…</State>;
+}

@@ -1,0 +1,66 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { baseUrl } from "../support/api";
+import { makeProject } from "../support/fixtures";
+import { type StartedApp, startApp } from "../support/global-setup";
+
+/**
+ * Liveness and readiness as a load balancer or Kubernetes uses them. The database-down case is
+ * in database-outage.test.ts; here, draining: after SIGTERM, with SHUTDOWN_DELAY_SECONDS, the
+ * instance keeps serving while readiness says 503, so traffic can move away before it closes.
+ */
+describe("liveness and readiness", () => {
+  const dataDir = mkdtempSync(path.join(tmpdir(), "gb-probes-"));
+  let app: StartedApp;
+  beforeAll(async () => {
+    app = await startApp({
+      DATABASE_URL: inject("databaseUrl"),
+      JWT_SECRET: inject("jwtSecret"),
+      DATA_DIR: dataDir,
+      SEED_DEMO: "false",
+      SHUTDOWN_DELAY_SECONDS: "3",
+    });
+  });
+  afterAll(async () => {
+    await app?.stop();
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it("a running instance is live and ready", async () => {
+    const [live, ready] = await Promise.all([fetch(`${app.baseUrl}/api/health/live`), fetch(`${app.baseUrl}/api/health/ready`)]);
+    expect([live.status, await live.json()]).toEqual([200, { status: "ok", uptimeSeconds: expect.any(Number) }]);
+    expect([ready.status, await ready.json()]).toEqual([200, { status: "ready", database: { ok: true, latencyMs: expect.any(Number) } }]);
+    expect(ready.headers.get("cache-control")).toBe("no-store");
+  });
+
+  it("after SIGTERM readiness answers 503 draining while game requests are still served, then the process exits 0", async () => {
+    const project = await makeProject();
+    const agent = { keepalive: true };
+    app.child.kill("SIGTERM");
+    let ready: Response | undefined;
+    for (let i = 0; i < 40; i++) {
+      ready = await fetch(`${app.baseUrl}/api/health/ready`, agent);
+      if (ready.status === 503) break;
+      await new Promise((r) => setTimeout(r, 25));
+    }
+    expect([ready?.status, await ready?.json()]).toEqual([503, { status: "draining", database: { ok: true, latencyMs: 0 } }]);
+    expect(ready?.headers.get("retry-after")).toBe("5");
+    const signIn = await fetch(`${app.baseUrl}/api/v1/auth/anonymous`, { method: "POST", headers: { "X-API-Key": project.clientKey } });
+    expect(signIn.status).toBe(200);
+    expect((await fetch(`${app.baseUrl}/api/health/live`)).status).toBe(200);
+    expect(await app.exited).toBe(0);
+  }, 30_000);
+});
+
+describe("the probes' other methods", () => {
+  it.each(["/api/health", "/api/health/live", "/api/health/ready", "/api/config-schema.json"])(
+    "POST %s answers 405 METHOD_NOT_ALLOWED in the error shape with Allow",
+    async (probe) => {
+      const res = await fetch(`${baseUrl()}${probe}`, { method: "POST" });
+      expect([res.status, res.headers.get("allow")]).toEqual([405, "GET, OPTIONS"]);
+      expect(await res.json()).toMatchObject({ error: { code: "METHOD_NOT_ALLOWED" } });
+    },
+  );
+});

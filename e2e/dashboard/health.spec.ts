@@ -1,0 +1,79 @@
+import { expect, type Page, test } from "@playwright/test";
+import { createKey, createProject, shoot, signIn } from "./support";
+
+/**
+ * The overview is a health view: the range tabs change what the numbers cover and the caption
+ * says which, generated traffic shows up in the counts, error codes and routes, and the players
+ * card; an instance admin also has the instance page. Screenshots go to
+ * test-results/screenshots/health-*.png, wide (1280) and phone (390 × 844).
+ */
+test.describe.configure({ mode: "serial" });
+test.use({ viewport: { width: 1280, height: 900 } });
+
+const number = async (page: Page, testId: string) => Number(((await page.getByTestId(testId).textContent()) ?? "").replace(/,/g, ""));
+
+async function noSidewaysScroll(page: Page): Promise<void> {
+  await page.setViewportSize({ width: 390, height: 844 });
+  // Polled: the charts take the new width on their ResizeObserver's next callback.
+  await expect.poll(() => page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+  await page.setViewportSize({ width: 1280, height: 900 });
+}
+
+test("the overview shows the project's health for the chosen range, and the instance page all projects", async ({ page, request }) => {
+  await signIn(page);
+  const projectId = await createProject(page, `Health ${Date.now()}`);
+  // A fresh project: no traffic yet, in any range.
+  await page.getByRole("button", { name: "Last hour" }).click();
+  await expect(page.getByTestId("health-caption")).toHaveText("Requests in the last hour");
+  await expect(page.getByText("No requests in the last hour.")).toBeVisible();
+  await noSidewaysScroll(page);
+  await shoot(page, "health-empty");
+
+  await page.getByRole("link", { name: "API keys" }).click();
+  const clientKey = await createKey(page, "CLIENT", "health build");
+  const session = await request.post("/api/v1/auth/anonymous", { headers: { "X-API-Key": clientKey } });
+  expect(session.status()).toBe(200);
+  const { accessToken } = (await session.json()) as { accessToken: string };
+  const player = { "X-API-Key": clientKey, Authorization: `Bearer ${accessToken}` };
+  for (let i = 0; i < 4; i++) expect((await request.get("/api/v1/players/me", { headers: player })).status()).toBe(200);
+  for (let i = 0; i < 2; i++)
+    expect((await request.get("/api/v1/leaderboards/none", { headers: { "X-API-Key": clientKey } })).status()).toBe(404);
+
+  await page.goto(`/projects/${projectId}`);
+  await expect(page.getByTestId("health-caption")).toHaveText("Requests in the last 24 hours");
+  await expect(page.getByRole("button", { name: "Last 24 hours" })).toHaveAttribute("aria-pressed", "true");
+  // Counts are written every 0.5 s here; the page refetches every 10 s.
+  await expect.poll(() => number(page, "stat-requests"), { timeout: 30_000 }).toBe(7);
+  await expect(page.getByTestId("stat-active-today")).toHaveText("1");
+  await expect(page.getByTestId("stat-new-today")).toHaveText("1");
+  await expect(page.getByTestId("stat-error-rate")).toHaveText("28.6%");
+  await expect(page.getByTestId("top-code")).toHaveCount(1);
+  await expect(page.getByTestId("top-code")).toContainText("LEADERBOARD_NOT_FOUND");
+  await expect(page.getByTestId("top-route").filter({ hasText: "GET /api/v1/players/{id}" })).toContainText("4");
+  await expect(page.getByTestId("stat-p95")).toHaveText(/ms$/);
+  await noSidewaysScroll(page);
+  await shoot(page, "health-overview");
+
+  await page.getByRole("button", { name: "Last hour" }).click();
+  await expect(page.getByTestId("health-caption")).toHaveText("Requests in the last hour");
+  await expect(page.getByRole("button", { name: "Last hour" })).toHaveAttribute("aria-pressed", "true");
+  await expect.poll(() => number(page, "stat-requests")).toBe(7);
+  await expect(page.getByText("Requests by status, per minute")).toBeVisible();
+  await shoot(page, "health-hour");
+
+  await page.getByRole("button", { name: "Last 7 days" }).click();
+  await expect(page.getByTestId("health-caption")).toHaveText("Requests in the last 7 days");
+  await expect.poll(() => number(page, "stat-requests")).toBe(7);
+  await page.getByRole("button", { name: "30 days", exact: true }).click();
+  await expect(page.getByTestId("players-caption")).toHaveText("New and active players per day (UTC), last 30 days");
+
+  // The seeded operator is an instance admin: the header links the instance page.
+  await page.getByRole("link", { name: "Instance", exact: true }).click();
+  await expect(page.getByRole("heading", { name: "Instance health" })).toBeVisible();
+  await expect(page.getByTestId("health-caption")).toHaveText("Requests in the last 24 hours");
+  const row = page.getByTestId("instance-project").filter({ hasText: "Health " });
+  await expect(row.first()).toBeVisible({ timeout: 20_000 });
+  await expect.poll(() => number(page, "stat-requests")).toBeGreaterThanOrEqual(7);
+  await noSidewaysScroll(page);
+  await shoot(page, "health-instance");
+});

@@ -1,0 +1,125 @@
+// Prometheus metrics of the whole instance, served by the launcher at GET /api/metrics before
+// Next sees the request (docs/operating/observability.md lists every metric). prom-client is one
+// module instance per process, shared by the launcher and the app's route code (it is a server
+// external package in next.config.ts), so both register into its default registry. With
+// WEB_CONCURRENCY > 1 the worker that receives the scrape asks the primary, which collects every
+// worker's registry over the cluster IPC channel (prom-client's AggregatorRegistry) and answers
+// the sum: one scrape reports the instance, not one random worker.
+import cluster from "node:cluster";
+import { timingSafeEqual } from "node:crypto";
+import client from "prom-client";
+import { logger } from "../log.mjs";
+import { replyError } from "./edge.mjs";
+
+const REQUEST = "gb:metrics-request";
+const ANSWER = "gb:metrics-answer";
+const LOOPBACK = new Set(["127.0.0.1", "::1", "::ffff:127.0.0.1"]);
+
+/** In a worker or the single process: default process metrics, the in-flight gauge, the scrape endpoint. */
+export function workerMetrics({ clustered }) {
+  // METRICS=off: nothing recorded, and /api/metrics is left to the app (its JSON 404).
+  if (process.env.METRICS === "off") return { track() {}, serve: () => false };
+  client.collectDefaultMetrics({ eventLoopMonitoringPrecision: 20 });
+  // Gauges whose names end in _total (promtool check metrics refuses them); the per-type
+  // nodejs_active_handles / _requests / _resources beside them carry the same numbers.
+  for (const name of ["nodejs_active_handles_total", "nodejs_active_requests_total", "nodejs_active_resources_total"]) {
+    client.register.removeSingleMetric(name);
+  }
+  const inFlight = new client.Gauge({
+    name: "gb_http_requests_in_flight",
+    help: "HTTP requests received and not yet answered (every path, the launcher's own answers included).",
+  });
+  const pending = new Map();
+  let nextId = 0;
+  if (clustered) {
+    // Constructing one installs prom-client's worker side: it answers the primary's collection requests.
+    new client.AggregatorRegistry();
+    process.on("message", (message) => {
+      if (message?.type !== ANSWER) return;
+      pending.get(message.id)?.(message);
+      pending.delete(message.id);
+    });
+  }
+  const collect = () => {
+    if (!clustered) return client.register.metrics();
+    return new Promise((resolve, reject) => {
+      const id = ++nextId;
+      const timer = setTimeout(() => {
+        pending.delete(id);
+        reject(new Error("the primary did not answer within 10 s"));
+      }, 10_000);
+      pending.set(id, (answer) => {
+        clearTimeout(timer);
+        if (answer.error) reject(new Error(answer.error));
+        else resolve(answer.text);
+      });
+      process.send?.({ type: REQUEST, id });
+    });
+  };
+  return {
+    /** Counts the request as in flight until its response closes. */
+    track(res) {
+      inFlight.inc();
+      res.once("close", () => inFlight.dec());
+    },
+    /** Answers GET /api/metrics (true), or leaves the request to Next (false). */
+    serve(req, res) {
+      const path = req.url?.split("?")[0];
+      if (path !== "/api/metrics") return false;
+      if (req.method !== "GET" && req.method !== "HEAD") {
+        replyError(res, "METHOD_NOT_ALLOWED", "Use GET.", { Allow: "GET, HEAD" });
+        return true;
+      }
+      const refusal = refusalOf(req);
+      if (refusal) {
+        replyError(
+          res,
+          refusal,
+          refusal === "MISSING_TOKEN" ? "Send Authorization: Bearer <METRICS_TOKEN>." : "The metrics token is wrong.",
+          {
+            "WWW-Authenticate": 'Bearer realm="metrics"',
+          },
+        );
+        return true;
+      }
+      collect().then(
+        (text) => {
+          res.writeHead(200, { "Content-Type": client.register.contentType, "Cache-Control": "no-store" });
+          res.end(req.method === "HEAD" ? undefined : text);
+        },
+        (error) => {
+          logger("metrics").error({ reason: error.message }, "collection failed");
+          res.writeHead(503, { "Content-Type": "application/json; charset=utf-8", "Cache-Control": "no-store" });
+          res.end(
+            JSON.stringify({ error: { code: "SERVICE_UNAVAILABLE", message: "Metrics could not be collected; retry.", details: {} } }),
+          );
+        },
+      );
+      return true;
+    },
+  };
+}
+
+/** METRICS_TOKEN set: its bearer token only. Unset: loopback callers only (the socket's address, not X-Forwarded-For). */
+export function refusalOf(req, token = process.env.METRICS_TOKEN) {
+  if (!token) return LOOPBACK.has(req.socket.remoteAddress ?? "") ? null : "MISSING_TOKEN";
+  const header = req.headers.authorization ?? "";
+  if (!header.startsWith("Bearer ")) return "MISSING_TOKEN";
+  const presented = Buffer.from(header.slice("Bearer ".length));
+  const expected = Buffer.from(token);
+  return presented.length === expected.length && timingSafeEqual(presented, expected) ? null : "INVALID_TOKEN";
+}
+
+/** In the primary: answers a worker's scrape with every worker's metrics, aggregated. */
+export function primaryMetrics() {
+  const aggregator = new client.AggregatorRegistry();
+  cluster.on("message", (worker, message) => {
+    if (message?.type !== REQUEST) return;
+    // With a callback: a channel that closed meanwhile (the worker died) is not an 'error' event.
+    const send = (answer) => worker.isConnected() && worker.send({ type: ANSWER, id: message.id, ...answer }, undefined, {}, () => {});
+    aggregator.clusterMetrics().then(
+      (text) => send({ text }),
+      (error) => send({ error: String(error?.message ?? error) }),
+    );
+  });
+}

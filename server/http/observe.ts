@@ -1,0 +1,85 @@
+import { type Span, SpanStatusCode } from "@opentelemetry/api";
+import type { Logger } from "pino";
+import { logger } from "../log";
+import { recordRequestMetrics } from "../metrics";
+import { recordRequestStats } from "../usage";
+
+/**
+ * What every answered request leaves behind, in one place: its Prometheus series, its access
+ * log line (never a body, header, token or key), and its span's status. Requests of a known
+ * project also feed the dashboard's health view.
+ */
+export type FinishedRequest = {
+  requestId: string;
+  route: string;
+  method: string;
+  status: number;
+  /** The error code of an error answer, '' on success. */
+  code: string;
+  durationMs: number;
+  projectId: string | null;
+  playerId: string | null;
+};
+
+let http: Logger | undefined;
+const accessLog = () => {
+  http ??= logger("http");
+  return http;
+};
+
+/** One request being served: set `projectId` / `playerId` once known, then `finish` with its response. */
+export class RequestObservation {
+  projectId: string | null = null;
+  playerId: string | null = null;
+  private readonly started = performance.now();
+
+  constructor(
+    private readonly route: string,
+    private readonly method: string,
+    private readonly requestId: string,
+    private readonly span: Span | null = null,
+  ) {}
+
+  finish(response: Response, code = ""): Response {
+    const finished: FinishedRequest = {
+      requestId: this.requestId,
+      route: this.route,
+      method: this.method,
+      status: response.status,
+      code,
+      durationMs: Math.round((performance.now() - this.started) * 100) / 100,
+      projectId: this.projectId,
+      playerId: this.playerId,
+    };
+    recordRequestMetrics(finished);
+    recordRequestStats(finished);
+    writeAccessLine(finished);
+    if (this.span) {
+      this.span.setAttribute("http.response.status_code", finished.status);
+      if (code) this.span.setAttribute("gb.error_code", code);
+      if (this.projectId) this.span.setAttribute("gb.project_id", this.projectId);
+      if (this.playerId) this.span.setAttribute("gb.player_id", this.playerId);
+      if (finished.status >= 500) this.span.setStatus({ code: SpanStatusCode.ERROR });
+    }
+    return response;
+  }
+}
+
+function writeAccessLine(r: FinishedRequest): void {
+  const log = accessLog();
+  const level = r.status >= 500 ? "error" : "info";
+  if (!log.isLevelEnabled(level)) return;
+  log[level](
+    {
+      requestId: r.requestId,
+      method: r.method,
+      route: r.route,
+      status: r.status,
+      ...(r.code ? { code: r.code } : {}),
+      durationMs: r.durationMs,
+      ...(r.projectId ? { projectId: r.projectId } : {}),
+      ...(r.playerId ? { playerId: r.playerId } : {}),
+    },
+    "request",
+  );
+}

@@ -1,0 +1,2 @@
+/** The app's loggers: see server/log.mjs (shared with the launcher). */
+export { logger, rootLogger } from "./log.mjs";

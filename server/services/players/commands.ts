@@ -1,0 +1,86 @@
+import { revokeSessions } from "../auth/sessions";
+import { type OperatorContext, runCommand } from "../command";
+import type { JsonValue } from "../json-value";
+import { getPlayerData, putPlayerData } from "../player-data";
+import { deletePlayer, playerDetail } from "./admin";
+import { banPlayer, unbanPlayer } from "./bans";
+
+/**
+ * What operators do to one player (admins and owners), through runCommand: the role check, one
+ * transaction with the "before" read, the change and its audit row. A player of another project
+ * is PLAYER_NOT_FOUND: every service below filters by the project.
+ */
+type PlayerRef = { projectId: string; playerId: string };
+
+/** Signs the player out everywhere and refuses sign-in (until `until`, or for good). */
+export function banPlayerAs(ctx: OperatorContext, o: PlayerRef & { reason: string; until?: string | null }) {
+  return runCommand(ctx, {
+    projectId: o.projectId,
+    minimum: "ADMIN",
+    action: "player.ban",
+    target: o.playerId,
+    run: () => banPlayer({ ...o, until: o.until ? new Date(o.until) : null }),
+    after: (ban) => ({ reason: ban.banReason, until: ban.bannedUntil }),
+  });
+}
+
+export function unbanPlayerAs(ctx: OperatorContext, o: PlayerRef) {
+  return runCommand(ctx, {
+    projectId: o.projectId,
+    minimum: "ADMIN",
+    action: "player.unban",
+    target: o.playerId,
+    run: () => unbanPlayer(o),
+  });
+}
+
+/** Ends every session of the player (their refresh tokens stop working; access tokens within the session-cache bound). */
+export function revokePlayerSessionsAs(ctx: OperatorContext, o: PlayerRef) {
+  return runCommand(ctx, {
+    projectId: o.projectId,
+    minimum: "ADMIN",
+    action: "player.revoke-sessions",
+    target: o.playerId,
+    run: async () => ({ revoked: await revokeSessions({ ...o, reason: "operator" }) }),
+    after: (result) => result,
+  });
+}
+
+/** The player and everything they own; the audit row keeps what they were (name, e-mail, counts). */
+export function deletePlayerAs(ctx: OperatorContext, o: PlayerRef) {
+  return runCommand(ctx, {
+    projectId: o.projectId,
+    minimum: "ADMIN",
+    action: "player.delete",
+    target: o.playerId,
+    before: async () => {
+      const before = await playerDetail(o);
+      return { displayName: before.displayName, email: before.email, dataKeys: before.data.length, saves: before.saves.length };
+    },
+    run: () => deletePlayer(o),
+    after: (removed) => ({ leaderboardEntries: removed.entries }),
+  });
+}
+
+/** One data key set as a trusted writer, with the API's version check (If-Match). */
+export function setPlayerDataAs(ctx: OperatorContext, o: PlayerRef & { key: string; value: JsonValue; version: number }) {
+  return runCommand(ctx, {
+    projectId: o.projectId,
+    minimum: "ADMIN",
+    action: "player.data",
+    target: `${o.playerId}/${o.key}`,
+    run: async (actor) => {
+      const before = await getPlayerData({ actor, playerId: o.playerId, key: o.key });
+      const { record } = await putPlayerData({
+        actor,
+        playerId: o.playerId,
+        key: o.key,
+        value: o.value,
+        precondition: { ifMatch: o.version },
+      });
+      return { before, record };
+    },
+    beforeOf: ({ before }) => ({ version: before.version, value: before.value }),
+    after: ({ record }) => ({ version: record.version, value: record.value }),
+  }).then(({ record }) => record);
+}
