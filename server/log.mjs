@@ -62,3 +62,11 @@ export function rootLogger() {
 export function logger(component) {
   return rootLogger().child({ component });
 }
+
+/**
+ * A logger for lines built field by field from values that are never secret (the access line):
+ * without the redaction pass, which costs about as much again as writing the line.
+ */
+export function unredactedLogger(component) {
+  return rootLogger().child({ component }, { redact: [] });
+}

@@ -64,8 +64,8 @@ export function workerMetrics({ clustered }) {
     },
     /** Answers GET /api/metrics (true), or leaves the request to Next (false). */
     serve(req, res) {
-      const path = req.url?.split("?")[0];
-      if (path !== "/api/metrics") return false;
+      const url = req.url ?? "";
+      if (!url.startsWith("/api/metrics") || (url.length > 12 && url[12] !== "?")) return false;
       if (req.method !== "GET" && req.method !== "HEAD") {
         replyError(res, "METHOD_NOT_ALLOWED", "Use GET.", { Allow: "GET, HEAD" });
         return true;

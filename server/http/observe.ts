@@ -1,6 +1,6 @@
 import { type Span, SpanStatusCode } from "@opentelemetry/api";
 import type { Logger } from "pino";
-import { logger } from "../log";
+import { unredactedLogger } from "../log";
 import { recordRequestMetrics } from "../metrics";
 import { recordRequestStats } from "../usage";
 
@@ -23,7 +23,8 @@ export type FinishedRequest = {
 
 let http: Logger | undefined;
 const accessLog = () => {
-  http ??= logger("http");
+  // Every field of the access line is named below and none is a secret: no redaction pass.
+  http ??= unredactedLogger("http");
   return http;
 };
 
