@@ -1,5 +1,6 @@
 "use client";
 
+import type { UseQueryResult } from "@tanstack/react-query";
 import type { ReactNode } from "react";
 import { useState } from "react";
 import { Bar, BarChart, CartesianGrid, Legend, ReferenceLine, ResponsiveContainer, Tooltip, XAxis, YAxis } from "recharts";
@@ -7,6 +8,7 @@ import { columnsFor, DataTable, type DataTableColumns } from "@/components/ui/da
 import { Button, Card, State } from "@/components/ui/primitives";
 import type { CodeHealth, PlayersHealth, RequestHealth, RouteHealth } from "@/server/services/health";
 import type { HealthRange } from "@/server/services/health/schemas";
+import { messageOf } from "./errors";
 
 /**
  * The health view's parts, shared by a project's overview and the instance page: range tabs, a
@@ -240,6 +242,29 @@ export function PlayersCard({ players, title = "Players" }: { players: PlayersHe
   );
 }
 
-export function HealthLoading({ range }: { range: HealthRange }) {
+function HealthLoading({ range }: { range: HealthRange }) {
   return <State kind="loading">Loading requests in {rangeText(range)}…</State>;
+}
+
+/**
+ * A health query's states: loading (naming the range), an error with nothing to show, or the
+ * data — kept on screen, under the error, when a refetch fails or a new range is loading (`busy`).
+ */
+export function HealthStates<T, E>({
+  query,
+  range,
+  children,
+}: {
+  query: UseQueryResult<T, E>;
+  range: HealthRange;
+  children: (data: T, busy: boolean) => ReactNode;
+}) {
+  if (query.isPending) return <HealthLoading range={range} />;
+  if (query.error && query.data === undefined) return <State kind="error">{messageOf(query.error)}</State>;
+  return (
+    <>
+      {query.error && <State kind="error">{messageOf(query.error)}</State>}
+      {children(query.data as T, query.isPlaceholderData)}
+    </>
+  );
 }

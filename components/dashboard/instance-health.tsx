@@ -8,8 +8,7 @@ import { columnsFor, DataTable, type DataTableColumns } from "@/components/ui/da
 import { Card, State } from "@/components/ui/primitives";
 import type { ProjectRow } from "@/server/services/health";
 import type { HealthRange } from "@/server/services/health/schemas";
-import { messageOf } from "./errors";
-import { count, HealthLoading, ms, PlayersCard, percent, RangeTabs, RequestSummary, rangeText, TopTables } from "./health";
+import { count, HealthStates, ms, PlayersCard, percent, RangeTabs, RequestSummary, rangeText, TopTables } from "./health";
 
 const col = columnsFor<ProjectRow>();
 const columns: DataTableColumns<ProjectRow> = [
@@ -39,31 +38,28 @@ export function InstanceHealth() {
         <p className="text-sm text-zinc-600">Every project on this instance. Requests without a valid API key are only in Prometheus.</p>
       </div>
       <RangeTabs range={range} onChange={setRange} />
-      {health.isPending ? (
-        <HealthLoading range={range} />
-      ) : health.error && !health.data ? (
-        <State kind="error">{messageOf(health.error)}</State>
-      ) : (
-        <>
-          {health.error && <State kind="error">{messageOf(health.error)}</State>}
-          <RequestSummary health={health.data} busy={health.isPlaceholderData} />
-          <Card title="Projects by requests">
-            {health.data.projects.length === 0 ? (
-              <State kind="empty">No project had requests in {rangeText(health.data.range)}.</State>
-            ) : (
-              <DataTable
-                columns={columns}
-                data={health.data.projects.slice(0, 20)}
-                getRowId={(p) => p.projectId}
-                caption="Projects by requests"
-                rowTestId="instance-project"
-              />
-            )}
-          </Card>
-          <TopTables health={health.data} />
-          <PlayersCard players={health.data.players} title="Players on this instance" />
-        </>
-      )}
+      <HealthStates query={health} range={range}>
+        {(data, busy) => (
+          <>
+            <RequestSummary health={data} busy={busy} />
+            <Card title="Projects by requests">
+              {data.projects.length === 0 ? (
+                <State kind="empty">No project had requests in {rangeText(data.range)}.</State>
+              ) : (
+                <DataTable
+                  columns={columns}
+                  data={data.projects.slice(0, 20)}
+                  getRowId={(p) => p.projectId}
+                  caption="Projects by requests"
+                  rowTestId="instance-project"
+                />
+              )}
+            </Card>
+            <TopTables health={data} />
+            <PlayersCard players={data.players} title="Players on this instance" />
+          </>
+        )}
+      </HealthStates>
     </div>
   );
 }

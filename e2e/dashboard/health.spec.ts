@@ -1,5 +1,5 @@
 import { expect, type Page, test } from "@playwright/test";
-import { createKey, createProject, shoot, signIn } from "./support";
+import { createKey, createProject, seriousAxeFindings, shoot, signIn } from "./support";
 
 /**
  * The overview is a health view: the range tabs change what the numbers cover and the caption
@@ -52,6 +52,7 @@ test("the overview shows the project's health for the chosen range, and the inst
   await expect(page.getByTestId("top-route").filter({ hasText: "GET /api/v1/players/{id}" })).toContainText("4");
   await expect(page.getByTestId("stat-p95")).toHaveText(/ms$/);
   await noSidewaysScroll(page);
+  expect(await seriousAxeFindings(page)).toEqual([]);
   await shoot(page, "health-overview");
 
   await page.getByRole("button", { name: "Last hour" }).click();
@@ -75,5 +76,55 @@ test("the overview shows the project's health for the chosen range, and the inst
   await expect(row.first()).toBeVisible({ timeout: 20_000 });
   await expect.poll(() => number(page, "stat-requests")).toBeGreaterThanOrEqual(7);
   await noSidewaysScroll(page);
+  expect(await seriousAxeFindings(page)).toEqual([]);
   await shoot(page, "health-instance");
+});
+
+test("the overview says what it is loading; a failed refetch shows its message above the numbers it had, a failed new range the message alone", async ({
+  page,
+}) => {
+  await signIn(page);
+  const projectId = await createProject(page, `Health states ${Date.now()}`);
+  // The real answers, held back or with the health query's entry made to fail (other queries of
+  // the same batch keep theirs): the page's states, not the server, are under test here.
+  let release = () => {};
+  const held = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  let failing = false;
+  await page.route(/\/api\/trpc\/[^?]*health\.project/, async (route) => {
+    await held;
+    const response = await route.fetch();
+    if (!failing) return route.fulfill({ response });
+    const procedures = new URL(route.request().url()).pathname.slice("/api/trpc/".length).split(",");
+    const body = (await response.json()) as unknown[];
+    const failure = {
+      message: "The health numbers could not be read.",
+      code: -32603,
+      data: { code: "INTERNAL_SERVER_ERROR", httpStatus: 500 },
+    };
+    const answers = procedures.map((p, i) =>
+      p === "health.project" ? { error: { ...failure, data: { ...failure.data, path: p } } } : body[i],
+    );
+    return route.fulfill({ response, status: procedures.length > 1 ? 207 : 500, json: answers });
+  });
+
+  await page.goto(`/projects/${projectId}`);
+  await expect(page.getByText("Loading requests in the last 24 hours…")).toBeVisible();
+  release();
+  await expect(page.getByTestId("health-caption")).toHaveText("Requests in the last 24 hours");
+  await expect(page.getByTestId("stat-requests")).toHaveText("0");
+
+  failing = true;
+  // The page refetches every 10 s: that refetch fails (after one retry), and the numbers it had stay.
+  await expect(page.getByText("The health numbers could not be read.")).toBeVisible({ timeout: 30_000 });
+  await expect(page.getByTestId("stat-requests")).toHaveText("0");
+  await expect(page.getByTestId("health-caption")).toHaveText("Requests in the last 24 hours");
+  await shoot(page, "health-refetch-error");
+  // A range whose numbers never arrived shows the message alone.
+  await page.getByRole("button", { name: "Last hour" }).click();
+  await expect(page.getByTestId("health-caption")).toHaveCount(0, { timeout: 15_000 });
+  await expect(page.getByText("The health numbers could not be read.")).toBeVisible();
+  await expect(page.getByTestId("stat-requests")).toHaveCount(0);
+  await shoot(page, "health-error");
 });

@@ -1,5 +1,6 @@
 import { mkdirSync, readFileSync } from "node:fs";
 import path from "node:path";
+import AxeBuilder from "@axe-core/playwright";
 import { type Browser, expect, type Page } from "@playwright/test";
 import { E2E_DATA_DIR } from "../../playwright.config";
 
@@ -78,4 +79,15 @@ export async function acceptInvite(browser: Browser, link: string, name: string)
   await page.goto(link);
   await expect(page.getByText("This invite link was used, revoked or has expired.")).toBeVisible();
   await context.close();
+}
+
+/**
+ * axe-core's serious and critical WCAG 2 A/AA findings on the page as it is now, as
+ * "rule: target" lines (empty when clean), so a failure names what to fix.
+ */
+export async function seriousAxeFindings(page: Page): Promise<string[]> {
+  const result = await new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]).analyze();
+  return result.violations
+    .filter((v) => v.impact === "serious" || v.impact === "critical")
+    .flatMap((v) => v.nodes.map((n) => `${v.id}: ${n.target.join(" ")}`));
 }

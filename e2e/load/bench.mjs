@@ -10,10 +10,11 @@
 //                   1 worker vs N workers (the launcher's WEB_CONCURRENCY), and one instance vs
 //                   two behind HAProxy and PgBouncer (`withDeployment` of e2e/load/deploy.mjs,
 //                   said so when that file is missing).
-//   observability   embedded, data GET and the mix with metrics and access logs on (the default)
-//                   and off (METRICS=off LOG_LEVEL=warn), four pairs in ABBA order on one seeded
-//                   data directory; the table gives each side's mean, each pair's cost of "on"
-//                   and their median, the figure held against the 5 % budget.
+//   observability   Postgres of this machine, data GET and the mix with metrics and access logs on (the default)
+//                   and off (METRICS=off LOG_LEVEL=warn): both running at once on one seeded
+//                   database, load in short slices alternated between them; the table gives each
+//                   side's throughput and CPU, each round's cost of "on", and the verdict against
+//                   the 5 % budget (met when the overall and the median round's cost are within).
 // Each product is seeded first (e2e/load/seed-volume.mjs: 1,000,000 players, a 1,000,000-entry
 // board, funded wallets, sessions), each step timed. For each scenario: the bare route, then the
 // scenario at full load (closed loop), then at half its measured rate (open loop, evenly paced),
@@ -278,61 +279,83 @@ if (topologies.has("postgres-redis") || topologies.has("compare")) {
   }
 }
 
-const OBSERVABILITY_ORDER = ["on", "off", "off", "on", "on", "off", "off", "on"];
+const OBSERVABILITY_ROUNDS = 8;
 const OBSERVABILITY_BUDGET = 0.05;
 
 if (topologies.has("observability")) {
-  const dataDir = mkdtempSync(path.join(os.tmpdir(), "gb-bench-obs-"));
+  // Both sides at once on one seeded database of this machine's Postgres: "on" (the defaults) and
+  // "off" (METRICS=off LOG_LEVEL=warn), two launchers alike but for those variables (neither owns
+  // the database: an embedded Postgres would run under one of them). Load goes to one side at a
+  // time in short slices, alternated (on off, off on, …), so a machine that slows down or speeds
+  // up weighs on both alike: runs minutes apart on this machine differ by up to 40 %.
   const measured = volumeScenarios.filter((s) => ["data-get", "mix"].includes(s.name));
-  const sides = { on: {}, off: { METRICS: "off", LOG_LEVEL: "warn" } };
-  const runs = [];
-  try {
-    // Four pairs in ABBA order (on off, off on, on off, off on): a machine that slows down or
-    // speeds up during the topology weighs on both sides alike.
-    for (const side of OBSERVABILITY_ORDER) {
-      const rows = await withSeededProduct(
-        { DATABASE_URL: "", REDIS_URL: "", DATA_DIR: dataDir, ...sides[side] },
-        async (product, seed) => {
-          if (!seed.reused) report.seeds.push({ topology: "observability", ...seed });
-          return runScenarios(product, measured, duration, `observability ${side}`);
-        },
-      );
-      runs.push({ side, rows });
+  const slice = Math.max(2, duration / 2);
+  const database = await createDatabase();
+  report.observability = await withSeededProduct({ DATABASE_URL: database.url, REDIS_URL: "" }, async (on, seed) => {
+    if (!seed.reused) report.seeds.push({ topology: "observability", ...seed });
+    // The same data directory: the same demo project and keys (demo.json), found in the database.
+    const off = await startProduct({
+      ...benchEnv,
+      DATA_DIR: on.dataDir,
+      DATABASE_URL: on.databaseUrl,
+      JWT_SECRET: on.jwtSecret,
+      REDIS_URL: "",
+      METRICS: "off",
+      LOG_LEVEL: "warn",
+    });
+    off.volume = on.volume;
+    try {
+      const sides = { on, off };
+      const rows = [];
+      for (const scenario of measured) {
+        const conns = scenario.connections ?? connections;
+        const specs = { on: await scenario.setup(on, { connections: conns }), off: await scenario.setup(off, { connections: conns }) };
+        // Warm-up, alternated too: JIT, pools, caches, and the database's buffers for both.
+        for (const side of ["on", "off", "off", "on"]) await load(sides[side].baseUrl, specs[side], { duration: 3, connections: conns });
+        const rounds = [];
+        for (let round = 0; round < OBSERVABILITY_ROUNDS; round++) {
+          const order = round % 2 === 0 ? ["on", "off"] : ["off", "on"];
+          const result = {};
+          for (const side of order)
+            result[side] = await loadWithServerCpu(sides[side], specs[side], { duration: slice, connections: conns });
+          rounds.push(result);
+        }
+        const sum = (side, field) => rounds.reduce((n, r) => n + r[side][field], 0);
+        const sideSummary = (side) => ({
+          rps: sum(side, "requests") / (rounds.length * slice),
+          p99: median(rounds.map((r) => r[side].p99)),
+          cpuUs: (sum(side, "cpuMs") * 1000) / sum(side, "requests"),
+          errors: sum(side, "errors"),
+        });
+        const row = {
+          name: scenario.name,
+          title: scenario.title,
+          rounds: rounds.map((r) => ({ on: pick(r.on), off: pick(r.off) })),
+          on: sideSummary("on"),
+          off: sideSummary("off"),
+          roundCosts: rounds.map((r) => costOf(r.on.rps, r.off.rps)),
+        };
+        row.medianCost = median(row.roundCosts);
+        row.cost = costOf(row.on.rps, row.off.rps);
+        row.cpuCost = (row.on.cpuUs - row.off.cpuUs) / row.off.cpuUs;
+        console.error(
+          `[bench] observability / ${scenario.name}: on ${row.on.rps.toFixed(0)} req/s (${row.on.cpuUs.toFixed(0)} µs), off ${row.off.rps.toFixed(0)} req/s (${row.off.cpuUs.toFixed(0)} µs), per round ${row.roundCosts.map((c) => `${(c * 100).toFixed(1)} %`).join(" ")}`,
+        );
+        rows.push(row);
+      }
+      return rows;
+    } finally {
+      await off.stop();
     }
-  } finally {
-    rmSync(dataDir, { recursive: true, force: true });
-  }
-  const mean = (xs) => xs.reduce((a, b) => a + b, 0) / xs.length;
-  report.observability = measured.map((scenario) => {
-    const of = (side, field) =>
-      mean(runs.filter((r) => r.side === side).map((r) => r.rows.find((row) => row.name === scenario.name)[field]));
-    return {
-      name: scenario.name,
-      title: scenario.title,
-      runs: runs.map((r) => ({ side: r.side, ...pick(r.rows.find((row) => row.name === scenario.name)) })),
-      on: { rps: of("on", "rps"), ratio: of("on", "ratio"), p99: of("on", "p99"), cpuUs: of("on", "cpuUs") },
-      off: { rps: of("off", "rps"), ratio: of("off", "ratio"), p99: of("off", "p99"), cpuUs: of("off", "cpuUs") },
-      // Each pair's cost of "on" (adjacent runs, so the least apart in time), then their median.
-      pairCosts: pairsOf(runs).map(([a, b]) => {
-        const row = (r) => r.rows.find((x) => x.name === scenario.name);
-        const [on, off] = a.side === "on" ? [row(a), row(b)] : [row(b), row(a)];
-        return { rps: costOf(on.rps, off.rps), ratio: costOf(on.ratio, off.ratio), cpu: (on.cpuUs - off.cpuUs) / off.cpuUs };
-      }),
-    };
-  });
-  for (const o of report.observability) {
-    o.medianCost = {
-      rps: median(o.pairCosts.map((c) => c.rps)),
-      ratio: median(o.pairCosts.map((c) => c.ratio)),
-      cpu: median(o.pairCosts.map((c) => c.cpu)),
-    };
-  }
+  }).finally(() => database.drop());
 }
 
-function pairsOf(runs) {
-  const pairs = [];
-  for (let i = 0; i + 1 < runs.length; i += 2) pairs.push([runs[i], runs[i + 1]]);
-  return pairs;
+/** A load run with the CPU the product's own processes spent (its Postgres, embedded or not, left out). */
+async function loadWithServerCpu(product, spec, options) {
+  const before = processCpuMs(product.pid, { exclude: "postgres" });
+  const result = await load(product.baseUrl, spec, options);
+  const cpuMs = processCpuMs(product.pid, { exclude: "postgres" }) - before;
+  return { ...result, cpuMs, cpuUs: (cpuMs * 1000) / Math.max(1, result.requests) };
 }
 
 /** The share of throughput "on" loses against "off" (negative: "on" was faster). */
@@ -358,7 +381,7 @@ const minutes = (performance.now() - started) / 60_000;
 const failed = [
   ...report.topologies.flatMap((t) => t.rows),
   ...report.compare.flatMap((c) => c.rows),
-  ...(report.observability ?? []).flatMap((o) => o.runs),
+  ...(report.observability ?? []).flatMap((o) => o.rounds.flatMap((r) => [r.on, r.off])),
 ].filter((r) => r.errors > 0 || r.halfRateErrors > 0 || r.bareErrors > 0);
 const pct = (x) => `${(x * 100).toFixed(0)} %`;
 const goalCell = (r) => (r.goal ? `≥ ${r.goal * 100} % ${r.ratio >= r.goal ? "met" : "**not met**"}` : "—");
@@ -414,13 +437,13 @@ if (report.compare.length || report.notes.length) {
 if (report.observability) {
   const cost = (x) => `${(x * 100).toFixed(1)} %`;
   lines.push(
-    `**Observability on vs off** (embedded; on: metrics + one access line per request, the defaults; off: METRICS=off LOG_LEVEL=warn; ${OBSERVABILITY_ORDER.length} runs in the order ${OBSERVABILITY_ORDER.join(", ")}, each beside its own bare route; a pair is two adjacent runs; budget: ≤ ${OBSERVABILITY_BUDGET * 100} % of throughput)`,
+    `**Observability on vs off** (one seeded database on this machine's Postgres, in-process limiter; on: metrics + one access line per request, the defaults; off: METRICS=off LOG_LEVEL=warn, a second launcher on the same database; ${OBSERVABILITY_ROUNDS} rounds of a ${Math.max(2, duration / 2)} s slice per side, alternated on/off then off/on; CPU is the server's processes, Postgres left out; budget: ≤ ${OBSERVABILITY_BUDGET * 100} % of throughput)`,
     "",
-    "| scenario | runs (req/s, share of bare) | on: mean req/s (share of bare), p99 ms, CPU µs | off: mean req/s (share of bare), p99 ms, CPU µs | cost of on per pair (by req/s) | median cost: by req/s; by share of bare; CPU per request | budget |",
-    "|---|---|---:|---:|---:|---:|---:|",
+    "| scenario | on: req/s, p99 ms (median slice), CPU µs/request | off: req/s, p99 ms, CPU µs/request | cost of on per round (by req/s) | cost: all slices; median round; CPU per request | budget |",
+    "|---|---:|---:|---|---:|---:|",
     ...report.observability.map(
       (o) =>
-        `| ${o.title} | ${o.runs.map((r) => `${r.side} ${r.rps.toFixed(0)} (${pct(r.ratio)})`).join(", ")} | ${o.on.rps.toFixed(0)} (${pct(o.on.ratio)}), ${o.on.p99.toFixed(1)}, ${o.on.cpuUs.toFixed(0)} | ${o.off.rps.toFixed(0)} (${pct(o.off.ratio)}), ${o.off.p99.toFixed(1)}, ${o.off.cpuUs.toFixed(0)} | ${o.pairCosts.map((c) => cost(c.rps)).join(", ")} | ${cost(o.medianCost.rps)}; ${cost(o.medianCost.ratio)}; ${cost(o.medianCost.cpu)} | ${o.medianCost.rps <= OBSERVABILITY_BUDGET ? "met" : "**not met**"} |`,
+        `| ${o.title} | ${o.on.rps.toFixed(0)}, ${o.on.p99.toFixed(1)}, ${o.on.cpuUs.toFixed(0)} | ${o.off.rps.toFixed(0)}, ${o.off.p99.toFixed(1)}, ${o.off.cpuUs.toFixed(0)} | ${o.roundCosts.map(cost).join(", ")} | ${cost(o.cost)}; ${cost(o.medianCost)}; ${cost(o.cpuCost)} | ${o.cost <= OBSERVABILITY_BUDGET && o.medianCost <= OBSERVABILITY_BUDGET ? "met" : "**not met**"} |`,
     ),
     "",
   );

@@ -63,6 +63,9 @@ export async function startProduct(extraEnv = {}, nodeArgs = []) {
     /** The launcher's process id (the server; embedded Postgres runs as its descendants). */
     pid: app.child.pid,
     demo,
+    dataDir,
+    /** The secret the product signs access tokens with (a second launcher on its database needs it). */
+    jwtSecret: env.JWT_SECRET ?? secrets.jwtSecret,
     database: databaseUrlGiven ? "DATABASE_URL" : "embedded Postgres",
     databaseUrl,
     store: given("UPSTASH_REDIS_REST_URL") ? "Upstash" : redisUrl ? "Redis (REDIS_URL)" : "in-process",
@@ -198,15 +201,19 @@ export async function paced(baseUrl, spec, { duration, rate, slots = 32 }) {
   return { rate: sent / elapsed, p50: at(0.5), p99: at(0.99), errors, requests: sent, statuses };
 }
 
-/** utime + stime in ms of a process and, optionally, its descendants (from /proc). */
-export function processCpuMs(rootPid, { descendantsOnly = false } = {}) {
+/**
+ * utime + stime in ms of a process and its descendants (from /proc): `descendantsOnly` leaves the
+ * root out; `exclude` leaves out processes of that name (and theirs), e.g. "postgres".
+ */
+export function processCpuMs(rootPid, { descendantsOnly = false, exclude = null } = {}) {
   const stats = [];
   for (const entry of readdirSync("/proc")) {
     if (!/^\d+$/.test(entry)) continue;
     try {
       const text = readFileSync(`/proc/${entry}/stat`, "utf8");
       const fields = text.slice(text.lastIndexOf(")") + 2).split(" ");
-      stats.push({ pid: Number(entry), ppid: Number(fields[1]), ticks: Number(fields[11]) + Number(fields[12]) });
+      const name = text.slice(text.indexOf("(") + 1, text.lastIndexOf(")"));
+      stats.push({ pid: Number(entry), ppid: Number(fields[1]), name, ticks: Number(fields[11]) + Number(fields[12]) });
     } catch {
       // the process ended meanwhile
     }
@@ -215,7 +222,7 @@ export function processCpuMs(rootPid, { descendantsOnly = false } = {}) {
   for (let grew = true; grew; ) {
     grew = false;
     for (const s of stats)
-      if (!chosen.has(s.pid) && chosen.has(s.ppid)) {
+      if (!chosen.has(s.pid) && chosen.has(s.ppid) && s.name !== exclude) {
         chosen.add(s.pid);
         grew = true;
       }
