@@ -18,6 +18,8 @@ const nextConfig: NextConfig = {
     "@opentelemetry/sdk-node",
     "@opentelemetry/instrumentation-pg",
     "@opentelemetry/instrumentation-ioredis",
+    "pg-boss",
+    "nodemailer",
   ],
   poweredByHeader: false,
   // JSON answers here are small; gzip cost more CPU than it saved (measured). Compress at a proxy if you need it.

@@ -1,10 +1,13 @@
 import { pool } from "./db";
 import { seedDemo } from "./demo-seed";
+import { registerEmailDelivery } from "./email";
 import { env } from "./env";
 import { logger } from "./log";
 import { scheduleMaintenance } from "./maintenance";
 import { migrate } from "./migrate";
+import { startWorkers } from "./queue";
 import { limiterKind, limiterReady } from "./ratelimit";
+import { registerAccountEmailJobs } from "./services/auth/account-email";
 
 /**
  * Runs once per server process before the first request (instrumentation.ts). With the
@@ -22,6 +25,10 @@ export async function bootstrap(): Promise<void> {
     log.info({ applied }, `database migrated (${applied.length ? `applied ${applied.join(", ")}` : "up to date"})`);
   }
   if (first) scheduleMaintenance();
+  // The job queue's workers, in every process: each job runs once wherever it is taken.
+  registerEmailDelivery();
+  registerAccountEmailJobs();
+  await startWorkers();
   const store = limiterKind();
   if (store === "memory") {
     if (first) {

@@ -91,6 +91,20 @@ const ZEnv = z.object({
   METRICS: z.enum(["on", "off"]).default("on"),
   /** On SIGTERM, keep serving this long while /api/health/ready answers 503, so a load balancer stops sending traffic first. */
   SHUTDOWN_DELAY_SECONDS: z.coerce.number().min(0).max(60).default(0),
+  /** SMTP server for players' e-mail (smtp://user:pass@host:587, smtps://…); unset: messages stay in the dashboard's outbox. */
+  SMTP_URL: z.string().url().optional(),
+  /** The instance's default From address; a project may set its own sender in its settings. */
+  EMAIL_FROM: z.string().email().default("no-reply@game-backend.local"),
+  /** Password reset and verification code requests per account, and per client IP, per LOGIN_FAILURE_WINDOW_SECONDS. */
+  CODE_REQUESTS_PER_ACCOUNT: z.coerce.number().int().min(1).default(5),
+  CODE_REQUESTS_PER_IP: z.coerce.number().int().min(1).default(30),
+  /** How long a reset or verification code lives. */
+  CODE_TTL_SECONDS: z.coerce.number().int().min(1).max(86_400).default(900),
+  /** The job queue: how often an idle worker looks for jobs. */
+  QUEUE_POLL_SECONDS: z.coerce.number().min(0.5).max(60).default(2),
+  /** E-mail delivery retries: the first after this many seconds, then doubling (pg-boss backoff), EMAIL_RETRY_LIMIT times. */
+  EMAIL_RETRY_DELAY_SECONDS: z.coerce.number().int().min(1).default(30),
+  EMAIL_RETRY_LIMIT: z.coerce.number().int().min(0).max(50).default(12),
   /** Let identity providers' JWKS URLs point at private/loopback addresses (development, tests). */
   IDP_ALLOW_PRIVATE_NETWORKS: z
     .enum(["true", "false", "1", "0"])

@@ -128,7 +128,8 @@ describe("the migrated database matches prisma/schema.prisma", () => {
   it("has exactly the schema's enums and values", async () => {
     const { rows } = await pool.query<{ name: string; values: string[] }>(
       `SELECT t.typname AS name, array_agg(e.enumlabel::text ORDER BY e.enumsortorder) AS values
-         FROM pg_type t JOIN pg_enum e ON e.enumtypid = t.oid GROUP BY t.typname`,
+         FROM pg_type t JOIN pg_enum e ON e.enumtypid = t.oid JOIN pg_namespace ns ON ns.oid = t.typnamespace
+        WHERE ns.nspname = 'public' GROUP BY t.typname`,
     );
     const actual = Object.fromEntries(rows.map((r) => [r.name, r.values]));
     const expected = Object.fromEntries(dmmf.datamodel.enums.map((e) => [e.name, e.values.map((v) => v.name)]));
@@ -182,7 +183,7 @@ describe("the migrated database matches prisma/schema.prisma", () => {
       `SELECT c.conrelid::regclass::text AS table, c.confrelid::regclass::text AS ref_table, c.confdeltype AS on_delete,
               array(SELECT a.attname::text FROM unnest(c.conkey) WITH ORDINALITY k(attnum, n) JOIN pg_attribute a ON a.attrelid = c.conrelid AND a.attnum = k.attnum ORDER BY k.n) AS columns,
               array(SELECT a.attname::text FROM unnest(c.confkey) WITH ORDINALITY k(attnum, n) JOIN pg_attribute a ON a.attrelid = c.confrelid AND a.attnum = k.attnum ORDER BY k.n) AS ref_columns
-         FROM pg_constraint c WHERE c.contype = 'f'`,
+         FROM pg_constraint c WHERE c.contype = 'f' AND c.connamespace = 'public'::regnamespace`,
     );
     const ACTION: Record<string, string> = { c: "Cascade", r: "Restrict", n: "SetNull", a: "NoAction", d: "SetDefault" };
     const unquote = (s: string) => s.replace(/"/g, "");

@@ -377,7 +377,8 @@ function listen(server, port, hostname) {
  * Readiness turns false at once (GET /api/health/ready answers 503 "draining"), and for
  * SHUTDOWN_DELAY_SECONDS (default 0) the server keeps serving so a load balancer sees it and
  * stops sending traffic. Then: stop accepting, drop idle keep-alive sockets, give running
- * requests up to 5 s, close Next, flush the spans still batched, and close the app's pool.
+ * requests up to 5 s, close Next, stop the job queue (running jobs finish), flush the spans
+ * still batched, and close the app's pool.
  */
 async function drain({ server, app }) {
   globalThis.__gameBackendDraining = true;
@@ -387,6 +388,8 @@ async function drain({ server, app }) {
   await Promise.race([closed, sleep(5_000)]);
   server.closeAllConnections();
   await app.close?.().catch(() => {});
+  // The job queue stops taking jobs and finishes the running ones (up to 5 s) while the pool is open.
+  await globalThis.__gameBackendStopQueue?.().catch(() => {});
   await globalThis.__gameBackendOtel?.shutdown().catch(() => {});
   // The app's pool (server/db.ts keeps it on globalThis) closes before Postgres stops.
   await globalThis.__gameBackendDb?.pool.end().catch(() => {});

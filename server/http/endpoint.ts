@@ -5,7 +5,7 @@ import type { AuthMode, RouteSpec } from "./define-route";
 export type HttpMethod = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
 
 /** One success answer of an endpoint as the OpenAPI document shows it. */
-export type Success = { status: 200 | 201 | 204; description: string; schema?: z.ZodType; etag?: boolean };
+export type Success = { status: 200 | 201 | 202 | 204; description: string; schema?: z.ZodType; etag?: boolean };
 
 /** What only the published document needs; everything else comes from the route spec. */
 export type EndpointDoc = {

@@ -11,6 +11,8 @@ export class Reply {
 }
 
 export const noContent = (headers?: Record<string, string>) => new Reply(204, null, headers);
+/** 202 `{}`: accepted, the work (an e-mail) happens after the answer. */
+export const accepted = () => new Reply(202, {});
 
 export function jsonResponse(status: number, body: unknown, headers: Record<string, string>): Response {
   if (status === 204 || body === null) return new Response(null, { status, headers });

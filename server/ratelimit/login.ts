@@ -150,3 +150,28 @@ export async function countRegistration(o: { projectId: string; ip: string }): P
 export async function operatorLoginSucceeded(attempt: LoginAttempt): Promise<void> {
   await giveBack(attempt.taken);
 }
+
+/**
+ * Requests for e-mailed codes (password reset, verification resend): per account
+ * (CODE_REQUESTS_PER_ACCOUNT, counted for unknown addresses too, so the answer tells nothing)
+ * and per client IP (CODE_REQUESTS_PER_IP), per LOGIN_FAILURE_WINDOW_SECONDS. Fails closed.
+ */
+export async function countCodeRequest(o: { projectId: string; account: string; ip: string }): Promise<void> {
+  const windowSeconds = env().LOGIN_FAILURE_WINDOW_SECONDS;
+  const ip: Budget = {
+    policy: "code-request-ip",
+    limit: env().CODE_REQUESTS_PER_IP,
+    windowSeconds,
+    identifier: `${o.projectId}:${ipSubject(o.ip)}`,
+  };
+  const account: Budget = {
+    policy: "code-request-account",
+    limit: env().CODE_REQUESTS_PER_ACCOUNT,
+    windowSeconds,
+    identifier: `${o.projectId}:${o.account}`,
+  };
+  const byIp = await take(ip, 1);
+  if (!byIp.allowed) throw refused(ip, byIp.resetMs, "Too many code requests from this address; try again later.");
+  const byAccount = await take(account, 1);
+  if (!byAccount.allowed) throw refused(account, byAccount.resetMs, "Too many code requests for this account; try again later.");
+}

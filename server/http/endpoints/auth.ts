@@ -1,4 +1,16 @@
-import { ZAnonymousBody, ZIdpBody, ZLoginBody, ZRefreshBody, ZRegisterBody, ZSession } from "../../services/auth/schemas";
+import {
+  ZAccepted,
+  ZAnonymousBody,
+  ZIdpBody,
+  ZLoginBody,
+  ZPasswordResetBody,
+  ZPasswordResetConfirmBody,
+  ZRefreshBody,
+  ZRegisterBody,
+  ZSession,
+  ZVerifyEmailBody,
+} from "../../services/auth/schemas";
+import { ZOwnProfile } from "../../services/players/schemas";
 import { endpoint } from "../endpoint";
 
 const tags = ["auth"];
@@ -50,7 +62,74 @@ export const loginWithEmailEndpoint = endpoint({
       "Unknown e-mail and wrong password both answer 401 INVALID_CREDENTIALS. Failed attempts are limited per (project, e-mail) " +
       "and per client IP (429 with `details.scope` `login-account` or `login-ip`). Fails closed (503) when the rate-limit store is down.",
     ok: { status: 200, description: "A new session.", schema: ZSession },
-    errors: ["INVALID_CREDENTIALS", "PLAYER_BANNED"],
+    errors: ["INVALID_CREDENTIALS", "PLAYER_BANNED", "EMAIL_NOT_VERIFIED"],
+  },
+});
+
+export const requestPasswordResetEndpoint = endpoint({
+  method: "POST",
+  path: "/auth/email/password-reset",
+  auth: "key",
+  credential: true,
+  body: ZPasswordResetBody,
+  doc: {
+    operationId: "requestPasswordReset",
+    tags,
+    summary: "E-mail a password reset code",
+    description:
+      "Always 202 `{}`, for known and unknown addresses alike (same body, same work before the answer: the lookup runs in a job). " +
+      "A six-digit code goes to an account with this address that is not banned and has verified it (or any, when the project " +
+      "allows resets for unverified addresses); it works once, for 15 minutes (CODE_TTL_SECONDS), and dies after 5 wrong tries. " +
+      "Requests are limited per address and per client IP (429 with `details.scope` `code-request-account` or `code-request-ip`).",
+    ok: { status: 202, description: "Accepted.", schema: ZAccepted },
+  },
+});
+
+export const confirmPasswordResetEndpoint = endpoint({
+  method: "POST",
+  path: "/auth/email/password-reset/confirm",
+  auth: "key",
+  credential: true,
+  body: ZPasswordResetConfirmBody,
+  doc: {
+    operationId: "confirmPasswordReset",
+    tags,
+    summary: "Set a new password with the e-mailed code, and sign in",
+    description:
+      "Wrong, expired, used or dead codes (and unknown addresses) answer 401 INVALID_CODE. On success every other session of the " +
+      "player ends, the address counts as verified, and the answer is a new session. Tries count against the login budgets.",
+    ok: { status: 200, description: "A new session.", schema: ZSession },
+    errors: ["INVALID_CODE"],
+  },
+});
+
+export const verifyEmailEndpoint = endpoint({
+  method: "POST",
+  path: "/auth/email/verify",
+  auth: "player",
+  body: ZVerifyEmailBody,
+  doc: {
+    operationId: "verifyEmail",
+    tags,
+    summary: "Confirm the player's e-mail address with the e-mailed code",
+    description: "Codes are sent on registration and on `POST /auth/email/verify/resend`. Wrong, expired or used codes: 401 INVALID_CODE.",
+    ok: { status: 200, description: "The player's own profile, `emailVerified: true`.", schema: ZOwnProfile },
+    errors: ["INVALID_CODE"],
+  },
+});
+
+export const resendVerificationEndpoint = endpoint({
+  method: "POST",
+  path: "/auth/email/verify/resend",
+  auth: "player",
+  doc: {
+    operationId: "resendVerificationCode",
+    tags,
+    summary: "E-mail a new verification code",
+    description:
+      "202 `{}`; a code is sent when the player has an e-mail address that is not verified yet (it replaces the previous code). " +
+      "Limited per player and per client IP like reset requests.",
+    ok: { status: 202, description: "Accepted.", schema: ZAccepted },
   },
 });
 
@@ -111,6 +190,10 @@ export const authEndpoints = [
   signInAnonymouslyEndpoint,
   registerWithEmailEndpoint,
   loginWithEmailEndpoint,
+  requestPasswordResetEndpoint,
+  confirmPasswordResetEndpoint,
+  verifyEmailEndpoint,
+  resendVerificationEndpoint,
   signInWithIdpEndpoint,
   refreshSessionEndpoint,
   logoutEndpoint,

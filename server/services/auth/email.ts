@@ -3,6 +3,7 @@ import { assertNotBanned } from "../../auth/player";
 import { isUniqueViolation, prisma } from "../../db";
 import { AppError } from "../../errors";
 import { beginLoginAttempt, countRegistration, loginSucceeded } from "../../ratelimit/login";
+import { sendVerificationCode } from "./account-email";
 import type { SessionDto } from "./schemas";
 import { issueSession } from "./sessions";
 
@@ -30,12 +31,14 @@ export async function registerWithEmail(o: {
       if (linked.count === 0) {
         throw new AppError("ACCOUNT_ALREADY_LINKED", { message: "This player already has an e-mail address." });
       }
+      await sendVerificationCode({ projectId: o.projectId, playerId: o.playerId });
       return issueSession({ projectId: o.projectId, playerId: o.playerId, created: false, method: "email" });
     }
     const player = await prisma().player.create({
       data: { projectId: o.projectId, email: o.email, passwordHash, displayName: o.displayName ?? null, lastLoginAt: new Date() },
       select: { id: true },
     });
+    await sendVerificationCode({ projectId: o.projectId, playerId: player.id });
     return issueSession({ projectId: o.projectId, playerId: player.id, created: true, method: "email" });
   } catch (error) {
     if (isUniqueViolation(error)) throw new AppError("EMAIL_TAKEN");
@@ -48,12 +51,21 @@ export async function loginWithEmail(o: { projectId: string; email: string; pass
   const attempt = await beginLoginAttempt({ projectId: o.projectId, email: o.email, ip: o.ip });
   const player = await prisma().player.findUnique({
     where: { projectId_email: { projectId: o.projectId, email: o.email } },
-    select: { id: true, passwordHash: true, bannedAt: true, bannedUntil: true, banReason: true },
+    select: {
+      id: true,
+      passwordHash: true,
+      emailVerifiedAt: true,
+      bannedAt: true,
+      bannedUntil: true,
+      banReason: true,
+      project: { select: { requireVerifiedEmail: true } },
+    },
   });
   const valid = await verifyPassword(player?.passwordHash ?? (await dummyPasswordHash()), o.password);
   if (!player?.passwordHash || !valid) throw new AppError("INVALID_CREDENTIALS");
   await loginSucceeded(attempt, { playerId: player.id, ip: o.ip });
   assertNotBanned(player);
+  if (player.project.requireVerifiedEmail && !player.emailVerifiedAt) throw new AppError("EMAIL_NOT_VERIFIED");
   await prisma().player.update({ where: { id: player.id }, data: { lastLoginAt: new Date() }, select: { id: true } });
   return issueSession({ projectId: o.projectId, playerId: player.id, created: false, method: "email" });
 }

@@ -57,3 +57,27 @@ export const ZIdpBody = z
   .meta({ id: "IdpBody" });
 
 export const ZRefreshBody = z.strictObject({ refreshToken: z.string().min(1).max(512) }).meta({ id: "RefreshBody" });
+
+const ZCode = z
+  .string()
+  .trim()
+  .regex(/^\d{6}$/, "Six digits.")
+  .meta({ description: "The six-digit code from the e-mail.", example: "048213" });
+
+export const ZPasswordResetBody = z.strictObject({ email: ZEmail }).meta({ id: "PasswordResetBody" });
+
+export const ZPasswordResetConfirmBody = z
+  .strictObject({
+    email: ZEmail,
+    code: ZCode,
+    password: z.string().min(8, "At least 8 characters.").max(128, "At most 128 characters."),
+  })
+  .superRefine((body, ctx) => {
+    const problem = passwordProblem(body.password, body.email);
+    if (problem) ctx.addIssue({ code: "custom", message: problem, path: ["password"] });
+  })
+  .meta({ id: "PasswordResetConfirmBody", description: "The new password follows the registration rules." });
+
+export const ZVerifyEmailBody = z.strictObject({ code: ZCode }).meta({ id: "VerifyEmailBody" });
+
+export const ZAccepted = z.strictObject({}).meta({ id: "Accepted", description: "Accepted; the e-mail, if any, is on its way." });

@@ -14,6 +14,7 @@ const ownSelect = {
   createdAt: true,
   lastLoginAt: true,
   email: true,
+  emailVerifiedAt: true,
   identities: { select: { provider: true }, orderBy: { provider: "asc" } },
 } as const;
 
@@ -23,6 +24,7 @@ type OwnRow = {
   createdAt: Date;
   lastLoginAt: Date | null;
   email: string | null;
+  emailVerifiedAt: Date | null;
   identities: { provider: string }[];
 };
 
@@ -32,6 +34,7 @@ function toOwn(r: OwnRow): OwnProfile {
     displayName: r.displayName,
     createdAt: r.createdAt.toISOString(),
     hasEmail: r.email !== null,
+    emailVerified: r.email !== null && r.emailVerifiedAt !== null,
     providers: r.identities.map((i) => i.provider),
     lastLoginAt: r.lastLoginAt ? r.lastLoginAt.toISOString() : null,
   };

@@ -27,6 +27,7 @@ export const ZPublicProfile = z
 
 export const ZOwnProfile = ZPublicProfile.extend({
   hasEmail: z.boolean(),
+  emailVerified: z.boolean().meta({ description: "The player confirmed the address with an e-mailed code; false without an e-mail." }),
   providers: z.array(z.string()).meta({ description: "Identity providers linked to this player." }),
   lastLoginAt: z.iso.datetime().nullable(),
 }).meta({ id: "OwnProfile", description: "The caller's own profile (or a server key's view with X-Player-Id)." });

@@ -1,0 +1,311 @@
+import { randomBytes } from "node:crypto";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import type { AddressInfo } from "node:net";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import pg from "pg";
+import { SMTPServer } from "smtp-server";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { createDatabase, type StartedApp, startApp } from "../support/global-setup";
+import { until } from "../support/launch.mjs";
+
+/**
+ * Password reset and e-mail verification against a real SMTP server (smtp-server) this test
+ * runs. The app has a database of its own: every app on one database is one queue cluster, and
+ * the suite's shared app (no SMTP_URL) would take these jobs and keep them in its outbox.
+ */
+type Mail = { to: string; subject: string; raw: string; code: string };
+
+function smtpServer() {
+  const mails: Mail[] = [];
+  let server: SMTPServer | null = null;
+  let port = 0;
+  const listen = () =>
+    new Promise<void>((resolve) => {
+      server = new SMTPServer({
+        authOptional: true,
+        disabledCommands: ["STARTTLS"],
+        onData(stream, session, callback) {
+          let raw = "";
+          stream.on("data", (chunk: Buffer) => {
+            raw += chunk.toString("utf8");
+          });
+          stream.on("end", () => {
+            const subject = /^Subject: (.*)$/m.exec(raw)?.[1] ?? "";
+            const code = /^ {4}(\d{6})\s*$/m.exec(raw)?.[1] ?? "";
+            mails.push({ to: session.envelope.rcptTo.map((r) => r.address).join(","), subject, raw, code });
+            callback();
+          });
+        },
+      });
+      server.listen(port, "127.0.0.1", () => {
+        port = ((server as SMTPServer).server.address() as AddressInfo).port;
+        resolve();
+      });
+    });
+  return {
+    mails,
+    listen,
+    port: () => port,
+    close: () => new Promise<void>((resolve) => (server ? server.close(() => resolve()) : resolve())),
+    /** The first mail to `to` after `since` mails, waiting for it. */
+    next: (to: string, since = 0) => until(`a mail to ${to}`, () => mails.slice(since).find((m) => m.to === to), 20_000),
+  };
+}
+
+const smtp = smtpServer();
+let db: Awaited<ReturnType<typeof createDatabase>>;
+let dataDir: string;
+let app: StartedApp;
+let apiKey: string;
+let sql: pg.Pool;
+
+const appEnv = () => ({
+  DATABASE_URL: db.url,
+  JWT_SECRET: inject("jwtSecret"),
+  DATA_DIR: dataDir,
+  SEED_DEMO: "true",
+  SMTP_URL: `smtp://127.0.0.1:${smtp.port()}`,
+  QUEUE_POLL_SECONDS: "0.5",
+  EMAIL_RETRY_DELAY_SECONDS: "1",
+  CODE_REQUESTS_PER_ACCOUNT: "1000",
+  CODE_REQUESTS_PER_IP: "1000",
+});
+
+beforeAll(async () => {
+  await smtp.listen();
+  db = await createDatabase();
+  dataDir = mkdtempSync(path.join(tmpdir(), "gb-mail-"));
+  app = await startApp(appEnv());
+  apiKey = (JSON.parse(readFileSync(path.join(dataDir, "demo.json"), "utf8")) as { apiKey: string }).apiKey;
+  sql = new pg.Pool({ connectionString: db.url, max: 2 });
+}, 180_000);
+
+afterAll(async () => {
+  await app?.stop();
+  await sql?.end();
+  await smtp.close();
+  await db?.drop();
+  rmSync(dataDir, { recursive: true, force: true });
+});
+
+async function call(method: string, p: string, o: { body?: unknown; token?: string } = {}) {
+  const res = await fetch(`${app.baseUrl}/api/v1${p}`, {
+    method,
+    headers: {
+      "X-API-Key": apiKey,
+      ...(o.body !== undefined ? { "Content-Type": "application/json" } : {}),
+      ...(o.token ? { Authorization: `Bearer ${o.token}` } : {}),
+    },
+    body: o.body !== undefined ? JSON.stringify(o.body) : undefined,
+  });
+  const text = await res.text();
+  return { status: res.status, body: text ? (JSON.parse(text) as Record<string, unknown>) : null };
+}
+
+const codeOf = (res: { body: Record<string, unknown> | null }) => (res.body?.error as { code?: string } | undefined)?.code;
+const newEmail = () => `p-${randomBytes(5).toString("hex")}@example.com`;
+const PASSWORD = "correct horse battery";
+type Session = { accessToken: string; refreshToken: string; playerId: string };
+
+/** A registered player whose verification mail has arrived (its code returned, unused). */
+async function register(email = newEmail()) {
+  const since = smtp.mails.length;
+  const res = await call("POST", "/auth/email/register", { body: { email, password: PASSWORD } });
+  expect(res.status).toBe(200);
+  const mail = await smtp.next(email, since);
+  return { email, session: res.body as unknown as Session, verificationCode: mail.code };
+}
+
+async function verified(email = newEmail()) {
+  const r = await register(email);
+  expect((await call("POST", "/auth/email/verify", { token: r.session.accessToken, body: { code: r.verificationCode } })).status).toBe(200);
+  return r;
+}
+
+async function resetCode(email: string): Promise<string> {
+  const since = smtp.mails.length;
+  const res = await call("POST", "/auth/email/password-reset", { body: { email } });
+  expect([res.status, res.body]).toEqual([202, {}]);
+  return (await smtp.next(email, since)).code;
+}
+
+describe("e-mail verification", () => {
+  it("registration mails a six-digit code in the game's name; verifying with it sets emailVerified", async () => {
+    const { email, session, verificationCode } = await register();
+    const mail = smtp.mails.find((m) => m.to === email);
+    expect(mail?.subject).toBe("Demo Game: confirm your e-mail address");
+    expect(verificationCode).toMatch(/^\d{6}$/);
+    const before = await call("GET", `/players/${session.playerId}`, { token: session.accessToken });
+    expect(before.body).toMatchObject({ hasEmail: true, emailVerified: false });
+    const res = await call("POST", "/auth/email/verify", { token: session.accessToken, body: { code: verificationCode } });
+    expect([res.status, res.body?.emailVerified]).toEqual([200, true]);
+  });
+
+  it("a wrong code is 401 INVALID_CODE and leaves the address unverified", async () => {
+    const { session, verificationCode } = await register();
+    const wrong = verificationCode === "000000" ? "000001" : "000000";
+    const res = await call("POST", "/auth/email/verify", { token: session.accessToken, body: { code: wrong } });
+    expect([res.status, codeOf(res)]).toEqual([401, "INVALID_CODE"]);
+    const profile = await call("GET", `/players/${session.playerId}`, { token: session.accessToken });
+    expect(profile.body?.emailVerified).toBe(false);
+  });
+
+  it("resend answers 202 {} and mails a new code that replaces the old one", async () => {
+    const { email, session, verificationCode: old } = await register();
+    const since = smtp.mails.length;
+    expect(await call("POST", "/auth/email/verify/resend", { token: session.accessToken })).toEqual({ status: 202, body: {} });
+    const fresh = (await smtp.next(email, since)).code;
+    if (old !== fresh) {
+      const stale = await call("POST", "/auth/email/verify", { token: session.accessToken, body: { code: old } });
+      expect(stale.status).toBe(401);
+    }
+    expect((await call("POST", "/auth/email/verify", { token: session.accessToken, body: { code: fresh } })).status).toBe(200);
+  });
+
+  it("a project that requires verification refuses an unverified e-mail login with 403 EMAIL_NOT_VERIFIED, and signs it in once verified", async () => {
+    const { email, session, verificationCode } = await register();
+    const { rows } = await sql.query<{ project_id: string }>("SELECT project_id FROM players WHERE id = $1", [session.playerId]);
+    await sql.query("UPDATE projects SET require_verified_email = true WHERE id = $1", [rows[0]?.project_id]);
+    try {
+      const refused = await call("POST", "/auth/email/login", { body: { email, password: PASSWORD } });
+      expect([refused.status, codeOf(refused)]).toEqual([403, "EMAIL_NOT_VERIFIED"]);
+      await call("POST", "/auth/email/verify", { token: session.accessToken, body: { code: verificationCode } });
+      expect((await call("POST", "/auth/email/login", { body: { email, password: PASSWORD } })).status).toBe(200);
+    } finally {
+      await sql.query("UPDATE projects SET require_verified_email = false WHERE id = $1", [rows[0]?.project_id]);
+    }
+  });
+});
+
+describe("password reset", () => {
+  it("the mailed code sets a new password, signs the player in and ends every other session", async () => {
+    const { email, session } = await verified();
+    const code = await resetCode(email);
+    const res = await call("POST", "/auth/email/password-reset/confirm", { body: { email, code, password: "a brand new secret" } });
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ playerId: session.playerId, accessToken: expect.any(String) });
+    expect((await call("GET", `/players/${session.playerId}`, { token: session.accessToken })).status).toBe(401);
+    expect((await call("POST", "/auth/refresh", { body: { refreshToken: session.refreshToken } })).status).toBe(401);
+    expect((await call("POST", "/auth/email/login", { body: { email, password: PASSWORD } })).status).toBe(401);
+    expect((await call("POST", "/auth/email/login", { body: { email, password: "a brand new secret" } })).status).toBe(200);
+  });
+
+  it("a used code is refused the second time", async () => {
+    const { email } = await verified();
+    const code = await resetCode(email);
+    expect((await call("POST", "/auth/email/password-reset/confirm", { body: { email, code, password: "first new secret" } })).status).toBe(
+      200,
+    );
+    const again = await call("POST", "/auth/email/password-reset/confirm", { body: { email, code, password: "second new secret" } });
+    expect([again.status, codeOf(again)]).toEqual([401, "INVALID_CODE"]);
+  });
+
+  it("an expired code is refused", async () => {
+    const { email, session } = await verified();
+    const code = await resetCode(email);
+    await sql.query(
+      "UPDATE player_codes SET expires_at = now() - interval '1 second' WHERE player_id = $1 AND purpose = 'PASSWORD_RESET'",
+      [session.playerId],
+    );
+    const res = await call("POST", "/auth/email/password-reset/confirm", { body: { email, code, password: "too late secret" } });
+    expect(res.status).toBe(401);
+  });
+
+  it("after 5 wrong tries the right code is dead", async () => {
+    const { email } = await verified();
+    const code = await resetCode(email);
+    const wrong = code === "000000" ? "000001" : "000000";
+    for (let i = 0; i < 5; i++) {
+      expect(
+        (await call("POST", "/auth/email/password-reset/confirm", { body: { email, code: wrong, password: "guess guess guess" } })).status,
+      ).toBe(401);
+    }
+    const right = await call("POST", "/auth/email/password-reset/confirm", { body: { email, code, password: "guess guess guess" } });
+    expect(right.status).toBe(401);
+  });
+
+  it("an unknown address gets the same 202 {} and no mail", async () => {
+    const unknown = newEmail();
+    const res = await call("POST", "/auth/email/password-reset", { body: { email: unknown } });
+    expect([res.status, res.body]).toEqual([202, {}]);
+    // A known address asked after it: once its mail is here, the unknown one's job has run too.
+    const { email } = await verified();
+    await resetCode(email);
+    await until("the reset jobs to finish", async () => {
+      const { rows } = await sql.query("SELECT 1 FROM pgboss.job WHERE name = 'account-email' AND state IN ('created', 'retry', 'active')");
+      return rows.length === 0;
+    });
+    expect(smtp.mails.filter((m) => m.to === unknown)).toEqual([]);
+  });
+
+  it("an unverified address gets no reset code by default", async () => {
+    const { email } = await register();
+    const since = smtp.mails.length;
+    expect((await call("POST", "/auth/email/password-reset", { body: { email } })).status).toBe(202);
+    const { email: other } = await verified();
+    await resetCode(other);
+    await until("the reset jobs to finish", async () => {
+      const { rows } = await sql.query("SELECT 1 FROM pgboss.job WHERE name = 'account-email' AND state IN ('created', 'retry', 'active')");
+      return rows.length === 0;
+    });
+    expect(smtp.mails.slice(since).filter((m) => m.to === email)).toEqual([]);
+  });
+
+  it("answers known and unknown addresses in the same time, within noise (medians of 15 each, interleaved)", async () => {
+    const known = await Promise.all(Array.from({ length: 3 }, () => verified()));
+    const timings: Record<"known" | "unknown", number[]> = { known: [], unknown: [] };
+    for (let i = 0; i < 15; i++) {
+      for (const kind of ["known", "unknown"] as const) {
+        const email = kind === "known" ? (known[i % known.length]?.email as string) : newEmail();
+        const started = performance.now();
+        const res = await call("POST", "/auth/email/password-reset", { body: { email } });
+        timings[kind].push(performance.now() - started);
+        expect([res.status, res.body]).toEqual([202, {}]);
+      }
+    }
+    const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] as number;
+    // Both answers do the same work (count the request, enqueue a job); the lookup runs later.
+    expect(Math.abs(median(timings.known) - median(timings.unknown))).toBeLessThan(Math.max(5, 0.5 * median(timings.unknown)));
+  });
+});
+
+describe("delivery", () => {
+  it("with the SMTP server down the API still answers; the message is retried and delivered when it returns", async () => {
+    await smtp.close();
+    const email = newEmail();
+    const res = await call("POST", "/auth/email/register", { body: { email, password: PASSWORD } });
+    expect(res.status).toBe(200);
+    const failed = await until("a failed attempt recorded", async () => {
+      const { rows } = await sql.query<{ attempts: number; last_error: string }>(
+        "SELECT attempts, last_error FROM email_messages WHERE to_address = $1 AND attempts > 0",
+        [email],
+      );
+      return rows[0];
+    });
+    expect(failed.last_error).toMatch(/ECONNREFUSED|ECONNECTION/);
+    await smtp.listen();
+    const mail = await smtp.next(email);
+    expect(mail.code).toMatch(/^\d{6}$/);
+    const { rows } = await sql.query<{ status: string }>("SELECT status FROM email_messages WHERE to_address = $1", [email]);
+    expect(rows).toEqual([{ status: "SENT" }]);
+  });
+
+  it("a message queued when the app is killed (kill -9) is delivered after the restart, once", async () => {
+    await smtp.close();
+    const email = newEmail();
+    expect((await call("POST", "/auth/email/register", { body: { email, password: PASSWORD } })).status).toBe(200);
+    app.child.kill("SIGKILL");
+    await app.exited;
+    await smtp.listen();
+    app = await startApp(appEnv());
+    await smtp.next(email);
+    await until("the delivery job to complete", async () => {
+      const { rows } = await sql.query(
+        "SELECT 1 FROM pgboss.job WHERE name = 'email-delivery' AND state IN ('created', 'retry', 'active')",
+      );
+      return rows.length === 0;
+    });
+    expect(smtp.mails.filter((m) => m.to === email)).toHaveLength(1);
+  }, 180_000);
+});

@@ -1,0 +1,108 @@
+import nodemailer, { type Transporter } from "nodemailer";
+import { pool } from "../db";
+import { env } from "../env";
+import { logger } from "../log";
+import { enqueue, handle, QUEUES } from "../queue";
+import { render, type Template } from "./templates";
+
+/**
+ * Players' e-mail. A message is rendered and stored (email_messages) and its delivery is a job,
+ * both inside the caller's transaction: the API call never waits for the mail server. Delivery
+ * sends it over SMTP_URL with nodemailer and marks it sent; a refusal or an unreachable server
+ * is recorded (attempts, the server's answer) and retried with growing delays (pg-boss backoff,
+ * EMAIL_RETRY_DELAY_SECONDS doubling, EMAIL_RETRY_LIMIT times), then marked failed. Without
+ * SMTP_URL nothing is sent and nothing dropped: the message is kept as OUTBOX for operators to
+ * read in the dashboard (and `npm run dev` prints it).
+ */
+export async function queueEmail(o: {
+  projectId: string;
+  playerId: string | null;
+  template: Template;
+  to: string;
+  code: string;
+}): Promise<string> {
+  const { rows } = await pool().query<{ name: string; from_name: string | null; from_address: string | null }>(
+    "SELECT name, email_from_name AS from_name, email_from_address AS from_address FROM projects WHERE id = $1",
+    [o.projectId],
+  );
+  const project = rows[0];
+  if (!project) throw new Error(`project ${o.projectId} not found`);
+  const message = render(o.template, { game: project.name, code: o.code, minutes: Math.round(env().CODE_TTL_SECONDS / 60) });
+  const from = formatFrom(project.from_name ?? project.name, project.from_address ?? env().EMAIL_FROM);
+  const inserted = await pool().query<{ id: string }>(
+    `INSERT INTO email_messages (id, project_id, player_id, template, to_address, from_address, subject, text, html)
+     VALUES (gen_random_uuid(), $1, $2, $3, $4, $5, $6, $7, $8) RETURNING id`,
+    [o.projectId, o.playerId, o.template, o.to, from, message.subject, message.text, message.html],
+  );
+  const id = inserted.rows[0]?.id as string;
+  await enqueue(
+    QUEUES.emailDelivery,
+    { messageId: id },
+    { retryLimit: env().EMAIL_RETRY_LIMIT, retryDelay: env().EMAIL_RETRY_DELAY_SECONDS, retryBackoff: true, expireInSeconds: 60 },
+  );
+  return id;
+}
+
+/** "Name <address>", the name quoted as RFC 5322 asks when it holds specials. */
+function formatFrom(name: string, address: string): string {
+  const clean = name.replace(/[\r\n]/g, " ").trim();
+  return /^[\w !#$%&'*+\-/=?^`{|}~]*$/.test(clean) ? `${clean} <${address}>` : `"${clean.replace(/["\\]/g, "\\$&")}" <${address}>`;
+}
+
+let transport: Transporter | undefined;
+function smtp(url: string): Transporter {
+  // Timeouts: a mail server that hangs must fail the attempt (and be retried), not hold the job.
+  transport ??= nodemailer.createTransport({ url, connectionTimeout: 10_000, greetingTimeout: 10_000, socketTimeout: 20_000 });
+  return transport;
+}
+
+type Row = { id: string; status: string; to_address: string; from_address: string; subject: string; text: string; html: string };
+
+/** One delivery attempt of a message (the email-delivery queue's handler). Throws to be retried. */
+export async function deliver(data: { messageId: string }, job: { retryCount: number; retryLimit: number }): Promise<void> {
+  const { rows } = await pool().query<Row>(
+    "SELECT id, status, to_address, from_address, subject, text, html FROM email_messages WHERE id = $1",
+    [data.messageId],
+  );
+  const m = rows[0];
+  // Sent already (a job retried after its message went out), or the player was deleted meanwhile.
+  if (!m || m.status === "SENT" || m.status === "OUTBOX") return;
+  const url = env().SMTP_URL;
+  if (!url) {
+    await pool().query("UPDATE email_messages SET status = 'OUTBOX' WHERE id = $1", [m.id]);
+    if (process.env.NODE_ENV === "development") {
+      logger("email").info({ to: m.to_address, subject: m.subject }, `not sent (no SMTP_URL), kept in the outbox:\n${m.text}`);
+    }
+    return;
+  }
+  try {
+    await smtp(url).sendMail({ from: m.from_address, to: m.to_address, subject: m.subject, text: m.text, html: m.html });
+  } catch (error) {
+    const answer = smtpAnswer(error);
+    const last = job.retryCount >= job.retryLimit;
+    await pool().query("UPDATE email_messages SET attempts = attempts + 1, last_error = $2, status = $3 WHERE id = $1", [
+      m.id,
+      answer,
+      last ? "FAILED" : "QUEUED",
+    ]);
+    logger("email").warn(
+      { messageId: m.id, attempt: job.retryCount + 1, reason: answer },
+      last ? "delivery failed, giving up" : "delivery failed, will retry",
+    );
+    throw new Error(answer);
+  }
+  await pool().query(
+    "UPDATE email_messages SET attempts = attempts + 1, status = 'SENT', sent_at = now(), last_error = NULL WHERE id = $1",
+    [m.id],
+  );
+}
+
+/** The SMTP server's answer ("550 5.1.1 mailbox unavailable"), or why there was none. */
+function smtpAnswer(error: unknown): string {
+  const e = error as { response?: string; code?: string; message?: string };
+  return (e.response ?? (e.code ? `${e.code}: ${e.message}` : e.message) ?? String(error)).slice(0, 500);
+}
+
+export function registerEmailDelivery(): void {
+  handle(QUEUES.emailDelivery, (data, job) => deliver(data as { messageId: string }, job));
+}
