@@ -100,6 +100,9 @@ describe("DELETE /players/me", () => {
   it("leaves no row of the player in any table that refers to players or has a player_id column", async () => {
     const p = await emailPlayer();
     await fillAccount(p);
+    // A sign-in with the password remembers the address (login_known_ips).
+    const login = await api("POST", "/api/v1/auth/email/login", { key: project.clientKey, body: { email: p.email, password: PASSWORD } });
+    expect(login.status).toBe(200);
     await prisma().identity.create({
       data: { projectId: project.projectId, playerId: p.playerId, provider: "steam", subject: `s-${p.playerId}` },
     });
