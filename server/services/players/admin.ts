@@ -194,7 +194,10 @@ async function removePlayerRows(
     [o.playerId],
   );
   // The periods the player has entries in, locked in one order (period rows before entry rows
-  // before rank buckets, as a score submit and an operator's entry removal take them), then one
+  // before rank buckets, as a score submit and an operator's entry removal take them) and only
+  // FOR NO KEY UPDATE: a submit that updates the player's entry may add a rank bucket, whose
+  // foreign key takes the period's key-share lock while the submit holds the entry (FOR UPDATE
+  // here deadlocked with it). Then one
   // statement removes the entries, takes one off each period's count (one entry per board and
   // period), and its delete trigger corrects the rank buckets.
   await client.query(
@@ -202,7 +205,7 @@ async function removePlayerRows(
       WHERE p.project_id = $1
         AND EXISTS (SELECT 1 FROM leaderboard_entries e
                      WHERE e.project_id = p.project_id AND e.leaderboard_id = p.leaderboard_id AND e.period = p.period AND e.player_id = $2::uuid)
-      ORDER BY p.leaderboard_id, p.period FOR UPDATE`,
+      ORDER BY p.leaderboard_id, p.period FOR NO KEY UPDATE`,
     [o.projectId, o.playerId],
   );
   const { rows: periods } = await client.query<{ leaderboard_id: string; period: string }>(
