@@ -93,6 +93,12 @@ async function rowsOf(playerId: string): Promise<Record<string, number>> {
   return counts;
 }
 
+/** As rowsOf, without the active days: the usage flush writes those every few seconds, whenever it runs. */
+async function ownedRows(playerId: string): Promise<Record<string, number>> {
+  const { "player_active_days.player_id": _flushed, ...rest } = await rowsOf(playerId);
+  return rest;
+}
+
 const deleteAccount = (p: TestPlayer, body?: unknown, key = project.clientKey) =>
   api("DELETE", "/api/v1/players/me", { ...as(p, key), ...(body === undefined ? {} : { body }) });
 
@@ -135,11 +141,11 @@ describe("DELETE /players/me", () => {
   it("refuses a wrong or missing password with 401 INVALID_CREDENTIALS and changes nothing", async () => {
     const p = await emailPlayer();
     await fillAccount(p);
-    const before = await rowsOf(p.playerId);
+    const before = await ownedRows(p.playerId);
     expectError(await deleteAccount(p, { password: "not the passphrase" }), 401, "INVALID_CREDENTIALS");
     expectError(await deleteAccount(p), 401, "INVALID_CREDENTIALS");
     expectError(await deleteAccount(p, {}), 401, "INVALID_CREDENTIALS");
-    expect(await rowsOf(p.playerId)).toEqual(before);
+    expect(await ownedRows(p.playerId)).toEqual(before);
     expect((await api("GET", "/api/v1/players/me", as(p))).status).toBe(200);
   });
 
@@ -192,10 +198,10 @@ describe("DELETE /players/me", () => {
     const bystander = await anonymousPlayer(project.clientKey);
     await fillAccount(p);
     await fillAccount(bystander);
-    const before = await rowsOf(bystander.playerId);
+    const before = await ownedRows(bystander.playerId);
     const data = await api("GET", "/api/v1/players/me/data", as(bystander));
     expect((await deleteAccount(p)).status).toBe(204);
-    expect(await rowsOf(bystander.playerId)).toEqual(before);
+    expect(await ownedRows(bystander.playerId)).toEqual(before);
     expect((await api("GET", "/api/v1/players/me/data", as(bystander))).body).toEqual(data.body);
   });
 
@@ -358,9 +364,9 @@ describe("DELETE /players/me: refused requests change nothing", () => {
   for (const [name, send, status, code] of refusals) {
     it(`${name} → ${status} ${code}, the account stays`, async () => {
       const p = await emailPlayer();
-      const before = await rowsOf(p.playerId);
+      const before = await ownedRows(p.playerId);
       expectError(await send(p), status, code);
-      expect(await rowsOf(p.playerId)).toEqual(before);
+      expect(await ownedRows(p.playerId)).toEqual(before);
     });
   }
 
