@@ -68,6 +68,19 @@ function errorCodes(error: unknown): string[] {
   return codes;
 }
 
+/**
+ * A row written for a player whose deletion committed while the write waited for the player's
+ * key-share lock: the foreign key to players refused it (23503 on a `*_player_id_fkey`). The
+ * write changed nothing; the player is gone.
+ */
+function isDeletedPlayerReference(error: unknown): boolean {
+  for (let e: unknown = error, depth = 0; e && depth < 5; e = inner(e), depth++) {
+    const { code, constraint } = e as { code?: unknown; constraint?: unknown };
+    if (code === "23503" && typeof constraint === "string" && constraint.endsWith("_player_id_fkey")) return true;
+  }
+  return false;
+}
+
 /** Any throw becomes the one error shape; unknown errors are logged, never shown. */
 export function toAppError(error: unknown, requestId: string): AppError {
   if (error instanceof AppError) return error;
@@ -80,6 +93,9 @@ export function toAppError(error: unknown, requestId: string): AppError {
   if (errorCodes(error).some((code) => DB_REFUSED_INPUT_CODES.has(code))) {
     logger("http").warn({ requestId, reason: (error as Error).message }, "input refused by the database");
     return new AppError("VALIDATION_ERROR", { message: "The request contains text that cannot be stored.", details: { issues: [] } });
+  }
+  if (isDeletedPlayerReference(error)) {
+    return new AppError("PLAYER_NOT_FOUND", { message: "The player was deleted." });
   }
   if (isDatabaseUnavailable(error)) {
     logger("http").error({ requestId, reason: (error as Error).message }, "database unavailable");

@@ -158,9 +158,15 @@ async function upsertStats(resolution: "MINUTE" | "HOUR", cells: Cell[]): Promis
 
 async function insertActiveDays(rows: ActiveDay[]): Promise<void> {
   if (rows.length === 0) return;
+  // Only players that still exist, each under its key-share lock: a player deleted meanwhile
+  // (whose deletion removes their rows here) is skipped instead of coming back as an orphan row,
+  // and a deletion that starts now waits for this insert, then removes what it wrote.
   await pool().query(
     `INSERT INTO player_active_days (project_id, day, player_id)
-     SELECT * FROM unnest($1::uuid[], $2::date[], $3::uuid[])
+     SELECT v.project_id, v.day, v.player_id FROM unnest($1::uuid[], $2::date[], $3::uuid[]) AS v(project_id, day, player_id)
+       JOIN players p ON p.id = v.player_id AND p.project_id = v.project_id
+     ORDER BY v.player_id
+     FOR KEY SHARE OF p
      ON CONFLICT DO NOTHING`,
     [rows.map((r) => r.projectId), rows.map((r) => r.day), rows.map((r) => r.playerId)],
   );

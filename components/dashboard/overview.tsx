@@ -45,6 +45,15 @@ export function ProjectOverview({ projectId, isInstanceAdmin }: { projectId: str
     }),
   );
   const remove = useMutation(trpc.projects.delete.mutationOptions());
+  const dataSettings = useMutation(
+    trpc.projects.setDataSettings.mutationOptions({
+      onSuccess: async (after) => {
+        toast.success(after.keepLedgerOfDeletedPlayers ? "Deleted players' ledgers are kept." : "Deleted players' ledgers are deleted.");
+        await refresh();
+      },
+      onError: (error) => toast.error(messageOf(error)),
+    }),
+  );
   const rename = useMutation(trpc.projects.rename.mutationOptions());
   const renameForm = useForm({ resolver: zodResolver(ZProjectNameInput), defaultValues: { name: "" } });
   const renameErrors = renameForm.formState.errors;
@@ -130,6 +139,23 @@ export function ProjectOverview({ projectId, isInstanceAdmin }: { projectId: str
             </Button>
           </form>
           <FieldError error={renameErrors.root?.server} />
+        </Card>
+      )}
+      {p.role !== "VIEWER" && (
+        <Card title="Deleted players">
+          <label className="flex items-start gap-2 text-sm">
+            <input
+              type="checkbox"
+              className="mt-1"
+              checked={p.keepLedgerOfDeletedPlayers}
+              disabled={dataSettings.isPending}
+              onChange={(e) => dataSettings.mutate({ projectId, keepLedgerOfDeletedPlayers: e.target.checked })}
+            />
+            <span>
+              Keep the ledger of deleted players for the studio's accounts. Their balance changes stay, detached from the player (no player
+              id, idempotency key or request id); everything else the player owned is deleted.
+            </span>
+          </label>
         </Card>
       )}
       {p.role === "OWNER" && (

@@ -1,7 +1,7 @@
 "use client";
 
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { LogOut, ShieldCheck, Trash2 } from "lucide-react";
+import { Download, LogOut, ShieldCheck, Trash2 } from "lucide-react";
 import { useRouter } from "next/navigation";
 import { useMemo, useState } from "react";
 import { toast } from "sonner";
@@ -59,6 +59,17 @@ const sessionColumns: DataTableColumns<SessionRow> = [
   sessionCol.accessor("expiresAt", { header: "Expires", sortFn: "basic", cell: (c) => when(c.getValue()) }),
 ];
 
+/** The export as a JSON file download (the audit log records who downloaded it). */
+function download(doc: unknown, playerId: string): void {
+  const url = URL.createObjectURL(new Blob([JSON.stringify(doc, null, 2)], { type: "application/json" }));
+  const link = document.createElement("a");
+  link.href = url;
+  link.download = `player-${playerId}-export.json`;
+  link.click();
+  URL.revokeObjectURL(url);
+  toast.success("Export downloaded.");
+}
+
 export function PlayerDetail({ projectId, playerId }: { projectId: string; playerId: string }) {
   const trpc = useTRPC();
   const queryClient = useQueryClient();
@@ -80,6 +91,7 @@ export function PlayerDetail({ projectId, playerId }: { projectId: string; playe
     }),
   );
   const revoke = useMutation(trpc.players.revokeSessions.mutationOptions({ onError: failed }));
+  const exported = useMutation(trpc.players.export.mutationOptions({ onSuccess: (doc) => download(doc, playerId), onError: failed }));
   const canEdit = project.data && project.data.role !== "VIEWER";
   const keyColumns = useMemo(() => dataColumns(canEdit ? setEditing : null), [canEdit]);
 
@@ -135,6 +147,10 @@ export function PlayerDetail({ projectId, playerId }: { projectId: string; playe
                 Unban
               </Button>
             )}
+            <Button variant="secondary" disabled={exported.isPending} onClick={() => exported.mutate({ projectId, playerId })}>
+              <Download className="mr-1 size-4" aria-hidden />
+              Download export
+            </Button>
             <ConfirmDialog
               trigger={
                 <Button variant="secondary">

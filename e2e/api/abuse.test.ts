@@ -123,6 +123,7 @@ const VALID_BODIES: Record<string, unknown> = {
   signInWithIdentityProvider: { provider: "nope", token: "a.b.c" },
   refreshSession: { refreshToken: "not-a-refresh-token" },
   updateProfile: { displayName: "Abuser" },
+  deletePlayerAccount: {},
   putPlayerData: { value: { level: 3 } },
   patchPlayerData: { set: { [DATA_KEY]: { value: 2 } }, delete: ["gone"] },
   putSave: { data: { level: 1 }, meta: { label: "slot" } },
@@ -152,9 +153,9 @@ let foreign: TestProject;
 let me: TestPlayer;
 let other: TestPlayer;
 let stranger: TestPlayer;
-/** Players an endpoint that ends sessions (logout) acts on, replaced after each success. */
+/** Players an endpoint that ends sessions (logout, account deletion) acts on, replaced after each success. */
 let sessionEnders: { me: TestPlayer; other: TestPlayer };
-const SESSION_ENDING = new Set(["POST /auth/logout"]);
+const SESSION_ENDING = new Set(["POST /auth/logout", "DELETE /players/{id}"]);
 const port = () => Number(new URL(baseUrl()).port);
 
 beforeAll(async () => {

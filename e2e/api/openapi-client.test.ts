@@ -30,7 +30,7 @@ export const covered = [
   "get /players/{id}/data", "patch /players/{id}/data",
   "get /players/{id}/data/{key}", "put /players/{id}/data/{key}", "delete /players/{id}/data/{key}",
   "get /saves", "get /saves/{key}", "put /saves/{key}", "delete /saves/{key}",
-  "get /players/{id}", "patch /players/{id}",
+  "get /players/{id}", "patch /players/{id}", "delete /players/{id}", "get /players/{id}/export",
   "get /leaderboards/{id}", "post /leaderboards/{id}/scores", "get /leaderboards/{id}/player",
   "get /economy/currencies", "post /economy/currencies/{id}/add", "post /economy/currencies/{id}/subtract",
   "get /economy/inventory", "post /economy/purchase", "get /economy/transactions",
@@ -129,6 +129,14 @@ export async function run(baseUrl: string, apiKey: string): Promise<Record<strin
   const fresh = refresh.data?.accessToken ?? "";
   const logout = await client.POST("/auth/logout", { headers: { Authorization: "Bearer " + fresh } });
   statuses["post /auth/logout"] = logout.response.status;
+  const again = await client.POST("/auth/email/login", { body: { email, password } });
+  const signedIn = { Authorization: "Bearer " + (again.data?.accessToken ?? "") };
+  const exported = await client.GET("/players/{id}/export", { params: { path: { id: "me" } }, headers: signedIn });
+  statuses["get /players/{id}/export"] = exported.response.status;
+  const exportedEmail: string | null | undefined = exported.data?.profile.email;
+  if (exportedEmail !== email) throw new Error("the export names the account's e-mail");
+  const deleted = await client.DELETE("/players/{id}", { params: { path: { id: "me" } }, headers: signedIn, body: { password } });
+  statuses["delete /players/{id}"] = deleted.response.status;
   return statuses;
 }
 `;
@@ -214,6 +222,8 @@ describe("a client generated from the document", () => {
       "post /economy/purchase": 200,
       "get /economy/inventory": 200,
       "get /economy/transactions": 200,
+      "get /players/{id}/export": 200,
+      "delete /players/{id}": 204,
     });
   });
 });

@@ -26,6 +26,7 @@ const BODIES: Record<string, unknown> = {
   patchPlayerData: { set: { a: { value: 1 } } },
   putPlayerData: { value: 1 },
   updatePlayerProfile: { displayName: "Ada" },
+  deletePlayerAccount: {},
   putSave: { data: 1 },
 };
 

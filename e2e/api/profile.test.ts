@@ -111,6 +111,6 @@ describe("GET /players/{id} and PATCH /players/{id} for someone else", () => {
     expectError(await api("GET", `/api/v1/players/${stranger.playerId}`, as(ada)), 404, "PLAYER_NOT_FOUND");
     expectError(await api("GET", "/api/v1/players/0196a000-0000-7000-8000-000000000000", as(ada)), 404, "PLAYER_NOT_FOUND");
     expectError(await api("GET", "/api/v1/players/not-a-uuid", as(ada)), 400, "VALIDATION_ERROR");
-    expectError(await api("DELETE", "/api/v1/players/me", as(ada)), 405, "METHOD_NOT_ALLOWED");
+    expectError(await api("PUT", "/api/v1/players/me", as(ada)), 405, "METHOD_NOT_ALLOWED");
   });
 });

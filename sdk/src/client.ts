@@ -14,6 +14,7 @@ import type {
   OwnProfile,
   PatchPlayerDataBody,
   PlayerDataRecord,
+  PlayerExport,
   PublicProfile,
   PurchaseResult,
   Save,
@@ -116,6 +117,20 @@ export function createClient(options: ClientOptions) {
     /** Another player's profile as others see it ("me" is answered by `me`). */
     get: (playerId: string, call?: CallOptions) =>
       send({ method: "get", path: "/players/{id}", params: { id: playerId }, ...player }, call) as Promise<PublicProfile>,
+    /**
+     * Deletes the signed-in player and everything they own, then forgets the session here. An
+     * e-mail account passes its password (a wrong one rejects with INVALID_CREDENTIALS and
+     * nothing changes); an anonymous one passes none. Not resent after a lost answer: the
+     * session it would need is gone once the deletion committed.
+     */
+    deleteAccount: async (password?: string, call?: CallOptions): Promise<void> => {
+      const body = password === undefined ? {} : { password };
+      await send({ method: "delete", path: "/players/{id}", params: { id: "me" }, body, ...once }, call);
+      await t.setSession(null);
+    },
+    /** Everything the project holds about the signed-in player, as one JSON document. */
+    exportData: (call?: CallOptions): Promise<PlayerExport> =>
+      send({ method: "get", path: "/players/{id}/export", params: { id: "me" }, ...player }, call),
   };
 
   const readData = (key: string, playerId = "me", call?: CallOptions): Promise<PlayerDataRecord> =>

@@ -24,6 +24,7 @@ export type {
   LeaderboardPlayerEntry,
   OwnProfile,
   PlayerDataRecord,
+  PlayerExport,
   PublicProfile,
   PurchaseResult,
   Save,

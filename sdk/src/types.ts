@@ -9,6 +9,7 @@ export type Visibility = Schemas["PlayerDataRecord"]["visibility"];
 export type JsonValue = Schemas["JsonValue"];
 export type OwnProfile = Schemas["OwnProfile"];
 export type PublicProfile = Schemas["PublicProfile"];
+export type PlayerExport = Schemas["PlayerExport"];
 export type PlayerDataRecord = Schemas["PlayerDataRecord"];
 export type SaveMetadata = Schemas["SaveMetadata"];
 export type Save = Schemas["Save"];

@@ -50,6 +50,8 @@ describe("operations", () => {
     expect((await game.economy.purchase("buy-potion", { quantity: 2 })).balances).toEqual([{ id: "coins", balance: 82 }]);
     expect(await game.economy.inventory()).toMatchObject([{ itemId: "potion", quantity: 2 }]);
     expect((await game.economy.transactions({ limit: 10 })).transactions.map((t) => t.kind)).toContain("purchase");
+    expect((await game.players.exportData()).profile).toMatchObject({ playerId, email });
+    await game.players.deleteAccount("a long and unusual passphrase");
 
     const doc = (await (await globalThis.fetch(`${baseUrl()}/api/v1/openapi.json`)).json()) as {
       paths: Record<string, Record<string, unknown>>;
@@ -68,6 +70,36 @@ describe("operations", () => {
     const anonymous = await game.auth.anonymous();
     const upgraded = await game.auth.register({ email: `up-${Date.now()}@example.com`, password: "a long and unusual passphrase" });
     expect(upgraded.playerId).toBe(anonymous.playerId);
+    expect((await game.players.me()).hasEmail).toBe(true);
+  });
+});
+
+describe("account", () => {
+  it("exportData returns everything of the signed-in player: its data keys, saves and profile", async () => {
+    const game = client(project.clientKey, { storage: memoryStorage() });
+    const { playerId } = await game.auth.anonymous();
+    await game.data.set("secret-ish", { level: 3 });
+    await game.saves.put("slot-9", { map: "forest" });
+    const exported = await game.players.exportData();
+    expect(exported.profile.playerId).toBe(playerId);
+    expect(exported.data.map((d) => [d.key, d.value])).toEqual([["secret-ish", { level: 3 }]]);
+    expect(exported.saves.map((x) => [x.key, x.data])).toEqual([["slot-9", { map: "forest" }]]);
+  });
+
+  it("deleteAccount of an anonymous player needs no password and forgets the session here", async () => {
+    const storage = memoryStorage();
+    const game = client(project.clientKey, { storage });
+    await game.auth.anonymous();
+    await game.players.deleteAccount();
+    expect(game.session).toBeNull();
+    expect(await storage.getItem("game-backend.session")).toBeNull();
+    await expect(game.players.me()).rejects.toMatchObject({ code: "MISSING_TOKEN" });
+  });
+
+  it("deleteAccount with a wrong password rejects with INVALID_CREDENTIALS and keeps the account and the session", async () => {
+    const game = client(project.clientKey, { storage: memoryStorage() });
+    await game.auth.register({ email: `del-${Date.now()}@example.com`, password: "a long and unusual passphrase" });
+    await expect(game.players.deleteAccount("not the passphrase")).rejects.toMatchObject({ code: "INVALID_CREDENTIALS", status: 401 });
     expect((await game.players.me()).hasEmail).toBe(true);
   });
 });

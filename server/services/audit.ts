@@ -11,8 +11,11 @@ import { pool } from "../db";
  */
 export type { AuditActor };
 
+/** No operator: a player's own change (an account deletion), recorded by the player's id in `target`. */
+export type PlayerAuditActor = { operatorId: null; requestId?: string; tokenId?: undefined };
+
 export async function recordAudit(o: {
-  actor: AuditActor;
+  actor: AuditActor | PlayerAuditActor;
   projectId: string | null;
   action: string;
   target?: string;

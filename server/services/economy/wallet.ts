@@ -40,11 +40,16 @@ type Applied = {
 };
 
 /** apply_economy_change's own SQLSTATEs as the API's errors; anything else unchanged. */
-const CHANGE_ERRORS: Record<string, "INSUFFICIENT_FUNDS" | "CURRENCY_MAX_EXCEEDED" | "INSUFFICIENT_ITEMS" | "ITEM_MAX_EXCEEDED"> = {
+const CHANGE_ERRORS: Record<
+  string,
+  "INSUFFICIENT_FUNDS" | "CURRENCY_MAX_EXCEEDED" | "INSUFFICIENT_ITEMS" | "ITEM_MAX_EXCEEDED" | "PLAYER_NOT_FOUND"
+> = {
   GBE01: "INSUFFICIENT_FUNDS",
   GBE02: "CURRENCY_MAX_EXCEEDED",
   GBE03: "INSUFFICIENT_ITEMS",
   GBE04: "ITEM_MAX_EXCEEDED",
+  // The player was deleted (a change racing the account's deletion).
+  GBE05: "PLAYER_NOT_FOUND",
 };
 function changeError(error: unknown): unknown {
   const { code, detail } = error as { code?: string; detail?: string };

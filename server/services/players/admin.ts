@@ -1,5 +1,6 @@
+import type pg from "pg";
 import { forgetSessions } from "../../auth/session-cache";
-import { pool, transaction } from "../../db";
+import { afterTransaction, inTransaction, pool, transaction } from "../../db";
 import { AppError } from "../../errors";
 import { indexRemove } from "../leaderboards/rank-index";
 
@@ -125,26 +126,118 @@ export async function playerDetail(o: { projectId: string; playerId: string }) {
   };
 }
 
+/** What a deletion removed (counts only: the audit row keeps no personal data). */
+export type DeletedPlayer = {
+  sessions: number;
+  identities: number;
+  dataKeys: number;
+  saves: number;
+  leaderboardEntries: number;
+  wallets: number;
+  inventoryItems: number;
+  /** Ledger rows removed, or kept detached when `ledgerKept` (the project's keepLedgerOfDeletedPlayers). */
+  ledgerRows: number;
+  ledgerKept: boolean;
+};
+
+type Removed = DeletedPlayer & { periods: Array<{ leaderboard_id: string; period: string }> };
+
 /**
- * Deletes a player and everything they own (sessions, data, saves, identities, leaderboard
- * entries, wallets, inventory, ledger, idempotency records) in one transaction; leaderboard
- * period counts are corrected and the rank indexes told afterwards.
+ * Deletes a player and everything they own in one transaction (a savepoint of the caller's):
+ * sessions and their refresh tokens, identities, data, saves, leaderboard entries of every
+ * period (period counts and rank buckets corrected), wallets, inventory, idempotency records,
+ * known sign-in addresses, active days, and the ledger — or, when the project keeps the ledger
+ * of deleted players, the ledger rows stay detached: no player id, no idempotency key, no
+ * request id. The rank indexes and session caches forget the player once it committed.
+ *
+ * Lock order, the same as every writer of a player's rows, so a write racing the deletion waits
+ * instead of deadlocking: the player's row first (data and save writes take it FOR UPDATE, a
+ * balance change FOR KEY SHARE, any other insert through its foreign key), then the player's own
+ * rows. A write that was waiting for the player's row fails with PLAYER_NOT_FOUND afterwards
+ * (see server/error-normalisation.ts); nothing it wrote survives, because it wrote nothing.
+ *
+ * `passwordHash`: the hash the caller verified a password against; a different one under the
+ * lock (the password changed meanwhile) refuses the deletion with INVALID_CREDENTIALS.
  */
-export async function deletePlayer(o: { projectId: string; playerId: string }): Promise<{ entries: number }> {
+export async function deletePlayer(o: { projectId: string; playerId: string; passwordHash?: string | null }): Promise<DeletedPlayer> {
   if (!UUID.test(o.playerId)) throw new AppError("PLAYER_NOT_FOUND");
-  const entries = await transaction(async (client) => {
-    const { rows } = await client.query<{ leaderboard_id: string; period: string }>(
-      `WITH mine AS (SELECT leaderboard_id, period FROM leaderboard_entries WHERE project_id = $1 AND player_id = $2::uuid),
-            counted AS (UPDATE leaderboard_periods p SET entries = p.entries - 1 FROM mine
-                         WHERE p.project_id = $1 AND p.leaderboard_id = mine.leaderboard_id AND p.period = mine.period)
-       SELECT leaderboard_id, period FROM mine`,
+  const { periods, ...removed } = await transaction((client) => removePlayerRows(client, o));
+  await forgetDeletedPlayer(o.projectId, o.playerId, periods);
+  // Inside a caller's transaction the rows are gone only when it commits: a read in between
+  // may have cached the session again, so forget once more then.
+  if (inTransaction()) afterTransaction(() => void forgetDeletedPlayer(o.projectId, o.playerId, periods).catch(() => undefined));
+  return removed;
+}
+
+async function removePlayerRows(
+  client: pg.PoolClient,
+  o: { projectId: string; playerId: string; passwordHash?: string | null },
+): Promise<Removed> {
+  const locked = await client.query<{ password_hash: string | null; keep_ledger: boolean }>(
+    `SELECT p.password_hash, pr.keep_ledger_of_deleted_players AS keep_ledger
+       FROM players p JOIN projects pr ON pr.id = p.project_id
+      WHERE p.project_id = $1 AND p.id = $2::uuid FOR UPDATE OF p`,
+    [o.projectId, o.playerId],
+  );
+  const player = locked.rows[0];
+  if (!player) throw new AppError("PLAYER_NOT_FOUND");
+  if (o.passwordHash !== undefined && player.password_hash !== o.passwordHash) throw new AppError("INVALID_CREDENTIALS");
+  // Counted after the lock (a new statement, a new snapshot): what is removed below.
+  const counted = await client.query<Omit<DeletedPlayer, "leaderboardEntries" | "ledgerKept">>(
+    `SELECT (SELECT count(*)::int FROM sessions WHERE player_id = $1) AS sessions,
+            (SELECT count(*)::int FROM identities WHERE player_id = $1) AS identities,
+            (SELECT count(*)::int FROM player_data WHERE player_id = $1) AS "dataKeys",
+            (SELECT count(*)::int FROM player_saves WHERE player_id = $1) AS saves,
+            (SELECT count(*)::int FROM wallets WHERE player_id = $1) AS wallets,
+            (SELECT count(*)::int FROM inventory WHERE player_id = $1) AS "inventoryItems",
+            (SELECT count(*)::int FROM economy_transactions WHERE player_id = $1) AS "ledgerRows"`,
+    [o.playerId],
+  );
+  // The periods the player has entries in, locked in one order (period rows before entry rows
+  // before rank buckets, as a score submit and an operator's entry removal take them) and only
+  // FOR NO KEY UPDATE: a submit that updates the player's entry may add a rank bucket, whose
+  // foreign key takes the period's key-share lock while the submit holds the entry (FOR UPDATE
+  // here deadlocked with it). Then one
+  // statement removes the entries, takes one off each period's count (one entry per board and
+  // period), and its delete trigger corrects the rank buckets.
+  await client.query(
+    `SELECT 1 FROM leaderboard_periods p
+      WHERE p.project_id = $1
+        AND EXISTS (SELECT 1 FROM leaderboard_entries e
+                     WHERE e.project_id = p.project_id AND e.leaderboard_id = p.leaderboard_id AND e.period = p.period AND e.player_id = $2::uuid)
+      ORDER BY p.leaderboard_id, p.period FOR NO KEY UPDATE`,
+    [o.projectId, o.playerId],
+  );
+  const { rows: periods } = await client.query<{ leaderboard_id: string; period: string }>(
+    `WITH gone AS (
+       DELETE FROM leaderboard_entries WHERE project_id = $1 AND player_id = $2::uuid RETURNING leaderboard_id, period
+     ), counted AS (
+       UPDATE leaderboard_periods p SET entries = p.entries - 1 FROM gone
+        WHERE p.project_id = $1 AND p.leaderboard_id = gone.leaderboard_id AND p.period = gone.period
+     )
+     SELECT leaderboard_id, period FROM gone ORDER BY leaderboard_id, period`,
+    [o.projectId, o.playerId],
+  );
+  if (player.keep_ledger) {
+    await client.query(
+      `UPDATE economy_transactions
+          SET player_id = NULL, idempotency_key = NULL, request_id = NULL,
+              actor_id = CASE WHEN actor_kind IN ('player', 'server-key') THEN NULL ELSE actor_id END
+        WHERE project_id = $1 AND player_id = $2::uuid`,
       [o.projectId, o.playerId],
     );
-    const deleted = await client.query("DELETE FROM players WHERE project_id = $1 AND id = $2::uuid", [o.projectId, o.playerId]);
-    if (deleted.rowCount === 0) throw new AppError("PLAYER_NOT_FOUND");
-    return rows;
-  });
-  await forgetSessions({ playerId: o.playerId });
-  await Promise.all(entries.map((e) => indexRemove(o.projectId, e.leaderboard_id, e.period, o.playerId)));
-  return { entries: entries.length };
+  }
+  // No foreign key (usage flushes must not fail): removed here; the flush skips deleted players.
+  await client.query("DELETE FROM player_active_days WHERE project_id = $1 AND player_id = $2::uuid", [o.projectId, o.playerId]);
+  // Everything else goes through the foreign keys' ON DELETE CASCADE.
+  await client.query("DELETE FROM players WHERE project_id = $1 AND id = $2::uuid", [o.projectId, o.playerId]);
+  const c = counted.rows[0];
+  if (!c) throw new Error("the count of a locked player's rows returned nothing");
+  return { ...c, leaderboardEntries: periods.length, ledgerKept: player.keep_ledger, periods };
+}
+
+/** Session caches on every worker and the rank index of every period the player had an entry in. */
+async function forgetDeletedPlayer(projectId: string, playerId: string, periods: Array<{ leaderboard_id: string; period: string }>) {
+  await forgetSessions({ playerId });
+  await Promise.all(periods.map((e) => indexRemove(projectId, e.leaderboard_id, e.period, playerId)));
 }

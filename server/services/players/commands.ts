@@ -2,8 +2,9 @@ import { revokeSessions } from "../auth/sessions";
 import { type OperatorContext, runCommand } from "../command";
 import type { JsonValue } from "../json-value";
 import { getPlayerData, putPlayerData } from "../player-data";
-import { deletePlayer, playerDetail } from "./admin";
+import { deletePlayer } from "./admin";
 import { banPlayer, unbanPlayer } from "./bans";
+import { exportPlayerData } from "./lifecycle";
 
 /**
  * What operators do to one player (admins and owners), through runCommand: the role check, one
@@ -46,19 +47,30 @@ export function revokePlayerSessionsAs(ctx: OperatorContext, o: PlayerRef) {
   });
 }
 
-/** The player and everything they own; the audit row keeps what they were (name, e-mail, counts). */
+/**
+ * The player and everything they own (see deletePlayer). The audit row keeps the player's id
+ * and what was removed (counts), never their name or e-mail: a deletion must not leave the
+ * personal data it removed in the audit log.
+ */
 export function deletePlayerAs(ctx: OperatorContext, o: PlayerRef) {
   return runCommand(ctx, {
     projectId: o.projectId,
     minimum: "ADMIN",
     action: "player.delete",
     target: o.playerId,
-    before: async () => {
-      const before = await playerDetail(o);
-      return { displayName: before.displayName, email: before.email, dataKeys: before.data.length, saves: before.saves.length };
-    },
     run: () => deletePlayer(o),
-    after: (removed) => ({ leaderboardEntries: removed.entries }),
+    after: (removed) => ({ by: "operator", ...removed }),
+  });
+}
+
+/** Everything the project holds about the player, as the player's own export (GET /players/me/export) shows it. */
+export function exportPlayerAs(ctx: OperatorContext, o: PlayerRef) {
+  return runCommand(ctx, {
+    projectId: o.projectId,
+    minimum: "ADMIN",
+    action: "player.export",
+    target: o.playerId,
+    run: (actor) => exportPlayerData({ actor, playerId: o.playerId }),
   });
 }
 

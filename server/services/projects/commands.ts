@@ -9,6 +9,7 @@ import {
   type ProjectDto,
   renameProject,
   revokeApiKey,
+  setProjectDataSettings,
   setProjectPlan,
 } from ".";
 
@@ -48,6 +49,19 @@ export function deleteProjectAs(ctx: OperatorContext, o: ProjectRef & { confirmN
       }
       await deleteProject(o);
     },
+  });
+}
+
+/** Whether a deleted player's ledger rows stay for the studio's accounts (detached from the player). */
+export function setDataSettingsAs(ctx: OperatorContext, o: ProjectRef & { keepLedgerOfDeletedPlayers: boolean }): Promise<ProjectDto> {
+  return runCommand(ctx, {
+    projectId: o.projectId,
+    minimum: "ADMIN",
+    action: "project.settings",
+    target: o.projectId,
+    before: async () => ({ keepLedgerOfDeletedPlayers: (await getProject(o)).keepLedgerOfDeletedPlayers }),
+    run: () => setProjectDataSettings(o),
+    after: (after) => ({ keepLedgerOfDeletedPlayers: after.keepLedgerOfDeletedPlayers }),
   });
 }
 

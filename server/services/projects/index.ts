@@ -8,8 +8,23 @@ import { projectLimit } from "../../ratelimit";
 import { validationError } from "../../validation";
 import { recordAudit } from "../audit";
 
-export type ProjectDto = { id: string; name: string; plan: Plan; customRateLimit: number | null; createdAt: Date };
-const projectSelect = { id: true, name: true, plan: true, customRateLimit: true, createdAt: true } as const;
+export type ProjectDto = {
+  id: string;
+  name: string;
+  plan: Plan;
+  customRateLimit: number | null;
+  /** A deleted player's ledger rows stay, detached from the player (see deletePlayer). */
+  keepLedgerOfDeletedPlayers: boolean;
+  createdAt: Date;
+};
+const projectSelect = {
+  id: true,
+  name: true,
+  plan: true,
+  customRateLimit: true,
+  keepLedgerOfDeletedPlayers: true,
+  createdAt: true,
+} as const;
 
 export async function createProject(o: {
   name: string;
@@ -168,6 +183,16 @@ export async function getProject(o: { projectId: string }): Promise<ProjectDto> 
 
 export async function renameProject(o: { projectId: string; name: string }): Promise<ProjectDto> {
   const updated = await prisma().project.updateMany({ where: { id: o.projectId }, data: { name: o.name } });
+  if (updated.count === 0) throw new AppError("NOT_FOUND", { message: "Project not found." });
+  return getProject(o);
+}
+
+/** What happens to a player's ledger rows when the player is deleted: kept detached, or deleted with them (the default). */
+export async function setProjectDataSettings(o: { projectId: string; keepLedgerOfDeletedPlayers: boolean }): Promise<ProjectDto> {
+  const updated = await prisma().project.updateMany({
+    where: { id: o.projectId },
+    data: { keepLedgerOfDeletedPlayers: o.keepLedgerOfDeletedPlayers },
+  });
   if (updated.count === 0) throw new AppError("NOT_FOUND", { message: "Project not found." });
   return getProject(o);
 }

@@ -4,7 +4,14 @@ import { ZJsonValue } from "../../services/json-value";
 import { getPlayerData } from "../../services/player-data";
 import { ZKey } from "../../services/player-data/schemas";
 import { playerDetail, searchPlayers } from "../../services/players/admin";
-import { banPlayerAs, deletePlayerAs, revokePlayerSessionsAs, setPlayerDataAs, unbanPlayerAs } from "../../services/players/commands";
+import {
+  banPlayerAs,
+  deletePlayerAs,
+  exportPlayerAs,
+  revokePlayerSessionsAs,
+  setPlayerDataAs,
+  unbanPlayerAs,
+} from "../../services/players/commands";
 import { ZBanReason, ZBanUntil } from "../../services/players/schemas";
 import { input, projectProcedure, router } from "../init";
 
@@ -48,6 +55,11 @@ export const playerAdminRouter = {
   delete: projectProcedure("ADMIN")
     .input(input(ZPlayer.extend({ confirm: z.literal("delete") })))
     .mutation(({ ctx, input }) => deletePlayerAs(ctx, input)),
+
+  /** Everything the project holds about the player (the player's own export), audited as player.export. */
+  export: projectProcedure("ADMIN")
+    .input(input(ZPlayer))
+    .mutation(({ ctx, input }) => exportPlayerAs(ctx, input)),
 
   /** Edits one data key as JSON with the API's version check (If-Match), as a trusted writer. */
   setData: projectProcedure("ADMIN")

@@ -1,6 +1,13 @@
 import { z } from "zod";
 import { createProjectAs, getProject, listApiKeys, listProjectsFor } from "../../services/projects";
-import { createApiKeyAs, deleteProjectAs, renameProjectAs, revokeApiKeyAs, setPlanAs } from "../../services/projects/commands";
+import {
+  createApiKeyAs,
+  deleteProjectAs,
+  renameProjectAs,
+  revokeApiKeyAs,
+  setDataSettingsAs,
+  setPlanAs,
+} from "../../services/projects/commands";
 import { ZApiKeyKind, ZProjectName } from "../../services/projects/schemas";
 import {
   input,
@@ -34,6 +41,11 @@ export const projectsRouter = router({
   rename: projectProcedure("ADMIN")
     .input(input(z.strictObject({ projectId: ZProjectId, name: ZProjectName })))
     .mutation(({ ctx, input }) => renameProjectAs(ctx, input)),
+
+  /** What a player's deletion does to their ledger rows: kept detached for the studio's accounts, or deleted (default). */
+  setDataSettings: projectProcedure("ADMIN")
+    .input(input(z.strictObject({ projectId: ZProjectId, keepLedgerOfDeletedPlayers: z.boolean() })))
+    .mutation(({ ctx, input }) => setDataSettingsAs(ctx, input)),
 
   /** Owner only, with the project's name typed as confirmation. */
   delete: projectProcedure("OWNER")

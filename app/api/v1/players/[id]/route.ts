@@ -1,5 +1,7 @@
 import { actorOf, defineRoute, methods, playerRef } from "@/server/http/define-route";
-import { getProfileEndpoint, updateProfileEndpoint } from "@/server/http/endpoints/players";
+import { deleteAccountEndpoint, getProfileEndpoint, updateProfileEndpoint } from "@/server/http/endpoints/players";
+import { noContent } from "@/server/http/respond";
+import { deleteOwnAccount } from "@/server/services/players/lifecycle";
 import { getProfile, updateProfile } from "@/server/services/players/profile";
 
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
@@ -9,4 +11,13 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
   PATCH: defineRoute(updateProfileEndpoint, ({ caller, player, params, body }) =>
     updateProfile({ actor: actorOf(caller, player), playerId: playerRef(params.id, player), displayName: body.displayName }),
   ),
+  DELETE: defineRoute(deleteAccountEndpoint, async ({ caller, player, params, body }) => {
+    await deleteOwnAccount({
+      actor: actorOf(caller, player),
+      playerId: playerRef(params.id, player),
+      password: body?.password,
+      requestId: caller.requestId,
+    });
+    return noContent();
+  }),
 });
