@@ -27,6 +27,8 @@ import type { paths } from "./schema";
 export const covered = [
   "post /auth/anonymous", "post /auth/email/register", "post /auth/email/login", "post /auth/idp",
   "post /auth/refresh", "post /auth/logout",
+  "post /auth/email/password-reset", "post /auth/email/password-reset/confirm",
+  "post /auth/email/verify", "post /auth/email/verify/resend",
   "get /players/{id}/data", "patch /players/{id}/data",
   "get /players/{id}/data/{key}", "put /players/{id}/data/{key}", "delete /players/{id}/data/{key}",
   "get /saves", "get /saves/{key}", "put /saves/{key}", "delete /saves/{key}",
@@ -52,6 +54,15 @@ export async function run(baseUrl: string, apiKey: string): Promise<Record<strin
   statuses["post /auth/email/login"] = login.response.status;
   const idp = await client.POST("/auth/idp", { body: { provider: "nobody", token: "x.y.z" } });
   statuses["post /auth/idp"] = idp.response.status;
+  const emailAuth = { Authorization: "Bearer " + (login.data?.accessToken ?? "") };
+  const resend = await client.POST("/auth/email/verify/resend", { headers: emailAuth });
+  statuses["post /auth/email/verify/resend"] = resend.response.status;
+  const verify = await client.POST("/auth/email/verify", { headers: emailAuth, body: { code: "000000" } });
+  statuses["post /auth/email/verify"] = verify.response.status;
+  const resetAsked = await client.POST("/auth/email/password-reset", { body: { email } });
+  statuses["post /auth/email/password-reset"] = resetAsked.response.status;
+  const resetDone = await client.POST("/auth/email/password-reset/confirm", { body: { email, code: "000000", password: "another long passphrase 43" } });
+  statuses["post /auth/email/password-reset/confirm"] = resetDone.response.status;
   const put = await client.PUT("/players/{id}/data/{key}", {
     params: { path: { id: "me", key: "profile" }, header: { "If-None-Match": "*" } },
     headers: auth,
@@ -200,6 +211,10 @@ describe("a client generated from the document", () => {
       "post /auth/email/register": 200,
       "post /auth/email/login": 200,
       "post /auth/idp": 400,
+      "post /auth/email/verify/resend": 202,
+      "post /auth/email/verify": 401,
+      "post /auth/email/password-reset": 202,
+      "post /auth/email/password-reset/confirm": 401,
       "put /players/{id}/data/{key}": 201,
       "get /players/{id}/data/{key}": 200,
       "get /players/{id}/data": 200,

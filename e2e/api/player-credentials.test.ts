@@ -27,6 +27,7 @@ const BODIES: Record<string, unknown> = {
   putPlayerData: { value: 1 },
   updatePlayerProfile: { displayName: "Ada" },
   deletePlayerAccount: {},
+  verifyEmail: { code: "000000" },
   putSave: { data: 1 },
 };
 

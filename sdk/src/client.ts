@@ -87,6 +87,24 @@ export function createClient(options: ClientOptions) {
       t.signIn(await send({ method: "post", path: "/auth/email/register", body: input, auth: "optional", resendable: false }, call)),
     login: async (input: { email: string; password: string }, call?: CallOptions): Promise<Session> =>
       t.signIn(await send({ method: "post", path: "/auth/email/login", body: input, auth: "none", resendable: true }, call)),
+    /**
+     * E-mails a six-digit password reset code to the address, if it has an account that may get
+     * one; the answer is the same either way (nothing tells whether the address is registered).
+     */
+    requestPasswordReset: async (email: string, call?: CallOptions): Promise<void> => {
+      await send({ method: "post", path: "/auth/email/password-reset", body: { email }, auth: "none", resendable: true }, call);
+    },
+    /** Sets a new password with the e-mailed code and signs in; the player's other sessions end. */
+    confirmPasswordReset: async (input: { email: string; code: string; password: string }, call?: CallOptions): Promise<Session> =>
+      t.signIn(
+        await send({ method: "post", path: "/auth/email/password-reset/confirm", body: input, auth: "none", resendable: false }, call),
+      ),
+    /** Confirms the player's e-mail address with the code mailed on registration (or by `resendVerification`). */
+    verifyEmail: (code: string, call?: CallOptions) => send({ method: "post", path: "/auth/email/verify", body: { code }, ...once }, call),
+    /** Mails a new verification code (when the address is not verified yet). */
+    resendVerification: async (call?: CallOptions): Promise<void> => {
+      await send({ method: "post", path: "/auth/email/verify/resend", ...player }, call);
+    },
     /** Signs in with an identity provider's ID token; while signed in, links that identity to the player. */
     idp: async (input: { provider: string; token: string }, call?: CallOptions): Promise<Session> =>
       t.signIn(await send({ method: "post", path: "/auth/idp", body: input, auth: "optional", resendable: true }, call)),

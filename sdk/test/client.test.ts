@@ -27,6 +27,13 @@ describe("operations", () => {
     await game.auth.logout();
     const { playerId } = await game.auth.login({ email, password: "a long and unusual passphrase" });
     await expect(game.auth.idp({ provider: "nobody", token: "x.y.z" })).rejects.toMatchObject({ code: "UNKNOWN_PROVIDER", status: 400 });
+    await game.auth.resendVerification();
+    await expect(game.auth.verifyEmail("000000")).rejects.toMatchObject({ code: "INVALID_CODE", status: 401 });
+    await game.auth.requestPasswordReset(email);
+    await expect(game.auth.confirmPasswordReset({ email, code: "000000", password: "another unusual passphrase" })).rejects.toMatchObject({
+      code: "INVALID_CODE",
+      status: 401,
+    });
     await game.auth.refresh();
     expect((await game.players.me()).playerId).toBe(playerId);
     expect((await game.players.update({ displayName: "Renamed" })).displayName).toBe("Renamed");
