@@ -1,7 +1,7 @@
 "use client";
 
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { Download, LogOut, ShieldCheck, Trash2 } from "lucide-react";
+import { Download, LogOut, Mail, MailCheck, ShieldCheck, Trash2 } from "lucide-react";
 import { useRouter } from "next/navigation";
 import { useMemo, useState } from "react";
 import { toast } from "sonner";
@@ -92,6 +92,18 @@ export function PlayerDetail({ projectId, playerId }: { projectId: string; playe
   );
   const revoke = useMutation(trpc.players.revokeSessions.mutationOptions({ onError: failed }));
   const exported = useMutation(trpc.players.export.mutationOptions({ onSuccess: (doc) => download(doc, playerId), onError: failed }));
+  const resetCode = useMutation(
+    trpc.players.sendResetCode.mutationOptions({
+      onSuccess: ({ sentTo }) => toast.success(`A reset code is on its way to ${sentTo}.`),
+      onError: failed,
+    }),
+  );
+  const verification = useMutation(
+    trpc.players.resendVerification.mutationOptions({
+      onSuccess: ({ sent }) => toast.success(sent ? "A new verification code is on its way." : "Nothing sent: the address is verified."),
+      onError: failed,
+    }),
+  );
   const canEdit = project.data && project.data.role !== "VIEWER";
   const keyColumns = useMemo(() => dataColumns(canEdit ? setEditing : null), [canEdit]);
 
@@ -114,7 +126,12 @@ export function PlayerDetail({ projectId, playerId }: { projectId: string; playe
           </div>
           <div>
             <dt className="text-zinc-500">E-mail</dt>
-            <dd>{p.email ?? "—"}</dd>
+            <dd data-testid="player-email">
+              {p.email ?? "—"}
+              {p.email && (
+                <span className="ml-2">{p.emailVerified ? <Badge tone="green">verified</Badge> : <Badge>not verified</Badge>}</span>
+              )}
+            </dd>
           </div>
           <div>
             <dt className="text-zinc-500">Created</dt>
@@ -145,6 +162,18 @@ export function PlayerDetail({ projectId, playerId }: { projectId: string; playe
               <Button disabled={unban.isPending} onClick={() => unban.mutate({ projectId, playerId })}>
                 <ShieldCheck className="mr-1 size-4" aria-hidden />
                 Unban
+              </Button>
+            )}
+            {p.email && (
+              <Button variant="secondary" disabled={resetCode.isPending} onClick={() => resetCode.mutate({ projectId, playerId })}>
+                <Mail className="mr-1 size-4" aria-hidden />
+                Send reset code
+              </Button>
+            )}
+            {p.email && !p.emailVerified && (
+              <Button variant="secondary" disabled={verification.isPending} onClick={() => verification.mutate({ projectId, playerId })}>
+                <MailCheck className="mr-1 size-4" aria-hidden />
+                Resend verification
               </Button>
             )}
             <Button variant="secondary" disabled={exported.isPending} onClick={() => exported.mutate({ projectId, playerId })}>

@@ -1,4 +1,16 @@
-import { ArrowLeft, Coins, FileCog, Fingerprint, KeyRound, LayoutDashboard, ScrollText, Trophy, Users, UsersRound } from "lucide-react";
+import {
+  ArrowLeft,
+  Coins,
+  FileCog,
+  Fingerprint,
+  KeyRound,
+  LayoutDashboard,
+  Mail,
+  ScrollText,
+  Trophy,
+  Users,
+  UsersRound,
+} from "lucide-react";
 import Link from "next/link";
 
 export function ProjectNav({
@@ -6,7 +18,7 @@ export function ProjectNav({
   current,
 }: {
   projectId: string;
-  current: "overview" | "keys" | "players" | "leaderboards" | "economy" | "members" | "providers" | "config" | "audit";
+  current: "overview" | "keys" | "players" | "leaderboards" | "economy" | "members" | "providers" | "config" | "email" | "audit";
 }) {
   const tabs = [
     ["overview", "Overview", `/projects/${projectId}`, LayoutDashboard],
@@ -17,6 +29,7 @@ export function ProjectNav({
     ["members", "Members", `/projects/${projectId}/members`, Users],
     ["providers", "Identity providers", `/projects/${projectId}/providers`, Fingerprint],
     ["config", "Configuration", `/projects/${projectId}/config`, FileCog],
+    ["email", "E-mail", `/projects/${projectId}/email`, Mail],
     ["audit", "Audit log", `/projects/${projectId}/audit`, ScrollText],
   ] as const;
   return (

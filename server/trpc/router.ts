@@ -2,6 +2,7 @@ import { router } from "./init";
 import { accountRouter, operatorsRouter } from "./routers/account";
 import { configRouter } from "./routers/config";
 import { economyRouter } from "./routers/economy";
+import { emailRouter } from "./routers/email";
 import { healthRouter } from "./routers/health";
 import { leaderboardsRouter } from "./routers/leaderboards";
 import { membersRouter } from "./routers/members";
@@ -19,6 +20,7 @@ export const appRouter = router({
   providers: providersRouter,
   leaderboards: leaderboardsRouter,
   economy: economyRouter,
+  email: emailRouter,
   config: configRouter,
   tokens: tokensRouter,
   account: accountRouter,

@@ -88,6 +88,20 @@ export async function sendVerificationCode(o: { projectId: string; playerId: str
   return true;
 }
 
+/**
+ * An operator sends the player a reset code (a support request): any player with an address,
+ * verified or not — the operator vouches for them. Runs inside the operator command's transaction.
+ */
+export async function sendResetCodeNow(o: { projectId: string; playerId: string }): Promise<{ sentTo: string }> {
+  const player = await prisma().player.findFirst({ where: { id: o.playerId, projectId: o.projectId }, select: { email: true } });
+  if (!player) throw new AppError("PLAYER_NOT_FOUND");
+  const email = player.email;
+  if (!email) throw new AppError("VALIDATION_ERROR", { message: "This player has no e-mail address." });
+  const code = await issueCode({ playerId: o.playerId, purpose: "PASSWORD_RESET", email });
+  await queueEmail({ projectId: o.projectId, playerId: o.playerId, template: "password_reset", to: email, code });
+  return { sentTo: email };
+}
+
 /** POST /auth/email/verify/resend: 202 whether or not a code was due (verified, no address). */
 export async function resendVerification(o: { actor: PlayerActor; ip: string }): Promise<Record<string, never>> {
   await countCodeRequest({ projectId: o.actor.projectId, account: `player:${o.actor.playerId}`, ip: o.ip });

@@ -85,8 +85,9 @@ export async function searchPlayers(o: {
 
 export async function playerDetail(o: { projectId: string; playerId: string }) {
   if (!UUID.test(o.playerId)) throw new AppError("PLAYER_NOT_FOUND");
-  const { rows } = await pool().query<Raw & { ban_reason: string | null; banned_until: Date | null }>(
-    `SELECT ${COLUMNS}, p.ban_reason, p.banned_until FROM players p WHERE p.project_id = $1 AND p.id = $2::uuid`,
+  const { rows } = await pool().query<Raw & { ban_reason: string | null; banned_until: Date | null; email_verified: boolean }>(
+    `SELECT ${COLUMNS}, p.ban_reason, p.banned_until, p.email_verified_at IS NOT NULL AS email_verified
+       FROM players p WHERE p.project_id = $1 AND p.id = $2::uuid`,
     [o.projectId, o.playerId],
   );
   const row = rows[0];
@@ -111,6 +112,7 @@ export async function playerDetail(o: { projectId: string; playerId: string }) {
   );
   return {
     ...toRow(row),
+    emailVerified: row.email !== null && row.email_verified,
     banReason: row.banned ? row.ban_reason : null,
     bannedUntil: row.banned && row.banned_until ? row.banned_until.toISOString() : null,
     identities: identities.rows,

@@ -1,3 +1,4 @@
+import { sendResetCodeNow, sendVerificationCode } from "../auth/account-email";
 import { revokeSessions } from "../auth/sessions";
 import { type OperatorContext, runCommand } from "../command";
 import type { JsonValue } from "../json-value";
@@ -71,6 +72,29 @@ export function exportPlayerAs(ctx: OperatorContext, o: PlayerRef) {
     action: "player.export",
     target: o.playerId,
     run: (actor) => exportPlayerData({ actor, playerId: o.playerId }),
+  });
+}
+
+/** Mails the player a password reset code (support), audited without the address. */
+export function sendResetCodeAs(ctx: OperatorContext, o: PlayerRef) {
+  return runCommand(ctx, {
+    projectId: o.projectId,
+    minimum: "ADMIN",
+    action: "player.send-reset-code",
+    target: o.playerId,
+    run: () => sendResetCodeNow(o),
+  });
+}
+
+/** Mails the player a new verification code; `sent: false` when the address is verified already (or there is none). */
+export function resendVerificationAs(ctx: OperatorContext, o: PlayerRef) {
+  return runCommand(ctx, {
+    projectId: o.projectId,
+    minimum: "ADMIN",
+    action: "player.resend-verification",
+    target: o.playerId,
+    run: async () => ({ sent: await sendVerificationCode(o) }),
+    after: (result) => result,
   });
 }
 

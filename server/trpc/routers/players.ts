@@ -8,7 +8,9 @@ import {
   banPlayerAs,
   deletePlayerAs,
   exportPlayerAs,
+  resendVerificationAs,
   revokePlayerSessionsAs,
+  sendResetCodeAs,
   setPlayerDataAs,
   unbanPlayerAs,
 } from "../../services/players/commands";
@@ -60,6 +62,16 @@ export const playerAdminRouter = {
   export: projectProcedure("ADMIN")
     .input(input(ZPlayer))
     .mutation(({ ctx, input }) => exportPlayerAs(ctx, input)),
+
+  /** Mails the player a password reset code (any address, verified or not), audited. */
+  sendResetCode: projectProcedure("ADMIN")
+    .input(input(ZPlayer))
+    .mutation(({ ctx, input }) => sendResetCodeAs(ctx, input)),
+
+  /** Mails the player a new verification code when the address is not verified yet, audited. */
+  resendVerification: projectProcedure("ADMIN")
+    .input(input(ZPlayer))
+    .mutation(({ ctx, input }) => resendVerificationAs(ctx, input)),
 
   /** Edits one data key as JSON with the API's version check (If-Match), as a trusted writer. */
   setData: projectProcedure("ADMIN")

@@ -1,0 +1,22 @@
+import { z } from "zod";
+import { listEmailsAs } from "../../services/email";
+import { input, projectProcedure, router } from "../init";
+
+export const emailRouter = router({
+  /** The project's e-mail to players, newest first: queued, sent, failed (with the SMTP answer), outbox. */
+  list: projectProcedure("VIEWER")
+    .input(
+      input(
+        z.strictObject({
+          projectId: z.string().uuid(),
+          status: z.enum(["QUEUED", "SENT", "FAILED", "OUTBOX"]).optional(),
+          cursor: z.string().uuid().nullish(),
+          direction: z.enum(["forward", "backward"]).optional(),
+          limit: z.number().int().min(1).max(100).default(25),
+        }),
+      ),
+    )
+    .query(({ ctx, input }) =>
+      listEmailsAs(ctx, { projectId: input.projectId, status: input.status, cursor: input.cursor ?? undefined, limit: input.limit }),
+    ),
+});
