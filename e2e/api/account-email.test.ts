@@ -104,6 +104,12 @@ async function call(method: string, p: string, o: { body?: unknown; token?: stri
 }
 
 const codeOf = (res: { body: Record<string, unknown> | null }) => (res.body?.error as { code?: string } | undefined)?.code;
+/** Waits until the queue has no job left to run (created, waiting for a retry, or running). */
+const jobsDone = (queue: string) =>
+  until(`the ${queue} jobs to finish`, async () => {
+    const { rows } = await sql.query("SELECT 1 FROM pgboss.job WHERE name = $1 AND state IN ('created', 'retry', 'active')", [queue]);
+    return rows.length === 0;
+  });
 const newEmail = () => `p-${randomBytes(5).toString("hex")}@example.com`;
 const PASSWORD = "correct horse battery";
 type Session = { accessToken: string; refreshToken: string; playerId: string };
@@ -140,6 +146,16 @@ describe("e-mail verification", () => {
     expect(before.body).toMatchObject({ hasEmail: true, emailVerified: false });
     const res = await call("POST", "/auth/email/verify", { token: session.accessToken, body: { code: verificationCode } });
     expect([res.status, res.body?.emailVerified]).toEqual([200, true]);
+  });
+
+  it("the player's export lists the mail sent to them and when the address was verified, never a code", async () => {
+    const { session, verificationCode } = await verified();
+    const res = await call("GET", "/players/me/export", { token: session.accessToken });
+    expect(res.status).toBe(200);
+    const doc = res.body as { profile: { emailVerifiedAt: string | null }; emails: Array<Record<string, unknown>> };
+    expect(doc.profile.emailVerifiedAt).toEqual(expect.any(String));
+    expect(doc.emails).toEqual([expect.objectContaining({ template: "email_verification", to: expect.stringContaining("@example.com") })]);
+    expect(JSON.stringify(doc)).not.toContain(verificationCode);
   });
 
   it("a wrong code is 401 INVALID_CODE and leaves the address unverified", async () => {
@@ -232,10 +248,7 @@ describe("password reset", () => {
     // A known address asked after it: once its mail is here, the unknown one's job has run too.
     const { email } = await verified();
     await resetCode(email);
-    await until("the reset jobs to finish", async () => {
-      const { rows } = await sql.query("SELECT 1 FROM pgboss.job WHERE name = 'account-email' AND state IN ('created', 'retry', 'active')");
-      return rows.length === 0;
-    });
+    await jobsDone("account-email");
     expect(smtp.mails.filter((m) => m.to === unknown)).toEqual([]);
   });
 
@@ -245,10 +258,7 @@ describe("password reset", () => {
     expect((await call("POST", "/auth/email/password-reset", { body: { email } })).status).toBe(202);
     const { email: other } = await verified();
     await resetCode(other);
-    await until("the reset jobs to finish", async () => {
-      const { rows } = await sql.query("SELECT 1 FROM pgboss.job WHERE name = 'account-email' AND state IN ('created', 'retry', 'active')");
-      return rows.length === 0;
-    });
+    await jobsDone("account-email");
     expect(smtp.mails.slice(since).filter((m) => m.to === email)).toEqual([]);
   });
 
@@ -287,8 +297,11 @@ describe("delivery", () => {
     await smtp.listen();
     const mail = await smtp.next(email);
     expect(mail.code).toMatch(/^\d{6}$/);
-    const { rows } = await sql.query<{ status: string }>("SELECT status FROM email_messages WHERE to_address = $1", [email]);
-    expect(rows).toEqual([{ status: "SENT" }]);
+    // Marked sent once the server's "250 OK" is back, a moment after the mail arrived there.
+    await until("the message marked sent", async () => {
+      const { rows } = await sql.query<{ status: string }>("SELECT status FROM email_messages WHERE to_address = $1", [email]);
+      return rows.length === 1 && rows[0]?.status === "SENT";
+    });
   });
 
   it("a message queued when the app is killed (kill -9) is delivered after the restart, once", async () => {
@@ -300,12 +313,7 @@ describe("delivery", () => {
     await smtp.listen();
     app = await startApp(appEnv());
     await smtp.next(email);
-    await until("the delivery job to complete", async () => {
-      const { rows } = await sql.query(
-        "SELECT 1 FROM pgboss.job WHERE name = 'email-delivery' AND state IN ('created', 'retry', 'active')",
-      );
-      return rows.length === 0;
-    });
+    await jobsDone("email-delivery");
     expect(smtp.mails.filter((m) => m.to === email)).toHaveLength(1);
   }, 180_000);
 });

@@ -120,6 +120,16 @@ describe("malformed paths", () => {
     expectJsonError(await raw(get("/docs/../api/v1/saves")), 401, "MISSING_API_KEY");
   });
 
+  it("dot segments inside an /api path are not resolved: DELETE …/data/%2E%2E is the JSON 404 and the account stays", async () => {
+    const player = await anonymousPlayer(project.clientKey);
+    const auth = `X-API-Key: ${project.clientKey}\r\nAuthorization: Bearer ${player.accessToken}\r\n`;
+    for (const target of ["/api/v1/players/me/data/%2E%2E", "/api/v1/players/me/data/..", "/api/v1/players/me/./"]) {
+      const res = await raw(`DELETE ${target} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n${auth}\r\n`);
+      expectJsonError(res, 404, "NOT_FOUND");
+    }
+    expect(await prisma().player.count({ where: { id: player.playerId } })).toBe(1);
+  });
+
   it("GET /docs/assets/<prototype name> is a 404, not a 500", async () => {
     for (const name of ["constructor", "toString", "__proto__", "hasOwnProperty", "valueOf"]) {
       const res = await fetch(`${baseUrl()}/docs/assets/${name}`);

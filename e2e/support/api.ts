@@ -137,11 +137,18 @@ function requestHeaders(o: ApiOptions): { headers: Record<string, string>; paylo
   return { headers, payload };
 }
 
-async function checked<T>(method: string, pathname: string, status: number, headers: Headers, text: string): Promise<ApiResponse<T>> {
+async function checked<T>(
+  method: string,
+  pathname: string,
+  status: number,
+  headers: Headers,
+  text: string,
+  limited = true,
+): Promise<ApiResponse<T>> {
   let body: unknown = null;
   if (text && headers.get("content-type")?.includes("json")) body = JSON.parse(text);
   await checkAgainstDocument(method, pathname, status, body);
-  await checkHeadersAndCode(method, pathname, { status, headers, body }, true);
+  await checkHeadersAndCode(method, pathname, { status, headers, body }, limited);
   return { status, headers, body: body as T, text };
 }
 
@@ -174,8 +181,11 @@ export async function apiRawPath<T = Record<string, unknown>>(method: string, pa
       req.end(payload);
     },
   );
-  // Checked against the operation the server routes it to: dot segments resolved as a URL parser does.
-  return checked<T>(method, new URL(`${baseUrl()}${path}`).pathname, status, responseHeaders, text);
+  // Checked against the operation a URL parser would route it to. A path whose dot segments
+  // resolve to another is refused by the launcher's edge (JSON 404) before the rate limiter, so
+  // it carries no rate-limit headers.
+  const resolved = new URL(`${baseUrl()}${path}`).pathname;
+  return checked<T>(method, resolved, status, responseHeaders, text, resolved === path.split("?")[0]);
 }
 
 /** Asserts the one error shape and the code. */

@@ -125,6 +125,12 @@ export function guardRequest(req, res) {
     reply(res, 404, "NOT_FOUND", `No route for ${req.method} ${path}: "//" and "\\" are not collapsed under /api.`);
     return true;
   }
+  if (api && routed !== path && isApiPath(path)) {
+    // Dot segments inside an /api path are not resolved either: `DELETE /players/me/data/..`
+    // must address no data key, not the account (`DELETE /players/me`).
+    reply(res, 404, "NOT_FOUND", `No route for ${req.method} ${path}: dot segments ("." and "..") are not resolved under /api.`);
+    return true;
+  }
   if (api && !routed.startsWith("/api/")) {
     // `/api` itself and other spellings (`/API/v1/...`): no route, and not Next's HTML 404.
     reply(res, 404, "NOT_FOUND", `No route for ${req.method} ${routed}.`);

@@ -82,13 +82,14 @@ type ProfileRow = {
   banned_at: Date | null;
   banned_until: Date | null;
   ban_reason: string | null;
+  email_verified_at: Date | null;
 };
 
 // One query after another: inside a transaction every query shares its one connection.
 async function readExport(projectId: string, playerId: string): Promise<PlayerExport> {
   const db = pool();
   const profile = await db.query<ProfileRow>(
-    `SELECT id, display_name, email, created_at, updated_at, last_login_at, banned_at, banned_until, ban_reason
+    `SELECT id, display_name, email, created_at, updated_at, last_login_at, banned_at, banned_until, ban_reason, email_verified_at
        FROM players WHERE project_id = $1 AND id = $2::uuid`,
     [projectId, playerId],
   );
@@ -167,6 +168,18 @@ async function readExport(projectId: string, playerId: string): Promise<PlayerEx
     args,
   );
   const known = await db.query<{ n: number }>("SELECT count(*)::int AS n FROM login_known_ips WHERE player_id = $1", [playerId]);
+  const emails = await db.query<{
+    template: string;
+    to_address: string;
+    subject: string;
+    status: PlayerExport["emails"][number]["status"];
+    created_at: Date;
+    sent_at: Date | null;
+  }>(
+    `SELECT template, to_address, subject, status, created_at, sent_at FROM email_messages
+      WHERE project_id = $1 AND player_id = $2 ORDER BY created_at DESC, id DESC`,
+    args,
+  );
   const current = await currentPeriods(
     projectId,
     entries.rows.map((e) => e.leaderboard_id),
@@ -177,6 +190,7 @@ async function readExport(projectId: string, playerId: string): Promise<PlayerEx
       playerId: p.id,
       displayName: p.display_name,
       email: p.email,
+      emailVerifiedAt: isoOrNull(p.email_verified_at),
       createdAt: iso(p.created_at),
       updatedAt: iso(p.updated_at),
       lastLoginAt: isoOrNull(p.last_login_at),
@@ -230,6 +244,14 @@ async function readExport(projectId: string, playerId: string): Promise<PlayerEx
     })),
     activeDays: days.rows.map((d) => d.day),
     knownSignInAddresses: known.rows[0]?.n ?? 0,
+    emails: emails.rows.map((m) => ({
+      template: m.template,
+      to: m.to_address,
+      subject: m.subject,
+      status: m.status,
+      createdAt: iso(m.created_at),
+      sentAt: isoOrNull(m.sent_at),
+    })),
   };
 }
 

@@ -75,6 +75,7 @@ export const ZPlayerExport = z
       playerId: z.string().uuid(),
       displayName: z.string().nullable(),
       email: z.string().nullable(),
+      emailVerifiedAt: z.iso.datetime().nullable().meta({ description: "When the player confirmed the address with an e-mailed code." }),
       createdAt: z.iso.datetime(),
       updatedAt: z.iso.datetime(),
       lastLoginAt: z.iso.datetime().nullable(),
@@ -114,6 +115,18 @@ export const ZPlayerExport = z
       .number()
       .int()
       .meta({ description: "How many addresses an e-mail sign-in succeeded from are remembered (as keyed hashes, not shown)." }),
+    emails: z
+      .array(
+        z.object({
+          template: z.string(),
+          to: z.string(),
+          subject: z.string(),
+          status: z.enum(["QUEUED", "SENT", "FAILED", "OUTBOX"]),
+          createdAt: z.iso.datetime(),
+          sentAt: z.iso.datetime().nullable(),
+        }),
+      )
+      .meta({ description: "E-mail sent (or queued) to the player, newest first; not the bodies, which hold one-time codes." }),
   })
   .meta({
     id: "PlayerExport",
