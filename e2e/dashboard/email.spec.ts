@@ -37,6 +37,7 @@ test("without SMTP the verification mail waits in the outbox with its code; an o
 
   await page.goto(`/projects/${projectId}/players/${playerId}`);
   await expect(page.getByTestId("player-email")).toContainText("not verified");
+  await shoot(page, "email-player-actions");
   await page.getByRole("button", { name: "Send reset code" }).click();
   await expect(page.getByText(`A reset code is on its way to ${email}.`)).toBeVisible();
   await page.getByRole("link", { name: "E-mail", exact: true }).click();

@@ -86,12 +86,16 @@ async function productCpuMs(product) {
   return ms;
 }
 
-async function loadWithCpu(product, spec, options) {
-  const before = await productCpuMs(product);
+/** A load run with the CPU `cpuOf` counts for the product (by default its processes and its database's). */
+async function loadWithCpu(product, spec, options, cpuOf = productCpuMs) {
+  const before = await cpuOf(product);
   const result = await load(product.baseUrl, spec, options);
-  const after = await productCpuMs(product);
-  return { ...result, cpuUs: ((after - before) * 1000) / Math.max(1, result.requests) };
+  const cpuMs = (await cpuOf(product)) - before;
+  return { ...result, cpuMs, cpuUs: (cpuMs * 1000) / Math.max(1, result.requests) };
 }
+
+/** The CPU of the product's own processes, its Postgres (embedded or not) left out. */
+const serverCpuMs = (product) => processCpuMs(product.pid, { exclude: "postgres" });
 
 async function measureScenario(product, scenario, seconds) {
   const conns = scenario.connections ?? connections;
@@ -317,7 +321,7 @@ if (topologies.has("observability")) {
           const order = round % 2 === 0 ? ["on", "off"] : ["off", "on"];
           const result = {};
           for (const side of order)
-            result[side] = await loadWithServerCpu(sides[side], specs[side], { duration: slice, connections: conns });
+            result[side] = await loadWithCpu(sides[side], specs[side], { duration: slice, connections: conns }, serverCpuMs);
           rounds.push(result);
         }
         const sum = (side, field) => rounds.reduce((n, r) => n + r[side][field], 0);
@@ -348,14 +352,6 @@ if (topologies.has("observability")) {
       await off.stop();
     }
   }).finally(() => database.drop());
-}
-
-/** A load run with the CPU the product's own processes spent (its Postgres, embedded or not, left out). */
-async function loadWithServerCpu(product, spec, options) {
-  const before = processCpuMs(product.pid, { exclude: "postgres" });
-  const result = await load(product.baseUrl, spec, options);
-  const cpuMs = processCpuMs(product.pid, { exclude: "postgres" }) - before;
-  return { ...result, cpuMs, cpuUs: (cpuMs * 1000) / Math.max(1, result.requests) };
 }
 
 /** The share of throughput "on" loses against "off" (negative: "on" was faster). */

@@ -7,7 +7,7 @@ import { enqueue, handle, QUEUES } from "../../queue";
 import { beginLoginAttempt, countCodeRequest, loginSucceeded } from "../../ratelimit/login";
 import { getProfile } from "../players/profile";
 import type { OwnProfile } from "../players/schemas";
-import { consumeCode, issueCode } from "./codes";
+import { type CodePurpose, consumeCode, issueCode } from "./codes";
 import type { SessionDto } from "./schemas";
 import { issueSession, revokeSessions } from "./sessions";
 
@@ -17,6 +17,16 @@ import { issueSession, revokeSessions } from "./sessions";
  * so the answer and its timing are the same for every address.
  */
 type ResetRequest = { kind: "password-reset"; projectId: string; email: string };
+
+const TEMPLATE = { PASSWORD_RESET: "password_reset", EMAIL_VERIFICATION: "email_verification" } as const;
+
+/** A new code for `purpose`, mailed to `email`: both written together (a transaction, or the caller's). */
+function mailCode(o: { projectId: string; playerId: string; purpose: CodePurpose; email: string }): Promise<void> {
+  return transaction(async () => {
+    const code = await issueCode({ playerId: o.playerId, purpose: o.purpose, email: o.email });
+    await queueEmail({ projectId: o.projectId, playerId: o.playerId, template: TEMPLATE[o.purpose], to: o.email, code });
+  });
+}
 
 export async function requestPasswordReset(o: { projectId: string; email: string; ip: string }): Promise<Record<string, never>> {
   await countCodeRequest({ projectId: o.projectId, account: o.email, ip: o.ip });
@@ -33,11 +43,7 @@ async function sendResetCode(job: ResetRequest): Promise<void> {
   });
   if (!player?.email || player.bannedAt) return;
   if (!player.emailVerifiedAt && !player.project.resetUnverifiedEmail) return;
-  const email = player.email;
-  await transaction(async () => {
-    const code = await issueCode({ playerId: player.id, purpose: "PASSWORD_RESET", email });
-    await queueEmail({ projectId: job.projectId, playerId: player.id, template: "password_reset", to: email, code });
-  });
+  await mailCode({ projectId: job.projectId, playerId: player.id, purpose: "PASSWORD_RESET", email: player.email });
 }
 
 /**
@@ -79,13 +85,14 @@ export async function sendVerificationCode(o: { projectId: string; playerId: str
     where: { id: o.playerId, projectId: o.projectId },
     select: { email: true, emailVerifiedAt: true },
   });
-  const email = player?.email;
-  if (!email || player.emailVerifiedAt) return false;
-  await transaction(async () => {
-    const code = await issueCode({ playerId: o.playerId, purpose: "EMAIL_VERIFICATION", email });
-    await queueEmail({ projectId: o.projectId, playerId: o.playerId, template: "email_verification", to: email, code });
-  });
+  if (!player?.email || player.emailVerifiedAt) return false;
+  await mailCode({ ...o, purpose: "EMAIL_VERIFICATION", email: player.email });
   return true;
+}
+
+/** A new account's (or a newly linked address's) first verification code: its address is known and unverified. */
+export function mailVerificationCode(o: { projectId: string; playerId: string; email: string }): Promise<void> {
+  return mailCode({ ...o, purpose: "EMAIL_VERIFICATION" });
 }
 
 /**
@@ -95,11 +102,9 @@ export async function sendVerificationCode(o: { projectId: string; playerId: str
 export async function sendResetCodeNow(o: { projectId: string; playerId: string }): Promise<{ sentTo: string }> {
   const player = await prisma().player.findFirst({ where: { id: o.playerId, projectId: o.projectId }, select: { email: true } });
   if (!player) throw new AppError("PLAYER_NOT_FOUND");
-  const email = player.email;
-  if (!email) throw new AppError("VALIDATION_ERROR", { message: "This player has no e-mail address." });
-  const code = await issueCode({ playerId: o.playerId, purpose: "PASSWORD_RESET", email });
-  await queueEmail({ projectId: o.projectId, playerId: o.playerId, template: "password_reset", to: email, code });
-  return { sentTo: email };
+  if (!player.email) throw new AppError("VALIDATION_ERROR", { message: "This player has no e-mail address." });
+  await mailCode({ ...o, purpose: "PASSWORD_RESET", email: player.email });
+  return { sentTo: player.email };
 }
 
 /** POST /auth/email/verify/resend: 202 whether or not a code was due (verified, no address). */

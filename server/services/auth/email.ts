@@ -3,7 +3,7 @@ import { assertNotBanned } from "../../auth/player";
 import { isUniqueViolation, prisma } from "../../db";
 import { AppError } from "../../errors";
 import { beginLoginAttempt, countRegistration, loginSucceeded } from "../../ratelimit/login";
-import { sendVerificationCode } from "./account-email";
+import { mailVerificationCode } from "./account-email";
 import type { SessionDto } from "./schemas";
 import { issueSession } from "./sessions";
 
@@ -31,14 +31,14 @@ export async function registerWithEmail(o: {
       if (linked.count === 0) {
         throw new AppError("ACCOUNT_ALREADY_LINKED", { message: "This player already has an e-mail address." });
       }
-      await sendVerificationCode({ projectId: o.projectId, playerId: o.playerId });
+      await mailVerificationCode({ projectId: o.projectId, playerId: o.playerId, email: o.email });
       return issueSession({ projectId: o.projectId, playerId: o.playerId, created: false, method: "email" });
     }
     const player = await prisma().player.create({
       data: { projectId: o.projectId, email: o.email, passwordHash, displayName: o.displayName ?? null, lastLoginAt: new Date() },
       select: { id: true },
     });
-    await sendVerificationCode({ projectId: o.projectId, playerId: player.id });
+    await mailVerificationCode({ projectId: o.projectId, playerId: player.id, email: o.email });
     return issueSession({ projectId: o.projectId, playerId: player.id, created: true, method: "email" });
   } catch (error) {
     if (isUniqueViolation(error)) throw new AppError("EMAIL_TAKEN");
