@@ -84,7 +84,8 @@ export function EmailLog({ projectId }: { projectId: string }) {
       </div>
       {smtp === false && (
         <State kind="empty">
-          No mail server is configured (SMTP_URL), so nothing is sent: messages are kept here as outbox. Set SMTP_URL to deliver them.
+          No mail server is configured (SMTP_URL), so nothing is sent: messages are kept here as outbox. With SMTP_URL set, new messages are
+          sent; those already in the outbox stay here.
         </State>
       )}
       <Card
