@@ -24,6 +24,8 @@
 // Prints markdown tables, writes them as JSON and Markdown and draws SVG charts (e2e/load/results).
 //   npm run bench -- [--duration 8] [--compare-duration 4] [--connections 32] [--only name,name]
 //                    [--topologies embedded,postgres-redis,compare] [--workers 2] [--out dir]
+//                    [--observability-off METRICS=off,LOG_LEVEL=warn]  (the "off" side; one variable alone attributes the cost,
+//                    LOG_LEVEL=info makes both sides alike: the method's own noise) [--observability-rounds 12]
 // Loopback only; every run is bounded in time.
 import { spawn } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -44,6 +46,9 @@ const { values: args } = parseArgs({
     connections: { type: "string", default: "32" },
     only: { type: "string" },
     topologies: { type: "string", default: "embedded,postgres-redis,compare,observability" },
+    // The "off" side of the observability topology (to attribute the cost: "METRICS=off" alone, "LOG_LEVEL=warn" alone).
+    "observability-off": { type: "string", default: "METRICS=off,LOG_LEVEL=warn" },
+    "observability-rounds": { type: "string", default: "12" },
     workers: { type: "string", default: String(Math.max(2, os.cpus().length)) },
     out: { type: "string", default: path.join(root, "e2e/load/results") },
   },
@@ -283,7 +288,13 @@ if (topologies.has("postgres-redis") || topologies.has("compare")) {
   }
 }
 
-const OBSERVABILITY_ROUNDS = 8;
+const OBSERVABILITY_ROUNDS = Math.max(3, Number(args["observability-rounds"]) || 12);
+const observabilityOff = Object.fromEntries(
+  args["observability-off"]
+    .split(",")
+    .filter(Boolean)
+    .map((pair) => [pair.slice(0, pair.indexOf("=")), pair.slice(pair.indexOf("=") + 1)]),
+);
 const OBSERVABILITY_BUDGET = 0.05;
 
 if (topologies.has("observability")) {
@@ -295,19 +306,19 @@ if (topologies.has("observability")) {
   const measured = volumeScenarios.filter((s) => ["data-get", "mix"].includes(s.name));
   const slice = Math.max(2, duration / 2);
   const database = await createDatabase();
-  report.observability = await withSeededProduct({ DATABASE_URL: database.url, REDIS_URL: "" }, async (on, seed) => {
+  report.observability = await withSeededProduct({ DATABASE_URL: database.url, REDIS_URL: "" }, async (owner, seed) => {
     if (!seed.reused) report.seeds.push({ topology: "observability", ...seed });
+    // Neither measured side is the product that migrated, seeded and started first (it stays up,
+    // idle): started in the same way, one after the other, they differ only in their variables.
     // The same data directory: the same demo project and keys (demo.json), found in the database.
-    const off = await startProduct({
-      ...benchEnv,
-      DATA_DIR: on.dataDir,
-      DATABASE_URL: on.databaseUrl,
-      JWT_SECRET: on.jwtSecret,
-      REDIS_URL: "",
-      METRICS: "off",
-      LOG_LEVEL: "warn",
+    const alike = { ...benchEnv, DATA_DIR: owner.dataDir, DATABASE_URL: owner.databaseUrl, JWT_SECRET: owner.jwtSecret, REDIS_URL: "" };
+    const on = await startProduct(alike);
+    const off = await startProduct({ ...alike, ...observabilityOff }).catch(async (error) => {
+      await on.stop();
+      throw error;
     });
-    off.volume = on.volume;
+    on.volume = owner.volume;
+    off.volume = owner.volume;
     try {
       const sides = { on, off };
       const rows = [];
@@ -340,6 +351,7 @@ if (topologies.has("observability")) {
           roundCosts: rounds.map((r) => costOf(r.on.rps, r.off.rps)),
         };
         row.medianCost = median(row.roundCosts);
+        row.interval = meanInterval(row.roundCosts);
         row.cost = costOf(row.on.rps, row.off.rps);
         row.cpuCost = (row.on.cpuUs - row.off.cpuUs) / row.off.cpuUs;
         console.error(
@@ -350,6 +362,7 @@ if (topologies.has("observability")) {
       return rows;
     } finally {
       await off.stop();
+      await on.stop();
     }
   }).finally(() => database.drop());
 }
@@ -357,6 +370,20 @@ if (topologies.has("observability")) {
 /** The share of throughput "on" loses against "off" (negative: "on" was faster). */
 function costOf(on, off) {
   return (off - on) / off;
+}
+
+/**
+ * The 95 % confidence interval of the mean of the round costs (Student's t): how far this run's
+ * noise lets the estimate be off. Identical launchers on both sides (--observability-off
+ * LOG_LEVEL=info) measured 2.2 % and 0.4 % with 8 rounds on this machine.
+ */
+function meanInterval(xs) {
+  const n = xs.length;
+  const mean = xs.reduce((a, b) => a + b, 0) / n;
+  const sd = Math.sqrt(xs.reduce((a, x) => a + (x - mean) ** 2, 0) / (n - 1));
+  const t = [12.71, 4.3, 3.18, 2.78, 2.57, 2.45, 2.36, 2.31, 2.26, 2.23, 2.2, 2.18, 2.16, 2.14, 2.13][n - 2] ?? 2.09;
+  const half = (t * sd) / Math.sqrt(n);
+  return [mean - half, mean + half];
 }
 
 function median(xs) {
@@ -432,14 +459,21 @@ if (report.compare.length || report.notes.length) {
 }
 if (report.observability) {
   const cost = (x) => `${(x * 100).toFixed(1)} %`;
+  // Met: the estimate (all slices, and the median round) within the budget. Shown: the interval too.
+  const verdict = (o) =>
+    o.cost > OBSERVABILITY_BUDGET || o.medianCost > OBSERVABILITY_BUDGET
+      ? "**not met**"
+      : o.interval[1] <= OBSERVABILITY_BUDGET
+        ? "met"
+        : `met on the estimate (the interval reaches ${cost(o.interval[1])})`;
   lines.push(
-    `**Observability on vs off** (one seeded database on this machine's Postgres, in-process limiter; on: metrics + one access line per request, the defaults; off: METRICS=off LOG_LEVEL=warn, a second launcher on the same database; ${OBSERVABILITY_ROUNDS} rounds of a ${Math.max(2, duration / 2)} s slice per side, alternated on/off then off/on; CPU is the server's processes, Postgres left out; budget: ≤ ${OBSERVABILITY_BUDGET * 100} % of throughput)`,
+    `**Observability on vs off** (one seeded database on this machine's Postgres, in-process limiter; on: metrics + one access line per request, the defaults; off: ${args["observability-off"].replaceAll(",", " ")}; two launchers started alike on the same database, beside the idle one that seeded it; ${OBSERVABILITY_ROUNDS} rounds of a ${Math.max(2, duration / 2)} s slice per side, alternated on/off then off/on; CPU is the server's processes, Postgres left out; budget: ≤ ${OBSERVABILITY_BUDGET * 100} % of throughput)`,
     "",
-    "| scenario | on: req/s, p99 ms (median slice), CPU µs/request | off: req/s, p99 ms, CPU µs/request | cost of on per round (by req/s) | cost: all slices; median round; CPU per request | budget |",
+    "| scenario | on: req/s, p99 ms (median slice), CPU µs/request | off: req/s, p99 ms, CPU µs/request | cost of on per round (by req/s) | cost: all slices; median round; CPU per request; 95 % interval of the rounds' mean | budget |",
     "|---|---:|---:|---|---:|---:|",
     ...report.observability.map(
       (o) =>
-        `| ${o.title} | ${o.on.rps.toFixed(0)}, ${o.on.p99.toFixed(1)}, ${o.on.cpuUs.toFixed(0)} | ${o.off.rps.toFixed(0)}, ${o.off.p99.toFixed(1)}, ${o.off.cpuUs.toFixed(0)} | ${o.roundCosts.map(cost).join(", ")} | ${cost(o.cost)}; ${cost(o.medianCost)}; ${cost(o.cpuCost)} | ${o.cost <= OBSERVABILITY_BUDGET && o.medianCost <= OBSERVABILITY_BUDGET ? "met" : "**not met**"} |`,
+        `| ${o.title} | ${o.on.rps.toFixed(0)}, ${o.on.p99.toFixed(1)}, ${o.on.cpuUs.toFixed(0)} | ${o.off.rps.toFixed(0)}, ${o.off.p99.toFixed(1)}, ${o.off.cpuUs.toFixed(0)} | ${o.roundCosts.map(cost).join(", ")} | ${cost(o.cost)}; ${cost(o.medianCost)}; ${cost(o.cpuCost)}; ${cost(o.interval[0])} to ${cost(o.interval[1])} | ${verdict(o)} |`,
     ),
     "",
   );

@@ -51,7 +51,10 @@ export async function startProduct(extraEnv = {}, nodeArgs = []) {
   };
   if (databaseUrlGiven && !process.env.JWT_SECRET) env.JWT_SECRET = "bench-only-secret-bench-only-secret-0123456789";
   Object.assign(env, extraEnv); // "" or undefined means unset
-  const app = await launchApp({ env, nodeArgs });
+  // Output to a file in the data directory, as a deployment writes to a file or a log collector:
+  // reading it through a pipe would cost the load generator's process (same cores) per line.
+  const logFile = path.join(dataDir, `app-${process.pid}-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 6)}.log`);
+  const app = await launchApp({ env, nodeArgs, logFile });
   const demo = JSON.parse(readFileSync(path.join(dataDir, "demo.json"), "utf8"));
   const secrets = JSON.parse(readFileSync(path.join(dataDir, "secrets.json"), "utf8"));
   const databaseUrl =

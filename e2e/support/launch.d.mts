@@ -13,7 +13,11 @@ export type StartedApp = {
 export function launchApp(options?: {
   env?: Record<string, string | undefined>;
   nodeArgs?: string[];
+  /** The launcher's own arguments: `["--dev"]` is `npm run dev`. */
+  args?: string[];
   timeoutMs?: number;
+  /** The app's stdout and stderr go to this file (appended) instead of a pipe; `output()` reads it. */
+  logFile?: string;
 }): Promise<StartedApp>;
 /**
  * Polls `probe` until it returns something other than undefined or false; throws naming `what` after `timeoutMs`.

@@ -2,6 +2,7 @@
 // (what `npm start` runs) as a child process, waiting until it says it is ready. Plain JS so that
 // the benchmark scripts run under plain `node`; typed for the TypeScript tests by launch.d.mts.
 import { spawn } from "node:child_process";
+import { closeSync, openSync, readSync, statSync } from "node:fs";
 import { createServer } from "node:net";
 import path from "node:path";
 
@@ -19,20 +20,25 @@ export function freePort() {
 
 /**
  * Starts the launcher with the given environment on top of this process's (a value of
- * `undefined` or "" unsets a variable), on a free loopback port unless PORT is given.
+ * `undefined` or "" unsets a variable), on a free loopback port unless PORT is given. With
+ * `logFile`, the app writes its output to that file, as `npm start > app.log` would, instead of a
+ * pipe this process reads: a benchmark then does not charge its own reading of the access lines
+ * (on the same cores as the load generator) to the app.
  */
-export async function launchApp({ env = {}, nodeArgs = [], timeoutMs = 600_000 } = {}) {
+export async function launchApp({ env = {}, nodeArgs = [], args = [], timeoutMs = 600_000, logFile } = {}) {
   const port = Number(env.PORT || (await freePort()));
   const childEnv = {};
   for (const [name, value] of Object.entries({ ...process.env, PORT: String(port), HOST: "127.0.0.1", ...env })) {
     if (value !== undefined && value !== "") childEnv[name] = value;
   }
-  const child = spawn(process.execPath, [...nodeArgs, "server/cli/start.mjs"], {
+  const logFd = logFile ? openSync(logFile, "a") : undefined;
+  const child = spawn(process.execPath, [...nodeArgs, "server/cli/start.mjs", ...args], {
     cwd: root,
     env: childEnv,
     // The IPC channel carries the launcher's "ready" (server/cli/start.mjs, announceReady), whatever LOG_LEVEL is.
-    stdio: ["ignore", "pipe", "pipe", "ipc"],
+    stdio: ["ignore", logFd ?? "pipe", logFd ?? "pipe", "ipc"],
   });
+  if (logFd !== undefined) closeSync(logFd); // the child holds its own copy
   let ready = false;
   child.on("message", (m) => {
     if (m?.gb === "launcher-ready") ready = true;
@@ -51,10 +57,11 @@ export async function launchApp({ env = {}, nodeArgs = [], timeoutMs = 600_000 }
       tail = tail.slice(-(8 << 20));
     }
   };
-  child.stdout.on("data", keep);
-  child.stderr.on("data", keep);
-  const output = () =>
-    dropped ? `${head}\n[… ${dropped} characters of output dropped …]\n${tail.slice(tail.indexOf("\n") + 1)}` : head + tail;
+  child.stdout?.on("data", keep);
+  child.stderr?.on("data", keep);
+  const output = logFile
+    ? () => fileOutput(logFile)
+    : () => (dropped ? `${head}\n[… ${dropped} characters of output dropped …]\n${tail.slice(tail.indexOf("\n") + 1)}` : head + tail);
   const exited = new Promise((resolve) => child.on("exit", (code) => resolve(code)));
   await new Promise((resolve, reject) => {
     const timer = setTimeout(() => {
@@ -84,6 +91,23 @@ export async function launchApp({ env = {}, nodeArgs = [], timeoutMs = 600_000 }
       return exited;
     },
   };
+}
+
+/** A log file's first MiB and last 8 MiB, like a piped app's kept output (a benchmark's log runs to hundreds of MB). */
+function fileOutput(file) {
+  const size = statSync(file).size;
+  const fd = openSync(file, "r");
+  try {
+    const read = (start, length) => {
+      const buffer = Buffer.alloc(length);
+      return buffer.toString("utf8", 0, readSync(fd, buffer, 0, length, start));
+    };
+    if (size <= 9 << 20) return read(0, size);
+    const tail = read(size - (8 << 20), 8 << 20);
+    return `${read(0, 1 << 20)}\n[… ${size - (9 << 20)} bytes of output dropped …]\n${tail.slice(tail.indexOf("\n") + 1)}`;
+  } finally {
+    closeSync(fd);
+  }
 }
 
 /**
