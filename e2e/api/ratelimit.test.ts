@@ -392,6 +392,24 @@ function behaviourSuite(name: string, base: () => string) {
       expect(kept.some((h) => h.equals(stale))).toBe(false);
     }, 30_000);
 
+    it("wrong passwords on account deletion spend the same budget: a stolen token cannot guess the password there instead", async () => {
+      const { project, email: victim } = await accountInNewProject("delete-guess");
+      const signedIn = await login(project.clientKey, victim, "the real password", uniqueIp());
+      expect(signedIn.status).toBe(200);
+      const token = String(signedIn.body.accessToken);
+      const attacker = uniqueIp();
+      const deleteAccount = (password: string) =>
+        call(base(), { key: project.clientKey, path: "/api/v1/players/me", method: "DELETE", body: { password }, token, ip: attacker });
+      for (let i = 0; i < LOGIN_PER_ACCOUNT_IP; i++) expect((await deleteAccount(`guess ${i}`)).status).toBe(401);
+      const blocked = await deleteAccount("the real password");
+      expect(blocked.status).toBe(429);
+      expect(blocked.body).toMatchObject({ error: { code: "RATE_LIMITED", details: { scope: "login-account-ip" } } });
+      expect((await login(project.clientKey, victim, "the real password", attacker)).status).toBe(429);
+      expect((await call(base(), { key: project.clientKey, path: "/api/v1/players/me", method: "GET", token, ip: attacker })).status).toBe(
+        200,
+      );
+    }, 30_000);
+
     it("an IPv6 attacker rotating addresses inside its /64 is cut off like one address; the owner elsewhere signs in", async () => {
       const { project, email: victim } = await accountInNewProject("rotate");
       const net = uniqueNet();

@@ -1,6 +1,6 @@
 import { prisma } from "../db";
 import { AppError } from "../errors";
-import { beginLoginAttempt, operatorLoginSucceeded } from "../ratelimit/login";
+import { beginLoginAttempt, passwordConfirmed } from "../ratelimit/login";
 import type { SessionOperator } from "./operator";
 import { dummyPasswordHash, verifyPassword } from "./passwords";
 
@@ -19,7 +19,7 @@ export async function verifyOperator(o: { email: string; password: string; ip: s
   const valid = await verifyPassword(operator?.passwordHash ?? (await dummyPasswordHash()), o.password);
   // A disabled operator is answered like a wrong password (no hint that the account exists).
   if (!operator || !valid || operator.disabledAt) throw new AppError("INVALID_CREDENTIALS");
-  await operatorLoginSucceeded(attempt);
+  await passwordConfirmed(attempt);
   return { id: operator.id, email: operator.email, name: operator.name, isInstanceAdmin: operator.isInstanceAdmin };
 }
 

@@ -146,8 +146,12 @@ export async function countRegistration(o: { projectId: string; ip: string }): P
   if (!r.allowed) throw refused(budget, r.resetMs, "Too many registrations from this address; try again later.");
 }
 
-/** An operator signed in: the attempt does not count (operators have no known-address table). */
-export async function operatorLoginSucceeded(attempt: LoginAttempt): Promise<void> {
+/**
+ * A right password that is not a player's sign-in (an operator's login, a player confirming
+ * their password to delete the account): the attempt does not count, and no address is
+ * remembered (operators have no known-address table; a deleted player needs none).
+ */
+export async function passwordConfirmed(attempt: LoginAttempt): Promise<void> {
   await giveBack(attempt.taken);
 }
 

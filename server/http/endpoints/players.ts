@@ -54,7 +54,8 @@ export const deleteAccountEndpoint = endpoint({
       "Removes the player and, in one transaction, their sessions and refresh tokens, identities, data, saves, leaderboard entries " +
       "(of every period: the players behind move up), balances, inventory, ledger and idempotency records; every session ends. " +
       "A player with a password (an e-mail account) sends it as `{password}`: missing or wrong is 401 INVALID_CREDENTIALS and " +
-      "nothing changes. A player without one sends no body (or `{}`). A server key acting as the player (X-Player-Id) needs no " +
+      "nothing changes; wrong passwords count against the e-mail login's failure budgets (429 with `details.scope` " +
+      "`login-account-ip`, `login-ip` or `login-account`, 503 when the rate-limit store is down). A player without one sends no body (or `{}`). A server key acting as the player (X-Player-Id) needs no " +
       "password. Only the caller's own account (`me` or their id); another player's is 403 FORBIDDEN. A request of the player " +
       "still running when the deletion commits answers 404 PLAYER_NOT_FOUND and writes nothing. The project may keep the " +
       "ledger rows for its accounts, detached from the player (keepLedgerOfDeletedPlayers, set by operators).",

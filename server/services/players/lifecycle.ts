@@ -2,6 +2,7 @@ import type { OperatorActor, PlayerActor } from "../../actor";
 import { dummyPasswordHash, verifyPassword } from "../../auth/passwords";
 import { inTransaction, pool, transaction } from "../../db";
 import { AppError } from "../../errors";
+import { beginLoginAttempt, passwordConfirmed } from "../../ratelimit/login";
 import { recordAudit } from "../audit";
 import type { TransactionDto } from "../economy/schemas";
 import { loadLeaderboard } from "../leaderboards/definitions";
@@ -22,20 +23,31 @@ import type { PlayerExport } from "./schemas";
  * A player with a password (an e-mail account) must send it: missing or wrong is
  * INVALID_CREDENTIALS, and nothing changes. A player without one sends none (one sent is
  * ignored). A server key acting as the player (X-Player-Id) is trusted and needs no password.
+ * Wrong passwords count against the e-mail login's failure budgets (per account and address,
+ * per address, per account): a stolen access token cannot be used to guess the password here
+ * faster than at the login.
  */
-export async function deleteOwnAccount(o: { actor: PlayerActor; playerId: string; password?: string; requestId?: string }): Promise<void> {
+export async function deleteOwnAccount(o: {
+  actor: PlayerActor;
+  playerId: string;
+  password?: string;
+  ip: string;
+  requestId?: string;
+}): Promise<void> {
   if (o.playerId !== o.actor.playerId) throw new AppError("FORBIDDEN", { message: "Players delete only their own account." });
-  const { rows } = await pool().query<{ password_hash: string | null }>(
-    "SELECT password_hash FROM players WHERE project_id = $1 AND id = $2::uuid",
+  const { rows } = await pool().query<{ password_hash: string | null; email: string | null }>(
+    "SELECT password_hash, email FROM players WHERE project_id = $1 AND id = $2::uuid",
     [o.actor.projectId, o.playerId],
   );
   const found = rows[0];
   if (!found) throw new AppError("PLAYER_NOT_FOUND");
   const hash = found.password_hash;
   if (hash !== null && o.actor.via === "token") {
+    const attempt = found.email ? await beginLoginAttempt({ projectId: o.actor.projectId, email: found.email, ip: o.ip }) : null;
     // A missing password costs the same verification as a wrong one.
     const valid = await verifyPassword(o.password === undefined ? await dummyPasswordHash() : hash, o.password ?? "");
     if (!valid || o.password === undefined) throw new AppError("INVALID_CREDENTIALS");
+    if (attempt) await passwordConfirmed(attempt);
   }
   await transaction(async () => {
     const removed = await deletePlayer({ projectId: o.actor.projectId, playerId: o.playerId, passwordHash: hash });

@@ -16,6 +16,7 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
       actor: actorOf(caller, player),
       playerId: playerRef(params.id, player),
       password: body?.password,
+      ip: caller.ip,
       requestId: caller.requestId,
     });
     return noContent();
