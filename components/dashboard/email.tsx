@@ -6,6 +6,7 @@ import { type RouterOutputs, useTRPC } from "@/components/providers/trpc";
 import { columnsFor, DataTable, type DataTableColumns } from "@/components/ui/data-table";
 import { Badge, Button, Card, State } from "@/components/ui/primitives";
 import { SelectMenu } from "@/components/ui/select";
+import { EmailSettingsCard } from "./email-settings";
 import { messageOf } from "./errors";
 
 type Message = RouterOutputs["email"]["list"]["messages"][number];
@@ -88,6 +89,7 @@ export function EmailLog({ projectId }: { projectId: string }) {
           sent; those already in the outbox stay here.
         </State>
       )}
+      <EmailSettingsCard projectId={projectId} />
       <Card
         title="Messages"
         actions={<SelectMenu aria-label="Filter by status" className="w-44" value={filter} onValueChange={setFilter} options={FILTERS} />}

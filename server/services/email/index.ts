@@ -1,6 +1,81 @@
-import { pool } from "../../db";
+import { pool, prisma } from "../../db";
 import { env } from "../../env";
-import { authorize, type OperatorContext } from "../command";
+import { AppError } from "../../errors";
+import { authorize, type OperatorContext, runCommand } from "../command";
+import type { EmailSettingsInput } from "./schemas";
+
+/** A project's e-mail settings, and the defaults an empty sender falls back to. */
+export type EmailSettings = EmailSettingsInput & {
+  /** What messages are sent from when the sender name or address is empty: the project's name, EMAIL_FROM. */
+  defaults: { fromName: string; fromAddress: string };
+};
+
+const settingsSelect = {
+  name: true,
+  emailFromName: true,
+  emailFromAddress: true,
+  requireVerifiedEmail: true,
+  resetUnverifiedEmail: true,
+} as const;
+
+function toSettings(p: {
+  name: string;
+  emailFromName: string | null;
+  emailFromAddress: string | null;
+  requireVerifiedEmail: boolean;
+  resetUnverifiedEmail: boolean;
+}): EmailSettings {
+  return {
+    fromName: p.emailFromName,
+    fromAddress: p.emailFromAddress,
+    requireVerifiedEmail: p.requireVerifiedEmail,
+    resetUnverifiedEmail: p.resetUnverifiedEmail,
+    defaults: { fromName: p.name, fromAddress: env().EMAIL_FROM },
+  };
+}
+
+async function readEmailSettings(projectId: string): Promise<EmailSettings> {
+  const p = await prisma().project.findUnique({ where: { id: projectId }, select: settingsSelect });
+  if (!p) throw new AppError("NOT_FOUND", { message: "Project not found." });
+  return toSettings(p);
+}
+
+export async function getEmailSettingsAs(ctx: OperatorContext, o: { projectId: string }): Promise<EmailSettings> {
+  await authorize(ctx, o.projectId, "VIEWER");
+  return readEmailSettings(o.projectId);
+}
+
+const settingsOf = ({ defaults: _, ...settings }: EmailSettings): EmailSettingsInput => settings;
+
+/**
+ * The sender players see (name and address; empty: the project's name and EMAIL_FROM) and the two
+ * verification rules: whether e-mail sign-in needs a verified address, and whether reset codes go
+ * to unverified ones. Admins; audited as `project.email-settings`. New messages use it at once.
+ */
+export function setEmailSettingsAs(ctx: OperatorContext, o: { projectId: string } & EmailSettingsInput): Promise<EmailSettings> {
+  const { projectId, ...settings } = o;
+  return runCommand(ctx, {
+    projectId,
+    minimum: "ADMIN",
+    action: "project.email-settings",
+    target: projectId,
+    before: async () => settingsOf(await readEmailSettings(projectId)),
+    run: async () =>
+      toSettings(
+        await prisma().project.update({
+          where: { id: projectId },
+          data: {
+            emailFromName: settings.fromName,
+            emailFromAddress: settings.fromAddress,
+            requireVerifiedEmail: settings.requireVerifiedEmail,
+            resetUnverifiedEmail: settings.resetUnverifiedEmail,
+          },
+          select: settingsSelect,
+        }),
+      ),
+    after: settingsOf,
+  });
+}
 
 /** One message players were (or will be) sent, as operators see it: the body too (the outbox is for reading). */
 export type EmailRow = {

@@ -1,5 +1,6 @@
 import { z } from "zod";
-import { listEmailsAs } from "../../services/email";
+import { getEmailSettingsAs, listEmailsAs, setEmailSettingsAs } from "../../services/email";
+import { ZEmailSettingsInput } from "../../services/email/schemas";
 import { input, projectProcedure, router } from "../init";
 
 export const emailRouter = router({
@@ -19,4 +20,14 @@ export const emailRouter = router({
     .query(({ ctx, input }) =>
       listEmailsAs(ctx, { projectId: input.projectId, status: input.status, cursor: input.cursor ?? undefined, limit: input.limit }),
     ),
+
+  /** The sender players see and the two verification rules, with the defaults an empty sender falls back to. */
+  settings: projectProcedure("VIEWER")
+    .input(input(z.strictObject({ projectId: z.string().uuid() })))
+    .query(({ ctx, input }) => getEmailSettingsAs(ctx, input)),
+
+  /** Admins; audited as project.email-settings. */
+  setSettings: projectProcedure("ADMIN")
+    .input(input(ZEmailSettingsInput.extend({ projectId: z.string().uuid() })))
+    .mutation(({ ctx, input }) => setEmailSettingsAs(ctx, input)),
 });
