@@ -7,6 +7,39 @@ import type { Profile } from "./types";
 import { GameButton, Notice, Panel, type Status, TextField } from "./ui";
 
 const NAME_MAX = 32;
+const PASSWORD_MIN = 8;
+const PASSWORD_TOO_SHORT = `Choose a password of at least ${PASSWORD_MIN} characters.`;
+
+/** The six-digit code from a reset or verification e-mail. */
+function CodeField({ value, onChange }: { value: string; onChange: (value: string) => void }) {
+  return (
+    <TextField
+      label="Code from the e-mail"
+      inputMode="numeric"
+      autoComplete="one-time-code"
+      pattern="[0-9]{6}"
+      maxLength={6}
+      required
+      value={value}
+      onChange={(e) => onChange(e.target.value)}
+    />
+  );
+}
+
+/** A password the player chooses (registration, reset). */
+function NewPasswordField({ label, value, onChange }: { label: string; value: string; onChange: (value: string) => void }) {
+  return (
+    <TextField
+      label={label}
+      type="password"
+      autoComplete="new-password"
+      required
+      hint={`At least ${PASSWORD_MIN} characters.`}
+      value={value}
+      onChange={(e) => onChange(e.target.value)}
+    />
+  );
+}
 
 /** Runs one form action with a busy flag and a plain-words outcome. */
 function useAction() {
@@ -57,6 +90,107 @@ function LoginForm({ game, submitLabel }: { game: GameClient; submitLabel: strin
   );
 }
 
+/**
+ * "Forgot your password?": the server mails a six-digit code (games have no web page to land on);
+ * the code and a new password sign the player in and end their other sessions. The request is
+ * answered alike for every address, so the form says "if" an account exists.
+ */
+function ForgotPassword({ game }: { game: GameClient }) {
+  const [email, setEmail] = useState("");
+  const [sentTo, setSentTo] = useState<string | null>(null);
+  const [code, setCode] = useState("");
+  const [password, setPassword] = useState("");
+  const request = useAction();
+  const confirm = useAction();
+  const sendCode = (e: FormEvent) => {
+    e.preventDefault();
+    void request.run(async () => {
+      const to = email.trim();
+      await game.auth.requestPasswordReset(to);
+      setSentTo(to);
+      return `If ${to} has an account with a confirmed address, a code is on its way. It works for 15 minutes.`;
+    });
+  };
+  const setNewPassword = (e: FormEvent) => {
+    e.preventDefault();
+    if (password.length < PASSWORD_MIN) {
+      confirm.setStatus({ tone: "error", text: PASSWORD_TOO_SHORT });
+      return;
+    }
+    void confirm.run(async () => {
+      await game.auth.confirmPasswordReset({ email: sentTo ?? email.trim(), code: code.trim(), password });
+      return null;
+    });
+  };
+  return (
+    <details className="mt-3 text-sm text-indigo-200">
+      <summary className="cursor-pointer">Forgot your password?</summary>
+      <form onSubmit={sendCode} aria-label="Send a reset code" className="mt-2 space-y-2">
+        <TextField label="E-mail" type="email" autoComplete="username" required value={email} onChange={(e) => setEmail(e.target.value)} />
+        <GameButton type="submit" variant="secondary" disabled={request.busy}>
+          {request.busy ? "Sending…" : sentTo ? "Send a new code" : "E-mail me a code"}
+        </GameButton>
+        {request.status && <Notice tone={request.status.tone}>{request.status.text}</Notice>}
+      </form>
+      {sentTo && (
+        <form onSubmit={setNewPassword} aria-label="Set a new password" className="mt-3 space-y-2">
+          <CodeField value={code} onChange={setCode} />
+          <NewPasswordField label="New password" value={password} onChange={setPassword} />
+          <GameButton type="submit" disabled={confirm.busy}>
+            {confirm.busy ? "Signing in…" : "Set password and sign in"}
+          </GameButton>
+          {confirm.status && <Notice tone={confirm.status.tone}>{confirm.status.text}</Notice>}
+        </form>
+      )}
+    </details>
+  );
+}
+
+/** An e-mail account whose address is not confirmed yet: the code from the registration mail, or a new one. */
+function VerifyEmail({ game, onProfile }: { game: GameClient; onProfile: (p: Profile) => void }) {
+  const [code, setCode] = useState("");
+  const verify = useAction();
+  const resend = useAction();
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    void verify.run(async () => {
+      onProfile(await game.auth.verifyEmail(code.trim()));
+      return null;
+    });
+  };
+  return (
+    <form
+      onSubmit={submit}
+      aria-label="Confirm your e-mail"
+      className="mt-1 w-full space-y-2 rounded-lg border border-amber-300/30 bg-amber-300/5 p-3"
+    >
+      <p className="text-xs text-amber-100" data-testid="email-unverified">
+        Confirm your e-mail address with the code we sent you: you will need it to reset a forgotten password.
+      </p>
+      <CodeField value={code} onChange={setCode} />
+      <div className="flex flex-wrap gap-2">
+        <GameButton type="submit" disabled={verify.busy}>
+          {verify.busy ? "Confirming…" : "Confirm e-mail"}
+        </GameButton>
+        <GameButton
+          variant="ghost"
+          disabled={resend.busy}
+          onClick={() =>
+            resend.run(async () => {
+              await game.auth.resendVerification();
+              return "A new code is on its way; the old one no longer works.";
+            })
+          }
+        >
+          {resend.busy ? "Sending…" : "Send a new code"}
+        </GameButton>
+      </div>
+      {verify.status && <Notice tone={verify.status.tone}>{verify.status.text}</Notice>}
+      {resend.status && <Notice tone={resend.status.tone}>{resend.status.text}</Notice>}
+    </form>
+  );
+}
+
 /** Shown without a session (signed out, or the session ended): sign in, or start over as a guest. */
 export function SignedOutPanel({ game, reason }: { game: GameClient; reason: string }) {
   const guest = useAction();
@@ -64,6 +198,7 @@ export function SignedOutPanel({ game, reason }: { game: GameClient; reason: str
     <Panel title="Sign in">
       <p className="mb-3 text-sm text-indigo-200">{reason}</p>
       <LoginForm game={game} submitLabel="Sign in" />
+      <ForgotPassword game={game} />
       <div className="mt-4 border-t border-white/10 pt-3">
         <GameButton
           variant="secondary"
@@ -107,8 +242,8 @@ export function AccountPanel({ game, profile, onProfile }: { game: GameClient; p
 
   const register = (e: FormEvent) => {
     e.preventDefault();
-    if (password.length < 8) {
-      upgrade.setStatus({ tone: "error", text: "Choose a password of at least 8 characters." });
+    if (password.length < PASSWORD_MIN) {
+      upgrade.setStatus({ tone: "error", text: PASSWORD_TOO_SHORT });
       return;
     }
     void upgrade.run(async () => {
@@ -161,6 +296,7 @@ export function AccountPanel({ game, profile, onProfile }: { game: GameClient; p
             >
               {signOut.busy ? "Signing out…" : "Sign out"}
             </GameButton>
+            {!profile.emailVerified && <VerifyEmail game={game} onProfile={onProfile} />}
           </div>
         ) : (
           <>
@@ -179,15 +315,7 @@ export function AccountPanel({ game, profile, onProfile }: { game: GameClient; p
                 value={email}
                 onChange={(e) => setEmail(e.target.value)}
               />
-              <TextField
-                label="Password"
-                type="password"
-                autoComplete="new-password"
-                required
-                hint="At least 8 characters."
-                value={password}
-                onChange={(e) => setPassword(e.target.value)}
-              />
+              <NewPasswordField label="Password" value={password} onChange={setPassword} />
               <GameButton type="submit" disabled={upgrade.busy}>
                 {upgrade.busy ? "Saving…" : "Keep my progress"}
               </GameButton>

@@ -27,6 +27,10 @@ export function plainError(error: unknown): string {
       return "That e-mail already has an account. Sign out and sign in with it instead.";
     case "INVALID_CREDENTIALS":
       return "E-mail or password is wrong.";
+    case "INVALID_CODE":
+      return "That code is wrong, used or expired. Check the e-mail, or ask for a new code.";
+    case "EMAIL_NOT_VERIFIED":
+      return "Confirm your e-mail address first: enter the code from the e-mail we sent you.";
     case "PLAYER_BANNED":
       return `This account is banned${d.reason ? `: ${d.reason}` : "."}`;
     case "VALIDATION_ERROR": {

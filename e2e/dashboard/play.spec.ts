@@ -1,6 +1,6 @@
 import { mkdirSync, readFileSync } from "node:fs";
 import path from "node:path";
-import { type APIRequestContext, type BrowserContext, expect, type Page, test } from "@playwright/test";
+import { type APIRequestContext, type Browser, type BrowserContext, expect, type Page, test } from "@playwright/test";
 import { E2E_DATA_DIR } from "../../playwright.config";
 import { shoot, signIn } from "./support";
 
@@ -8,8 +8,9 @@ import { shoot, signIn } from "./support";
  * The sample game at /play, played in Chromium against the real app with 3-second rounds
  * (`?round=3`): a guest signs in, names themself, buys a potion, plays rounds whose scores,
  * coins and cloud save are checked through the API as the studio's server (server key +
- * X-Player-Id), settles cloud-save conflicts both ways, drinks the potion, upgrades to e-mail and
- * signs back in; the operator then finds the player on the dashboard. A round paused with P, and
+ * X-Player-Id), settles cloud-save conflicts both ways, drinks the potion, upgrades to e-mail,
+ * confirms the address with the mailed code, signs back in, resets a forgotten password with a
+ * mailed code (read from the dashboard's outbox); the operator then finds the player on the dashboard. A round paused with P, and
  * a phone-sized touch round at the end. Screenshots go to test-results/screenshots/play*.png (wide 1280×800 and 390×844).
  *
  * Every round opens with three coins falling straight above the catcher's starting place, so
@@ -20,6 +21,7 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 const NAME = `Ace ${Date.now() % 1_000_000}`;
 const EMAIL = `ace-${Date.now()}@player.test`;
 const PASSWORD = "coin cascade forever 7";
+const NEW_PASSWORD = "coin cascade once more 8";
 
 type Keys = { apiKey: string; serverApiKey: string };
 const keys = (): Keys => JSON.parse(readFileSync(path.join(E2E_DATA_DIR, "demo.json"), "utf8")) as Keys;
@@ -57,6 +59,28 @@ async function writeFromElsewhere(
     data: { data },
   });
   expect(res.status()).toBe(200);
+}
+
+/**
+ * The latest code mailed to `email` in a message whose subject has `subject`, read as the studio's
+ * support would: on the dashboard's E-mail page (this app has no SMTP_URL, so mail waits in the outbox).
+ */
+async function mailedCode(browser: Browser, email: string, subject: string): Promise<string> {
+  const operatorContext = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+  try {
+    const operator = await operatorContext.newPage();
+    await signIn(operator);
+    await operator.getByRole("link", { name: "Demo Game", exact: true }).click();
+    await operator.getByRole("link", { name: "E-mail", exact: true }).click();
+    const row = operator.getByTestId("email-row").filter({ hasText: email }).filter({ hasText: subject }).first();
+    await expect(row).toContainText("outbox", { timeout: 20_000 });
+    await row.getByText("Show").click();
+    const code = /\b(\d{6})\b/.exec((await row.locator("pre").textContent()) ?? "")?.[1];
+    if (!code) throw new Error(`no code in the mail to ${email}`);
+    return code;
+  } finally {
+    await operatorContext.close();
+  }
 }
 
 const playField = (page: Page) => page.getByLabel(/^Coin Cascade play field/);
@@ -224,6 +248,16 @@ test("upgrading the guest to an e-mail account keeps the player id", async ({ re
   expect(await me.json()).toMatchObject({ playerId, hasEmail: true });
 });
 
+test("the game asks for the code from the verification e-mail, and the code confirms the address", async ({ browser, request }) => {
+  const form = page.getByRole("form", { name: "Confirm your e-mail" });
+  await expect(form).toBeVisible();
+  await form.getByLabel("Code from the e-mail").fill(await mailedCode(browser, EMAIL, "confirm your e-mail address"));
+  await form.getByRole("button", { name: "Confirm e-mail" }).click();
+  await expect(form).toHaveCount(0);
+  const me = await request.get("/api/v1/players/me", { headers: asPlayer(playerId) });
+  expect(await me.json()).toMatchObject({ playerId, emailVerified: true });
+});
+
 test("signing out and back in with the e-mail returns to the same player and progress", async () => {
   await page.getByRole("button", { name: "Sign out" }).click();
   const form = page.getByRole("form", { name: "Sign in" });
@@ -234,6 +268,29 @@ test("signing out and back in with the e-mail returns to the same player and pro
   await form.getByRole("button", { name: "Sign in" }).click();
   await expect(page.getByTestId("player-id")).toHaveText(playerId);
   await expect(page.getByTestId("rounds-played")).toHaveText("41");
+});
+
+test("'Forgot your password?' mails a code; the code and a new password sign in to the same player, and the old password stops working", async ({
+  browser,
+  request,
+}) => {
+  await page.getByRole("button", { name: "Sign out" }).click();
+  await page.getByText("Forgot your password?").click();
+  const ask = page.getByRole("form", { name: "Send a reset code" });
+  await ask.getByLabel("E-mail").fill(EMAIL);
+  await ask.getByRole("button", { name: "E-mail me a code" }).click();
+  await expect(ask.getByText(`If ${EMAIL} has an account with a confirmed address, a code is on its way.`)).toBeVisible();
+  const reset = page.getByRole("form", { name: "Set a new password" });
+  await reset.getByLabel("Code from the e-mail").fill(await mailedCode(browser, EMAIL, "password reset code"));
+  await reset.getByLabel("New password").fill(NEW_PASSWORD);
+  await page.screenshot({ path: path.join(SHOTS, "play-forgot-password.png") });
+  await reset.getByRole("button", { name: "Set password and sign in" }).click();
+  await expect(page.getByTestId("player-id")).toHaveText(playerId);
+  const old = await request.post("/api/v1/auth/email/login", {
+    headers: { "X-API-Key": keys().apiKey },
+    data: { email: EMAIL, password: PASSWORD },
+  });
+  expect(old.status()).toBe(401);
 });
 
 test("the operator finds the game's player on the demo project's players page", async ({ browser }) => {
