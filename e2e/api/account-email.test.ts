@@ -20,12 +20,15 @@ function smtpServer() {
   const mails: Mail[] = [];
   let server: SMTPServer | null = null;
   let port = 0;
+  /** How long the server holds a message before its "250 OK" (a slow server), and how many it has begun to receive. */
+  const state = { delayMs: 0, receiving: 0 };
   const listen = () =>
     new Promise<void>((resolve) => {
       server = new SMTPServer({
         authOptional: true,
         disabledCommands: ["STARTTLS"],
         onData(stream, session, callback) {
+          state.receiving++;
           let raw = "";
           stream.on("data", (chunk: Buffer) => {
             raw += chunk.toString("utf8");
@@ -33,8 +36,10 @@ function smtpServer() {
           stream.on("end", () => {
             const subject = /^Subject: (.*)$/m.exec(raw)?.[1] ?? "";
             const code = /^ {4}(\d{6})\s*$/m.exec(raw)?.[1] ?? "";
-            mails.push({ to: session.envelope.rcptTo.map((r) => r.address).join(","), subject, raw, code });
-            callback();
+            setTimeout(() => {
+              mails.push({ to: session.envelope.rcptTo.map((r) => r.address).join(","), subject, raw, code });
+              callback();
+            }, state.delayMs);
           });
         },
       });
@@ -45,6 +50,7 @@ function smtpServer() {
     });
   return {
     mails,
+    state,
     listen,
     port: () => port,
     close: () => new Promise<void>((resolve) => (server ? server.close(() => resolve()) : resolve())),
@@ -315,5 +321,26 @@ describe("delivery", () => {
     await smtp.next(email);
     await jobsDone("email-delivery");
     expect(smtp.mails.filter((m) => m.to === email)).toHaveLength(1);
+  }, 180_000);
+
+  it("a message being sent when the app is told to stop (SIGTERM) is finished and marked sent before the app exits", async () => {
+    smtp.state.delayMs = 1_500;
+    try {
+      const email = newEmail();
+      const receiving = smtp.state.receiving;
+      expect((await call("POST", "/auth/email/register", { body: { email, password: PASSWORD } })).status).toBe(200);
+      await until("the SMTP server receiving the message", () => smtp.state.receiving > receiving, 20_000);
+      const stopped = app.stop();
+      expect(await stopped).toBe(0);
+      expect(smtp.mails.filter((m) => m.to === email)).toHaveLength(1);
+      const { rows } = await sql.query<{ status: string; attempts: number }>(
+        "SELECT status, attempts FROM email_messages WHERE to_address = $1",
+        [email],
+      );
+      expect(rows).toEqual([{ status: "SENT", attempts: 1 }]);
+    } finally {
+      smtp.state.delayMs = 0;
+      app = await startApp(appEnv());
+    }
   }, 180_000);
 });
