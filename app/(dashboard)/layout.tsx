@@ -18,6 +18,12 @@ export default async function DashboardLayout({ children }: { children: ReactNod
   if (!operator) redirect("/login");
   return (
     <TrpcProvider>
+      <a
+        href="#main"
+        className="sr-only focus:not-sr-only focus:fixed focus:top-2 focus:left-2 focus:z-50 focus:rounded focus:bg-white focus:px-3 focus:py-2 focus:text-sm focus:shadow"
+      >
+        Skip to content
+      </a>
       <header className="border-b border-zinc-200 bg-white">
         <div className="mx-auto flex max-w-6xl flex-wrap items-center justify-between gap-2 px-4 py-3">
           <Link href="/projects" className="inline-flex items-center gap-2 font-semibold">
@@ -50,7 +56,9 @@ export default async function DashboardLayout({ children }: { children: ReactNod
           </div>
         </div>
       </header>
-      <main className="mx-auto max-w-6xl px-4 py-6">{children}</main>
+      <main id="main" tabIndex={-1} className="mx-auto max-w-6xl px-4 py-6 outline-none">
+        {children}
+      </main>
       <Toaster />
     </TrpcProvider>
   );

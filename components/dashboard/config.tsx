@@ -14,6 +14,7 @@ import { Badge, Button, Card, State } from "@/components/ui/primitives";
 import { ZConfigDocumentText } from "@/server/services/config/document-text";
 import type { ConfigDocument } from "@/server/services/config/schemas";
 import { applyServerError, messageOf } from "./errors";
+import { useProject } from "./project-context";
 
 type ImportPlan = RouterOutputs["config"]["dryRun"];
 type Action = "create" | "change" | "delete";
@@ -109,7 +110,6 @@ const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? o
 export function ProjectConfig({ projectId }: { projectId: string }) {
   const trpc = useTRPC();
   const queryClient = useQueryClient();
-  const project = useQuery(trpc.projects.get.queryOptions({ projectId }));
   const exported = useQuery(trpc.config.export.queryOptions({ projectId }));
   const [reviewed, setReviewed] = useState<{ plan: ImportPlan; document: ConfigDocument } | null>(null);
   const [applied, setApplied] = useState<number | null>(null);
@@ -118,7 +118,7 @@ export function ProjectConfig({ projectId }: { projectId: string }) {
   const form = useForm({ resolver: zodResolver(ZConfigDocumentText), defaultValues: { text: "" } });
   const errors = form.formState.errors;
   const uploadId = useId();
-  const canImport = Boolean(project.data && project.data.role !== "VIEWER");
+  const { canEdit: canImport, name } = useProject();
   const json = exported.data ? `${JSON.stringify(exported.data, null, 2)}\n` : "";
 
   const copy = () =>
@@ -130,7 +130,7 @@ export function ProjectConfig({ projectId }: { projectId: string }) {
     const url = URL.createObjectURL(new Blob([json], { type: "application/json" }));
     const link = document.createElement("a");
     link.href = url;
-    link.download = `${(project.data?.name ?? "project").replace(/[^a-z0-9_-]+/gi, "-")}.config.json`;
+    link.download = `${(name).replace(/[^a-z0-9_-]+/gi, "-")}.config.json`;
     link.click();
     URL.revokeObjectURL(url);
   };
@@ -260,7 +260,7 @@ export function ProjectConfig({ projectId }: { projectId: string }) {
                   Apply
                 </Button>
               }
-              title={`Apply ${plural(reviewed.plan.changes, "change")} to ${project.data?.name ?? "this project"}?`}
+              title={`Apply ${plural(reviewed.plan.changes, "change")} to ${name}?`}
               description={
                 <span className="block space-y-2">
                   <span data-testid="apply-counts" className="flex flex-wrap gap-2">

@@ -16,12 +16,11 @@ import { PurchasesCard } from "./economy-purchases";
 import { DefinitionsCard, NameWithId, RowActions } from "./economy-row-actions";
 import { applyServerError } from "./errors";
 import { checkedWith } from "./form-schema";
+import { useProject } from "./project-context";
 
 /** Currencies, items and purchases of a project: create, edit and delete with the services' rules. */
 export function Economy({ projectId }: { projectId: string }) {
-  const trpc = useTRPC();
-  const project = useQuery(trpc.projects.get.queryOptions({ projectId }));
-  const canEdit = Boolean(project.data && project.data.role !== "VIEWER");
+  const { canEdit } = useProject();
   return (
     <div className="space-y-6">
       <h1 className="text-2xl font-semibold">Economy</h1>

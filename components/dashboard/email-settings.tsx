@@ -11,6 +11,7 @@ import { Field, FieldError } from "@/components/ui/field";
 import { Button, Card, Input, State } from "@/components/ui/primitives";
 import { ZEmailSettingsInput } from "@/server/services/email/schemas";
 import { applyServerError, messageOf } from "./errors";
+import { useProject } from "./project-context";
 
 type Settings = RouterOutputs["email"]["settings"];
 /** The form holds strings (an empty one: the default), checked by the service's own schema. */
@@ -36,8 +37,7 @@ const valuesOf = (s: Settings): FormValues => ({
  */
 export function EmailSettingsCard({ projectId }: { projectId: string }) {
   const trpc = useTRPC();
-  const project = useQuery(trpc.projects.get.queryOptions({ projectId }));
-  const canEdit = project.data !== undefined && project.data.role !== "VIEWER";
+  const { canEdit } = useProject();
   const queryClient = useQueryClient();
   const settings = useQuery(trpc.email.settings.queryOptions({ projectId }));
   const save = useMutation(trpc.email.setSettings.mutationOptions());

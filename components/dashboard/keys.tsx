@@ -15,6 +15,7 @@ import { Badge, Button, Card, Input, State } from "@/components/ui/primitives";
 import { SelectMenu } from "@/components/ui/select";
 import { ZCreateApiKey } from "@/server/services/projects/schemas";
 import { applyServerError, messageOf } from "./errors";
+import { useProject } from "./project-context";
 
 type KeyRow = RouterOutputs["projects"]["keys"][number];
 const when = (d: Date | string | null) => (d ? new Date(d).toLocaleString() : "—");
@@ -27,12 +28,11 @@ const col = columnsFor<KeyRow>();
 export function ApiKeys({ projectId }: { projectId: string }) {
   const trpc = useTRPC();
   const queryClient = useQueryClient();
-  const project = useQuery(trpc.projects.get.queryOptions({ projectId }));
   const keys = useQuery(trpc.projects.keys.queryOptions({ projectId }));
   const [secret, setSecret] = useState<string | null>(null);
   const refresh = () => queryClient.invalidateQueries({ queryKey: trpc.projects.keys.queryKey({ projectId }) });
   const create = useMutation(trpc.projects.createKey.mutationOptions());
-  const canEdit = Boolean(project.data && project.data.role !== "VIEWER");
+  const { canEdit } = useProject();
   const form = useForm({ resolver: zodResolver(ZCreateApiKey), defaultValues: { kind: "CLIENT" as const, name: "" } });
   const errors = form.formState.errors;
   const submit = form.handleSubmit(async (values) => {

@@ -12,12 +12,12 @@ import { Badge, Button, Card, State } from "@/components/ui/primitives";
 import { messageOf } from "./errors";
 import { LeaderboardEntries, labelOf } from "./leaderboard-entries";
 import { fieldsOf, LeaderboardForm } from "./leaderboards-form";
+import { useProject } from "./project-context";
 
 export function LeaderboardDetail({ projectId, leaderboardId }: { projectId: string; leaderboardId: string }) {
   const trpc = useTRPC();
   const router = useRouter();
   const queryClient = useQueryClient();
-  const project = useQuery(trpc.projects.get.queryOptions({ projectId }));
   const ref = { projectId, id: leaderboardId };
   const board = useQuery(trpc.leaderboards.get.queryOptions(ref));
   const [editing, setEditing] = useState(false);
@@ -30,7 +30,7 @@ export function LeaderboardDetail({ projectId, leaderboardId }: { projectId: str
   const update = useMutation(trpc.leaderboards.update.mutationOptions());
   const reset = useMutation(trpc.leaderboards.reset.mutationOptions());
   const remove = useMutation(trpc.leaderboards.delete.mutationOptions());
-  const canEdit = project.data && project.data.role !== "VIEWER";
+  const { canEdit } = useProject();
   /** A confirmed action: a toast either way; a failure keeps the dialog open. */
   const confirmed = async (work: () => Promise<unknown>, done: string) => {
     try {

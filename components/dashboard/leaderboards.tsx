@@ -9,6 +9,7 @@ import { columnsFor, DataTable, type DataTableColumns } from "@/components/ui/da
 import { Badge, Card, State } from "@/components/ui/primitives";
 import { messageOf } from "./errors";
 import { emptyBoard, LeaderboardForm } from "./leaderboards-form";
+import { useProject } from "./project-context";
 
 type BoardRow = RouterOutputs["leaderboards"]["list"][number];
 const SORT = { desc: "higher first", asc: "lower first" } as const;
@@ -17,10 +18,9 @@ const col = columnsFor<BoardRow>();
 export function Leaderboards({ projectId }: { projectId: string }) {
   const trpc = useTRPC();
   const queryClient = useQueryClient();
-  const project = useQuery(trpc.projects.get.queryOptions({ projectId }));
   const boards = useQuery(trpc.leaderboards.list.queryOptions({ projectId }));
   const create = useMutation(trpc.leaderboards.create.mutationOptions());
-  const canEdit = project.data && project.data.role !== "VIEWER";
+  const { canEdit } = useProject();
   const columns = useMemo<DataTableColumns<BoardRow>>(
     () => [
       col.accessor("name", {

@@ -24,6 +24,7 @@ import { Button, Card, Input, State } from "@/components/ui/primitives";
 import { SelectMenu } from "@/components/ui/select";
 import { ZAddMember } from "@/server/services/members/schemas";
 import { applyServerError, messageOf } from "./errors";
+import { useProject } from "./project-context";
 
 type Role = "OWNER" | "ADMIN" | "VIEWER";
 type Member = RouterOutputs["members"]["list"]["members"][number];
@@ -39,7 +40,6 @@ const inviteCol = columnsFor<Invite>();
 export function Members({ projectId }: { projectId: string }) {
   const trpc = useTRPC();
   const queryClient = useQueryClient();
-  const project = useQuery(trpc.projects.get.queryOptions({ projectId }));
   const members = useQuery(trpc.members.list.queryOptions({ projectId }));
   const [link, setLink] = useState<string | null>(null);
   const [removing, setRemoving] = useState<Member | null>(null);
@@ -47,7 +47,7 @@ export function Members({ projectId }: { projectId: string }) {
   const add = useMutation(trpc.members.add.mutationOptions());
   const failed = (error: unknown) => toast.error(messageOf(error));
   const remove = useMutation(trpc.members.remove.mutationOptions());
-  const isOwner = project.data?.role === "OWNER";
+  const { isOwner } = useProject();
   const form = useForm({ resolver: zodResolver(ZAddMember), defaultValues: { email: "", role: "VIEWER" as Role } });
   const errors = form.formState.errors;
   const submit = form.handleSubmit(async (values) => {

@@ -63,6 +63,7 @@ export function ProjectOverview({ projectId, isInstanceAdmin }: { projectId: str
       toast.success(`Renamed to ${after.name}.`);
       renameForm.reset();
       await refresh();
+      router.refresh(); // the project frame (name above the tabs) is rendered on the server
     } catch (error) {
       applyServerError(error, renameForm.setError, ["name"]);
     }

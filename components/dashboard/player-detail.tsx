@@ -13,6 +13,7 @@ import { BanForm } from "./ban-form";
 import { DataEditor } from "./data-editor";
 import { messageOf } from "./errors";
 import { PlayerEconomy } from "./player-economy";
+import { useProject } from "./project-context";
 
 type Player = RouterOutputs["players"]["get"];
 type DataRow = Player["data"][number];
@@ -73,7 +74,6 @@ function download(doc: unknown, playerId: string): void {
 export function PlayerDetail({ projectId, playerId }: { projectId: string; playerId: string }) {
   const trpc = useTRPC();
   const queryClient = useQueryClient();
-  const project = useQuery(trpc.projects.get.queryOptions({ projectId }));
   const player = useQuery(trpc.players.get.queryOptions({ projectId, playerId }));
   const [editing, setEditing] = useState<string | null>(null);
   const router = useRouter();
@@ -104,7 +104,7 @@ export function PlayerDetail({ projectId, playerId }: { projectId: string; playe
       onError: failed,
     }),
   );
-  const canEdit = project.data && project.data.role !== "VIEWER";
+  const { canEdit } = useProject();
   const keyColumns = useMemo(() => dataColumns(canEdit ? setEditing : null), [canEdit]);
 
   if (player.isPending) return <State kind="loading">Loading the player…</State>;

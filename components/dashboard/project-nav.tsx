@@ -1,3 +1,5 @@
+"use client";
+
 import {
   ArrowLeft,
   Coins,
@@ -12,46 +14,59 @@ import {
   UsersRound,
 } from "lucide-react";
 import Link from "next/link";
+import { useSelectedLayoutSegment } from "next/navigation";
+import { useProject } from "./project-context";
 
-export function ProjectNav({
-  projectId,
-  current,
-}: {
-  projectId: string;
-  current: "overview" | "keys" | "players" | "leaderboards" | "economy" | "members" | "providers" | "config" | "email" | "audit";
-}) {
-  const tabs = [
-    ["overview", "Overview", `/projects/${projectId}`, LayoutDashboard],
-    ["keys", "API keys", `/projects/${projectId}/keys`, KeyRound],
-    ["players", "Players", `/projects/${projectId}/players`, UsersRound],
-    ["leaderboards", "Leaderboards", `/projects/${projectId}/leaderboards`, Trophy],
-    ["economy", "Economy", `/projects/${projectId}/economy`, Coins],
-    ["members", "Members", `/projects/${projectId}/members`, Users],
-    ["providers", "Identity providers", `/projects/${projectId}/providers`, Fingerprint],
-    ["config", "Configuration", `/projects/${projectId}/config`, FileCog],
-    ["email", "E-mail", `/projects/${projectId}/email`, Mail],
-    ["audit", "Audit log", `/projects/${projectId}/audit`, ScrollText],
-  ] as const;
+const TABS = [
+  [null, "Overview", "", LayoutDashboard],
+  ["keys", "API keys", "/keys", KeyRound],
+  ["players", "Players", "/players", UsersRound],
+  ["leaderboards", "Leaderboards", "/leaderboards", Trophy],
+  ["economy", "Economy", "/economy", Coins],
+  ["members", "Members", "/members", Users],
+  ["providers", "Identity providers", "/providers", Fingerprint],
+  ["config", "Configuration", "/config", FileCog],
+  ["email", "E-mail", "/email", Mail],
+  ["audit", "Audit log", "/audit", ScrollText],
+] as const;
+
+/** The project's name and its tabs; the current tab follows the URL (a player's page is under Players). */
+export function ProjectNav() {
+  const { projectId, name, role } = useProject();
+  const segment = useSelectedLayoutSegment();
   return (
-    <nav aria-label="Project" className="mb-6 border-b border-zinc-200">
-      {/* Wraps on a phone rather than scrolling: every page stays in sight. */}
-      <div className="flex flex-wrap gap-x-1">
-        <Link href="/projects" className="inline-flex items-center gap-1 px-3 py-2 text-sm text-zinc-500 hover:text-zinc-900">
+    <div className="mb-6">
+      <div className="mb-2 flex flex-wrap items-center gap-x-3 gap-y-1">
+        <Link
+          href="/projects"
+          className="inline-flex items-center gap-1 text-sm text-zinc-500 hover:text-zinc-900 dark:text-zinc-400 dark:hover:text-zinc-100"
+        >
           <ArrowLeft className="size-4" aria-hidden />
           Projects
         </Link>
-        {tabs.map(([key, label, href, Icon]) => (
-          <Link
-            key={key}
-            href={href}
-            aria-current={current === key ? "page" : undefined}
-            className={`inline-flex items-center gap-1.5 px-3 py-2 text-sm ${current === key ? "-mb-px border-b-2 border-zinc-900 font-medium" : "text-zinc-600 hover:text-zinc-900"}`}
-          >
-            <Icon className="size-4" aria-hidden />
-            {label}
-          </Link>
-        ))}
+        <span className="truncate font-semibold" data-testid="frame-project-name">
+          {name}
+        </span>
+        <span className="rounded bg-zinc-100 px-2 py-0.5 text-xs text-zinc-700 dark:bg-zinc-800 dark:text-zinc-300">
+          {role.toLowerCase()}
+        </span>
       </div>
-    </nav>
+      <nav aria-label="Project" className="border-b border-zinc-200 dark:border-zinc-700">
+        {/* Fits one line at 1280 px; wraps on a phone rather than scrolling: every page stays in sight. */}
+        <div className="flex flex-wrap">
+          {TABS.map(([key, label, path, Icon]) => (
+            <Link
+              key={label}
+              href={`/projects/${projectId}${path}`}
+              aria-current={segment === key ? "page" : undefined}
+              className={`inline-flex items-center gap-1.5 px-2.5 py-2 text-sm ${segment === key ? "-mb-px border-b-2 border-zinc-900 font-medium dark:border-zinc-100" : "text-zinc-600 hover:text-zinc-900 dark:text-zinc-400 dark:hover:text-zinc-100"}`}
+            >
+              <Icon className="size-4" aria-hidden />
+              {label}
+            </Link>
+          ))}
+        </div>
+      </nav>
+    </div>
   );
 }

@@ -1,11 +1,12 @@
 import { AppError } from "../../errors";
 import type { ApiKeyKind, Plan } from "../../generated/prisma/enums";
-import { type OperatorContext, runCommand } from "../command";
+import { authorize, type OperatorContext, runCommand } from "../command";
 import {
   type CreatedApiKey,
   createApiKey,
   deleteProject,
   getProject,
+  type MemberRole,
   type ProjectDto,
   renameProject,
   revokeApiKey,
@@ -19,6 +20,16 @@ import {
  * `createProjectAs` (no project to hold a role on yet).
  */
 type ProjectRef = { projectId: string };
+
+/**
+ * A project as the signed-in operator sees it, with their role (capped by a token's): what the
+ * dashboard's project frame shows. A project they cannot see, or a malformed id, is NOT_FOUND.
+ */
+export async function projectFor(ctx: OperatorContext, o: ProjectRef): Promise<ProjectDto & { role: MemberRole }> {
+  const actor = await authorize(ctx, o.projectId, "VIEWER");
+  return { ...(await getProject(o)), role: actor.role };
+}
+
 const nameOf = async (o: ProjectRef) => ({ name: (await getProject(o)).name });
 
 export function renameProjectAs(ctx: OperatorContext, o: ProjectRef & { name: string }): Promise<ProjectDto> {

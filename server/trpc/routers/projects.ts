@@ -1,8 +1,9 @@
 import { z } from "zod";
-import { createProjectAs, getProject, listApiKeys, listProjectsFor } from "../../services/projects";
+import { createProjectAs, listApiKeys, listProjectsFor } from "../../services/projects";
 import {
   createApiKeyAs,
   deleteProjectAs,
+  projectFor,
   renameProjectAs,
   revokeApiKeyAs,
   setDataSettingsAs,
@@ -31,7 +32,7 @@ export const projectsRouter = router({
 
   get: projectProcedure("VIEWER")
     .input(input(z.strictObject({ projectId: ZProjectId })))
-    .query(async ({ ctx, input }) => ({ ...(await getProject(input)), role: ctx.actor.role })),
+    .query(({ ctx, input }) => projectFor(ctx, input)),
 
   /** The creator becomes the project's owner; a new project starts on the Free plan. */
   create: unscopedProcedure
