@@ -31,6 +31,10 @@ const CLASSES = [
   { key: "limited", name: "rate-limited", color: "#7c3aed" },
 ] as const;
 
+/** Axis text and the tooltip take the page's palette (light or dark, app/globals.css); the bars' colours read on both. */
+const AXIS_TICK = { className: "fill-zinc-600" };
+const TOOLTIP = { background: "var(--color-white)", borderColor: "var(--color-zinc-200)", color: "var(--color-zinc-900)" };
+
 export const count = (n: number) => Math.round(n).toLocaleString("en");
 export const percent = (share: number) => `${(share * 100).toFixed(share > 0 && share < 0.001 ? 2 : 1)}%`;
 export function ms(value: number | null): string {
@@ -122,9 +126,9 @@ function RequestsChart({ health, limitPerMinute }: { health: RequestHealth; limi
       <ResponsiveContainer width="100%" height="100%">
         <BarChart data={health.series} margin={{ top: 8, right: 8, bottom: 0, left: 0 }} barCategoryGap={1}>
           <CartesianGrid strokeDasharray="3 3" vertical={false} />
-          <XAxis dataKey="start" tickFormatter={tick(health.range)} minTickGap={28} fontSize={11} />
-          <YAxis allowDecimals={false} fontSize={11} width={44} />
-          <Tooltip labelFormatter={label} />
+          <XAxis dataKey="start" tickFormatter={tick(health.range)} minTickGap={28} fontSize={11} tick={AXIS_TICK} />
+          <YAxis allowDecimals={false} fontSize={11} width={44} tick={AXIS_TICK} />
+          <Tooltip labelFormatter={label} contentStyle={TOOLTIP} />
           <Legend wrapperStyle={{ fontSize: 12 }} />
           {limitPerMinute !== undefined && (
             <ReferenceLine
@@ -229,12 +233,12 @@ export function PlayersCard({ players, title = "Players" }: { players: PlayersHe
         <ResponsiveContainer width="100%" height="100%">
           <BarChart data={shown} margin={{ top: 8, right: 8, bottom: 0, left: 0 }}>
             <CartesianGrid strokeDasharray="3 3" vertical={false} />
-            <XAxis dataKey="day" tickFormatter={day} minTickGap={20} fontSize={11} />
-            <YAxis allowDecimals={false} fontSize={11} width={44} />
-            <Tooltip labelFormatter={day} />
+            <XAxis dataKey="day" tickFormatter={day} minTickGap={20} fontSize={11} tick={AXIS_TICK} />
+            <YAxis allowDecimals={false} fontSize={11} width={44} tick={AXIS_TICK} />
+            <Tooltip labelFormatter={day} contentStyle={TOOLTIP} />
             <Legend wrapperStyle={{ fontSize: 12 }} />
             <Bar dataKey="new" name="new" fill="#0ea5e9" isAnimationActive={false} />
-            <Bar dataKey="active" name="active" fill="#18181b" isAnimationActive={false} />
+            <Bar dataKey="active" name="active" fill="#71717a" isAnimationActive={false} />
           </BarChart>
         </ResponsiveContainer>
       </div>

@@ -37,21 +37,16 @@ export function ProjectNav() {
   return (
     <div className="mb-6">
       <div className="mb-2 flex flex-wrap items-center gap-x-3 gap-y-1">
-        <Link
-          href="/projects"
-          className="inline-flex items-center gap-1 text-sm text-zinc-500 hover:text-zinc-900 dark:text-zinc-400 dark:hover:text-zinc-100"
-        >
+        <Link href="/projects" className="inline-flex items-center gap-1 text-sm text-zinc-500 hover:text-zinc-900">
           <ArrowLeft className="size-4" aria-hidden />
           Projects
         </Link>
         <span className="truncate font-semibold" data-testid="frame-project-name">
           {name}
         </span>
-        <span className="rounded bg-zinc-100 px-2 py-0.5 text-xs text-zinc-700 dark:bg-zinc-800 dark:text-zinc-300">
-          {role.toLowerCase()}
-        </span>
+        <span className="rounded bg-zinc-100 px-2 py-0.5 text-xs text-zinc-700">{role.toLowerCase()}</span>
       </div>
-      <nav aria-label="Project" className="border-b border-zinc-200 dark:border-zinc-700">
+      <nav aria-label="Project" className="border-b border-zinc-200">
         {/* Fits one line at 1280 px; wraps on a phone rather than scrolling: every page stays in sight. */}
         <div className="flex flex-wrap">
           {TABS.map(([key, label, path, Icon]) => (
@@ -59,7 +54,7 @@ export function ProjectNav() {
               key={label}
               href={`/projects/${projectId}${path}`}
               aria-current={segment === key ? "page" : undefined}
-              className={`inline-flex items-center gap-1.5 px-2.5 py-2 text-sm ${segment === key ? "-mb-px border-b-2 border-zinc-900 font-medium dark:border-zinc-100" : "text-zinc-600 hover:text-zinc-900 dark:text-zinc-400 dark:hover:text-zinc-100"}`}
+              className={`inline-flex items-center gap-1.5 px-2.5 py-2 text-sm ${segment === key ? "-mb-px border-b-2 border-zinc-900 font-medium" : "text-zinc-600 hover:text-zinc-900"}`}
             >
               <Icon className="size-4" aria-hidden />
               {label}

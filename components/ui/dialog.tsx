@@ -10,7 +10,7 @@ export const Dialog = DialogPrimitive.Root;
 export const DialogTrigger = DialogPrimitive.Trigger;
 export const DialogClose = DialogPrimitive.Close;
 
-export const overlayClass = "fixed inset-0 z-40 bg-zinc-950/40";
+export const overlayClass = "fixed inset-0 z-40 bg-black/50"; // black: not turned around in dark mode (app/globals.css)
 export const contentClass =
   "fixed left-1/2 top-1/2 z-50 grid max-h-[calc(100dvh-2rem)] w-[calc(100vw-2rem)] max-w-lg -translate-x-1/2 -translate-y-1/2 gap-4 overflow-y-auto rounded-lg border border-zinc-200 bg-white p-5 shadow-lg focus:outline-none";
 

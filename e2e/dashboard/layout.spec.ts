@@ -41,3 +41,44 @@ test("the skip link is the first thing Tab reaches and moves focus past the head
   await page.keyboard.press("Enter");
   await expect(page.locator("main#main")).toBeFocused();
 });
+
+test.describe("in a dark system theme", () => {
+  test.use({ colorScheme: "dark" });
+  /** Lightness 0…1 of a computed colour: Chromium computes Tailwind 4's oklch() palette to lab() or oklch() (L first), plain colours to rgb(). */
+  const lightness = (colour: string) => {
+    const numbers = (colour.match(/\d+(\.\d+)?/g) ?? []).map(Number);
+    const [first = 0, g = 0, b = 0] = numbers;
+    if (/^(ok)?(lab|lch)\(/.test(colour)) return first > 1 ? first / 100 : first;
+    return (0.2126 * first + 0.7152 * g + 0.0722 * b) / 255;
+  };
+
+
+  test("the dashboard is dark, its text light, and axe finds no contrast failure on a project's pages and a dialog", async ({ page }) => {
+    await signIn(page);
+    const projectId = await createProject(page, "Dark check");
+    const body = await page.evaluate(() => {
+      const style = getComputedStyle(document.body);
+      return { background: style.backgroundColor, color: style.color };
+    });
+    expect(lightness(body.background)).toBeLessThan(0.25);
+    expect(lightness(body.color)).toBeGreaterThan(0.9);
+    for (const tab of ["", "/keys", "/economy", "/audit"]) {
+      await page.goto(`/projects/${projectId}${tab}`);
+      await expect(page.getByRole("navigation", { name: "Project" })).toBeVisible();
+      await page.waitForLoadState("networkidle");
+      expect(await seriousAxeFindings(page), tab || "overview").toEqual([]);
+    }
+    await page.goto(`/projects/${projectId}`);
+    await shoot(page, "layout-dark-overview");
+    await page.getByRole("button", { name: /Delete project/ }).click();
+    await expect(page.getByRole("alertdialog")).toBeVisible();
+    expect(await seriousAxeFindings(page)).toEqual([]);
+    await shoot(page, "layout-dark-dialog");
+  });
+
+  test("the sample game keeps its own colours", async ({ page }) => {
+    await page.goto("/play");
+    const root = await page.evaluate(() => getComputedStyle(document.documentElement).getPropertyValue("--color-white").trim());
+    expect(["#fff", "#ffffff", "white"]).toContain(root.toLowerCase());
+  });
+});
