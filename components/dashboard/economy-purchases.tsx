@@ -282,23 +282,25 @@ function Lines({
                 />
               )}
             />
-            <Controller
-              control={control}
-              name={`${name}.${index}.amount`}
-              render={({ field }) => (
-                <Input
-                  aria-label={`${title} amount ${index + 1}`}
-                  className="w-24"
-                  placeholder="Amount"
-                  type="number"
-                  min={1}
-                  max={MAX_AMOUNT}
-                  step={1}
-                  aria-invalid={lineErrors?.[index]?.amount ? true : undefined}
-                  {...field}
-                />
-              )}
-            />
+            {/* The input is w-full: its width comes from this wrapper. */}
+            <div className="w-28 shrink-0">
+              <Controller
+                control={control}
+                name={`${name}.${index}.amount`}
+                render={({ field }) => (
+                  <Input
+                    aria-label={`${title} amount ${index + 1}`}
+                    placeholder="Amount"
+                    type="number"
+                    min={1}
+                    max={MAX_AMOUNT}
+                    step={1}
+                    aria-invalid={lineErrors?.[index]?.amount ? true : undefined}
+                    {...field}
+                  />
+                )}
+              />
+            </div>
             <Button variant="secondary" aria-label={`Remove ${title.toLowerCase()} line ${index + 1}`} onClick={() => lines.remove(index)}>
               <X className="size-4" aria-hidden />
             </Button>

@@ -16,8 +16,15 @@ function issuesOf(error: unknown): Issue[] {
   return Array.isArray(issues) ? issues : [];
 }
 
-/** Each issue as the operator's sentence, once ("Enter a name. Use at most 100 characters."). */
-const sentencesOf = (issues: Issue[]) => [...new Set(issues.map((i) => plainServerIssue(i, { place: true })))].join(" ");
+/**
+ * Each issue as the operator's sentence ("Enter a name. Use at most 100 characters."), the first
+ * per field only (a huge whole number fails zod's integer range and the schema's bound alike).
+ */
+function sentencesOf(issues: Issue[]): string {
+  const firstPerPath = new Map<string, Issue>();
+  for (const issue of issues) if (!firstPerPath.has(issue.path)) firstPerPath.set(issue.path, issue);
+  return [...new Set([...firstPerPath.values()].map((i) => plainServerIssue(i, { place: true })))].join(" ");
+}
 
 /**
  * The message of a failed tRPC call: the error table's message, or for validation errors each

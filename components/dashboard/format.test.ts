@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { countOf, plural } from "./format";
+import { countOf, createdOn, plural } from "./format";
 
 describe("plural", () => {
   it("counts with the singular for one and the plural otherwise", () => {
@@ -15,5 +15,9 @@ describe("plural", () => {
     expect(countOf(3, "Shield")).toBe("3 Shields");
     expect(countOf(2, "Glass")).toBe("2 Glasses");
     expect(countOf(1, "Glass")).toBe("1 Glass");
+  });
+
+  it("dates a creation to the minute", () => {
+    expect(createdOn(new Date(2026, 10, 24, 9, 5))).toBe("24 Nov 2026, 09:05");
   });
 });

@@ -13,6 +13,9 @@ export function countOf(n: number, name: string): string {
   return plural(n, one, many);
 }
 
-/** "24 Nov 2026": the day something was created, as lists and pickers show it to tell equal names apart. */
+/**
+ * "24 Nov 2026, 09:34": when something was created, as lists and pickers show it to tell equal
+ * names apart (to the minute: two projects of one name are often made the same day).
+ */
 export const createdOn = (d: Date | string): string =>
-  new Date(d).toLocaleDateString("en-GB", { day: "numeric", month: "short", year: "numeric" });
+  new Date(d).toLocaleString("en-GB", { day: "numeric", month: "short", year: "numeric", hour: "2-digit", minute: "2-digit" });

@@ -75,12 +75,13 @@ describe("plainIssue", () => {
   });
 
   it("says where in a document an issue sits, never the JSON path", () => {
-    expect(placeOf(["input", "document", "purchases", "1", "costs", "0", "amount"])).toBe("Purchase 2, cost line 1");
+    expect(placeOf(["input", "document", "purchases", "1", "costs", "0", "amount"])).toBe('Purchase 2, cost line 1, "amount"');
+    expect(placeOf(["input", "name"])).toBe("");
     const sentence = plainServerIssue(
       { path: "input.document.leaderboards.0.maxScore", message: "maxScore must not be below minScore." },
       { place: true },
     );
-    expect(sentence).toBe("Leaderboard 1: The highest score must not be below the lowest score.");
+    expect(sentence).toBe('Leaderboard 1, "maxScore": The highest score must not be below the lowest score.');
     expect(plainServerIssue({ path: "input.document", message: 'Unrecognized key: "extra"' })).toBe('Remove "extra": not a known setting.');
   });
 

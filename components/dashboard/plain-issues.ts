@@ -248,7 +248,10 @@ const ENTRY_NAMES: ReadonlyMap<string, string> = new Map([
   ["rewards", "reward line"],
 ]);
 
-/** Where in a document an issue sits, in words ("Purchase 2, cost line 1"), or "" for a plain field. */
+/**
+ * Where in a document an issue sits, in words, with the setting's key as the document spells it
+ * ("Purchase 2, cost line 1", "Leaderboard 1, \"resetSchedule\""), or "" for a form's own field.
+ */
 export function placeOf(path: ReadonlyArray<PropertyKey>): string {
   const places: string[] = [];
   path.forEach((segment, i) => {
@@ -256,6 +259,8 @@ export function placeOf(path: ReadonlyArray<PropertyKey>): string {
     const index = Number(path[i + 1]);
     if (name && Number.isInteger(index)) places.push(`${places.length ? name : name[0]?.toUpperCase() + name.slice(1)} ${index + 1}`);
   });
+  const last = path.at(-1);
+  if (places.length > 0 && typeof last === "string" && !/^\d+$/.test(last)) places.push(`"${last}"`);
   return places.join(", ");
 }
 

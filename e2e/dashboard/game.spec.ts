@@ -45,7 +45,8 @@ async function inviteViewer(page: Page, browser: Browser, projectId: string, ema
   await invited.getByLabel("Your name").fill("Vic Viewer");
   await invited.getByLabel("Choose a password").fill(PASSWORD);
   await invited.getByRole("button", { name: "Create my account" }).click();
-  await expect(invited.getByText("is ready")).toBeVisible();
+  // The new operator is signed in and lands on the project.
+  await invited.waitForURL(new RegExp(`/projects/${projectId}$`));
   await context.close();
 }
 

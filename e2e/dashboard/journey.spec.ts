@@ -115,6 +115,7 @@ test("an operator runs a game: project, keys, API, players, ban, plan, audit", a
   await page.getByLabel("Plan", { exact: true }).click();
   await page.getByRole("option", { name: "Pro" }).click();
   await page.getByRole("button", { name: "Change plan" }).click();
+  await page.getByRole("alertdialog").getByRole("button", { name: "Change plan" }).click();
   await expect(page.getByTestId("plan")).toContainText("PRO");
   await expect.poll(() => projectLimit(request, serverKey), { timeout: 60_000 }).toBe("1000");
   await shoot(page, "overview");
