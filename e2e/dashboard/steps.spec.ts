@@ -2,7 +2,8 @@ import { expect, test } from "@playwright/test";
 import { createProject, INVITED_PASSWORD, invite, seriousAxeFindings, shoot, signIn } from "./support";
 
 /** The steps an operator expects after an action: confirm a plan change, open a new project, be signed in after an invite. */
-test.use({ viewport: { width: 1280, height: 900 } });
+// Tall: the plan's menu opens below the overview's health charts and must fit under them.
+test.use({ viewport: { width: 1280, height: 1400 } });
 
 test("a plan change asks first, naming the old and the new plan and limit; Cancel keeps the plan", async ({ page }) => {
   await signIn(page); // the seeded operator is an instance admin
@@ -26,7 +27,6 @@ test("a plan change asks first, naming the old and the new plan and limit; Cance
 });
 
 test("an Enterprise limit out of range is refused in plain words before anything is asked", async ({ page }) => {
-  await page.setViewportSize({ width: 1280, height: 1400 }); // the plan's menu opens below the health charts
   await signIn(page);
   await createProject(page, `Plan limit ${Date.now()}`);
   await page.getByLabel("Plan", { exact: true }).click();
