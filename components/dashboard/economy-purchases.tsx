@@ -265,14 +265,15 @@ function Lines({
       {lines.fields.length === 0 && <p className="mb-2 text-sm text-zinc-500">None.</p>}
       {lines.fields.map((line, index) => (
         <div key={line.id} className="mb-2">
-          <div className="flex gap-2">
+          {/* On a phone the pick has the whole row (names are long); the amount and Remove go below it. */}
+          <div className="flex flex-wrap gap-2 sm:flex-nowrap">
             <Controller
               control={control}
               name={`${name}.${index}.ref`}
               render={({ field }) => (
                 <SelectMenu
                   aria-label={`${title} line ${index + 1}`}
-                  className="min-w-0 flex-1"
+                  className="min-w-0 flex-1 basis-full sm:basis-0"
                   value={field.value}
                   onValueChange={field.onChange}
                   onBlur={field.onBlur}
