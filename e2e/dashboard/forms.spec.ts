@@ -1,5 +1,5 @@
 import { expect, type Page, test } from "@playwright/test";
-import { createKey, createProject, seriousAxeFindings, shoot, signIn } from "./support";
+import { createKey, createProject, demo, seriousAxeFindings, shoot, signIn } from "./support";
 
 /**
  * Every dashboard form, submitted empty and with out-of-range values, says what is wrong in the
@@ -238,12 +238,22 @@ test("operator tokens, the password change and the e-mail settings: bad values a
   await page.getByLabel("Current password").fill("whatever it is");
   await page.getByLabel("New password").fill("short");
   await page.getByRole("button", { name: "Change password" }).click();
+  await expect(page.getByText("The current password is wrong.", { exact: true })).toBeVisible();
   await plainOnly(page);
+  // A new password the service refuses (so the seeded operator's password never changes here).
+  await page.getByLabel("Current password").fill(demo().operatorPassword);
+  await page.getByLabel("New password").fill(demo().operatorEmail);
+  await page.getByRole("button", { name: "Change password" }).click();
+  await expect(page.getByText("The password may not contain your e-mail address or its name part.", { exact: true })).toBeVisible();
+  await plainOnly(page);
+  await shoot(page, "forms-account");
 
   await page.goto(`/projects/${projectId}/email`);
   await page.getByLabel("Sender name").fill("n".repeat(101));
   await page.getByLabel("Sender address").fill("nobody");
   await page.getByRole("button", { name: "Save e-mail settings" }).click();
+  await expect(page.getByText("At most 100 characters.")).toBeVisible();
+  await expect(page.getByText("Enter an e-mail address, such as game@studio.com.")).toBeVisible();
   await plainOnly(page);
 });
 
