@@ -26,7 +26,10 @@ export default defineConfig({
     maxWorkers: 2,
     fileParallelism: true,
     projects: [
-      { resolve: { alias }, test: { name: "unit", include: ["server/**/*.test.ts"], setupFiles: ["e2e/support/unit-env.ts"] } },
+      {
+        resolve: { alias },
+        test: { name: "unit", include: ["server/**/*.test.ts", "components/**/*.test.ts"], setupFiles: ["e2e/support/unit-env.ts"] },
+      },
       {
         resolve: { alias },
         test: {

@@ -2,6 +2,8 @@
 
 import { useMutation, useQuery } from "@tanstack/react-query";
 import Link from "next/link";
+import { useRouter } from "next/navigation";
+import { signIn } from "next-auth/react";
 import { type FormEvent, useState } from "react";
 import { useTRPC } from "@/components/providers/trpc";
 import { Button, Input, Label, State } from "@/components/ui/primitives";
@@ -12,20 +14,34 @@ export function AcceptInvite({ token }: { token: string }) {
   const invite = useQuery({ ...trpc.members.invite.queryOptions({ token }), retry: false });
   const [name, setName] = useState("");
   const [password, setPassword] = useState("");
+  const router = useRouter();
   const accept = useMutation(trpc.members.accept.mutationOptions());
-  const submit = (event: FormEvent) => {
+  // After the account exists: signed in with the password just chosen, then into the project.
+  const [signedIn, setSignedIn] = useState<"pending" | "failed" | null>(null);
+  const submit = async (event: FormEvent) => {
     event.preventDefault();
-    accept.mutate({ token, name, password });
+    const accepted = await accept.mutateAsync({ token, name, password }).catch(() => null);
+    if (!accepted) return;
+    setSignedIn("pending");
+    const result = await signIn("credentials", { email: accepted.email, password, redirect: false }).catch(() => null);
+    if (!result?.ok) {
+      setSignedIn("failed");
+      return;
+    }
+    router.push(`/projects/${accepted.projectId}`);
+    router.refresh();
   };
   if (accept.isSuccess) {
-    return (
+    return signedIn === "failed" ? (
       <p role="status" className="text-sm">
-        Your account {accept.data.email} is ready.{" "}
+        Your account {accept.data.email} is ready, but signing in did not work.{" "}
         <Link className="text-blue-700 underline" href="/login">
           Sign in
         </Link>
         .
       </p>
+    ) : (
+      <State kind="loading">Your account {accept.data.email} is ready. Signing you in…</State>
     );
   }
   if (invite.isPending) return <State kind="loading">Checking the invite…</State>;

@@ -10,6 +10,7 @@ import { Field, FieldError } from "@/components/ui/field";
 import { Button, Input } from "@/components/ui/primitives";
 import { ZBanReason } from "@/server/services/players/schemas";
 import { applyServerError } from "./errors";
+import { plainly } from "./plain-issues";
 
 /** The reason is the service's rule; the end is a local date-time field, empty meaning "until unbanned". */
 const ZBanForm = z.object({
@@ -23,7 +24,7 @@ type BanValues = z.output<typeof ZBanForm>;
 
 /** Ban with a reason and an optional end: the form validates, then a dialog asks before the player's sessions end. */
 export function BanForm({ onBan }: { onBan: (ban: { reason: string; until: string | null }) => Promise<unknown> }) {
-  const form = useForm({ resolver: zodResolver(ZBanForm), defaultValues: { reason: "", until: "" } });
+  const form = useForm({ resolver: zodResolver(ZBanForm, plainly), defaultValues: { reason: "", until: "" } });
   const [pending, setPending] = useState<BanValues | null>(null);
   const errors = form.formState.errors;
   const ban = async () => {

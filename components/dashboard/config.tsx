@@ -14,6 +14,8 @@ import { Badge, Button, Card, State } from "@/components/ui/primitives";
 import { ZConfigDocumentText } from "@/server/services/config/document-text";
 import type { ConfigDocument } from "@/server/services/config/schemas";
 import { applyServerError, messageOf } from "./errors";
+import { plural } from "./format";
+import { plainly } from "./plain-issues";
 import { useProject } from "./project-context";
 
 type ImportPlan = RouterOutputs["config"]["dryRun"];
@@ -105,8 +107,6 @@ function DiffTable({ plan }: { plan: ImportPlan }) {
   );
 }
 
-const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
-
 export function ProjectConfig({ projectId }: { projectId: string }) {
   const trpc = useTRPC();
   const queryClient = useQueryClient();
@@ -115,7 +115,7 @@ export function ProjectConfig({ projectId }: { projectId: string }) {
   const [applied, setApplied] = useState<number | null>(null);
   const dryRun = useMutation(trpc.config.dryRun.mutationOptions());
   const apply = useMutation(trpc.config.import.mutationOptions());
-  const form = useForm({ resolver: zodResolver(ZConfigDocumentText), defaultValues: { text: "" } });
+  const form = useForm({ resolver: zodResolver(ZConfigDocumentText, plainly), defaultValues: { text: "" } });
   const errors = form.formState.errors;
   const uploadId = useId();
   const { canEdit: canImport, name } = useProject();

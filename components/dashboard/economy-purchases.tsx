@@ -3,25 +3,39 @@
 import { zodResolver } from "@hookform/resolvers/zod";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { Plus, Save, X } from "lucide-react";
-import { useMemo } from "react";
+import { useMemo, useState } from "react";
 import { type Control, Controller, type FieldErrors, useFieldArray, useForm } from "react-hook-form";
 import { toast } from "sonner";
 import { z } from "zod";
 import { type RouterOutputs, useTRPC } from "@/components/providers/trpc";
+import { ConfirmDialog } from "@/components/ui/alert-dialog";
 import { columnsFor, type DataTableColumns } from "@/components/ui/data-table";
 import { Field, FieldError } from "@/components/ui/field";
 import { Button, Input } from "@/components/ui/primitives";
 import { SelectMenu } from "@/components/ui/select";
-import { ZAmount, ZPurchaseInput, ZPurchaseUpdate } from "@/server/services/economy/schemas";
+import {
+  isCurrencyLine,
+  type Line,
+  MAX_AMOUNT,
+  purchaseLinesProblem,
+  ZAmount,
+  ZPurchaseInput,
+  ZPurchaseUpdate,
+} from "@/server/services/economy/schemas";
 import { DefinitionsCard, NameWithId, RowActions } from "./economy-row-actions";
 import { applyServerError } from "./errors";
 import { checkedWith } from "./form-schema";
+import { countOf } from "./format";
+import { plainly } from "./plain-issues";
 
-type Line = { currencyId: string; amount: number } | { itemId: string; quantity: number };
 type Purchase = RouterOutputs["economy"]["purchases"][number];
 
-export const describeLine = (line: Line) =>
-  "currencyId" in line ? `${line.amount} ${line.currencyId}` : `${line.quantity}× ${line.itemId}`;
+type Names = ReadonlyMap<string, string>;
+/** "30 Coins", "1 Shield": the count with the currency's or item's name (its id until the names load). */
+const describeLine = (line: Line, names: Names) =>
+  isCurrencyLine(line)
+    ? countOf(line.amount, names.get(`currency:${line.currencyId}`) ?? line.currencyId)
+    : countOf(line.quantity, names.get(`item:${line.itemId}`) ?? line.itemId);
 
 /** A line as the form holds it: "currency:<id>" or "item:<id>", and the amount as typed. */
 const ZDraft = z.object({ ref: z.string(), amount: z.string() });
@@ -35,19 +49,26 @@ const lineOf = (d: Draft): Line => {
   return kind === "currency" ? { currencyId: id, amount } : { itemId: id, quantity: amount };
 };
 const draftOf = (line: Line): Draft =>
-  "currencyId" in line
+  isCurrencyLine(line)
     ? { ref: `currency:${line.currencyId}`, amount: String(line.amount) }
     : { ref: `item:${line.itemId}`, amount: String(line.quantity) };
-/** Each line's pick and amount (the service's amount rule), reported on that line's inputs. */
-const lineProblems = (f: PurchaseFields) =>
-  (["costs", "rewards"] as const).flatMap((name) =>
+/**
+ * Each line's pick and amount (the service's amount rule), reported on that line's inputs; once
+ * every line is complete, the service's rule for the whole purchase (rewards that are exactly the costs).
+ */
+const lineProblems = (f: PurchaseFields) => {
+  const problems = (["costs", "rewards"] as const).flatMap((name) =>
     f[name].flatMap((d, index) => {
       if (!d.ref) return [{ path: [name, index, "ref"], message: "Pick a currency or an item." }];
       if (d.amount.trim() === "") return [{ path: [name, index, "amount"], message: "Enter an amount." }];
-      const amount = ZAmount.safeParse(Number(d.amount));
-      return amount.success ? [] : [{ path: [name, index, "amount"], message: amount.error.issues[0]?.message ?? "Not an amount." }];
+      const amount = ZAmount.safeParse(Number(d.amount), plainly);
+      return amount.success ? [] : [{ path: [name, index, "amount"], message: amount.error.issues[0]?.message ?? "Enter an amount." }];
     }),
   );
+  if (problems.length > 0) return problems;
+  const whole = purchaseLinesProblem(f.costs.map(lineOf), f.rewards.map(lineOf));
+  return whole ? [{ path: ["rewards"], message: whole }] : [];
+};
 const ZNewPurchase = checkedWith(
   ZPurchaseFields,
   (f) => ({ id: f.id, name: f.name, costs: f.costs.map(lineOf), rewards: f.rewards.map(lineOf) }),
@@ -70,21 +91,39 @@ export function PurchasesCard({ projectId, canEdit }: { projectId: string; canEd
   const purchases = useQuery(trpc.economy.purchases.queryOptions({ projectId }));
   const refresh = () => queryClient.invalidateQueries({ queryKey: trpc.economy.purchases.queryKey({ projectId }) });
   const create = useMutation(trpc.economy.createPurchase.mutationOptions());
+  const currencies = useQuery(trpc.economy.currencies.queryOptions({ projectId }));
+  const items = useQuery(trpc.economy.items.queryOptions({ projectId }));
+  const names = useMemo<Names>(
+    () =>
+      new Map([
+        ...(currencies.data ?? []).map((c) => [`currency:${c.id}`, c.name] as const),
+        ...(items.data ?? []).map((i) => [`item:${i.id}`, i.name] as const),
+      ]),
+    [currencies.data, items.data],
+  );
   const columns = useMemo<DataTableColumns<Purchase>>(
     () => [
       col.accessor("name", {
         header: "Purchase",
         cell: (c) => <NameWithId name={c.getValue()} id={c.row.original.id} />,
       }),
-      col.accessor((p) => p.costs.map(describeLine).join(", ") || "—", { id: "costs", header: "Costs", enableSorting: false }),
-      col.accessor((p) => p.rewards.map(describeLine).join(", ") || "—", { id: "rewards", header: "Rewards", enableSorting: false }),
+      col.accessor((p) => p.costs.map((l) => describeLine(l, names)).join(", ") || "Free", {
+        id: "costs",
+        header: "Costs",
+        enableSorting: false,
+      }),
+      col.accessor((p) => p.rewards.map((l) => describeLine(l, names)).join(", ") || "—", {
+        id: "rewards",
+        header: "Rewards",
+        enableSorting: false,
+      }),
       col.display({
         id: "actions",
         header: () => <span className="sr-only">Actions</span>,
         cell: ({ row: { original: p } }) => (canEdit ? <PurchaseActions projectId={projectId} purchase={p} /> : null),
       }),
     ],
-    [canEdit, projectId],
+    [canEdit, projectId, names],
   );
   return (
     <DefinitionsCard
@@ -123,7 +162,7 @@ function PurchaseForm(props: PurchaseProps) {
   const currencies = useQuery(trpc.economy.currencies.queryOptions({ projectId }));
   const items = useQuery(trpc.economy.items.queryOptions({ projectId }));
   const form = useForm<PurchaseFields, unknown, NewPurchase | PurchasePatch>({
-    resolver: zodResolver(mode === "edit" ? ZPurchasePatch : ZNewPurchase) as never,
+    resolver: zodResolver(mode === "edit" ? ZPurchasePatch : ZNewPurchase, plainly) as never,
     defaultValues: initial
       ? { id: initial.id, name: initial.name, costs: initial.costs.map(draftOf), rewards: initial.rewards.map(draftOf) }
       : EMPTY,
@@ -133,7 +172,7 @@ function PurchaseForm(props: PurchaseProps) {
     ...(currencies.data ?? []).map((c) => ({ value: `currency:${c.id}`, label: `Currency: ${c.name} (${c.id})` })),
     ...(items.data ?? []).map((i) => ({ value: `item:${i.id}`, label: `Item: ${i.name} (${i.id})` })),
   ];
-  const submit = form.handleSubmit(async (values) => {
+  const save = async (values: NewPurchase | PurchasePatch) => {
     try {
       if (props.mode === "create") {
         await props.onSubmit(values as NewPurchase);
@@ -142,6 +181,12 @@ function PurchaseForm(props: PurchaseProps) {
     } catch (error) {
       applyServerError(error, form.setError, ["id", "name"], { ALREADY_EXISTS: "id" });
     }
+  };
+  // A purchase without costs is a gift players take for nothing: allowed, but asked about first.
+  const [free, setFree] = useState<NewPurchase | PurchasePatch | null>(null);
+  const submit = form.handleSubmit(async (values) => {
+    if ((values.costs ?? initial?.costs ?? []).length === 0) setFree(values);
+    else await save(values);
   });
   const p = `purchase-${mode}`;
   return (
@@ -173,6 +218,17 @@ function PurchaseForm(props: PurchaseProps) {
         </div>
       )}
       <FieldError error={errors.root?.server} />
+      <ConfirmDialog
+        open={free !== null}
+        onOpenChange={(open) => !open && setFree(null)}
+        tone="primary"
+        title={`${mode === "create" ? "Create" : "Save"} a purchase that costs nothing?`}
+        description={`Players can take "${free?.name ?? initial?.name ?? ""}" for free, as often as the game lets them. That suits a daily gift; otherwise add a cost.`}
+        confirmLabel={mode === "create" ? "Create free purchase" : "Save free purchase"}
+        onConfirm={async () => {
+          if (free) await save(free);
+        }}
+      />
       <div className="flex gap-2">
         <Button type="submit" disabled={form.formState.isSubmitting}>
           {mode === "create" ? <Plus className="mr-1 size-4" aria-hidden /> : <Save className="mr-1 size-4" aria-hidden />}
@@ -209,36 +265,43 @@ function Lines({
       {lines.fields.length === 0 && <p className="mb-2 text-sm text-zinc-500">None.</p>}
       {lines.fields.map((line, index) => (
         <div key={line.id} className="mb-2">
-          <div className="flex gap-2">
+          {/* On a phone the pick has the whole row (names are long); the amount and Remove go below it. */}
+          <div className="flex flex-wrap gap-2 sm:flex-nowrap">
             <Controller
               control={control}
               name={`${name}.${index}.ref`}
               render={({ field }) => (
                 <SelectMenu
                   aria-label={`${title} line ${index + 1}`}
-                  className="min-w-0 flex-1"
+                  className="min-w-0 flex-1 basis-full sm:basis-0"
                   value={field.value}
                   onValueChange={field.onChange}
                   onBlur={field.onBlur}
                   options={options}
+                  placeholder="Pick a currency or an item"
+                  aria-invalid={lineErrors?.[index]?.ref ? true : undefined}
                 />
               )}
             />
-            <Controller
-              control={control}
-              name={`${name}.${index}.amount`}
-              render={({ field }) => (
-                <Input
-                  aria-label={`${title} amount ${index + 1}`}
-                  className="w-24"
-                  type="number"
-                  min={1}
-                  step={1}
-                  aria-invalid={lineErrors?.[index]?.amount ? true : undefined}
-                  {...field}
-                />
-              )}
-            />
+            {/* The input is w-full: its width comes from this wrapper. */}
+            <div className="w-28 shrink-0">
+              <Controller
+                control={control}
+                name={`${name}.${index}.amount`}
+                render={({ field }) => (
+                  <Input
+                    aria-label={`${title} amount ${index + 1}`}
+                    placeholder="Amount"
+                    type="number"
+                    min={1}
+                    max={MAX_AMOUNT}
+                    step={1}
+                    aria-invalid={lineErrors?.[index]?.amount ? true : undefined}
+                    {...field}
+                  />
+                )}
+              />
+            </div>
             <Button variant="secondary" aria-label={`Remove ${title.toLowerCase()} line ${index + 1}`} onClick={() => lines.remove(index)}>
               <X className="size-4" aria-hidden />
             </Button>
@@ -247,7 +310,7 @@ function Lines({
         </div>
       ))}
       <FieldError error={lineErrors?.root ?? (lineErrors as { message?: string } | undefined)} />
-      <Button variant="secondary" onClick={() => lines.append({ ref: options[0]?.value ?? "", amount: "1" })}>
+      <Button variant="secondary" onClick={() => lines.append({ ref: "", amount: "" })}>
         <Plus className="mr-1 size-4" aria-hidden />
         Add {title === "Costs" ? "a cost" : "a reward"}
       </Button>

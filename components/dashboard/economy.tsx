@@ -11,11 +11,12 @@ import { type RouterOutputs, useTRPC } from "@/components/providers/trpc";
 import { columnsFor, type DataTableColumns } from "@/components/ui/data-table";
 import { Field, FieldError } from "@/components/ui/field";
 import { Badge, Button, Input } from "@/components/ui/primitives";
-import { ZCurrencyInput, ZCurrencyUpdate, ZItemInput, ZItemUpdate } from "@/server/services/economy/schemas";
+import { MAX_AMOUNT, ZCurrencyInput, ZCurrencyUpdate, ZItemInput, ZItemUpdate } from "@/server/services/economy/schemas";
 import { PurchasesCard } from "./economy-purchases";
 import { DefinitionsCard, NameWithId, RowActions } from "./economy-row-actions";
 import { applyServerError } from "./errors";
 import { checkedWith } from "./form-schema";
+import { plainly } from "./plain-issues";
 import { useProject } from "./project-context";
 
 /** Currencies, items and purchases of a project: create, edit and delete with the services' rules. */
@@ -150,7 +151,7 @@ function CurrencyForm(props: CurrencyProps) {
   const { mode, initial, onCancel } = props;
   const empty: CurrencyFields = { id: "", name: "", initialBalance: "0", maxBalance: "", clientWritable: true };
   const form = useForm<CurrencyFields, unknown, z.output<typeof ZNewCurrency> | z.output<typeof ZCurrencyPatch>>({
-    resolver: zodResolver(mode === "edit" ? ZCurrencyPatch : ZNewCurrency) as never,
+    resolver: zodResolver(mode === "edit" ? ZCurrencyPatch : ZNewCurrency, plainly) as never,
     defaultValues: initial
       ? {
           id: initial.id,
@@ -195,6 +196,7 @@ function CurrencyForm(props: CurrencyProps) {
           id={`${p}-initial`}
           type="number"
           min={0}
+          max={MAX_AMOUNT}
           step={1}
           aria-invalid={invalid("initialBalance")}
           {...form.register("initialBalance")}
@@ -205,6 +207,7 @@ function CurrencyForm(props: CurrencyProps) {
           id={`${p}-max`}
           type="number"
           min={0}
+          max={MAX_AMOUNT}
           step={1}
           placeholder="none"
           aria-invalid={invalid("maxBalance")}
@@ -314,7 +317,7 @@ function ItemForm(props: ItemProps) {
   const { mode, initial, onCancel } = props;
   const empty: ItemFields = { id: "", name: "", maxStack: "" };
   const form = useForm<ItemFields, unknown, z.output<typeof ZNewItem> | z.output<typeof ZItemPatch>>({
-    resolver: zodResolver(mode === "edit" ? ZItemPatch : ZNewItem) as never,
+    resolver: zodResolver(mode === "edit" ? ZItemPatch : ZNewItem, plainly) as never,
     defaultValues: initial
       ? { id: initial.id, name: initial.name, maxStack: initial.maxStack == null ? "" : String(initial.maxStack) }
       : empty,
@@ -349,6 +352,7 @@ function ItemForm(props: ItemProps) {
           id={`${p}-max`}
           type="number"
           min={1}
+          max={MAX_AMOUNT}
           step={1}
           placeholder="none"
           aria-invalid={invalid("maxStack")}

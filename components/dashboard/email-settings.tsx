@@ -11,6 +11,7 @@ import { Field, FieldError } from "@/components/ui/field";
 import { Button, Card, Input, State } from "@/components/ui/primitives";
 import { ZEmailSettingsInput } from "@/server/services/email/schemas";
 import { applyServerError, messageOf } from "./errors";
+import { plainly, plainParsed } from "./plain-issues";
 import { useProject } from "./project-context";
 
 type Settings = RouterOutputs["email"]["settings"];
@@ -18,8 +19,8 @@ type Settings = RouterOutputs["email"]["settings"];
 const ZForm = z
   .object({ fromName: z.string(), fromAddress: z.string(), requireVerifiedEmail: z.boolean(), resetUnverifiedEmail: z.boolean() })
   .superRefine((values, ctx) => {
-    for (const issue of ZEmailSettingsInput.safeParse(values).error?.issues ?? [])
-      ctx.addIssue({ code: "custom", path: issue.path, message: issue.message });
+    for (const issue of ZEmailSettingsInput.safeParse(values, plainly).error?.issues ?? [])
+      ctx.addIssue({ code: "custom", path: issue.path, message: plainParsed(issue) });
   });
 type FormValues = z.infer<typeof ZForm>;
 const FIELDS = ["fromName", "fromAddress", "requireVerifiedEmail", "resetUnverifiedEmail"] as const;
@@ -42,7 +43,7 @@ export function EmailSettingsCard({ projectId }: { projectId: string }) {
   const settings = useQuery(trpc.email.settings.queryOptions({ projectId }));
   const save = useMutation(trpc.email.setSettings.mutationOptions());
   const form = useForm<FormValues>({
-    resolver: zodResolver(ZForm),
+    resolver: zodResolver(ZForm, plainly),
     defaultValues: { fromName: "", fromAddress: "", requireVerifiedEmail: false, resetUnverifiedEmail: false },
   });
   const errors = form.formState.errors;

@@ -1,4 +1,5 @@
 import type { FieldValues, Path, UseFormSetError } from "react-hook-form";
+import { plainServerIssue } from "./plain-issues";
 
 type Issue = { path: string; message: string };
 type ErrorData = { appCode?: string; details?: { issues?: Issue[] } };
@@ -16,13 +17,23 @@ function issuesOf(error: unknown): Issue[] {
 }
 
 /**
+ * Each issue as the operator's sentence ("Enter a name. Use at most 100 characters."), the first
+ * per field only (a huge whole number fails zod's integer range and the schema's bound alike).
+ */
+function sentencesOf(issues: Issue[]): string {
+  const firstPerPath = new Map<string, Issue>();
+  for (const issue of issues) if (!firstPerPath.has(issue.path)) firstPerPath.set(issue.path, issue);
+  return [...new Set([...firstPerPath.values()].map((i) => plainServerIssue(i, { place: true })))].join(" ");
+}
+
+/**
  * The message of a failed tRPC call: the error table's message, or for validation errors each
- * issue (`input.provider.jwksUrl: Must be https.`) — the server's formatter puts them in `data.details`.
+ * issue in plain words (never a path or zod's wording) — the server's formatter puts them in `data.details`.
  */
 export function messageOf(error: unknown): string {
   if (!(error instanceof Error)) return "Something went wrong.";
   const issues = issuesOf(error);
-  if (issues.length > 0) return issues.map((i) => `${i.path}: ${i.message}`).join("; ");
+  if (issues.length > 0) return sentencesOf(issues);
   return error.message || "Something went wrong.";
 }
 
@@ -45,7 +56,7 @@ export function applyServerError<F extends FieldValues>(
       .split(".")
       .reverse()
       .find((segment): segment is Path<F> => (fields as ReadonlyArray<string>).includes(segment));
-    if (field) setError(field, { type: "server", message: issue.message });
+    if (field) setError(field, { type: "server", message: plainServerIssue(issue) });
     else unplaced.push(issue);
   }
   const codeField = codeFields[appCodeOf(error) ?? ""];
@@ -54,7 +65,7 @@ export function applyServerError<F extends FieldValues>(
     return;
   }
   if (issues.length === 0 || unplaced.length > 0) {
-    const message = unplaced.length > 0 ? unplaced.map((i) => `${i.path}: ${i.message}`).join("; ") : messageOf(error);
+    const message = unplaced.length > 0 ? sentencesOf(unplaced) : messageOf(error);
     setError("root.server", { type: "server", message });
   }
 }

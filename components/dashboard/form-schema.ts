@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { plainly, plainParsed } from "./plain-issues";
 
 type Problem = { path: PropertyKey[]; message: string };
 
@@ -20,12 +21,12 @@ export function checkedWith<F extends z.ZodType, S extends z.ZodType>(
     const own = options.check?.(value) ?? [];
     const flagged = new Set(own.map((p) => p.path[0]));
     for (const p of own) ctx.addIssue({ code: "custom", path: p.path, message: p.message });
-    const parsed = schema.safeParse(toInput(value));
+    const parsed = schema.safeParse(toInput(value), plainly);
     if (parsed.success && own.length === 0) return parsed.data;
     for (const issue of parsed.error?.issues ?? []) {
       if (flagged.has(issue.path[0])) continue;
       const path = issue.path.map((segment) => (typeof segment === "string" ? (options.rename?.[segment] ?? segment) : segment));
-      ctx.addIssue({ code: "custom", path, message: issue.message });
+      ctx.addIssue({ code: "custom", path, message: plainParsed(issue) });
     }
     return z.NEVER;
   });

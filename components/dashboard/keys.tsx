@@ -15,6 +15,7 @@ import { Badge, Button, Card, Input, State } from "@/components/ui/primitives";
 import { SelectMenu } from "@/components/ui/select";
 import { ZCreateApiKey } from "@/server/services/projects/schemas";
 import { applyServerError, messageOf } from "./errors";
+import { plainly } from "./plain-issues";
 import { useProject } from "./project-context";
 
 type KeyRow = RouterOutputs["projects"]["keys"][number];
@@ -33,7 +34,7 @@ export function ApiKeys({ projectId }: { projectId: string }) {
   const refresh = () => queryClient.invalidateQueries({ queryKey: trpc.projects.keys.queryKey({ projectId }) });
   const create = useMutation(trpc.projects.createKey.mutationOptions());
   const { canEdit } = useProject();
-  const form = useForm({ resolver: zodResolver(ZCreateApiKey), defaultValues: { kind: "CLIENT" as const, name: "" } });
+  const form = useForm({ resolver: zodResolver(ZCreateApiKey, plainly), defaultValues: { kind: "CLIENT" as const, name: "" } });
   const errors = form.formState.errors;
   const submit = form.handleSubmit(async (values) => {
     try {
@@ -147,17 +148,26 @@ function RevokeKey({ projectId, apiKey }: { projectId: string; apiKey: KeyRow })
   return (
     <ConfirmDialog
       trigger={
-        <Button variant="danger" aria-label={`Revoke ${apiKey.name}`}>
+        <Button variant="danger" aria-label={`Revoke ${apiKey.name} (${apiKey.prefix}…)`}>
           Revoke
         </Button>
       }
       title={`Revoke "${apiKey.name}"?`}
-      description="Games using this key stop working within 30 seconds. This cannot be undone."
+      description={
+        <>
+          {/* Names may repeat (a key being rotated keeps its name): the prefix and dates say which key this is. */}
+          <span className="block" data-testid="revoke-key-identity">
+            The {apiKey.kind.toLowerCase()} key <span className="font-mono">{apiKey.prefix}…</span>, created {when(apiKey.createdAt)}, last
+            used {apiKey.lastUsedAt ? when(apiKey.lastUsedAt) : "never"}.
+          </span>
+          <span className="mt-1 block">Games using this key stop working within 30 seconds. This cannot be undone.</span>
+        </>
+      }
       confirmLabel="Revoke key"
       onConfirm={async () => {
         try {
           await revoke.mutateAsync({ projectId, keyId: apiKey.id });
-          toast.success(`Revoked "${apiKey.name}".`);
+          toast.success(`Revoked "${apiKey.name}" (${apiKey.prefix}…).`);
           await queryClient.invalidateQueries({ queryKey: trpc.projects.keys.queryKey({ projectId }) });
         } catch (error) {
           toast.error(messageOf(error));

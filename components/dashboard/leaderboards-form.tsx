@@ -7,9 +7,10 @@ import { z } from "zod";
 import { Field, FieldError } from "@/components/ui/field";
 import { Button, Input } from "@/components/ui/primitives";
 import { SelectMenu } from "@/components/ui/select";
-import { ZBoardPatch, ZNewBoard } from "@/server/services/leaderboards/board-schemas";
+import { MAX_SAFE_SCORE, ZBoardPatch, ZNewBoard } from "@/server/services/leaderboards/board-schemas";
 import { applyServerError } from "./errors";
 import { checkedWith } from "./form-schema";
+import { plainly } from "./plain-issues";
 
 type Operator = "best" | "latest" | "increment" | "decrement";
 type Schedule = "never" | "daily" | "weekly" | "monthly" | "cron";
@@ -118,7 +119,7 @@ export function LeaderboardForm(props: Props) {
   const { mode, initial, onCancel } = props;
   const fixed = mode === "edit";
   const form = useForm<BoardFields, unknown, NewBoard | BoardPatch>({
-    resolver: zodResolver(fixed ? ZEditForm : ZCreateForm) as never,
+    resolver: zodResolver(fixed ? ZEditForm : ZCreateForm, plainly) as never,
     defaultValues: initial,
   });
   const errors = form.formState.errors;
@@ -187,6 +188,8 @@ export function LeaderboardForm(props: Props) {
           id={`${p}-min`}
           type="number"
           step="any"
+          min={-MAX_SAFE_SCORE}
+          max={MAX_SAFE_SCORE}
           placeholder="none"
           aria-invalid={invalid("minScore")}
           {...form.register("minScore")}
@@ -197,6 +200,8 @@ export function LeaderboardForm(props: Props) {
           id={`${p}-max`}
           type="number"
           step="any"
+          min={-MAX_SAFE_SCORE}
+          max={MAX_SAFE_SCORE}
           placeholder="none"
           aria-invalid={invalid("maxScore")}
           {...form.register("maxScore")}

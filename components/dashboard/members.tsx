@@ -24,6 +24,7 @@ import { Button, Card, Input, State } from "@/components/ui/primitives";
 import { SelectMenu } from "@/components/ui/select";
 import { ZAddMember } from "@/server/services/members/schemas";
 import { applyServerError, messageOf } from "./errors";
+import { plainly } from "./plain-issues";
 import { useProject } from "./project-context";
 
 type Role = "OWNER" | "ADMIN" | "VIEWER";
@@ -48,7 +49,7 @@ export function Members({ projectId }: { projectId: string }) {
   const failed = (error: unknown) => toast.error(messageOf(error));
   const remove = useMutation(trpc.members.remove.mutationOptions());
   const { isOwner } = useProject();
-  const form = useForm({ resolver: zodResolver(ZAddMember), defaultValues: { email: "", role: "VIEWER" as Role } });
+  const form = useForm({ resolver: zodResolver(ZAddMember, plainly), defaultValues: { email: "", role: "VIEWER" as Role } });
   const errors = form.formState.errors;
   const submit = form.handleSubmit(async (values) => {
     try {

@@ -13,8 +13,9 @@ import { columnsFor, DataTable, type DataTableColumns } from "@/components/ui/da
 import { Field, FieldError } from "@/components/ui/field";
 import { Badge, Button, Card, Input, State } from "@/components/ui/primitives";
 import { SelectMenu } from "@/components/ui/select";
-import { ZAdjustDirection, ZAdjustReason, ZAmount } from "@/server/services/economy/schemas";
+import { MAX_AMOUNT, ZAdjustDirection, ZAdjustReason, ZAmount } from "@/server/services/economy/schemas";
 import { applyServerError, messageOf } from "./errors";
+import { plainly } from "./plain-issues";
 
 const signed = (n: number) => (n > 0 ? `+${n.toLocaleString()}` : n.toLocaleString());
 type Transaction = RouterOutputs["economy"]["ledger"]["transactions"][number];
@@ -186,7 +187,7 @@ function AdjustForm({ projectId, playerId, onDone }: { projectId: string; player
     ...(items.data ?? []).map((i) => ({ value: `item:${i.id}`, label: `${i.name} (item)` })),
   ];
   const form = useForm<AdjustFields, unknown, Adjustment>({
-    resolver: zodResolver(ZAdjustForm),
+    resolver: zodResolver(ZAdjustForm, plainly),
     defaultValues: { direction: "grant", target: "", amount: "", reason: "" },
   });
   const errors = form.formState.errors;
@@ -259,6 +260,7 @@ function AdjustForm({ projectId, playerId, onDone }: { projectId: string; player
               placeholder="10"
               type="number"
               min={1}
+              max={MAX_AMOUNT}
               step={1}
               aria-invalid={errors.amount ? true : undefined}
               {...form.register("amount")}

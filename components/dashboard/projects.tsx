@@ -4,6 +4,7 @@ import { zodResolver } from "@hookform/resolvers/zod";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { Plus } from "lucide-react";
 import Link from "next/link";
+import { useRouter } from "next/navigation";
 import { useForm } from "react-hook-form";
 import { toast } from "sonner";
 import { type RouterOutputs, useTRPC } from "@/components/providers/trpc";
@@ -12,8 +13,11 @@ import { FieldError } from "@/components/ui/field";
 import { Badge, Button, Card, Input, State } from "@/components/ui/primitives";
 import { ZProjectNameInput } from "@/server/services/projects/schemas";
 import { applyServerError, messageOf } from "./errors";
+import { createdOn } from "./format";
+import { plainly } from "./plain-issues";
 
 type ProjectRow = RouterOutputs["projects"]["list"][number];
+
 const col = columnsFor<ProjectRow>();
 const columns: DataTableColumns<ProjectRow> = [
   col.accessor("name", {
@@ -25,15 +29,22 @@ const columns: DataTableColumns<ProjectRow> = [
     ),
   }),
   col.accessor("plan", { header: "Plan", cell: (c) => <Badge>{c.getValue()}</Badge> }),
+  // Names may repeat: the creation date tells two projects of the same name apart.
+  col.accessor((p) => new Date(p.createdAt).getTime(), {
+    id: "created",
+    header: "Created",
+    cell: (c) => createdOn(c.row.original.createdAt),
+  }),
   col.accessor((p) => p.role?.toLowerCase() ?? "instance admin", { id: "role", header: "Your role" }),
   col.accessor("players", { header: "Players" }),
 ];
 
 export function ProjectList() {
   const trpc = useTRPC();
+  const router = useRouter();
   const queryClient = useQueryClient();
   const projects = useQuery(trpc.projects.list.queryOptions());
-  const form = useForm({ resolver: zodResolver(ZProjectNameInput), defaultValues: { name: "" } });
+  const form = useForm({ resolver: zodResolver(ZProjectNameInput, plainly), defaultValues: { name: "" } });
   const create = useMutation(trpc.projects.create.mutationOptions());
   const submit = form.handleSubmit(async (values) => {
     try {
@@ -41,6 +52,7 @@ export function ProjectList() {
       toast.success(`Created ${project.name}.`);
       form.reset();
       await queryClient.invalidateQueries({ queryKey: trpc.projects.list.queryKey() });
+      router.push(`/projects/${project.id}`);
     } catch (error) {
       applyServerError(error, form.setError, ["name"]);
     }

@@ -13,6 +13,7 @@ import { Field, FieldError } from "@/components/ui/field";
 import { Button, Card, Input, State } from "@/components/ui/primitives";
 import { OIDC_ALGORITHMS, ZIdentityProviderInput } from "@/server/services/identity-providers/schemas";
 import { applyServerError, messageOf } from "./errors";
+import { plainly } from "./plain-issues";
 
 type Provider = RouterOutputs["providers"]["list"][number];
 type TextField = "id" | "issuer" | "jwksUrl" | "audience";
@@ -28,7 +29,7 @@ export function IdentityProviders({ projectId }: { projectId: string }) {
   const refresh = () => queryClient.invalidateQueries({ queryKey: trpc.providers.list.queryKey({ projectId }) });
   const save = useMutation(trpc.providers.save.mutationOptions());
   const canEdit = Boolean(project.data && project.data.role !== "VIEWER");
-  const form = useForm({ resolver: zodResolver(ZIdentityProviderInput), defaultValues: EMPTY });
+  const form = useForm({ resolver: zodResolver(ZIdentityProviderInput, plainly), defaultValues: EMPTY });
   const errors = form.formState.errors;
   const submit = form.handleSubmit(async (provider) => {
     try {

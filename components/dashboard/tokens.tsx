@@ -17,6 +17,8 @@ import { SelectMenu } from "@/components/ui/select";
 import { TOKEN_ROLES, ZCreateOperatorToken } from "@/server/auth/operator-token-schemas";
 import { applyServerError, messageOf } from "./errors";
 import { checkedWith } from "./form-schema";
+import { createdOn } from "./format";
+import { plainly } from "./plain-issues";
 
 type TokenRow = RouterOutputs["tokens"]["list"][number];
 type Role = (typeof TOKEN_ROLES)[number];
@@ -78,7 +80,7 @@ export function AccessTokens() {
   const [secret, setSecret] = useState<string | null>(null);
   const create = useMutation(trpc.tokens.create.mutationOptions());
   const form = useForm<TokenFields, unknown, z.output<typeof ZTokenForm>>({
-    resolver: zodResolver(ZTokenForm) as never,
+    resolver: zodResolver(ZTokenForm, plainly) as never,
     defaultValues: DEFAULTS,
   });
   const errors = form.formState.errors;
@@ -240,6 +242,7 @@ export function AccessTokens() {
                             }
                           />
                           {p.name}
+                          <span className="text-xs text-zinc-600">created {createdOn(p.createdAt)}</span>
                         </label>
                       ))}
                     </>

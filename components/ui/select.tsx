@@ -21,6 +21,7 @@ export function SelectMenu<V extends string>({
   "aria-label": ariaLabel,
   "aria-invalid": ariaInvalid,
   onBlur,
+  placeholder,
 }: {
   value: V;
   onValueChange: (value: V) => void;
@@ -32,6 +33,8 @@ export function SelectMenu<V extends string>({
   "aria-label"?: string;
   "aria-invalid"?: boolean;
   onBlur?: () => void;
+  /** Shown while nothing is chosen (`value` is ""). */
+  placeholder?: string;
 }) {
   return (
     <SelectPrimitive.Root value={value} onValueChange={(v) => onValueChange(v as V)} name={name} disabled={disabled}>
@@ -46,7 +49,7 @@ export function SelectMenu<V extends string>({
         )}
       >
         <span className="truncate">
-          <SelectPrimitive.Value />
+          <SelectPrimitive.Value placeholder={placeholder} />
         </span>
         <SelectPrimitive.Icon>
           <ChevronDown className="size-4 shrink-0 text-zinc-500" aria-hidden />

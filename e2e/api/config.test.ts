@@ -215,6 +215,26 @@ describe("export, dry run and apply into another project", () => {
     expect(await exportOf(ownerToken.token, target.projectId)).toEqual(before);
   });
 
+  it("a purchase whose rewards are exactly its costs is refused in the dry run (the economy's own rule); a free one is not", async () => {
+    const doc: Doc = structuredClone(await exportOf(ownerToken.token, target.projectId));
+    const coins = [{ currencyId: "coins", amount: 1 }];
+    doc.purchases = [
+      ...doc.purchases,
+      { id: "loop", name: "Loop", costs: coins, rewards: coins },
+      { id: "daily-gift", name: "Daily gift", costs: [], rewards: [{ itemId: "potion", quantity: 1 }] },
+    ];
+    const plan = await ok<Plan>(trpc(ownerToken.token, "mutation", "config.dryRun", { projectId: target.projectId, document: doc }));
+    expect(plan.refusals).toEqual([
+      {
+        kind: "purchases",
+        id: "loop",
+        action: "create",
+        code: "VALIDATION_ERROR",
+        message: "The rewards are the same as the costs: buying it would change nothing.",
+      },
+    ]);
+  });
+
   it("a max lowered below what players hold is a warning with their count in the dry run, not a refusal", async () => {
     const doc: Doc = structuredClone(await exportOf(ownerToken.token, target.projectId));
     doc.currencies = doc.currencies.map((c) => (c.id === "coins" ? { ...c, initialBalance: 0, maxBalance: 50 } : c));

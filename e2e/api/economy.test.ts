@@ -9,8 +9,10 @@ import {
   deleteCurrency,
   deleteItem,
   deletePurchase,
+  listPurchases,
   updateCurrency,
   updateItem,
+  updatePurchase,
 } from "@/server/services/economy/definitions";
 import { adjustPlayerEconomy, listTransactions } from "@/server/services/economy/wallet";
 import { banPlayer } from "@/server/services/players/bans";
@@ -460,6 +462,56 @@ describe("operators", () => {
       code: "VALIDATION_ERROR",
     });
     await expect(createCurrency({ projectId, input: { id: "gems", name: "again" } })).rejects.toMatchObject({ code: "ALREADY_EXISTS" });
+  });
+});
+
+describe("what a purchase must change", () => {
+  it("refuses rewards that are exactly the costs (in any order), on create and on update, with a VALIDATION_ERROR naming why", async () => {
+    const { projectId } = project;
+    const lines = [
+      { currencyId: "coins", amount: 1 },
+      { itemId: "sword", quantity: 2 },
+    ];
+    const refusal = {
+      code: "VALIDATION_ERROR",
+      details: { issues: [{ path: "rewards", message: "The rewards are the same as the costs: buying it would change nothing." }] },
+    };
+    await expect(
+      createPurchase({ projectId, input: { id: "loop", name: "Loop", costs: lines, rewards: [...lines].reverse() } }),
+    ).rejects.toMatchObject(refusal);
+    await expect(
+      updatePurchase({ projectId, id: "buy-potion", input: { rewards: [{ currencyId: "coins", amount: 10 }] } }),
+    ).rejects.toMatchObject(refusal);
+    const listed = await listPurchases({ projectId });
+    expect(listed.map((p) => p.id)).not.toContain("loop");
+    expect(listed.find((p) => p.id === "buy-potion")?.rewards).toEqual([{ itemId: "potion", quantity: 1 }]);
+  });
+
+  it("the same lines with another amount are a real exchange and are kept", async () => {
+    const { projectId } = project;
+    const created = await createPurchase({
+      projectId,
+      input: {
+        id: "exchange",
+        name: "Exchange",
+        costs: [{ currencyId: "coins", amount: 10 }],
+        rewards: [{ currencyId: "coins", amount: 11 }],
+      },
+    });
+    expect(created.rewards).toEqual([{ currencyId: "coins", amount: 11 }]);
+  });
+
+  it("allows a purchase that costs nothing (a daily gift) and refuses one with no lines at all", async () => {
+    const { projectId } = project;
+    const gift = await createPurchase({
+      projectId,
+      input: { id: "daily-gift", name: "Daily gift", costs: [], rewards: [{ itemId: "potion", quantity: 1 }] },
+    });
+    expect(gift.costs).toEqual([]);
+    await expect(createPurchase({ projectId, input: { id: "nothing", name: "Nothing", costs: [], rewards: [] } })).rejects.toMatchObject({
+      code: "VALIDATION_ERROR",
+      details: { issues: [{ path: "rewards", message: "A purchase needs costs or rewards." }] },
+    });
   });
 });
 

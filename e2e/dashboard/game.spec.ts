@@ -45,7 +45,8 @@ async function inviteViewer(page: Page, browser: Browser, projectId: string, ema
   await invited.getByLabel("Your name").fill("Vic Viewer");
   await invited.getByLabel("Choose a password").fill(PASSWORD);
   await invited.getByRole("button", { name: "Create my account" }).click();
-  await expect(invited.getByText("is ready")).toBeVisible();
+  // The new operator is signed in and lands on the project.
+  await invited.waitForURL(new RegExp(`/projects/${projectId}$`));
   await context.close();
 }
 
@@ -78,7 +79,7 @@ test("an operator runs leaderboards and the economy next to the game API and cop
   await page.getByLabel("Name").fill("Arena");
   await page.getByLabel("Cron expression (5 fields)").fill("99 18 * * 5");
   await page.getByRole("button", { name: "Create leaderboard" }).click();
-  await expect(page.getByText("Invalid cron expression")).toBeVisible();
+  await expect(page.getByText("That cron expression does not work")).toBeVisible();
   await expect(page.getByText("No leaderboards yet.")).toBeVisible();
   await page.getByLabel("Name").fill("Arena");
   await page.getByLabel("Reset schedule (UTC)").click();
@@ -168,7 +169,7 @@ test("an operator runs leaderboards and the economy next to the game API and cop
   await page.getByLabel("Initial balance").fill("10");
   await page.getByLabel("Maximum balance").fill("5");
   await page.getByRole("button", { name: "Create currency" }).click();
-  await expect(page.getByText("maxBalance must not be below initialBalance.")).toBeVisible();
+  await expect(page.getByText("The maximum balance must not be below the starting balance.")).toBeVisible();
   await page.getByLabel("Initial balance").fill("0");
   await page.getByLabel("Maximum balance").fill("");
   await page.getByRole("button", { name: "Create currency" }).click();
@@ -189,7 +190,8 @@ test("an operator runs leaderboards and the economy next to the game API and cop
   await page.getByRole("option", { name: "Item: Sword (sword)" }).click();
   await page.getByLabel("Rewards amount 1").fill("1");
   await page.getByRole("button", { name: "Create purchase" }).click();
-  await expect(page.getByTestId("purchase-row")).toContainText("30 coins");
+  await expect(page.getByTestId("purchase-row")).toContainText("30 Coins");
+  await expect(page.getByTestId("purchase-row")).toContainText("1 Sword");
   // In use: the currency refuses deletion and says which purchase refers to it.
   await page.getByRole("button", { name: "Delete coins" }).click();
   await dialog.getByRole("button", { name: "Delete currency" }).click();

@@ -43,8 +43,7 @@ test("an operator runs a game: project, keys, API, players, ban, plan, audit", a
   await page.getByRole("button", { name: "Create project" }).click();
   await expect(page.getByText("Enter a name.")).toBeVisible();
   await page.getByLabel("Project name").fill(projectName);
-  await page.getByRole("button", { name: "Create project" }).click();
-  await page.getByRole("link", { name: projectName }).click();
+  await page.getByRole("button", { name: "Create project" }).click(); // the new project opens
   await expect(page.getByTestId("project-name")).toHaveText(projectName);
   await expect(page.getByTestId("plan")).toContainText("FREE");
 
@@ -115,6 +114,7 @@ test("an operator runs a game: project, keys, API, players, ban, plan, audit", a
   await page.getByLabel("Plan", { exact: true }).click();
   await page.getByRole("option", { name: "Pro" }).click();
   await page.getByRole("button", { name: "Change plan" }).click();
+  await page.getByRole("alertdialog").getByRole("button", { name: "Change plan" }).click();
   await expect(page.getByTestId("plan")).toContainText("PRO");
   await expect.poll(() => projectLimit(request, serverKey), { timeout: 60_000 }).toBe("1000");
   await shoot(page, "overview");

@@ -47,7 +47,7 @@ test("an invited viewer sees but cannot change; another project's operator canno
   const outsider = await outsiderContext.newPage();
   await signIn(outsider, outsiderEmail, INVITED_PASSWORD);
   await outsider.goto(`/projects/${projectId}`);
-  await expect(outsider.getByText("Project not found.")).toBeVisible();
+  await expect(outsider.getByRole("heading", { name: "Project not found" })).toBeVisible();
   const peek = await outsider.request.get(`/api/trpc/projects.get?input=${encodeURIComponent(JSON.stringify({ projectId }))}`);
   expect(peek.status()).toBe(404);
   await outsiderContext.close();

@@ -34,11 +34,11 @@ export async function signIn(page: Page, email = demo().operatorEmail, password 
   await expect(page.getByRole("heading", { name: "Projects", exact: true })).toBeVisible();
 }
 
-/** On the projects page: creates a project, opens it and returns its id. */
+/** On the projects page: creates a project (which opens it) and returns its id. */
 export async function createProject(page: Page, name: string): Promise<string> {
   await page.getByLabel("Project name").fill(name);
   await page.getByRole("button", { name: "Create project" }).click();
-  await page.getByRole("link", { name }).click();
+  await page.waitForURL(/\/projects\/[0-9a-f-]{36}$/);
   await expect(page.getByTestId("project-name")).toHaveText(name);
   return page.url().split("/projects/")[1] ?? "";
 }
@@ -67,7 +67,10 @@ export async function invite(page: Page, projectId: string, email: string): Prom
   return (await page.getByTestId("invite-link").textContent()) ?? "";
 }
 
-/** Uses an invite link in a fresh browser context (then checks it works only once). */
+/**
+ * Uses an invite link in a fresh browser context: the new operator is signed in and lands on the
+ * project (then checks the link works only once).
+ */
 export async function acceptInvite(browser: Browser, link: string, name: string): Promise<void> {
   const context = await browser.newContext();
   const page = await context.newPage();
@@ -75,7 +78,8 @@ export async function acceptInvite(browser: Browser, link: string, name: string)
   await page.getByLabel("Your name").fill(name);
   await page.getByLabel("Choose a password").fill(INVITED_PASSWORD);
   await page.getByRole("button", { name: "Create my account" }).click();
-  await expect(page.getByText("is ready")).toBeVisible();
+  await page.waitForURL(/\/projects\/[0-9a-f-]{36}$/);
+  await expect(page.getByTestId("project-name")).toBeVisible();
   await page.goto(link);
   await expect(page.getByText("This invite link was used, revoked or has expired.")).toBeVisible();
   await context.close();

@@ -5,13 +5,14 @@ import type { Plan } from "../generated/prisma/enums";
 import { logger } from "../log";
 import { observeRateLimit, observeRateLimitStore } from "../metrics";
 import { ipSubject } from "./ip";
-import { createStore, type Store, type StoreKind } from "./stores";
-
 /**
  * Named rate-limit policies on @upstash/ratelimit (fixed window, so X-RateLimit-Reset is the
  * moment the whole budget comes back). Same algorithm on every store.
  */
-export const PLAN_LIMITS: Record<Plan, number> = { FREE: 100, PRO: 1_000, ENTERPRISE: 10_000 };
+import { projectLimit } from "./plans";
+import { createStore, type Store, type StoreKind } from "./stores";
+
+export { PLAN_LIMITS, projectLimit } from "./plans";
 /** Store calls slower than this count as "store down" (RATE_LIMIT_STORE_TIMEOUT_MS, default 100). */
 export function storeTimeoutMs(): number {
   return env().RATE_LIMIT_STORE_TIMEOUT_MS;
@@ -162,11 +163,6 @@ export function storeUnavailable(): AppError {
     headers: { "Retry-After": "5" },
     details: { retryAfterSeconds: 5 },
   });
-}
-
-export function projectLimit(plan: Plan, customRateLimit: number | null): number {
-  if (plan === "ENTERPRISE" && customRateLimit) return customRateLimit;
-  return PLAN_LIMITS[plan];
 }
 
 export type ProjectBudgets = { project: number; player: number; ip: number };

@@ -16,6 +16,7 @@ const CLIENT_IMPORTED = [
   "server/services/economy/schemas.ts",
   "server/services/config/document-text.ts",
   "server/auth/operator-token-schemas.ts",
+  "server/ratelimit/plans.ts",
 ];
 const root = path.resolve(import.meta.dirname, "../..");
 

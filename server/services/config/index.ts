@@ -5,7 +5,7 @@ import { AppError, type ErrorCode } from "../../errors";
 import { auditActorOf, recordAudit } from "../audit";
 import { authorize, type OperatorContext } from "../command";
 import { applyEconomyChanges, forgetEconomy, listCurrencies, listItems, listPurchases } from "../economy/definitions";
-import { isCurrencyLine, type Line } from "../economy/schemas";
+import { isCurrencyLine, type Line, purchaseLinesProblem } from "../economy/schemas";
 import { assertJwksUrlAllowed, deleteIdentityProvider, listIdentityProviders, upsertIdentityProvider } from "../identity-providers";
 import { createLeaderboard, deleteLeaderboard, forgetLeaderboard, listLeaderboards, updateLeaderboard } from "../leaderboards/definitions";
 import {
@@ -215,7 +215,8 @@ function purchaseRefusals(doc: ConfigDocument, diff: ConfigDiff): Refusal[] {
         else problems.push(`${side}: no ${what} "${id}".`);
       }
     }
-    if (purchase.costs.length === 0 && purchase.rewards.length === 0) problems.push("A purchase needs costs or rewards.");
+    const linesProblem = purchaseLinesProblem(purchase.costs, purchase.rewards);
+    if (linesProblem) problems.push(linesProblem);
     if (problems.length && action)
       refusals.push({ kind: "purchases", id: purchase.id, action, code: "VALIDATION_ERROR", message: problems.join(" ") });
   }

@@ -11,6 +11,7 @@ import {
   type Line,
   type PurchaseInput,
   type PurchaseUpdate,
+  purchaseLinesProblem,
 } from "./schemas";
 
 /**
@@ -235,7 +236,7 @@ export async function deleteItem(o: { projectId: string; id: string }): Promise<
 
 // ---- Purchases ----
 
-/** Costs and rewards must name existing currencies and items, each at most once per side. */
+/** Costs and rewards must name existing currencies and items, each at most once per side, and make a purchase that changes something. */
 async function checkLines(projectId: string, lines: { costs: Line[]; rewards: Line[] }): Promise<void> {
   forgetEconomy(projectId);
   const config = await economyConfig(projectId);
@@ -254,8 +255,8 @@ async function checkLines(projectId: string, lines: { costs: Line[]; rewards: Li
       }
     });
   }
-  if (lines.rewards.length === 0 && lines.costs.length === 0)
-    issues.push({ path: "rewards", message: "A purchase needs costs or rewards." });
+  const problem = purchaseLinesProblem(lines.costs, lines.rewards);
+  if (problem) issues.push({ path: "rewards", message: problem });
   if (issues.length) throw validationError(issues);
 }
 

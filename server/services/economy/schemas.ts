@@ -127,3 +127,20 @@ export const ZTransactionsQuery = z.strictObject({
 export type CurrencyLine = { currencyId: string; amount: number };
 export type ItemLine = { itemId: string; quantity: number };
 export const isCurrencyLine = (line: Line): line is CurrencyLine => Object.hasOwn(line, "currencyId");
+
+const lineKey = (line: Line) =>
+  isCurrencyLine(line) ? `currency:${line.currencyId}:${line.amount}` : `item:${line.itemId}:${line.quantity}`;
+
+/**
+ * What makes a purchase meaningless, whichever door defines it (dashboard, REST, config import):
+ * no lines at all, or rewards that are exactly its costs (buying it would change nothing). A
+ * purchase without costs is allowed (a daily gift); the dashboard asks before creating one.
+ */
+export function purchaseLinesProblem(costs: Line[], rewards: Line[]): string | null {
+  if (costs.length === 0 && rewards.length === 0) return "A purchase needs costs or rewards.";
+  const costKeys = costs.map(lineKey).sort();
+  const rewardKeys = rewards.map(lineKey).sort();
+  if (costKeys.length === rewardKeys.length && costKeys.every((key, i) => key === rewardKeys[i]))
+    return "The rewards are the same as the costs: buying it would change nothing.";
+  return null;
+}

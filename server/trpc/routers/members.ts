@@ -32,8 +32,10 @@ export const membersRouter = router({
   /** Public: what a link is for. */
   invite: publicProcedure.input(input(z.strictObject({ token: ZToken }))).query(({ input }) => inviteInfo(input)),
 
-  /** Public: uses the link once (the new operator then signs in). */
+  /** Public: uses the link once; the dashboard then signs the new operator in and opens the project. */
   accept: publicProcedure
     .input(input(z.strictObject({ token: ZToken, name: ZOperatorName, password: z.string().min(8).max(128) })))
-    .mutation(({ ctx, input }) => acceptInvite({ ...input, requestId: ctx.requestId }).then((accepted) => ({ email: accepted.email }))),
+    .mutation(({ ctx, input }) =>
+      acceptInvite({ ...input, requestId: ctx.requestId }).then(({ email, projectId }) => ({ email, projectId })),
+    ),
 });

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { MAX_CUSTOM_RATE_LIMIT } from "../../ratelimit/plans";
 import { createProjectAs, listApiKeys, listProjectsFor } from "../../services/projects";
 import {
   createApiKeyAs,
@@ -60,7 +61,7 @@ export const projectsRouter = router({
         z.strictObject({
           projectId: ZProjectId,
           plan: z.enum(["FREE", "PRO", "ENTERPRISE"]),
-          customRateLimit: z.number().int().min(1).max(10_000_000).nullable().optional(),
+          customRateLimit: z.number().int().min(1).max(MAX_CUSTOM_RATE_LIMIT).nullable().optional(),
         }),
       ),
     )

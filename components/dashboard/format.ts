@@ -1,0 +1,21 @@
+/** "1 change", "2 changes"; `many` for the irregular ones. */
+export const plural = (n: number, one: string, many = `${one}s`): string => `${n.toLocaleString("en-US")} ${n === 1 ? one : many}`;
+
+/**
+ * A count of something an operator named ("Coins", "Shield"): a name ending in a single s is
+ * taken as the plural ("1 Coin", "2 Coins"), any other as the singular ("1 Shield", "2 Shields").
+ */
+export function countOf(n: number, name: string): string {
+  const trimmed = name.trim();
+  const endsInS = /[^s]s$/i.test(trimmed);
+  const one = endsInS ? trimmed.slice(0, -1) : trimmed;
+  const many = endsInS ? trimmed : `${trimmed}${/(s|x|z|ch|sh)$/i.test(trimmed) ? "es" : "s"}`;
+  return plural(n, one, many);
+}
+
+/**
+ * "24 Nov 2026, 09:34": when something was created, as lists and pickers show it to tell equal
+ * names apart (to the minute: two projects of one name are often made the same day).
+ */
+export const createdOn = (d: Date | string): string =>
+  new Date(d).toLocaleString("en-GB", { day: "numeric", month: "short", year: "numeric", hour: "2-digit", minute: "2-digit" });
