@@ -52,7 +52,6 @@ test.describe("in a dark system theme", () => {
     return (0.2126 * first + 0.7152 * g + 0.0722 * b) / 255;
   };
 
-
   test("the dashboard is dark, its text light, and axe finds no contrast failure on a project's pages and a dialog", async ({ page }) => {
     await signIn(page);
     const projectId = await createProject(page, "Dark check");
