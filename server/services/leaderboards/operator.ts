@@ -1,12 +1,21 @@
 import { pool, prisma } from "../../db";
 import { AppError } from "../../errors";
 import type { JsonValue } from "../json-value";
-import { loadLeaderboard } from "./definitions";
+import { listLeaderboards, loadLeaderboard } from "./definitions";
 import { aheadOf, currentPeriod } from "./entries";
-import { parseSchedule, periodKey } from "./periods";
+import { parseSchedule, periodKey, windowAt } from "./periods";
 import type { Entry } from "./schemas";
 
 /** Operator reads over leaderboards that the game API does not need. */
+
+/** The project's boards, each with when its current period ends (null: never by itself). */
+export async function listBoards(o: { projectId: string; now?: Date }) {
+  const now = o.now ?? new Date();
+  return (await listLeaderboards(o)).map((b) => ({
+    ...b,
+    resetsAt: windowAt(b.resetSchedule ? parseSchedule(b.resetSchedule) : null, now).end?.toISOString() ?? null,
+  }));
+}
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const likePattern = (text: string) => `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
