@@ -1,5 +1,5 @@
-import { type APIRequestContext, expect, type Page } from "@playwright/test";
-import { signIn } from "./support";
+import { type APIRequestContext, type Browser, expect, type Page } from "@playwright/test";
+import { acceptInvite, invite, signIn } from "./support";
 
 /** A tRPC mutation as the signed-in operator (the page's cookies; same origin, so no Origin check fails). */
 export async function mutate<T>(page: Page, path: string, input: unknown): Promise<T> {
@@ -49,4 +49,12 @@ export async function arena(page: Page, label: string) {
   const bo = await playerWithScore(page.request, key, "arena", "Bo", 200);
   const cy = await playerWithScore(page.request, key, "arena", "Cy", 100);
   return { projectId, key, ada, bo, cy, url: `/projects/${projectId}/leaderboards/arena` };
+}
+
+/** A second operator (a viewer of a project of its own), so pages listing operators or members have rows with actions. */
+export async function anotherOperator(page: Page, browser: Browser, label: string): Promise<{ email: string; projectId: string }> {
+  const { id: projectId } = await mutate<{ id: string }>(page, "projects.create", { name: `${label} ${Date.now()}` });
+  const email = `${label.toLowerCase().replace(/\W+/g, "-")}-${Date.now()}@studio.test`;
+  await acceptInvite(browser, await invite(page, projectId, email), label);
+  return { email, projectId };
 }

@@ -1,15 +1,13 @@
 import { expect, test } from "@playwright/test";
-import { acceptInvite, invite, seriousAxeFindings, shoot, signIn } from "./support";
+import { anotherOperator } from "./board-fixtures";
+import { seriousAxeFindings, shoot, signIn } from "./support";
 
 /** The instance's Operators page on a phone: the table stacks into cards, nothing scrolls sideways. */
 
 test("on a phone the Operators table fits the screen: rows stack, no sideways scrolling", async ({ page, browser }) => {
   await signIn(page);
   // A second operator, so a row has its Remove and Disable buttons.
-  await page.getByRole("link", { name: "Demo Game", exact: true }).click();
-  const projectId = new URL(page.url()).pathname.split("/")[2] ?? "";
-  const email = `phone-${Date.now()}@studio.test`;
-  await acceptInvite(browser, await invite(page, projectId, email), "Phone Check");
+  const { email } = await anotherOperator(page, browser, "Phone check");
   await page.goto("/operators");
   const row = page.getByTestId("operator-row").filter({ hasText: email });
   await expect(row.getByRole("button", { name: `Disable ${email}` })).toBeVisible();
