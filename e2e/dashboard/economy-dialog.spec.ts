@@ -13,6 +13,11 @@ test("the Edit currency dialog is wide on a wide screen and fits a phone, with n
   const wide = await dialog.boundingBox();
   expect(wide?.width ?? 0).toBeGreaterThanOrEqual(700);
   expect(await seriousAxeFindings(page)).toEqual([]);
+  // With a field's error showing (nothing is saved: the form refuses an empty name).
+  await dialog.getByLabel("Currency name").fill("");
+  await dialog.getByRole("button", { name: "Save currency" }).click();
+  await expect(dialog.getByRole("alert")).toBeVisible();
+  expect(await seriousAxeFindings(page)).toEqual([]);
   await shoot(page, "economy-edit-currency");
   await page.setViewportSize({ width: 390, height: 844 });
   const phone = await dialog.boundingBox();
