@@ -188,6 +188,7 @@ describe("a player's submit and an operator's correction at the same moment", ()
       while ((await redis.exists(ready)) === 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
       expect(await redis.exists(ready)).toBe(1);
     }
+    let previous = 30;
     for (let round = 0; round < 15; round++) {
       const target = 1000 + round * 100;
       const [submitted, corrected] = await Promise.all([submit(id, racer, 7), set(id, racer.playerId, target, `round ${round}`)]);
@@ -200,6 +201,12 @@ describe("a player's submit and an operator's correction at the same moment", ()
       expect(await counters(id)).toEqual({ total: 8, buckets: 8 });
       const mine = await getPlayerEntry({ projectId: project.projectId, leaderboardId: id, playerId: racer.playerId });
       expect(mine).toMatchObject({ rank: 1, score: stored });
+      // The audit's "before" is exactly what the correction replaced: the submit's result when it came first.
+      const audit = await prisma().auditEntry.findFirstOrThrow({
+        where: { projectId: project.projectId, action: "leaderboard.entry.set", after: { path: ["reason"], equals: `round ${round}` } },
+      });
+      expect(audit.before).toMatchObject({ score: stored === target ? previous + 7 : previous });
+      previous = stored ?? 0;
     }
     const audited = await prisma().auditEntry.count({
       where: { projectId: project.projectId, action: "leaderboard.entry.set", target: `${id}/${racer.playerId}` },

@@ -101,9 +101,9 @@ export function removeEntryAs(ctx: OperatorContext, o: Board & { playerId: strin
   });
 }
 
-/** The player's entry in the current period before a correction, or null when there is none. */
+/** The player's entry in the current period before a correction (locked until the command ends), or null when there is none. */
 const entryOrNull = (ref: { projectId: string; leaderboardId: string; playerId: string }) =>
-  entryOfPlayer(ref).catch((error: unknown) => {
+  entryOfPlayer({ ...ref, lock: true }).catch((error: unknown) => {
     if (error instanceof AppError && error.code === "ENTRY_NOT_FOUND") return null;
     throw error;
   });

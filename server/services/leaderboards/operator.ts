@@ -68,12 +68,16 @@ export async function searchEntries(o: {
   };
 }
 
-/** One player's entry in a period (for the audit log's "before"), or ENTRY_NOT_FOUND. */
-export async function entryOfPlayer(o: { projectId: string; leaderboardId: string; playerId: string; period?: string }) {
+/**
+ * One player's entry in a period (for the audit log's "before"), or ENTRY_NOT_FOUND. `lock`: the
+ * row is locked until the caller's transaction ends, so a submit cannot change it between this
+ * read and the caller's write (the "before" is exactly what the write replaced).
+ */
+export async function entryOfPlayer(o: { projectId: string; leaderboardId: string; playerId: string; period?: string; lock?: boolean }) {
   const board = await loadLeaderboard(o.projectId, o.leaderboardId);
   const period = o.period ?? currentPeriod(board).period;
   const { rows } = await pool().query<{ score: number; metadata: unknown }>(
-    "SELECT score, metadata FROM leaderboard_entries WHERE project_id = $1 AND leaderboard_id = $2 AND period = $3 AND player_id = $4::uuid",
+    `SELECT score, metadata FROM leaderboard_entries WHERE project_id = $1 AND leaderboard_id = $2 AND period = $3 AND player_id = $4::uuid${o.lock ? " FOR UPDATE" : ""}`,
     [o.projectId, board.id, period, o.playerId],
   );
   const row = rows[0];
