@@ -10,10 +10,13 @@ import { ConfirmDialog } from "@/components/ui/alert-dialog";
 import { columnsFor, DataTable, type DataTableColumns } from "@/components/ui/data-table";
 import { Button, Card, Input, State } from "@/components/ui/primitives";
 import { SelectMenu } from "@/components/ui/select";
+import { useNarrow } from "@/components/ui/use-narrow";
 import { messageOf } from "./errors";
 import { type ScoreTarget, SetScoreDialog } from "./leaderboard-score";
 
+/** Rows per page: a phone shows fewer, each row being a stacked card. */
 const PAGE = 25;
+const PHONE_PAGE = 10;
 const CURRENT = "current";
 type Entry = {
   rank: number;
@@ -50,11 +53,12 @@ export function LeaderboardEntries({
   const [removing, setRemoving] = useState<Entry | null>(null);
   const [scoring, setScoring] = useState<{ target: ScoreTarget | null } | null>(null);
   const [offset, setOffset] = useState(0);
+  const pageSize = useNarrow() ? PHONE_PAGE : PAGE;
   const [query, setQuery] = useState("");
   const chosen = period !== CURRENT && period !== currentPeriod ? period : undefined;
   const periods = useQuery(trpc.leaderboards.periods.queryOptions(ref));
   const page = useQuery({
-    ...trpc.leaderboards.entries.queryOptions({ ...ref, offset, limit: PAGE, ...(chosen ? { period: chosen } : {}) }),
+    ...trpc.leaderboards.entries.queryOptions({ ...ref, offset, limit: pageSize, ...(chosen ? { period: chosen } : {}) }),
     placeholderData: (previous) => previous,
   });
   const searching = query.trim() !== "";
@@ -214,22 +218,22 @@ export function LeaderboardEntries({
             phoneHidden={["updatedAt"]}
           />
         )}
-        {!searching && total > PAGE && (
+        {!searching && total > pageSize && (
           <div className="mt-3 flex items-center justify-between text-sm text-zinc-600">
-            <Button variant="secondary" disabled={offset === 0} onClick={() => setOffset(Math.max(0, offset - PAGE))}>
+            <Button variant="secondary" disabled={offset === 0} onClick={() => setOffset(Math.max(0, offset - pageSize))}>
               <ChevronLeft className="mr-1 size-4" aria-hidden />
               Previous
             </Button>
             <span>
-              {offset + 1}–{Math.min(offset + PAGE, total)} of {total.toLocaleString()}
+              {offset + 1}–{Math.min(offset + pageSize, total)} of {total.toLocaleString()}
             </span>
-            <Button variant="secondary" disabled={offset + PAGE >= total} onClick={() => setOffset(offset + PAGE)}>
+            <Button variant="secondary" disabled={offset + pageSize >= total} onClick={() => setOffset(offset + pageSize)}>
               Next
               <ChevronRight className="ml-1 size-4" aria-hidden />
             </Button>
           </div>
         )}
-        {!searching && total > 0 && total <= PAGE && (
+        {!searching && total > 0 && total <= pageSize && (
           <p className="mt-3 text-sm text-zinc-500" data-testid="entries-total">
             {total} {total === 1 ? "entry" : "entries"}
           </p>

@@ -1,5 +1,5 @@
 import { expect, test } from "@playwright/test";
-import { arena, mutate } from "./board-fixtures";
+import { arena, mutate, playerWithScore } from "./board-fixtures";
 import { seriousAxeFindings, shoot } from "./support";
 
 /**
@@ -107,18 +107,26 @@ test("the board list says in words when each board resets next (weekly: Monday 0
   await expect(page.getByTestId("leaderboard-next-reset")).toContainText(/^resets in .*Monday.* 00:00 UTC$/);
 });
 
-test("on a phone the entries stack without sideways scrolling: rank, player, score and folded metadata per row", async ({ page }) => {
-  const { url } = await arena(page, "Phone");
+test("on a phone the entries stack without sideways scrolling, 10 to a page: rank, player, score and folded metadata per row", async ({
+  page,
+}) => {
+  const { key, url } = await arena(page, "Phone");
+  for (let i = 1; i <= 9; i++) await playerWithScore(page.request, key, "arena", `Extra ${i}`, i);
   await page.setViewportSize({ width: 390, height: 844 });
   await page.goto(url);
-  await expect(page.getByTestId("entry-row")).toHaveCount(3);
+  const rows = page.getByTestId("entry-row");
+  await expect(rows).toHaveCount(10);
+  await expect(page.getByText("1–10 of 12")).toBeVisible();
   expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
-  const first = page.getByTestId("entry-row").first();
+  const first = rows.first();
   await expect(first.getByRole("button", { name: "Set Ada's score" })).toBeVisible();
   // The updated time is a secondary column, left out on a phone.
   await expect(first.locator("td").filter({ hasText: /\d{1,2}:\d{2}/ })).toBeHidden();
-  const height = await first.evaluate((row) => row.getBoundingClientRect().height);
-  expect(height).toBeLessThan(200);
+  expect(await first.evaluate((row) => row.getBoundingClientRect().height)).toBeLessThan(200);
   expect(await seriousAxeFindings(page)).toEqual([]);
   await shoot(page, "leaderboard-entries-phone");
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.getByRole("button", { name: "Next" }).click();
+  await expect(rows).toHaveCount(2);
+  await expect(page.getByText("11–12 of 12")).toBeVisible();
 });
