@@ -128,7 +128,6 @@ export async function setScoreAs(
     before: () => entryOrNull(ref),
     run: async (_actor, before) => ({ ...(await setEntryScore({ ...ref, score: o.score })), previous: before?.score ?? null }),
     after: ({ period, row }) => ({ period, score: row.score, reason: o.reason }),
-    invalidate: forget(o),
   });
   const entry = await rankAfterWrite(o.projectId, written.board, written.period, written.row);
   return { ...entry, period: written.period, previous: written.previous };
