@@ -6,7 +6,7 @@ import { signIn } from "./support";
 const emptyHeaders = (page: Page) =>
   page.locator("main th").evaluateAll((ths) => ths.filter((th) => (th.textContent ?? "").trim() === "").length);
 
-test("no table header is empty: account sessions, operators and a board's entries name every column", async ({ page }) => {
+test("no table header is empty: the account's sessions and the operators tables name every column", async ({ page }) => {
   await signIn(page);
   for (const url of ["/account", "/operators"]) {
     await page.goto(url);
