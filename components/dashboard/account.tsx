@@ -55,7 +55,17 @@ function Sessions() {
       ) : sessions.isError ? (
         <State kind="error">{messageOf(sessions.error)}</State>
       ) : (
-        <Table head={["Signed in", "Last used", "Browser", "Address", ""]}>
+        <Table
+          head={[
+            "Signed in",
+            "Last used",
+            "Browser",
+            "Address",
+            <span key="actions" className="sr-only">
+              Actions
+            </span>,
+          ]}
+        >
           {sessions.data.map((s) => (
             <tr key={s.id} data-testid="session-row">
               <td className="px-2 py-2">

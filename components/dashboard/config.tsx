@@ -2,7 +2,7 @@
 
 import { zodResolver } from "@hookform/resolvers/zod";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { Check, Copy, Download, FileSearch, Upload } from "lucide-react";
+import { Check, Copy, Download, FileSearch, Maximize2, Minimize2, Upload } from "lucide-react";
 import { type ChangeEvent, useId, useMemo, useState } from "react";
 import { useForm } from "react-hook-form";
 import { toast } from "sonner";
@@ -10,7 +10,7 @@ import { type RouterOutputs, useTRPC } from "@/components/providers/trpc";
 import { ConfirmDialog } from "@/components/ui/alert-dialog";
 import { columnsFor, DataTable, type DataTableColumns } from "@/components/ui/data-table";
 import { Field, FieldError } from "@/components/ui/field";
-import { Badge, Button, Card, State } from "@/components/ui/primitives";
+import { Badge, Button, Card, ScrollRegion, State } from "@/components/ui/primitives";
 import { ZConfigDocumentText } from "@/server/services/config/document-text";
 import type { ConfigDocument } from "@/server/services/config/schemas";
 import { applyServerError, messageOf } from "./errors";
@@ -29,13 +29,16 @@ const KIND_LABELS: Record<string, string> = {
   leaderboards: "Leaderboard",
   identityProviders: "Identity provider",
 };
-const short = (value: unknown) => {
+const SHORT = 80;
+/** A value as JSON, cut to SHORT characters unless `full`. */
+const textOf = (value: unknown, full: boolean) => {
   const text = JSON.stringify(value);
-  return text === undefined ? "—" : text.length > 80 ? `${text.slice(0, 77)}…` : text;
+  return text === undefined ? "—" : !full && text.length > SHORT ? `${text.slice(0, SHORT - 3)}…` : text;
 };
 
-/** One row per created, changed or deleted definition; a change lists each field before → after. */
-function rowsOf(plan: ImportPlan): DiffRow[] {
+/** One row per created, changed or deleted definition; a change lists each field before → after (values cut unless `full`). */
+function rowsOf(plan: ImportPlan, full: boolean): DiffRow[] {
+  const short = (value: unknown) => textOf(value, full);
   const refused = (kind: string, id: string) =>
     plan.refusals
       .filter((r) => r.kind === kind && r.id === id)
@@ -90,20 +93,49 @@ const diffColumns: DataTableColumns<DiffRow> = [
   }),
 ];
 
+/** Rows shown before "Expand": a long diff scrolls inside its own (focusable) region until expanded. */
+const FOLDED_ROWS = 8;
+
 function DiffTable({ plan }: { plan: ImportPlan }) {
-  const rows = useMemo(() => rowsOf(plan), [plan]);
+  const [expanded, setExpanded] = useState(false);
+  const rows = useMemo(() => rowsOf(plan, expanded), [plan, expanded]);
+  const cut = useMemo(() => {
+    const short = rowsOf(plan, false);
+    return rowsOf(plan, true).some((r, i) => r.detail !== short[i]?.detail);
+  }, [plan]);
   // The Refused column only when something is refused (otherwise an empty label on every phone card).
   const columns = useMemo(() => (plan.refusals.length > 0 ? diffColumns : diffColumns.filter((c) => c.id !== "refused")), [plan]);
+  const regionId = useId();
   if (rows.length === 0) return <State kind="empty">No changes: the project already has this configuration.</State>;
+  const foldable = rows.length > FOLDED_ROWS || cut;
   return (
-    <DataTable
-      columns={columns}
-      data={rows}
-      getRowId={(r) => `${r.kind}:${r.id}:${r.action}`}
-      rowTestId="diff-row"
-      caption="Changes the import makes"
-      minWidth={760}
-    />
+    <div className="space-y-2">
+      {foldable && (
+        <div className="flex flex-wrap items-center justify-between gap-2 text-sm text-zinc-600">
+          <span>{expanded ? "Every change in full." : "Long values are cut; the list scrolls."}</span>
+          <Button variant="secondary" aria-expanded={expanded} aria-controls={regionId} onClick={() => setExpanded(!expanded)}>
+            {expanded ? <Minimize2 className="mr-1 size-4" aria-hidden /> : <Maximize2 className="mr-1 size-4" aria-hidden />}
+            {expanded ? "Collapse" : "Expand"}
+          </Button>
+        </div>
+      )}
+      <ScrollRegion
+        id={regionId}
+        label="Changes the import makes"
+        data-testid="diff-region"
+        scrolls={foldable && !expanded}
+        className={foldable && !expanded ? "max-h-[32rem]" : undefined}
+      >
+        <DataTable
+          columns={columns}
+          data={rows}
+          getRowId={(r) => `${r.kind}:${r.id}:${r.action}`}
+          rowTestId="diff-row"
+          caption="Changes the import makes"
+          minWidth={760}
+        />
+      </ScrollRegion>
+    </div>
   );
 }
 
@@ -200,9 +232,11 @@ export function ProjectConfig({ projectId }: { projectId: string }) {
         ) : exported.error ? (
           <State kind="error">{messageOf(exported.error)}</State>
         ) : (
-          <pre data-testid="config-export" className="max-h-96 overflow-auto rounded bg-zinc-50 p-3 text-xs">
-            {json}
-          </pre>
+          <ScrollRegion label="Exported configuration (JSON)" className="max-h-96 bg-zinc-50 p-3">
+            <pre data-testid="config-export" className="text-xs text-zinc-800">
+              {json}
+            </pre>
+          </ScrollRegion>
         )}
       </Card>
       {canImport && (

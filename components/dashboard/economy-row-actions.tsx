@@ -92,7 +92,7 @@ export function RowActions({
             <span className="max-sm:sr-only">Edit</span>
           </Button>
         </DialogTrigger>
-        <DialogContent className="max-w-2xl">
+        <DialogContent wide>
           <DialogHeader>
             <DialogTitle>
               Edit the {kind} <span className="font-mono">{id}</span>

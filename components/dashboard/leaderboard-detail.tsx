@@ -12,6 +12,7 @@ import { Badge, Button, Card, State } from "@/components/ui/primitives";
 import { messageOf } from "./errors";
 import { LeaderboardEntries, labelOf } from "./leaderboard-entries";
 import { fieldsOf, LeaderboardForm } from "./leaderboards-form";
+import { nextResetText } from "./next-reset";
 import { useProject } from "./project-context";
 
 export function LeaderboardDetail({ projectId, leaderboardId }: { projectId: string; leaderboardId: string }) {
@@ -129,14 +130,20 @@ export function LeaderboardDetail({ projectId, leaderboardId }: { projectId: str
           <dl className="grid grid-cols-1 gap-2 text-sm sm:grid-cols-2 lg:grid-cols-3">
             <Fact label="Bounds" value={`${b.minScore ?? "−∞"} … ${b.maxScore ?? "+∞"}`} />
             <Fact label="Reset schedule (UTC)" value={b.resetSchedule ?? "never"} testId="leaderboard-schedule" />
-            <Fact label="Next reset" value={b.resetsAt ? new Date(b.resetsAt).toLocaleString() : "—"} />
+            <Fact label="Next reset" value={nextResetText(b.resetsAt)} testId="leaderboard-next-reset" />
             <Fact label="Current period" value={labelOf(b.period)} />
             <Fact label="Submits from" value={b.clientWritable ? "game clients and servers" : "server keys only"} />
             <Fact label="Updated" value={new Date(b.updatedAt).toLocaleString()} />
           </dl>
         )}
       </Card>
-      <LeaderboardEntries projectId={projectId} leaderboardId={leaderboardId} currentPeriod={b.period} canEdit={Boolean(canEdit)} />
+      <LeaderboardEntries
+        projectId={projectId}
+        leaderboardId={leaderboardId}
+        currentPeriod={b.period}
+        canEdit={Boolean(canEdit)}
+        bounds={{ minScore: b.minScore, maxScore: b.maxScore }}
+      />
     </div>
   );
 }

@@ -9,6 +9,7 @@ import { columnsFor, DataTable, type DataTableColumns } from "@/components/ui/da
 import { Badge, Card, State } from "@/components/ui/primitives";
 import { messageOf } from "./errors";
 import { emptyBoard, LeaderboardForm } from "./leaderboards-form";
+import { nextResetText } from "./next-reset";
 import { useProject } from "./project-context";
 
 type BoardRow = RouterOutputs["leaderboards"]["list"][number];
@@ -46,10 +47,16 @@ export function Leaderboards({ projectId }: { projectId: string }) {
         enableSorting: false,
         cell: (c) => <span className="whitespace-nowrap">{c.getValue()}</span>,
       }),
-      col.accessor((b) => b.resetSchedule ?? "never", {
+      col.accessor("resetsAt", {
         id: "resets",
-        header: "Resets",
-        cell: (c) => <span className="font-mono text-xs">{c.getValue()}</span>,
+        header: "Next reset",
+        enableSorting: false,
+        cell: (c) => (
+          <div className="min-w-0" data-testid="next-reset">
+            <div>{nextResetText(c.getValue())}</div>
+            {c.row.original.resetSchedule && <div className="font-mono text-xs text-zinc-500">{c.row.original.resetSchedule}</div>}
+          </div>
+        ),
       }),
       col.accessor("clientWritable", {
         header: "Writes",

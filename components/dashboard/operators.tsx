@@ -2,12 +2,20 @@
 
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { toast } from "sonner";
-import { useTRPC } from "@/components/providers/trpc";
+import { type RouterOutputs, useTRPC } from "@/components/providers/trpc";
 import { ConfirmDialog } from "@/components/ui/alert-dialog";
-import { Badge, Button, Card, State, Table } from "@/components/ui/primitives";
+import { columnsFor, DataTable, type DataTableColumns } from "@/components/ui/data-table";
+import { Badge, Button, Card, State } from "@/components/ui/primitives";
 import { messageOf } from "./errors";
 
-/** Instance admins: every operator of the installation; disabling or removing one ends their sessions and tokens at once. */
+type OperatorRow = RouterOutputs["operators"]["list"][number];
+const col = columnsFor<OperatorRow>();
+
+/**
+ * Instance admins: every operator of the installation; disabling or removing one ends their
+ * sessions and tokens at once. Name and badges sit under the e-mail, so the table is three
+ * columns and stacks into cards on a phone.
+ */
 export function Operators({ selfId }: { selfId: string }) {
   const trpc = useTRPC();
   const queryClient = useQueryClient();
@@ -34,6 +42,78 @@ export function Operators({ selfId }: { selfId: string }) {
     ).catch(() => undefined);
   const toggle = (operatorId: string, disabled: boolean) =>
     act(() => setDisabled.mutateAsync({ operatorId, disabled }), disabled ? "Operator disabled." : "Operator enabled.");
+  const columns: DataTableColumns<OperatorRow> = [
+    col.accessor("email", {
+      header: "Operator",
+      cell: ({ row: { original: o } }) => (
+        <div className="min-w-0">
+          <div className="break-all">{o.email}</div>
+          <div className="text-xs text-zinc-600">{o.name}</div>
+          {(o.isInstanceAdmin || o.disabled) && (
+            <div className="mt-1 flex flex-wrap gap-1">
+              {o.isInstanceAdmin && <Badge>instance admin</Badge>}
+              {o.disabled && <Badge tone="red">disabled</Badge>}
+            </div>
+          )}
+        </div>
+      ),
+    }),
+    col.accessor("canCreateProjects", {
+      header: "Creates projects",
+      enableSorting: false,
+      cell: ({ row: { original: o } }) =>
+        o.isInstanceAdmin ? (
+          "always"
+        ) : (
+          <label className="inline-flex items-center gap-2">
+            <input
+              type="checkbox"
+              checked={o.canCreateProjects}
+              onChange={(e) => allowProjects(o.id, e.target.checked)}
+              aria-label={`${o.email} may create projects`}
+            />
+            {o.canCreateProjects ? "allowed" : "no"}
+          </label>
+        ),
+    }),
+    col.display({
+      id: "actions",
+      header: () => <span className="sr-only">Actions</span>,
+      cell: ({ row: { original: o } }) =>
+        o.id === selfId ? null : (
+          <div className="flex flex-wrap justify-end gap-2">
+            <ConfirmDialog
+              trigger={
+                <Button variant="secondary" aria-label={`Remove ${o.email}`}>
+                  Remove
+                </Button>
+              }
+              title={`Remove ${o.email}?`}
+              description="They leave every project, their access tokens are deleted and they are signed out at once. The audit log keeps what they did. Refused while they are a project's only owner."
+              confirmLabel="Remove operator"
+              onConfirm={() => removeOperator(o.id)}
+            />
+            {o.disabled ? (
+              <Button variant="secondary" onClick={() => toggle(o.id, false).catch(() => undefined)}>
+                Enable
+              </Button>
+            ) : (
+              <ConfirmDialog
+                trigger={
+                  <Button variant="danger" aria-label={`Disable ${o.email}`}>
+                    Disable
+                  </Button>
+                }
+                title={`Disable ${o.email}?`}
+                description="They are signed out everywhere at once, their access tokens stop working, and they cannot sign in until enabled again."
+                confirmLabel="Disable operator"
+                onConfirm={() => toggle(o.id, true)}
+              />
+            )}
+          </div>
+        ),
+    }),
+  ];
   return (
     <div className="space-y-6">
       <h1 className="text-xl font-semibold">Operators</h1>
@@ -43,65 +123,7 @@ export function Operators({ selfId }: { selfId: string }) {
         ) : operators.isError ? (
           <State kind="error">{messageOf(operators.error)}</State>
         ) : (
-          <Table head={["E-mail", "Name", "", "Creates projects", ""]}>
-            {operators.data.map((o) => (
-              <tr key={o.id} data-testid="operator-row">
-                <td className="px-2 py-2 break-all">{o.email}</td>
-                <td className="px-2 py-2">{o.name}</td>
-                <td className="px-2 py-2">
-                  {o.isInstanceAdmin && <Badge>instance admin</Badge>} {o.disabled && <Badge tone="red">disabled</Badge>}
-                </td>
-                <td className="px-2 py-2">
-                  {o.isInstanceAdmin ? (
-                    "always"
-                  ) : (
-                    <label className="inline-flex items-center gap-2">
-                      <input
-                        type="checkbox"
-                        checked={o.canCreateProjects}
-                        onChange={(e) => allowProjects(o.id, e.target.checked)}
-                        aria-label={`${o.email} may create projects`}
-                      />
-                      {o.canCreateProjects ? "allowed" : "no"}
-                    </label>
-                  )}
-                </td>
-                <td className="px-2 py-2 text-right whitespace-nowrap">
-                  {o.id !== selfId && (
-                    <ConfirmDialog
-                      trigger={
-                        <Button variant="secondary" aria-label={`Remove ${o.email}`}>
-                          Remove
-                        </Button>
-                      }
-                      title={`Remove ${o.email}?`}
-                      description="They leave every project, their access tokens are deleted and they are signed out at once. The audit log keeps what they did. Refused while they are a project's only owner."
-                      confirmLabel="Remove operator"
-                      onConfirm={() => removeOperator(o.id)}
-                    />
-                  )}{" "}
-                  {o.id !== selfId &&
-                    (o.disabled ? (
-                      <Button variant="secondary" onClick={() => toggle(o.id, false).catch(() => undefined)}>
-                        Enable
-                      </Button>
-                    ) : (
-                      <ConfirmDialog
-                        trigger={
-                          <Button variant="danger" aria-label={`Disable ${o.email}`}>
-                            Disable
-                          </Button>
-                        }
-                        title={`Disable ${o.email}?`}
-                        description="They are signed out everywhere at once, their access tokens stop working, and they cannot sign in until enabled again."
-                        confirmLabel="Disable operator"
-                        onConfirm={() => toggle(o.id, true)}
-                      />
-                    ))}
-                </td>
-              </tr>
-            ))}
-          </Table>
+          <DataTable columns={columns} data={operators.data} getRowId={(o) => o.id} rowTestId="operator-row" minWidth={560} />
         )}
       </Card>
     </div>

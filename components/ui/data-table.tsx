@@ -50,6 +50,7 @@ export function DataTable<T extends RowData>({
   caption,
   rowTestId,
   minWidth = 560,
+  phoneHidden = [],
 }: {
   columns: DataTableColumns<T>;
   data: T[] | undefined;
@@ -59,6 +60,8 @@ export function DataTable<T extends RowData>({
   caption?: ReactNode;
   rowTestId?: string;
   minWidth?: number;
+  /** Ids of secondary columns left out of the stacked phone layout (shown from `sm` up). */
+  phoneHidden?: string[];
 }) {
   const [localSorting, setLocalSorting] = useState<SortingState>([]);
   const serverSorted = sorting !== undefined && onSortingChange !== undefined;
@@ -86,7 +89,12 @@ export function DataTable<T extends RowData>({
               {group.headers.map((header) => {
                 const column = header.column;
                 const direction = column.getIsSorted();
-                const label = header.isPlaceholder ? null : <table.FlexRender header={header} />;
+                // A header left empty (a column of buttons) still names its column for screen readers.
+                const label = header.isPlaceholder ? null : column.columnDef.header === "" ? (
+                  <span className="sr-only">{column.id === "actions" ? "Actions" : column.id}</span>
+                ) : (
+                  <table.FlexRender header={header} />
+                );
                 return (
                   <th
                     key={header.id}
@@ -132,6 +140,7 @@ export function DataTable<T extends RowData>({
                       "px-2 py-2 max-sm:flex max-sm:min-w-0 max-sm:items-baseline max-sm:gap-3 max-sm:break-words max-sm:px-0 max-sm:py-1",
                       "max-sm:before:w-24 max-sm:before:shrink-0 max-sm:before:text-xs max-sm:before:uppercase max-sm:before:text-zinc-500 max-sm:before:content-[attr(data-label)]",
                       actions && "whitespace-nowrap text-right max-sm:justify-end max-sm:before:content-none",
+                      phoneHidden.includes(cell.column.id) && "max-sm:hidden",
                     )}
                   >
                     <table.FlexRender cell={cell} />

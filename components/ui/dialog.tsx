@@ -11,14 +11,25 @@ export const DialogTrigger = DialogPrimitive.Trigger;
 export const DialogClose = DialogPrimitive.Close;
 
 export const overlayClass = "fixed inset-0 z-40 bg-black/50"; // black: not turned around in dark mode (app/globals.css)
-export const contentClass =
-  "fixed left-1/2 top-1/2 z-50 grid max-h-[calc(100dvh-2rem)] w-[calc(100vw-2rem)] max-w-lg -translate-x-1/2 -translate-y-1/2 gap-4 overflow-y-auto rounded-lg border border-zinc-200 bg-white p-5 shadow-lg focus:outline-none";
+const frameClass =
+  "fixed left-1/2 top-1/2 z-50 grid max-h-[calc(100dvh-2rem)] w-[calc(100vw-2rem)] -translate-x-1/2 -translate-y-1/2 gap-4 overflow-y-auto rounded-lg border border-zinc-200 bg-white p-5 shadow-lg focus:outline-none";
+export const contentClass = `${frameClass} max-w-lg`;
 
-export function DialogContent({ className, children, ...props }: ComponentProps<typeof DialogPrimitive.Content>) {
+/**
+ * `wide`: for a dialog holding a whole form (an edit of a definition with several lines). The
+ * width is chosen here, not appended by the caller: without tailwind-merge a caller's `max-w-*`
+ * competes with the default one and loses or wins by the stylesheet's order.
+ */
+export function DialogContent({
+  className,
+  children,
+  wide,
+  ...props
+}: ComponentProps<typeof DialogPrimitive.Content> & { wide?: boolean }) {
   return (
     <DialogPrimitive.Portal>
       <DialogPrimitive.Overlay className={overlayClass} />
-      <DialogPrimitive.Content {...props} className={cx(contentClass, className)}>
+      <DialogPrimitive.Content {...props} className={cx(frameClass, wide ? "max-w-3xl" : "max-w-lg", className)}>
         {children}
         <DialogPrimitive.Close
           className="absolute right-3 top-3 rounded p-1 text-zinc-500 hover:bg-zinc-100 hover:text-zinc-900 focus:outline-none focus-visible:ring-2 focus-visible:ring-zinc-400"

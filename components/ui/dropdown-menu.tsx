@@ -5,8 +5,16 @@ import { Check } from "lucide-react";
 import type { ComponentProps } from "react";
 import { cx } from "./cx";
 
-/** Radix DropdownMenu for rows with several actions: arrow keys, typeahead, Escape, focus returns to the trigger. */
-export const DropdownMenu = Menu.Root;
+/**
+ * Radix DropdownMenu for rows with several actions: arrow keys, typeahead, Escape, focus returns to
+ * the trigger. Not modal by default: a modal menu hides the rest of the page from screen readers
+ * (aria-hidden) while its skip link, header links and main region stay focusable, which axe
+ * reports as serious (aria-hidden-focus); a menu closes on Escape, an outside click or focus
+ * leaving it all the same, and a dialog opened from one of its items gets focus cleanly.
+ */
+export function DropdownMenu({ modal = false, ...props }: ComponentProps<typeof Menu.Root>) {
+  return <Menu.Root modal={modal} {...props} />;
+}
 export const DropdownMenuTrigger = Menu.Trigger;
 export const DropdownMenuRadioGroup = Menu.RadioGroup;
 

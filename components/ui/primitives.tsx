@@ -1,4 +1,4 @@
-import type { ButtonHTMLAttributes, InputHTMLAttributes, ReactNode, SelectHTMLAttributes } from "react";
+import type { ButtonHTMLAttributes, HTMLAttributes, InputHTMLAttributes, ReactNode, SelectHTMLAttributes } from "react";
 
 import { cx } from "./cx";
 
@@ -109,5 +109,30 @@ export function Badge({ children, tone = "neutral" }: { children: ReactNode; ton
     >
       {children}
     </span>
+  );
+}
+
+/**
+ * A region that scrolls on its own (a long export, a long diff): named, and focusable so that a
+ * keyboard can scroll it (axe's scrollable-region-focusable). `scrolls: false` leaves it a plain
+ * named region (expanded, nothing to scroll).
+ */
+export function ScrollRegion({
+  label,
+  className,
+  scrolls = true,
+  children,
+  ...props
+}: { label: string; className?: string; scrolls?: boolean; children: ReactNode } & HTMLAttributes<HTMLElement>) {
+  return (
+    <section
+      {...props}
+      aria-label={label}
+      // Focusable while it scrolls: a keyboard can then scroll it.
+      tabIndex={scrolls ? 0 : undefined}
+      className={cx("rounded focus:outline-none focus-visible:ring-2 focus-visible:ring-zinc-400", scrolls && "overflow-auto", className)}
+    >
+      {children}
+    </section>
   );
 }

@@ -60,3 +60,10 @@ export const ZNewBoard = z
   .superRefine(boundsInOrder);
 /** `ZUpdateLeaderboard` without the cron parse (the dashboard's edit form). */
 export const ZBoardPatch = z.strictObject({ ...browserFields, name: ZBoardName.optional() }).superRefine(boundsInOrder);
+
+/** An operator's score correction: the new score and why (kept in the audit log). */
+export const ZScoreCorrection = z.strictObject({
+  score: ZScore,
+  reason: z.string().trim().min(1, "Give a reason (kept in the audit log).").max(500, "Keep the reason under 500 characters."),
+});
+export type ScoreCorrection = z.input<typeof ZScoreCorrection>;

@@ -1,3 +1,4 @@
+import { AppError } from "../../errors";
 import { type OperatorContext, runCommand } from "../command";
 import {
   createLeaderboard,
@@ -8,9 +9,9 @@ import {
   toDto,
   updateLeaderboard,
 } from "./definitions";
-import { currentPeriod, removeEntry } from "./entries";
+import { currentPeriod, rankAfterWrite, removeEntry, setEntryScore } from "./entries";
 import { entryOfPlayer } from "./operator";
-import type { CreateLeaderboard, LeaderboardDto, UpdateLeaderboard } from "./schemas";
+import type { CreateLeaderboard, Entry, LeaderboardDto, UpdateLeaderboard } from "./schemas";
 
 /**
  * Leaderboard definitions changed by operators (admins and owners), through runCommand: the
@@ -98,4 +99,36 @@ export function removeEntryAs(ctx: OperatorContext, o: Board & { playerId: strin
     },
     invalidate: forget(o),
   });
+}
+
+/** The player's entry in the current period before a correction (locked until the command ends), or null when there is none. */
+const entryOrNull = (ref: { projectId: string; leaderboardId: string; playerId: string }) =>
+  entryOfPlayer({ ...ref, lock: true }).catch((error: unknown) => {
+    if (error instanceof AppError && error.code === "ENTRY_NOT_FOUND") return null;
+    throw error;
+  });
+
+/**
+ * Sets (or corrects) one player's score in the current period, whatever the board's operator,
+ * within its bounds: the write a player's submit makes (ranks, counts and ties kept the same
+ * way), audited with the reason and the score before and after. A player submitting meanwhile
+ * waits for the row or is waited for; the last write wins in Postgres and in the rank index, which
+ * is told after the commit.
+ */
+export async function setScoreAs(
+  ctx: OperatorContext,
+  o: Board & { playerId: string; score: number; reason: string },
+): Promise<Entry & { period: string; previous: number | null }> {
+  const ref = { projectId: o.projectId, leaderboardId: o.id, playerId: o.playerId };
+  const written = await runCommand(ctx, {
+    projectId: o.projectId,
+    minimum: "ADMIN",
+    action: "leaderboard.entry.set",
+    target: `${o.id}/${o.playerId}`,
+    before: () => entryOrNull(ref),
+    run: async (_actor, before) => ({ ...(await setEntryScore({ ...ref, score: o.score })), previous: before?.score ?? null }),
+    after: ({ period, row }) => ({ period, score: row.score, reason: o.reason }),
+  });
+  const entry = await rankAfterWrite(o.projectId, written.board, written.period, written.row);
+  return { ...entry, period: written.period, previous: written.previous };
 }

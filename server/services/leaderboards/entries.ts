@@ -53,19 +53,27 @@ function outOfRange(d: Definition, score: number): AppError {
   return new AppError("SCORE_OUT_OF_RANGE", { details: { score, minScore: d.minScore, maxScore: d.maxScore } });
 }
 
+/**
+ * How a write changes an entry: a board's operator (a player's submit), or `set` (an operator's
+ * correction: the given score, whatever the board's operator).
+ */
+type Rule = Definition["operator"] | "set";
+
 /** The new score of an existing entry, in SQL ($5: the submitted value). */
-const NEW_SCORE: Record<Definition["operator"], string> = {
+const NEW_SCORE: Record<Rule, string> = {
   best: "$5::float8",
   latest: "$5::float8",
   increment: "e.score + $5::float8",
   decrement: "e.score - $5::float8",
+  set: "$5::float8",
 };
 /** When an existing entry changes: best only for a strictly better score; the others within bounds. */
-const UPDATE_WHEN: Record<Definition["operator"], string> = {
+const UPDATE_WHEN: Record<Rule, string> = {
   best: "$5::float8 * $7 < e.sort_key",
   latest: "true",
   increment: "(e.score + $5::float8) BETWEEN $8::float8 AND $9::float8",
   decrement: "(e.score - $5::float8) BETWEEN $8::float8 AND $9::float8",
+  set: "true",
 };
 
 /**
@@ -114,17 +122,55 @@ export async function submitScore(o: {
   const initial = board.operator === "decrement" ? -o.score : o.score;
   const counting = board.operator === "increment" || board.operator === "decrement";
   if (!counting && !inBounds(board, o.score)) throw outOfRange(board, o.score);
-  const values = [
-    o.actor.projectId,
-    board.id,
+  const row = await writeEntry({
+    projectId: o.actor.projectId,
+    board,
     period,
-    o.actor.playerId,
-    o.score,
-    o.metadata === undefined ? null : JSON.stringify(o.metadata),
-    direction(board),
-    board.minScore ?? Number.NEGATIVE_INFINITY,
-    board.maxScore ?? Number.POSITIVE_INFINITY,
+    playerId: o.actor.playerId,
+    rule: board.operator,
+    value: o.score,
     initial,
+    metadata: o.metadata,
+  });
+  countEvent("score_submit");
+  if (row?.written) {
+    const rank = row.rank ?? (await rankOf(o.actor.projectId, board, period, row, true));
+    return { ...toEntry(row, rank), updated: true };
+  }
+  if (counting) throw outOfRange(board, o.score);
+  // best: the stored score is at least as good; answer with it.
+  if (!row) throw new Error("a kept score has no entry");
+  return { ...toEntry(row, row.rank ?? (await rankOf(o.actor.projectId, board, period, row))), updated: false };
+}
+
+/**
+ * The one statement that writes a score (a player's submit and an operator's correction): applies
+ * `rule` to the player's entry in `period` atomically (parallel increments never lose an update),
+ * keeps the period's entry count, and answers with the row written (its rank counted in the same
+ * statement without the index) or, when nothing was written, the stored one.
+ */
+async function writeEntry(o: {
+  projectId: string;
+  board: Definition;
+  period: string;
+  playerId: string;
+  rule: Rule;
+  value: number;
+  /** The score of a new entry (a decrement board's first value is negated). */
+  initial: number;
+  metadata?: Record<string, JsonValue>;
+}): Promise<(Row & { rank: number | null; written: boolean }) | undefined> {
+  const values = [
+    o.projectId,
+    o.board.id,
+    o.period,
+    o.playerId,
+    o.value,
+    o.metadata === undefined ? null : JSON.stringify(o.metadata),
+    direction(o.board),
+    o.board.minScore ?? Number.NEGATIVE_INFINITY,
+    o.board.maxScore ?? Number.POSITIVE_INFINITY,
+    o.initial,
   ];
   const indexed = rankIndexClient() !== null;
   const { rows } = await pool().query<Row & { rank: number | null; written: boolean }>(
@@ -137,12 +183,14 @@ export async function submitScore(o: {
         WHERE $10::float8 BETWEEN $8::float8 AND $9::float8
            OR EXISTS (SELECT 1 FROM leaderboard_entries x WHERE x.project_id = $1 AND x.leaderboard_id = $2 AND x.period = $3 AND x.player_id = $4::uuid)
        ON CONFLICT (project_id, leaderboard_id, period, player_id) DO UPDATE
-         SET score = ${NEW_SCORE[board.operator]},
-             sort_key = (${NEW_SCORE[board.operator]}) * $7,
-             seq = CASE WHEN ${NEW_SCORE[board.operator]} = e.score THEN e.seq ELSE EXCLUDED.seq END,
+         SET score = ${NEW_SCORE[o.rule]},
+             sort_key = (${NEW_SCORE[o.rule]}) * $7,
+             -- A new seq taken once the row is locked: a write that waited for another gets a later seq,
+             -- so the rank index (which keeps the newest seq) converges on the row as committed.
+             seq = CASE WHEN ${NEW_SCORE[o.rule]} = e.score THEN e.seq ELSE nextval('leaderboard_entries_seq_seq') END,
              metadata = coalesce(EXCLUDED.metadata, e.metadata),
              updated_at = now()
-         WHERE ${UPDATE_WHEN[board.operator]}
+         WHERE ${UPDATE_WHEN[o.rule]}
        RETURNING e.*, (xmax = 0) AS inserted
      ), counted AS (
        INSERT INTO leaderboard_periods AS p (project_id, leaderboard_id, period, entries)
@@ -159,16 +207,35 @@ export async function submitScore(o: {
       WHERE e.project_id = $1 AND e.leaderboard_id = $2 AND e.period = $3 AND e.player_id = $4::uuid AND NOT EXISTS (SELECT 1 FROM upsert)`,
     values,
   );
-  const row = rows[0];
-  countEvent("score_submit");
-  if (row?.written) {
-    const rank = row.rank ?? (await rankOf(o.actor.projectId, board, period, row, true));
-    return { ...toEntry(row, rank), updated: true };
-  }
-  if (counting) throw outOfRange(board, o.score);
-  // best: the stored score is at least as good; answer with it.
-  if (!row) throw new Error("a kept score has no entry");
-  return { ...toEntry(row, row.rank ?? (await rankOf(o.actor.projectId, board, period, row))), updated: false };
+  return rows[0];
+}
+
+/**
+ * Operator: sets a player's score in the current period to `score`, whatever the board's operator
+ * (a correction), through the statement a submit uses, so the entry count, the rank buckets and
+ * the tie-break stay as a submit keeps them. Within the board's bounds; the player must be the
+ * project's. Metadata is kept. The rank index is not told here: a caller in a transaction tells
+ * it once committed (`rankAfterWrite`), so a rollback leaves nothing behind in it.
+ */
+export async function setEntryScore(o: { projectId: string; leaderboardId: string; playerId: string; score: number; now?: Date }) {
+  const board = await loadLeaderboard(o.projectId, o.leaderboardId);
+  if (!inBounds(board, o.score)) throw outOfRange(board, o.score);
+  const { rowCount } = await pool().query("SELECT 1 FROM players WHERE project_id = $1 AND id = $2::uuid", [o.projectId, o.playerId]);
+  if (!rowCount) throw new AppError("PLAYER_NOT_FOUND");
+  const { period } = currentPeriod(board, o.now);
+  const row = await writeEntry({ ...o, board, period, rule: "set", value: o.score, initial: o.score });
+  if (!row?.written) throw new Error("a set score was not written");
+  return { board, period, row };
+}
+
+/** The entry a write answered with, ranked: the index is told of the row first (newest seq wins there). */
+export async function rankAfterWrite(
+  projectId: string,
+  board: Definition,
+  period: string,
+  row: Row & { rank: number | null },
+): Promise<Entry> {
+  return toEntry(row, row.rank ?? (await rankOf(projectId, board, period, row, true)));
 }
 
 /** The rank of a row: from the index (told first of a row just written), else counted in Postgres. */

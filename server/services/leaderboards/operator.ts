@@ -1,12 +1,21 @@
 import { pool, prisma } from "../../db";
 import { AppError } from "../../errors";
 import type { JsonValue } from "../json-value";
-import { loadLeaderboard } from "./definitions";
+import { listLeaderboards, loadLeaderboard } from "./definitions";
 import { aheadOf, currentPeriod } from "./entries";
-import { parseSchedule, periodKey } from "./periods";
+import { parseSchedule, periodKey, windowAt } from "./periods";
 import type { Entry } from "./schemas";
 
 /** Operator reads over leaderboards that the game API does not need. */
+
+/** The project's boards, each with when its current period ends (null: never by itself). */
+export async function listBoards(o: { projectId: string; now?: Date }) {
+  const now = o.now ?? new Date();
+  return (await listLeaderboards(o)).map((b) => ({
+    ...b,
+    resetsAt: windowAt(b.resetSchedule ? parseSchedule(b.resetSchedule) : null, now).end?.toISOString() ?? null,
+  }));
+}
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const likePattern = (text: string) => `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
@@ -59,12 +68,16 @@ export async function searchEntries(o: {
   };
 }
 
-/** One player's entry in a period (for the audit log's "before"), or ENTRY_NOT_FOUND. */
-export async function entryOfPlayer(o: { projectId: string; leaderboardId: string; playerId: string; period?: string }) {
+/**
+ * One player's entry in a period (for the audit log's "before"), or ENTRY_NOT_FOUND. `lock`: the
+ * row is locked until the caller's transaction ends, so a submit cannot change it between this
+ * read and the caller's write (the "before" is exactly what the write replaced).
+ */
+export async function entryOfPlayer(o: { projectId: string; leaderboardId: string; playerId: string; period?: string; lock?: boolean }) {
   const board = await loadLeaderboard(o.projectId, o.leaderboardId);
   const period = o.period ?? currentPeriod(board).period;
   const { rows } = await pool().query<{ score: number; metadata: unknown }>(
-    "SELECT score, metadata FROM leaderboard_entries WHERE project_id = $1 AND leaderboard_id = $2 AND period = $3 AND player_id = $4::uuid",
+    `SELECT score, metadata FROM leaderboard_entries WHERE project_id = $1 AND leaderboard_id = $2 AND period = $3 AND player_id = $4::uuid${o.lock ? " FOR UPDATE" : ""}`,
     [o.projectId, board.id, period, o.playerId],
   );
   const row = rows[0];

@@ -1,13 +1,14 @@
 import { z } from "zod";
-import { createBoard, deleteBoard, removeEntryAs, resetBoard, updateBoard } from "../../services/leaderboards/commands";
-import { listLeaderboards, loadLeaderboard, toDto } from "../../services/leaderboards/definitions";
+import { ZScoreCorrection } from "../../services/leaderboards/board-schemas";
+import { createBoard, deleteBoard, removeEntryAs, resetBoard, setScoreAs, updateBoard } from "../../services/leaderboards/commands";
+import { loadLeaderboard, toDto } from "../../services/leaderboards/definitions";
 import { currentPeriod, getLeaderboardPage, getPeriodPage, listPeriods } from "../../services/leaderboards/entries";
-import { searchEntries, topLeaderboards } from "../../services/leaderboards/operator";
+import { listBoards, searchEntries, topLeaderboards } from "../../services/leaderboards/operator";
 import { ZCreateLeaderboard, ZLeaderboardId, ZUpdateLeaderboard } from "../../services/leaderboards/schemas";
 import { input, projectProcedure, router } from "../init";
 
 /**
- * Leaderboards for operators: reads for every member; changes (definitions, removing an entry)
+ * Leaderboards for operators: reads for every member; changes (definitions, setting or removing an entry)
  * are services through runCommand (server/services/leaderboards/commands.ts).
  */
 const ZProjectId = z.string().uuid();
@@ -15,9 +16,10 @@ const ZBoard = z.strictObject({ projectId: ZProjectId, id: ZLeaderboardId });
 const ZPeriod = z.string().min(1).max(100);
 const ZPaging = { offset: z.number().int().min(0).max(10_000_000).default(0), limit: z.number().int().min(1).max(100).default(25) };
 export const leaderboardsRouter = router({
+  /** The boards, each with when its current period ends. */
   list: projectProcedure("VIEWER")
     .input(input(z.strictObject({ projectId: ZProjectId })))
-    .query(({ input }) => listLeaderboards(input)),
+    .query(({ input }) => listBoards(input)),
 
   get: projectProcedure("VIEWER")
     .input(input(ZBoard))
@@ -89,4 +91,9 @@ export const leaderboardsRouter = router({
   removeEntry: projectProcedure("ADMIN")
     .input(input(ZBoard.extend({ playerId: z.string().uuid(), period: ZPeriod.optional() })))
     .mutation(({ ctx, input }) => removeEntryAs(ctx, input)),
+
+  /** Sets or corrects a player's score in the current period (within the bounds), with a reason for the audit log. */
+  setScore: projectProcedure("ADMIN")
+    .input(input(ZBoard.extend({ playerId: z.string().uuid(), ...ZScoreCorrection.shape })))
+    .mutation(({ ctx, input }) => setScoreAs(ctx, input)),
 });
