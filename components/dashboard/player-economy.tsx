@@ -15,6 +15,7 @@ import { Badge, Button, Card, Input, State } from "@/components/ui/primitives";
 import { SelectMenu } from "@/components/ui/select";
 import { ZAdjustDirection, ZAdjustReason, ZAmount } from "@/server/services/economy/schemas";
 import { applyServerError, messageOf } from "./errors";
+import { ExportButtons } from "./export-buttons";
 
 const signed = (n: number) => (n > 0 ? `+${n.toLocaleString()}` : n.toLocaleString());
 type Transaction = RouterOutputs["economy"]["ledger"]["transactions"][number];
@@ -132,7 +133,7 @@ export function PlayerEconomy({ projectId, playerId, canEdit }: { projectId: str
         )}
       </Card>
       {canEdit && <AdjustForm projectId={projectId} playerId={playerId} onDone={refresh} />}
-      <Card title="Ledger">
+      <Card title="Ledger" actions={<ExportButtons projectId={projectId} kind="ledger" label="Export ledger" params={{ playerId }} />}>
         {ledger.isPending ? (
           <State kind="loading">Loading the ledger…</State>
         ) : ledger.error ? (
