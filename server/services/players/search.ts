@@ -122,7 +122,10 @@ export function playersExport(projectId: string, f: PlayerFilters): ExportSource
       const params: unknown[] = [projectId];
       const where = playerWhere(f, params);
       const n = params.length;
-      const after = cursor ? `AND (p.created_at, p.id) > ($${n + 2}::timestamptz, $${n + 3}::uuid)` : "";
+      // The plain bound lets the (project, created_at) index start at the cursor; the row comparison breaks ties by id.
+      const after = cursor
+        ? `AND p.created_at >= $${n + 2}::timestamptz AND (p.created_at, p.id) > ($${n + 2}::timestamptz, $${n + 3}::uuid)`
+        : "";
       const { rows } = await pool().query<ExportRaw>(
         `SELECT ${COLUMNS}, p.email_verified_at IS NOT NULL AS email_verified, p.banned_until, p.ban_reason,
                 (SELECT string_agg(i.provider, ' ' ORDER BY i.provider) FROM identities i WHERE i.player_id = p.id) AS providers
