@@ -112,7 +112,7 @@ const auditColumns = (projectId: string): DataTableColumns<Entry> => [
     header: "Who",
     enableSorting: false,
     cell: ({ row: { original: e } }) => (
-      <span className="break-all">
+      <span className="break-words">
         {e.operatorEmail ?? "—"}
         {e.tokenId && (
           <span

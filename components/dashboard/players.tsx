@@ -3,7 +3,7 @@
 import { keepPreviousData, useQuery, useQueryClient } from "@tanstack/react-query";
 import { ChevronLeft, ChevronRight, Search } from "lucide-react";
 import Link from "next/link";
-import { useMemo, useState } from "react";
+import { type ReactNode, useMemo, useState } from "react";
 import { type RouterOutputs, useTRPC } from "@/components/providers/trpc";
 import { columnsFor, DataTable, type DataTableColumns, type SortingState } from "@/components/ui/data-table";
 import { Badge, Button, Card, Input, State } from "@/components/ui/primitives";
@@ -23,12 +23,12 @@ const SORTS = [
   { value: "name", label: "By display name" },
 ] as const;
 const BANNED = [
-  { value: "any", label: "Banned or not" },
+  { value: "any", label: "Any" },
   { value: "banned", label: "Banned" },
   { value: "active", label: "Not banned" },
 ] as const;
 const EMAIL = [
-  { value: "any", label: "With or without e-mail" },
+  { value: "any", label: "Any" },
   { value: "with", label: "Has an e-mail" },
   { value: "without", label: "No e-mail" },
 ] as const;
@@ -164,7 +164,7 @@ export function PlayerSearch({ projectId }: { projectId: string }) {
     : null;
   const columns = playerColumns(projectId, selection);
   const providerOptions = [
-    { value: "any", label: "Any sign-in" },
+    { value: "any", label: "Any" },
     { value: "email", label: "E-mail and password" },
     { value: "anonymous", label: "Anonymous only" },
     ...(providers.data ?? []).map((p) => ({ value: p.id, label: `Linked: ${p.id}` })),
@@ -174,17 +174,23 @@ export function PlayerSearch({ projectId }: { projectId: string }) {
     void queryClient.invalidateQueries({ queryKey: trpc.players.search.queryKey() });
   };
   const q = query.trim();
-  const dateField = (key: keyof Ranges, label: string) => (
-    <div className="flex flex-col gap-1 text-xs text-zinc-600">
-      <label htmlFor={`players-${key}`}>{label}</label>
+  const filterField = (id: string, label: string, control: ReactNode) => (
+    <div className="flex min-w-0 flex-col gap-1 text-xs text-zinc-600">
+      <label htmlFor={id}>{label}</label>
+      {control}
+    </div>
+  );
+  const dateField = (key: keyof Ranges, label: string) =>
+    filterField(
+      `players-${key}`,
+      label,
       <Input
         id={`players-${key}`}
         type="date"
         value={ranges[key]}
         onChange={(e) => changed(setRanges)({ ...ranges, [key]: e.target.value })}
-      />
-    </div>
-  );
+      />,
+    );
   return (
     <div className="space-y-6">
       <div className="flex flex-wrap items-center justify-between gap-3">
@@ -206,10 +212,22 @@ export function PlayerSearch({ projectId }: { projectId: string }) {
           </div>
           <SelectMenu aria-label="Sort players" className="sm:w-48" value={sort} onValueChange={changed(setSort)} options={SORTS} />
         </div>
-        <fieldset className="mt-3 grid grid-cols-1 gap-2 sm:grid-cols-3 lg:grid-cols-7" aria-label="Filters">
-          <SelectMenu aria-label="Filter by ban" value={banned} onValueChange={changed(setBanned)} options={BANNED} />
-          <SelectMenu aria-label="Filter by e-mail" value={email} onValueChange={changed(setEmail)} options={EMAIL} />
-          <SelectMenu aria-label="Filter by sign-in" value={provider} onValueChange={changed(setProvider)} options={providerOptions} />
+        <fieldset className="mt-3 grid grid-cols-2 gap-2 sm:grid-cols-3 lg:grid-cols-7" aria-label="Filters">
+          {filterField(
+            "players-banned",
+            "Ban state",
+            <SelectMenu id="players-banned" value={banned} onValueChange={changed(setBanned)} options={BANNED} />,
+          )}
+          {filterField(
+            "players-email",
+            "E-mail",
+            <SelectMenu id="players-email" value={email} onValueChange={changed(setEmail)} options={EMAIL} />,
+          )}
+          {filterField(
+            "players-provider",
+            "Sign-in",
+            <SelectMenu id="players-provider" value={provider} onValueChange={changed(setProvider)} options={providerOptions} />,
+          )}
           {dateField("createdFrom", "Created from")}
           {dateField("createdTo", "Created to")}
           {dateField("lastSeenFrom", "Last seen from")}

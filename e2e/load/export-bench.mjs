@@ -29,7 +29,12 @@ function nodeProcesses(rootPid) {
   const tree = new Set([rootPid]);
   for (let grown = true; grown; ) {
     grown = false;
-    for (const [pid, ppid] of parents) if (tree.has(ppid) && !tree.has(pid)) tree.add(pid), (grown = true);
+    for (const [pid, ppid] of parents) {
+      if (tree.has(ppid) && !tree.has(pid)) {
+        tree.add(pid);
+        grown = true;
+      }
+    }
   }
   return [...tree].filter((pid) => {
     try {
