@@ -105,10 +105,22 @@ const report = await withProduct({}, async (product) => {
     const seconds = (performance.now() - started) / 1000;
     clearInterval(sampler);
     peak = Math.max(peak, rss());
-    const rows = format === "csv" ? newlines - 1 : newlines - 1; // CSV: minus the header; JSON: one element per line, minus "["
+    // CSV: a line per row and the header; JSON: a line per element, "[" and "]" on lines of their own.
+    const rows = format === "csv" ? newlines - 1 : newlines - 2;
     runs.push({ format, rows, bytes, firstByteMs, seconds, before, peak });
   }
-  return { total, seedSeconds, pids, runs, hwm: pids.map((pid) => [pid, statusKb(pid, "VmHWM")]) };
+  const commandOf = (pid) => {
+    try {
+      const argv = readFileSync(`/proc/${pid}/cmdline`, "utf8").split("\0").filter(Boolean);
+      return argv
+        .slice(0, 2)
+        .map((a) => path.basename(a))
+        .join(" ");
+    } catch {
+      return "?";
+    }
+  };
+  return { total, seedSeconds, pids, runs, hwm: pids.map((pid) => [`${pid} (${commandOf(pid)})`, statusKb(pid, "VmHWM")]) };
 });
 
 const lines = [
