@@ -19,6 +19,7 @@ test("an entry shows what changed field by field, and its target by name with a 
   await shoot(page, "audit-diff");
   await rename.getByRole("link", { name: "After" }).click();
   await expect(page.getByRole("heading", { name: "After" })).toBeVisible();
+  await expectAxeClean(page);
 });
 
 test("filters: by action, target and date range", async ({ page, request }) => {

@@ -1,5 +1,5 @@
 import { expect, test } from "@playwright/test";
-import { shoot } from "./support";
+import { acceptInvite, INVITED_PASSWORD, invite, shoot, signIn } from "./support";
 import { download, expectAxeClean, projectWithKeys, registeredPlayer, trpcMutation } from "./support-players";
 
 /** Exports from the dashboard: each page's CSV / JSON links download the file the server streams. */
@@ -32,6 +32,7 @@ test("a player's ledger downloads as JSON from the player page", async ({ page, 
   expect(file.name).toBe(`ledger-${p.playerId}-${new Date().toISOString().slice(0, 10)}.json`);
   const rows = JSON.parse(file.text) as Array<{ kind: string; reason: string }>;
   expect(rows.map((r) => [r.kind, r.reason])).toEqual([["grant", "welcome"]]);
+  await expectAxeClean(page);
 });
 
 test("a leaderboard's entries download as CSV, best first, from the leaderboard page", async ({ page, request }) => {
@@ -72,4 +73,24 @@ test("the audit page downloads the filtered entries as JSON", async ({ page }) =
   const file = await download(page, page.getByRole("link", { name: "Export these entries as JSON" }));
   const rows = JSON.parse(file.text) as Array<{ action: string }>;
   expect(rows.map((r) => r.action)).toEqual(["key.create", "key.create"]);
+  await expectAxeClean(page);
+});
+
+test("a viewer gets the audit log's export but not the players' (personal data: admins and owners)", async ({ page, browser }) => {
+  const { projectId } = await projectWithKeys(page, "Export viewer");
+  const email = `viewer-${Date.now()}@studio.test`;
+  await acceptInvite(browser, await invite(page, projectId, email), "Vera Viewer");
+  const context = await browser.newContext();
+  const viewer = await context.newPage();
+  await signIn(viewer, email, INVITED_PASSWORD);
+  await viewer.goto(`/projects/${projectId}/players`);
+  await expect(viewer.getByRole("heading", { name: "Players" })).toBeVisible();
+  await expect(viewer.getByRole("link", { name: "Export these players as CSV" })).toHaveCount(0);
+  await expect(viewer.getByLabel("Select every player on this page")).toHaveCount(0);
+  const refused = await viewer.request.get(`/api/dashboard/projects/${projectId}/exports/players`);
+  expect(refused.status()).toBe(403);
+  expect(await refused.json()).toMatchObject({ error: { code: "FORBIDDEN" } });
+  await viewer.goto(`/projects/${projectId}/audit`);
+  await expect(viewer.getByRole("link", { name: "Export these entries as CSV" })).toBeVisible();
+  await context.close();
 });

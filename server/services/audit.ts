@@ -1,6 +1,6 @@
 import type { OperatorActor } from "../actor";
 import type { AuditActor } from "../auth/operator";
-import { uuidv7 } from "../crypto";
+import { uuidv7, uuidv7Floor } from "../crypto";
 import { pool } from "../db";
 import type { AuditFilters } from "./audit-schemas";
 import type { ExportSource } from "./exports/stream";
@@ -58,6 +58,8 @@ export type AuditEntryDto = {
   targetRef?: TargetRef | null;
 };
 
+const ID_CLOCK_MARGIN_MS = 5 * 60_000;
+
 /** `a.project_id = $1 AND …`: `params` holds the project id as $1; the filters' values are appended. */
 function auditWhere(f: AuditFilters, params: unknown[]): string {
   const bind = (value: unknown) => {
@@ -69,9 +71,16 @@ function auditWhere(f: AuditFilters, params: unknown[]): string {
   if (f.action) where.push(`a.action LIKE ${bind(like(f.action))}`);
   if (f.operatorId) where.push(`a.operator_id = ${bind(f.operatorId)}::uuid`);
   if (f.target) where.push(`a.target LIKE ${bind(like(f.target))}`);
-  // uuidv7 ids start with their creation time: a time range is a range of the (project, id) index.
-  if (f.from) where.push(`a.created_at >= ${bind(f.from)}::timestamptz`);
-  if (f.to) where.push(`a.created_at < ${bind(f.to)}::timestamptz`);
+  // Exact by created_at; the ids (uuidv7, made in the app just after the transaction began) bound
+  // the (project, id) index scan to the range, with a margin for the clocks and the transaction.
+  if (f.from) {
+    where.push(`a.created_at >= ${bind(f.from)}::timestamptz`);
+    where.push(`a.id >= ${bind(uuidv7Floor(Date.parse(f.from) - ID_CLOCK_MARGIN_MS))}::uuid`);
+  }
+  if (f.to) {
+    where.push(`a.created_at < ${bind(f.to)}::timestamptz`);
+    where.push(`a.id < ${bind(uuidv7Floor(Date.parse(f.to) + ID_CLOCK_MARGIN_MS))}::uuid`);
+  }
   return where.join(" AND ");
 }
 

@@ -1,3 +1,4 @@
+import { uuidv7Floor } from "../../crypto";
 import { pool, transaction } from "../../db";
 import { AppError } from "../../errors";
 import { authorize, type OperatorContext } from "../command";
@@ -52,7 +53,7 @@ async function eachPlayer(
   act: (playerId: string) => Promise<unknown>,
 ): Promise<BulkOutcome[]> {
   await authorize(ctx, o.projectId, "ADMIN");
-  const since = uuidFloor(Date.now() - RETRY_WINDOW_MS);
+  const since = uuidv7Floor(Date.now() - RETRY_WINDOW_MS);
   const outcomes: BulkOutcome[] = [];
   for (const playerId of [...new Set(o.playerIds)]) {
     try {
@@ -73,10 +74,4 @@ async function eachPlayer(
     }
   }
   return outcomes;
-}
-
-/** The smallest uuidv7 of a millisecond: ids of entries written from then on are not below it. */
-function uuidFloor(ms: number): string {
-  const hex = ms.toString(16).padStart(12, "0");
-  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-0000-0000-000000000000`;
 }
