@@ -135,6 +135,8 @@ export function PlayerSearch({ projectId }: { projectId: string }) {
     ...trpc.players.search.queryOptions({ projectId, ...filters, limit: PAGE, offset, sort }),
     placeholderData: keepPreviousData,
   });
+  const count = useQuery({ ...trpc.players.count.queryOptions({ projectId, ...filters }), placeholderData: keepPreviousData });
+  const total = count.data?.total;
   const filtered = banned !== "any" || email !== "any" || provider !== "any" || Object.values(ranges).some(Boolean);
   const changed =
     <T,>(set: (v: T) => void) =>
@@ -172,6 +174,7 @@ export function PlayerSearch({ projectId }: { projectId: string }) {
   const afterBulk = () => {
     setSelected(new Set());
     void queryClient.invalidateQueries({ queryKey: trpc.players.search.queryKey() });
+    void queryClient.invalidateQueries({ queryKey: trpc.players.count.queryKey() });
   };
   const q = query.trim();
   const filterField = (id: string, label: string, control: ReactNode) => (
@@ -250,8 +253,20 @@ export function PlayerSearch({ projectId }: { projectId: string }) {
           </div>
         )}
         <div className="mt-4 flex flex-wrap items-center justify-between gap-2">
+          {selection && pageIds.length > 0 && (
+            // Phones have no table header: the page's select-all box is repeated here.
+            <label className="flex items-center gap-2 text-sm text-zinc-700 sm:hidden">
+              <input
+                type="checkbox"
+                className="size-4"
+                checked={selection.allOnPage}
+                onChange={(e) => selection.setPage(e.target.checked)}
+              />
+              Select this page
+            </label>
+          )}
           <p className="text-sm text-zinc-600" aria-live="polite" data-testid="player-total">
-            {players.data ? `${players.data.total.toLocaleString()} ${players.data.total === 1 ? "player" : "players"}` : " "}
+            {total === undefined ? " " : `${total.toLocaleString()} ${total === 1 ? "player" : "players"}`}
           </p>
           {selection && selected.size > 0 && (
             <div className="flex flex-wrap items-center gap-2" data-testid="bulk-actions">
@@ -297,7 +312,8 @@ export function PlayerSearch({ projectId }: { projectId: string }) {
                 Previous
               </Button>
               <span>
-                {offset + 1}–{offset + players.data.players.length} of {players.data.total.toLocaleString()}
+                {offset + 1}–{offset + players.data.players.length}
+                {total === undefined ? "" : ` of ${total.toLocaleString()}`}
               </span>
               <Button variant="secondary" disabled={!players.data.hasMore} onClick={() => setOffset(offset + PAGE)}>
                 Next

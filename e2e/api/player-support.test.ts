@@ -46,10 +46,11 @@ beforeAll(async () => {
   });
 });
 
-const search = (input: Record<string, unknown>) =>
-  as(admin)
-    .players.search({ projectId: project.projectId, sort: "oldest", ...input })
-    .then((r) => ({ names: r.players.map((p) => p.displayName), total: r.total }));
+const search = async (input: Record<string, unknown>) => {
+  const page = await as(admin).players.search({ projectId: project.projectId, sort: "oldest", ...input });
+  const { total } = await as(admin).players.count({ projectId: project.projectId, ...input });
+  return { names: page.players.map((p) => p.displayName), total };
+};
 
 describe("player search and filters", () => {
   it("matches the start of an e-mail or an id (any case), part of a display name, or a linked identity", async () => {
@@ -77,7 +78,8 @@ describe("player search and filters", () => {
     expect((await search({ lastSeenFrom: "2026-02-01T00:00:00.000Z" })).names).toEqual(["Ada Lovelace", "Grace"]);
     expect((await search({ query: "ada", email: "with", banned: "active" })).names).toEqual(["Ada Lovelace"]);
     const page = await as(admin).players.search({ projectId: project.projectId, limit: 1 });
-    expect([page.players.length, page.total, page.hasMore]).toEqual([1, 4, true]);
+    expect([page.players.length, page.hasMore]).toEqual([1, true]);
+    expect(await as(admin).players.count({ projectId: project.projectId })).toEqual({ total: 4 });
   });
 });
 

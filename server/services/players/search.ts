@@ -46,6 +46,7 @@ export function idPrefixRange(query: string): [string, string] | null {
   return [uuid(hex.padEnd(32, "0")), uuid(hex.padEnd(32, "f"))];
 }
 
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const likeEscaped = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`);
 
 /** `p.project_id = $1 AND …`: `params` must hold the project id as $1; the filters' values are appended. */
@@ -56,7 +57,10 @@ export function playerWhere(f: PlayerFilters, params: unknown[]): string {
   };
   const where = ["p.project_id = $1"];
   const q = f.query.trim();
-  if (q !== "") {
+  if (UUID.test(q)) {
+    // A whole player id: the primary key, nothing else.
+    where.push(`p.id = ${bind(q)}::uuid`);
+  } else if (q !== "") {
     const arms = [
       `p.email LIKE ${bind(`${likeEscaped(q.toLowerCase())}%`)}`,
       `p.display_name ILIKE ${bind(`%${likeEscaped(q)}%`)}`,
@@ -82,21 +86,26 @@ export function playerWhere(f: PlayerFilters, params: unknown[]): string {
   return where.join(" AND ");
 }
 
-/** A page of the players the filters match, in one of three orders, with how many match in all. */
+/** A page of the players the filters match, in one of three orders (the count is its own query: paging does not recount). */
 export async function searchPlayers(
   o: PlayerFilters & { projectId: string; limit: number; offset?: number; sort?: PlayerSort },
-): Promise<{ players: PlayerRow[]; hasMore: boolean; total: number }> {
+): Promise<{ players: PlayerRow[]; hasMore: boolean }> {
   const params: unknown[] = [o.projectId];
   const where = playerWhere(o, params);
   const n = params.length;
-  const [page, count] = await Promise.all([
-    pool().query<Raw>(
-      `SELECT ${COLUMNS} FROM players p WHERE ${where} ORDER BY ${ORDER[o.sort ?? "newest"]} OFFSET $${n + 1} LIMIT $${n + 2}`,
-      [...params, o.offset ?? 0, o.limit + 1],
-    ),
-    pool().query<{ total: number }>(`SELECT count(*)::int AS total FROM players p WHERE ${where}`, params),
-  ]);
-  return { players: page.rows.slice(0, o.limit).map(toRow), hasMore: page.rows.length > o.limit, total: count.rows[0]?.total ?? 0 };
+  const { rows } = await pool().query<Raw>(
+    `SELECT ${COLUMNS} FROM players p WHERE ${where} ORDER BY ${ORDER[o.sort ?? "newest"]} OFFSET $${n + 1} LIMIT $${n + 2}`,
+    [...params, o.offset ?? 0, o.limit + 1],
+  );
+  return { players: rows.slice(0, o.limit).map(toRow), hasMore: rows.length > o.limit };
+}
+
+/** How many players the filters match. */
+export async function countPlayers(o: PlayerFilters & { projectId: string }): Promise<{ total: number }> {
+  const params: unknown[] = [o.projectId];
+  const where = playerWhere(o, params);
+  const { rows } = await pool().query<{ total: number }>(`SELECT count(*)::int AS total FROM players p WHERE ${where}`, params);
+  return { total: rows[0]?.total ?? 0 };
 }
 
 type ExportRaw = Raw & { email_verified: boolean; banned_until: Date | null; ban_reason: string | null; providers: string | null };

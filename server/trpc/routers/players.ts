@@ -20,7 +20,7 @@ import {
 } from "../../services/players/commands";
 import { ZPlayerFilters } from "../../services/players/filter-schemas";
 import { ZBanReason, ZBanUntil, ZDisplayName } from "../../services/players/schemas";
-import { searchPlayers } from "../../services/players/search";
+import { countPlayers, searchPlayers } from "../../services/players/search";
 import { getSave } from "../../services/saves";
 import { input, projectProcedure, router } from "../init";
 
@@ -40,6 +40,11 @@ const playersProcedures = {
       ),
     )
     .query(({ input }) => searchPlayers(input)),
+
+  /** How many players the search's filters match (its own query, so paging does not recount). */
+  count: projectProcedure("VIEWER")
+    .input(input(ZPlayerFilters.extend({ projectId: ZProjectId })))
+    .query(({ input }) => countPlayers(input)),
 
   get: projectProcedure("VIEWER")
     .input(input(ZPlayer))
