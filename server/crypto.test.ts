@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { uuidv7 } from "./crypto";
+import { uuidv7, uuidv7Floor } from "./crypto";
 
 describe("uuidv7", () => {
   it("is an RFC 9562 version-7 UUID carrying the millisecond timestamp", () => {
@@ -13,5 +13,14 @@ describe("uuidv7", () => {
     const ids = Array.from({ length: 1_000 }, (_, i) => uuidv7(1_700_000_000_000 + i));
     expect([...ids].sort()).toEqual(ids);
     expect(new Set(Array.from({ length: 10_000 }, () => uuidv7())).size).toBe(10_000);
+  });
+
+  it("uuidv7Floor is at or below every id of its millisecond and above every id of the one before", () => {
+    const ms = 1_700_000_000_000;
+    const floor = uuidv7Floor(ms);
+    for (let i = 0; i < 100; i++) {
+      expect(uuidv7(ms) >= floor).toBe(true);
+      expect(uuidv7(ms - 1) < floor).toBe(true);
+    }
   });
 });

@@ -1,27 +1,108 @@
 "use client";
 
-import { useInfiniteQuery } from "@tanstack/react-query";
+import { useInfiniteQuery, useQuery } from "@tanstack/react-query";
 import { KeyRound } from "lucide-react";
+import Link from "next/link";
 import { useMemo, useState } from "react";
 import { type RouterOutputs, useTRPC } from "@/components/providers/trpc";
 import { columnsFor, DataTable, type DataTableColumns } from "@/components/ui/data-table";
-import { Button, Card, State } from "@/components/ui/primitives";
+import { Button, Card, Input, State } from "@/components/ui/primitives";
 import { SelectMenu } from "@/components/ui/select";
+import { auditDiff } from "@/server/services/audit-diff";
 import { messageOf } from "./errors";
+import { ExportButtons } from "./export-buttons";
 
 type Entry = RouterOutputs["audit"]["list"]["entries"][number];
+type TargetRef = NonNullable<Entry["targetRef"]>;
 /** Radix Select has no empty value: "all" stands for no filter. */
 const ACTIONS = [
   { value: "all", label: "All actions" },
-  ...["project.", "key.", "player.", "member.", "provider.", "leaderboard.", "economy.", "config."].map((a) => ({
+  ...["project.", "key.", "player.", "economy.", "leaderboard.", "member.", "provider.", "config.", "export."].map((a) => ({
     value: a,
     label: `${a}*`,
   })),
 ];
-const json = (v: unknown) => (v === null || v === undefined ? "" : JSON.stringify(v));
+const NOUN: Record<TargetRef["kind"], string> = {
+  player: "player",
+  key: "API key",
+  leaderboard: "leaderboard",
+  currency: "currency",
+  item: "item",
+  purchase: "purchase",
+  operator: "operator",
+};
+
+function hrefOf(projectId: string, ref: TargetRef): string | null {
+  switch (ref.kind) {
+    case "player":
+      return `/projects/${projectId}/players/${ref.id}`;
+    case "key":
+      return `/projects/${projectId}/keys`;
+    case "leaderboard":
+      return `/projects/${projectId}/leaderboards/${ref.id}`;
+    case "currency":
+    case "item":
+    case "purchase":
+      return `/projects/${projectId}/economy`;
+    case "operator":
+      return `/projects/${projectId}/members`;
+  }
+}
+
+function Target({ projectId, entry }: { projectId: string; entry: Entry }) {
+  const ref = entry.targetRef;
+  if (!entry.target) return <span>—</span>;
+  if (!ref) return <span className="break-all font-mono text-xs">{entry.target}</span>;
+  const href = hrefOf(projectId, ref);
+  const rest = entry.target.slice(ref.id.length); // "/key" of a data key, "/player" of an entry
+  return (
+    <span className="flex min-w-0 flex-col">
+      {ref.name && href ? (
+        <Link className="text-blue-700 hover:underline" href={href}>
+          {ref.name}
+        </Link>
+      ) : (
+        <span className="text-zinc-600">{ref.name ?? `deleted ${NOUN[ref.kind]}`}</span>
+      )}
+      <span className="break-all font-mono text-xs text-zinc-500">
+        {NOUN[ref.kind]} {ref.id.length > 20 ? `${ref.id.slice(0, 8)}…` : ref.id}
+        {rest}
+      </span>
+    </span>
+  );
+}
+
+/** Field-level changes: changed fields old → new, added (+) and removed (−) ones; nested values as compact JSON. */
+function Change({ entry }: { entry: Entry }) {
+  const changes = auditDiff(entry.before, entry.after);
+  if (changes.length === 0) return <span className="text-zinc-500">—</span>;
+  return (
+    <ul className="min-w-0 space-y-0.5 text-xs" data-testid="audit-diff">
+      {changes.map((c) => (
+        <li key={c.field} className="break-words">
+          <span className="font-medium text-zinc-800">{c.field}</span>{" "}
+          {c.kind === "changed" ? (
+            <>
+              <del className="font-mono text-red-700">{c.before}</del> →{" "}
+              <ins className="font-mono text-green-800 no-underline">{c.after}</ins>
+            </>
+          ) : c.kind === "added" ? (
+            <>
+              <span className="text-zinc-500">added</span> <ins className="font-mono text-green-800 no-underline">{c.after}</ins>
+            </>
+          ) : (
+            <>
+              <span className="text-zinc-500">removed</span> <del className="font-mono text-red-700">{c.before}</del>
+            </>
+          )}
+        </li>
+      ))}
+    </ul>
+  );
+}
 
 const col = columnsFor<Entry>();
-const columns: DataTableColumns<Entry> = [
+const auditColumns = (projectId: string): DataTableColumns<Entry> => [
   col.accessor("createdAt", {
     header: "When",
     enableSorting: false,
@@ -31,7 +112,7 @@ const columns: DataTableColumns<Entry> = [
     header: "Who",
     enableSorting: false,
     cell: ({ row: { original: e } }) => (
-      <span>
+      <span className="break-words">
         {e.operatorEmail ?? "—"}
         {e.tokenId && (
           <span
@@ -54,50 +135,91 @@ const columns: DataTableColumns<Entry> = [
   col.accessor("target", {
     header: "Target",
     enableSorting: false,
-    cell: (c) => <span className="break-all font-mono text-xs">{c.getValue() ?? "—"}</span>,
+    cell: ({ row: { original: e } }) => <Target projectId={projectId} entry={e} />,
   }),
-  col.display({
-    id: "change",
-    header: "Before → after",
-    cell: ({ row: { original: e } }) => (
-      <span className="block max-w-md break-all font-mono text-xs">
-        {json(e.before)} {e.after === null ? "" : `→ ${json(e.after)}`}
-      </span>
-    ),
-  }),
+  col.display({ id: "change", header: "Change", cell: ({ row: { original: e } }) => <Change entry={e} /> }),
   col.accessor("requestId", {
     header: "Request",
     enableSorting: false,
-    cell: (c) => <span className="font-mono text-xs">{c.getValue() ?? "—"}</span>,
+    cell: (c) => <span className="break-all font-mono text-xs text-zinc-600">{c.getValue() ?? "—"}</span>,
   }),
 ];
 
-/** Newest first, paged by cursor ("Older entries"), filtered by action prefix on the server. */
+/** A local calendar day as the start of that day (or of the next one, for an inclusive "to"), in ISO. */
+const dayStart = (day: string, next = false): string | undefined => {
+  if (!day) return undefined;
+  const date = new Date(`${day}T00:00:00`);
+  if (Number.isNaN(date.getTime())) return undefined;
+  if (next) date.setDate(date.getDate() + 1);
+  return date.toISOString();
+};
+
+/** Newest first, paged by cursor ("Older entries"), filtered on the server by action, operator, target and days. */
 export function AuditLog({ projectId }: { projectId: string }) {
   const trpc = useTRPC();
   const [action, setAction] = useState("all");
+  const [operatorId, setOperatorId] = useState("all");
+  const [target, setTarget] = useState("");
+  const [from, setFrom] = useState("");
+  const [to, setTo] = useState("");
+  const operators = useQuery(trpc.audit.operators.queryOptions({ projectId }));
+  const filters = {
+    ...(action !== "all" ? { action } : {}),
+    ...(operatorId !== "all" ? { operatorId } : {}),
+    ...(target.trim() ? { target: target.trim() } : {}),
+    ...(dayStart(from) ? { from: dayStart(from) } : {}),
+    ...(dayStart(to, true) ? { to: dayStart(to, true) } : {}),
+  };
+  const filtered = Object.keys(filters).length > 0;
   const log = useInfiniteQuery(
     trpc.audit.list.infiniteQueryOptions(
-      { projectId, limit: 50, ...(action !== "all" ? { action } : {}) },
+      { projectId, limit: 50, ...filters },
       { getNextPageParam: (last) => last.nextCursor ?? undefined },
     ),
   );
   const entries = useMemo(() => log.data?.pages.flatMap((p) => p.entries), [log.data]);
+  const columns = useMemo(() => auditColumns(projectId), [projectId]);
+  const operatorOptions = [
+    { value: "all", label: "Every operator" },
+    ...(operators.data ?? []).map((o) => ({ value: o.id, label: o.email })),
+  ];
   return (
     <div className="space-y-6">
-      <h1 className="text-2xl font-semibold">Audit log</h1>
-      <Card
-        title="Entries"
-        actions={<SelectMenu aria-label="Filter by action" className="w-44" value={action} onValueChange={setAction} options={ACTIONS} />}
-      >
+      <div className="flex flex-wrap items-center justify-between gap-3">
+        <h1 className="text-2xl font-semibold">Audit log</h1>
+        <ExportButtons projectId={projectId} kind="audit" label="Export these entries" params={filters} />
+      </div>
+      <Card title="Entries">
+        <fieldset aria-label="Filters" className="mb-4 grid grid-cols-1 gap-2 sm:grid-cols-2 lg:grid-cols-5">
+          <SelectMenu aria-label="Filter by action" value={action} onValueChange={setAction} options={ACTIONS} />
+          <SelectMenu aria-label="Filter by operator" value={operatorId} onValueChange={setOperatorId} options={operatorOptions} />
+          <Input
+            aria-label="Filter by target"
+            placeholder="Target id (or its start)"
+            value={target}
+            onChange={(e) => setTarget(e.target.value)}
+          />
+          <div className="flex items-center gap-2 text-sm text-zinc-600">
+            <label htmlFor="audit-from" className="w-10 shrink-0">
+              From
+            </label>
+            <Input id="audit-from" type="date" value={from} onChange={(e) => setFrom(e.target.value)} />
+          </div>
+          <div className="flex items-center gap-2 text-sm text-zinc-600">
+            <label htmlFor="audit-to" className="w-10 shrink-0">
+              To
+            </label>
+            <Input id="audit-to" type="date" value={to} onChange={(e) => setTo(e.target.value)} />
+          </div>
+        </fieldset>
         {log.isPending ? (
           <State kind="loading">Loading…</State>
         ) : log.error ? (
           <State kind="error">{messageOf(log.error)}</State>
         ) : !entries || entries.length === 0 ? (
-          <State kind="empty">{action === "all" ? "Nothing recorded yet." : `No ${action}* entries.`}</State>
+          <State kind="empty">{filtered ? "No entries match these filters." : "Nothing recorded yet."}</State>
         ) : (
-          <DataTable columns={columns} data={entries} getRowId={(e) => e.id} rowTestId="audit-row" minWidth={900} />
+          <DataTable columns={columns} data={entries} getRowId={(e) => e.id} rowTestId="audit-row" minWidth={1000} />
         )}
         {log.hasNextPage && (
           <div className="mt-3 text-center">

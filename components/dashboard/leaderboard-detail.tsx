@@ -10,6 +10,7 @@ import { useTRPC } from "@/components/providers/trpc";
 import { ConfirmDialog } from "@/components/ui/alert-dialog";
 import { Badge, Button, Card, State } from "@/components/ui/primitives";
 import { messageOf } from "./errors";
+import { LeaderboardExport } from "./export-buttons";
 import { LeaderboardEntries, labelOf } from "./leaderboard-entries";
 import { fieldsOf, LeaderboardForm } from "./leaderboards-form";
 import { nextResetText } from "./next-reset";
@@ -137,6 +138,7 @@ export function LeaderboardDetail({ projectId, leaderboardId }: { projectId: str
           </dl>
         )}
       </Card>
+      <LeaderboardExport projectId={projectId} leaderboardId={leaderboardId} />
       <LeaderboardEntries
         projectId={projectId}
         leaderboardId={leaderboardId}

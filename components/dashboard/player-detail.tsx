@@ -13,6 +13,7 @@ import { BanForm } from "./ban-form";
 import { DataEditor } from "./data-editor";
 import { messageOf } from "./errors";
 import { PlayerEconomy } from "./player-economy";
+import { DisplayNameEditor, SaveViewer } from "./player-profile-edit";
 import { useProject } from "./project-context";
 
 type Player = RouterOutputs["players"]["get"];
@@ -46,11 +47,16 @@ const dataColumns = (edit: ((key: string) => void) | null): DataTableColumns<Dat
 ];
 
 const saveCol = columnsFor<SaveRow>();
-const saveColumns: DataTableColumns<SaveRow> = [
+const saveColumns = (projectId: string, playerId: string): DataTableColumns<SaveRow> => [
   saveCol.accessor("key", { header: "Key", cell: (c) => mono(c.getValue()) }),
   saveCol.accessor("version", { header: "Version" }),
   saveCol.accessor("sizeBytes", { header: "Bytes" }),
   saveCol.accessor("updatedAt", { header: "Updated", sortFn: "basic", cell: (c) => when(c.getValue()) }),
+  saveCol.display({
+    id: "actions",
+    header: "",
+    cell: ({ row: { original: s } }) => <SaveViewer projectId={projectId} playerId={playerId} saveKey={s.key} />,
+  }),
 ];
 
 const sessionCol = columnsFor<SessionRow>();
@@ -106,6 +112,7 @@ export function PlayerDetail({ projectId, playerId }: { projectId: string; playe
   );
   const { canEdit } = useProject();
   const keyColumns = useMemo(() => dataColumns(canEdit ? setEditing : null), [canEdit]);
+  const savesColumns = useMemo(() => saveColumns(projectId, playerId), [projectId, playerId]);
 
   if (player.isPending) return <State kind="loading">Loading the player…</State>;
   if (player.error) return <State kind="error">{messageOf(player.error)}</State>;
@@ -115,6 +122,7 @@ export function PlayerDetail({ projectId, playerId }: { projectId: string; playe
       <div className="flex flex-wrap items-center gap-3">
         <h1 className="text-xl font-semibold">{p.displayName ?? "Unnamed player"}</h1>
         {p.banned ? <Badge tone="red">banned{p.banReason ? `: ${p.banReason}` : ""}</Badge> : <Badge tone="green">active</Badge>}
+        {canEdit && <DisplayNameEditor projectId={projectId} playerId={playerId} current={p.displayName} onSaved={refresh} />}
       </div>
       <Card title="Profile">
         <dl className="grid grid-cols-1 gap-2 text-sm sm:grid-cols-2">
@@ -214,7 +222,14 @@ export function PlayerDetail({ projectId, playerId }: { projectId: string; playe
         {p.saves.length === 0 ? (
           <State kind="empty">No saves.</State>
         ) : (
-          <DataTable columns={saveColumns} data={p.saves} getRowId={(d) => d.key} caption="Cloud saves" minWidth={420} />
+          <DataTable columns={savesColumns} data={p.saves} getRowId={(d) => d.key} caption="Cloud saves" minWidth={560} />
+        )}
+      </Card>
+      <Card title="Active sessions">
+        {p.sessions.length === 0 ? (
+          <State kind="empty">No active sessions.</State>
+        ) : (
+          <DataTable columns={sessionColumns} data={p.sessions} getRowId={(d) => d.id} caption="Active sessions" minWidth={640} />
         )}
       </Card>
       {canEdit && (
@@ -243,13 +258,6 @@ export function PlayerDetail({ projectId, playerId }: { projectId: string; playe
           />
         </Card>
       )}
-      <Card title="Active sessions">
-        {p.sessions.length === 0 ? (
-          <State kind="empty">No active sessions.</State>
-        ) : (
-          <DataTable columns={sessionColumns} data={p.sessions} getRowId={(d) => d.id} caption="Active sessions" minWidth={640} />
-        )}
-      </Card>
     </div>
   );
 }

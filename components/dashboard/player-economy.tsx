@@ -15,6 +15,7 @@ import { Badge, Button, Card, Input, State } from "@/components/ui/primitives";
 import { SelectMenu } from "@/components/ui/select";
 import { MAX_AMOUNT, ZAdjustDirection, ZAdjustReason, ZAmount } from "@/server/services/economy/schemas";
 import { applyServerError, messageOf } from "./errors";
+import { ExportButtons } from "./export-buttons";
 import { plainly } from "./plain-issues";
 
 const signed = (n: number) => (n > 0 ? `+${n.toLocaleString()}` : n.toLocaleString());
@@ -133,7 +134,7 @@ export function PlayerEconomy({ projectId, playerId, canEdit }: { projectId: str
         )}
       </Card>
       {canEdit && <AdjustForm projectId={projectId} playerId={playerId} onDone={refresh} />}
-      <Card title="Ledger">
+      <Card title="Ledger" actions={<ExportButtons projectId={projectId} kind="ledger" label="Export ledger" params={{ playerId }} />}>
         {ledger.isPending ? (
           <State kind="loading">Loading the ledger…</State>
         ) : ledger.error ? (

@@ -1,14 +1,18 @@
 "use client";
 
-import { keepPreviousData, useQuery } from "@tanstack/react-query";
+import { keepPreviousData, useQuery, useQueryClient } from "@tanstack/react-query";
 import { ChevronLeft, ChevronRight, Search } from "lucide-react";
 import Link from "next/link";
-import { useState } from "react";
+import { type ReactNode, useMemo, useState } from "react";
 import { type RouterOutputs, useTRPC } from "@/components/providers/trpc";
 import { columnsFor, DataTable, type DataTableColumns, type SortingState } from "@/components/ui/data-table";
 import { Badge, Button, Card, Input, State } from "@/components/ui/primitives";
 import { SelectMenu } from "@/components/ui/select";
+import type { PlayerFiltersInput } from "@/server/services/players/filter-schemas";
+import { BulkBan, BulkGrant } from "./bulk-actions";
 import { messageOf } from "./errors";
+import { ExportButtons } from "./export-buttons";
+import { useProject } from "./project-context";
 
 type PlayerRow = RouterOutputs["players"]["search"]["players"][number];
 type Sort = "newest" | "oldest" | "name";
@@ -17,6 +21,16 @@ const SORTS = [
   { value: "newest", label: "Newest first" },
   { value: "oldest", label: "Oldest first" },
   { value: "name", label: "By display name" },
+] as const;
+const BANNED = [
+  { value: "any", label: "Any" },
+  { value: "banned", label: "Banned" },
+  { value: "active", label: "Not banned" },
+] as const;
+const EMAIL = [
+  { value: "any", label: "Any" },
+  { value: "with", label: "Has an e-mail" },
+  { value: "without", label: "No e-mail" },
 ] as const;
 
 /** The server's three orders as the table's sorting state, and back (display names sort one way only). */
@@ -29,48 +43,163 @@ const sortOf = (sorting: SortingState, current: Sort): Sort => {
   return first.desc ? "newest" : "oldest";
 };
 
+/** A date field (local calendar day) as the start of that day, or of the next one for an inclusive "to". */
+const dayStart = (day: string, next = false): string | undefined => {
+  if (!day) return undefined;
+  const date = new Date(`${day}T00:00:00`);
+  if (Number.isNaN(date.getTime())) return undefined;
+  if (next) date.setDate(date.getDate() + 1);
+  return date.toISOString();
+};
+
+const when = (value: string | null) => (value ? <span className="whitespace-nowrap">{new Date(value).toLocaleString()}</span> : "—");
+
 const col = columnsFor<PlayerRow>();
-const playerColumns = (projectId: string): DataTableColumns<PlayerRow> => [
-  col.accessor("id", {
-    header: "Player",
-    enableSorting: false,
-    cell: (c) => (
-      <Link className="font-mono text-xs text-blue-700 hover:underline" href={`/projects/${projectId}/players/${c.getValue()}`}>
-        {c.getValue()}
-      </Link>
-    ),
-  }),
-  col.accessor("displayName", { header: "Display name", cell: (c) => c.getValue() ?? "—" }),
-  col.accessor("email", { header: "E-mail", enableSorting: false, cell: (c) => c.getValue() ?? "—" }),
-  col.accessor("createdAt", {
-    header: "Created",
-    sortDescFirst: true,
-    cell: (c) => <span className="whitespace-nowrap">{new Date(c.getValue()).toLocaleString()}</span>,
-  }),
-  col.accessor("banned", {
-    header: "State",
-    enableSorting: false,
-    cell: (c) => (c.getValue() ? <Badge tone="red">banned</Badge> : <Badge tone="green">active</Badge>),
-  }),
-];
+function playerColumns(projectId: string, selection: Selection | null): DataTableColumns<PlayerRow> {
+  return [
+    ...(selection
+      ? [
+          col.display({
+            id: "select",
+            header: () => (
+              <input
+                type="checkbox"
+                aria-label="Select every player on this page"
+                className="size-4"
+                checked={selection.allOnPage}
+                onChange={(e) => selection.setPage(e.target.checked)}
+              />
+            ),
+            cell: ({ row: { original: p } }) => (
+              <input
+                type="checkbox"
+                aria-label={`Select ${p.displayName ?? p.id}`}
+                className="size-4"
+                checked={selection.ids.has(p.id)}
+                onChange={(e) => selection.set(p.id, e.target.checked)}
+              />
+            ),
+          }),
+        ]
+      : []),
+    col.accessor("id", {
+      header: "Player",
+      enableSorting: false,
+      cell: (c) => (
+        <Link className="font-mono text-xs text-blue-700 hover:underline" href={`/projects/${projectId}/players/${c.getValue()}`}>
+          {c.getValue()}
+        </Link>
+      ),
+    }),
+    col.accessor("displayName", { header: "Display name", cell: (c) => c.getValue() ?? "—" }),
+    col.accessor("email", { header: "E-mail", enableSorting: false, cell: (c) => c.getValue() ?? "—" }),
+    col.accessor("createdAt", { header: "Created", sortDescFirst: true, cell: (c) => when(c.getValue()) }),
+    col.accessor("lastLoginAt", { header: "Last seen", enableSorting: false, cell: (c) => when(c.getValue()) }),
+    col.accessor("banned", {
+      header: "State",
+      enableSorting: false,
+      cell: (c) => (c.getValue() ? <Badge tone="red">banned</Badge> : <Badge tone="green">active</Badge>),
+    }),
+  ];
+}
+
+type Selection = { ids: Set<string>; allOnPage: boolean; set: (id: string, on: boolean) => void; setPage: (on: boolean) => void };
+
+type Ranges = { createdFrom: string; createdTo: string; lastSeenFrom: string; lastSeenTo: string };
+const NO_RANGES: Ranges = { createdFrom: "", createdTo: "", lastSeenFrom: "", lastSeenTo: "" };
 
 export function PlayerSearch({ projectId }: { projectId: string }) {
   const trpc = useTRPC();
+  const queryClient = useQueryClient();
+  const { canEdit } = useProject();
   const [query, setQuery] = useState("");
   const [offset, setOffset] = useState(0);
   const [sort, setSort] = useState<Sort>("newest");
-  const [columns] = useState(() => playerColumns(projectId));
+  const [banned, setBanned] = useState<"any" | "banned" | "active">("any");
+  const [email, setEmail] = useState<"any" | "with" | "without">("any");
+  const [provider, setProvider] = useState("any");
+  const [ranges, setRanges] = useState<Ranges>(NO_RANGES);
+  const [selected, setSelected] = useState<Set<string>>(new Set());
+  const providers = useQuery(trpc.providers.list.queryOptions({ projectId }));
+  const filters: PlayerFiltersInput = {
+    query,
+    banned,
+    email,
+    provider: provider === "any" ? undefined : provider,
+    createdFrom: dayStart(ranges.createdFrom),
+    createdTo: dayStart(ranges.createdTo, true),
+    lastSeenFrom: dayStart(ranges.lastSeenFrom),
+    lastSeenTo: dayStart(ranges.lastSeenTo, true),
+  };
   const players = useQuery({
-    ...trpc.players.search.queryOptions({ projectId, query, limit: PAGE, offset, sort }),
+    ...trpc.players.search.queryOptions({ projectId, ...filters, limit: PAGE, offset, sort }),
     placeholderData: keepPreviousData,
   });
-  const changeSort = (next: Sort) => {
-    setSort(next);
-    setOffset(0);
+  const count = useQuery({ ...trpc.players.count.queryOptions({ projectId, ...filters }), placeholderData: keepPreviousData });
+  const total = count.data?.total;
+  const filtered = banned !== "any" || email !== "any" || provider !== "any" || Object.values(ranges).some(Boolean);
+  const changed =
+    <T,>(set: (v: T) => void) =>
+    (v: T) => {
+      set(v);
+      setOffset(0);
+    };
+  const pageIds = useMemo(() => players.data?.players.map((p) => p.id) ?? [], [players.data]);
+  const selection: Selection | null = canEdit
+    ? {
+        ids: selected,
+        allOnPage: pageIds.length > 0 && pageIds.every((id) => selected.has(id)),
+        set: (id, on) =>
+          setSelected((s) => {
+            const next = new Set(s);
+            if (on) next.add(id);
+            else next.delete(id);
+            return next;
+          }),
+        setPage: (on) =>
+          setSelected((s) => {
+            const next = new Set(s);
+            for (const id of pageIds) on ? next.add(id) : next.delete(id);
+            return next;
+          }),
+      }
+    : null;
+  const columns = playerColumns(projectId, selection);
+  const providerOptions = [
+    { value: "any", label: "Any" },
+    { value: "email", label: "E-mail and password" },
+    { value: "anonymous", label: "Anonymous only" },
+    ...(providers.data ?? []).map((p) => ({ value: p.id, label: `Linked: ${p.id}` })),
+  ];
+  const afterBulk = () => {
+    setSelected(new Set());
+    void queryClient.invalidateQueries({ queryKey: trpc.players.search.queryKey() });
+    void queryClient.invalidateQueries({ queryKey: trpc.players.count.queryKey() });
   };
+  const q = query.trim();
+  const filterField = (id: string, label: string, control: ReactNode) => (
+    <div className="flex min-w-0 flex-col gap-1 text-xs text-zinc-600">
+      <label htmlFor={id}>{label}</label>
+      {control}
+    </div>
+  );
+  const dateField = (key: keyof Ranges, label: string) =>
+    filterField(
+      `players-${key}`,
+      label,
+      <Input
+        id={`players-${key}`}
+        type="date"
+        value={ranges[key]}
+        onChange={(e) => changed(setRanges)({ ...ranges, [key]: e.target.value })}
+      />,
+    );
   return (
     <div className="space-y-6">
-      <h1 className="text-2xl font-semibold">Players</h1>
+      <div className="flex flex-wrap items-center justify-between gap-3">
+        <h1 className="text-2xl font-semibold">Players</h1>
+        <ExportButtons projectId={projectId} kind="players" label="Export these players" params={{ ...filters, query: q || undefined }} />
+      </div>
       <Card>
         <div className="flex flex-col gap-2 sm:flex-row">
           <div className="relative flex-1">
@@ -79,24 +208,89 @@ export function PlayerSearch({ projectId }: { projectId: string }) {
               aria-label="Search players"
               type="search"
               className="pl-9"
-              placeholder="Player id, e-mail, linked identity or part of a display name"
+              placeholder="Start of an e-mail or player id, part of a display name, or a linked identity"
               value={query}
-              onChange={(e) => {
-                setQuery(e.target.value);
-                setOffset(0);
-              }}
+              onChange={(e) => changed(setQuery)(e.target.value)}
             />
           </div>
-          <SelectMenu aria-label="Sort players" className="sm:w-48" value={sort} onValueChange={changeSort} options={SORTS} />
+          <SelectMenu aria-label="Sort players" className="sm:w-48" value={sort} onValueChange={changed(setSort)} options={SORTS} />
         </div>
-        <div className="mt-4">
+        <fieldset className="mt-3 grid grid-cols-2 gap-2 sm:grid-cols-3 lg:grid-cols-7" aria-label="Filters">
+          {filterField(
+            "players-banned",
+            "Ban state",
+            <SelectMenu id="players-banned" value={banned} onValueChange={changed(setBanned)} options={BANNED} />,
+          )}
+          {filterField(
+            "players-email",
+            "E-mail",
+            <SelectMenu id="players-email" value={email} onValueChange={changed(setEmail)} options={EMAIL} />,
+          )}
+          {filterField(
+            "players-provider",
+            "Sign-in",
+            <SelectMenu id="players-provider" value={provider} onValueChange={changed(setProvider)} options={providerOptions} />,
+          )}
+          {dateField("createdFrom", "Created from")}
+          {dateField("createdTo", "Created to")}
+          {dateField("lastSeenFrom", "Last seen from")}
+          {dateField("lastSeenTo", "Last seen to")}
+        </fieldset>
+        {filtered && (
+          <div className="mt-2 text-right">
+            <Button
+              variant="secondary"
+              onClick={() => {
+                setBanned("any");
+                setEmail("any");
+                setProvider("any");
+                setRanges(NO_RANGES);
+                setOffset(0);
+              }}
+            >
+              Clear filters
+            </Button>
+          </div>
+        )}
+        <div className="mt-4 flex flex-wrap items-center justify-between gap-2">
+          {selection && pageIds.length > 0 && (
+            // Phones have no table header: the page's select-all box is repeated here.
+            <label className="flex items-center gap-2 text-sm text-zinc-700 sm:hidden">
+              <input
+                type="checkbox"
+                className="size-4"
+                checked={selection.allOnPage}
+                onChange={(e) => selection.setPage(e.target.checked)}
+              />
+              Select this page
+            </label>
+          )}
+          <p className="text-sm text-zinc-600" aria-live="polite" data-testid="player-total">
+            {total === undefined ? " " : `${total.toLocaleString()} ${total === 1 ? "player" : "players"}`}
+          </p>
+          {selection && selected.size > 0 && (
+            <div className="flex flex-wrap items-center gap-2" data-testid="bulk-actions">
+              <span className="text-sm text-zinc-700">{selected.size} selected</span>
+              <BulkGrant projectId={projectId} playerIds={[...selected]} onDone={afterBulk} />
+              <BulkBan projectId={projectId} playerIds={[...selected]} onDone={afterBulk} />
+              <Button variant="secondary" onClick={() => setSelected(new Set())}>
+                Clear selection
+              </Button>
+            </div>
+          )}
+        </div>
+        <div className="mt-3">
           {players.isPending ? (
             <State kind="loading">Searching…</State>
           ) : players.error ? (
             <State kind="error">{messageOf(players.error)}</State>
           ) : players.data.players.length === 0 ? (
             <State kind="empty">
-              {query ? "No player matches." : "No players yet: they appear when a game signs one in with this project's client key."}
+              {q
+                ? `No player's e-mail or id starts with “${q}”, and no display name or linked identity matches it${filtered ? " with these filters" : ""}.`
+                : filtered
+                  ? "No player matches these filters."
+                  : "No players yet: they appear when a game signs one in with this project's client key."}
             </State>
           ) : (
             <DataTable
@@ -104,8 +298,11 @@ export function PlayerSearch({ projectId }: { projectId: string }) {
               data={players.data.players}
               getRowId={(p) => p.id}
               sorting={sortingOf(sort)}
-              onSortingChange={(updater) => changeSort(sortOf(typeof updater === "function" ? updater(sortingOf(sort)) : updater, sort))}
-              minWidth={760}
+              onSortingChange={(updater) =>
+                changed(setSort)(sortOf(typeof updater === "function" ? updater(sortingOf(sort)) : updater, sort))
+              }
+              rowTestId="player-row"
+              minWidth={900}
             />
           )}
           {players.data && (offset > 0 || players.data.hasMore) && (
@@ -114,8 +311,9 @@ export function PlayerSearch({ projectId }: { projectId: string }) {
                 <ChevronLeft className="mr-1 size-4" aria-hidden />
                 Previous
               </Button>
-              <span aria-live="polite">
+              <span>
                 {offset + 1}–{offset + players.data.players.length}
+                {total === undefined ? "" : ` of ${total.toLocaleString()}`}
               </span>
               <Button variant="secondary" disabled={!players.data.hasMore} onClick={() => setOffset(offset + PAGE)}>
                 Next

@@ -1,7 +1,9 @@
 import type { OperatorActor } from "../actor";
 import type { AuditActor } from "../auth/operator";
-import { uuidv7 } from "../crypto";
+import { uuidv7, uuidv7Floor } from "../crypto";
 import { pool } from "../db";
+import type { AuditFilters } from "./audit-schemas";
+import type { ExportSource } from "./exports/stream";
 
 /**
  * The audit log of operator mutations. `recordAudit` is called inside the mutation's
@@ -52,25 +54,141 @@ export type AuditEntryDto = {
   tokenName: string | null;
   tokenPrefix: string | null;
   createdAt: string;
+  /** What the target is, with its current name (null: gone); only in a project's log. */
+  targetRef?: TargetRef | null;
 };
 
-/** A project's audit log, newest first, optionally filtered by action prefix; cursor = last id. */
-export async function listAudit(o: {
-  projectId: string;
-  action?: string;
-  cursor?: string;
-  limit: number;
-}): Promise<{ entries: AuditEntryDto[]; nextCursor: string | null }> {
+const ID_CLOCK_MARGIN_MS = 5 * 60_000;
+
+/** `a.project_id = $1 AND …`: `params` holds the project id as $1; the filters' values are appended. */
+function auditWhere(f: AuditFilters, params: unknown[]): string {
+  const bind = (value: unknown) => {
+    params.push(value);
+    return `$${params.length}`;
+  };
+  const like = (s: string) => `${s.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+  const where = ["a.project_id = $1"];
+  if (f.action) where.push(`a.action LIKE ${bind(like(f.action))}`);
+  if (f.operatorId) where.push(`a.operator_id = ${bind(f.operatorId)}::uuid`);
+  if (f.target) where.push(`a.target LIKE ${bind(like(f.target))}`);
+  // Exact by created_at; the ids (uuidv7, made in the app just after the transaction began) bound
+  // the (project, id) index scan to the range, with a margin for the clocks and the transaction.
+  if (f.from) {
+    where.push(`a.created_at >= ${bind(f.from)}::timestamptz`);
+    where.push(`a.id >= ${bind(uuidv7Floor(Date.parse(f.from) - ID_CLOCK_MARGIN_MS))}::uuid`);
+  }
+  if (f.to) {
+    where.push(`a.created_at < ${bind(f.to)}::timestamptz`);
+    where.push(`a.id < ${bind(uuidv7Floor(Date.parse(f.to) + ID_CLOCK_MARGIN_MS))}::uuid`);
+  }
+  return where.join(" AND ");
+}
+
+/** A project's audit log, newest first, filtered; cursor = last id. Targets carry their names (one query per kind of target). */
+export async function listAudit(
+  o: AuditFilters & { projectId: string; cursor?: string; limit: number },
+): Promise<{ entries: AuditEntryDto[]; nextCursor: string | null }> {
+  const params: unknown[] = [o.projectId];
+  const where = auditWhere(o, params);
+  const n = params.length;
   const { rows } = await pool().query<AuditRow>(
-    `${AUDIT_SELECT}
-      WHERE a.project_id = $1 AND ($2::text IS NULL OR a.action LIKE $2 || '%') AND ($3::uuid IS NULL OR a.id < $3::uuid)
-      ORDER BY a.id DESC LIMIT $4`,
-    [o.projectId, o.action ?? null, o.cursor ?? null, o.limit + 1],
+    `${AUDIT_SELECT} WHERE ${where} AND ($${n + 1}::uuid IS NULL OR a.id < $${n + 1}::uuid) ORDER BY a.id DESC LIMIT $${n + 2}`,
+    [...params, o.cursor ?? null, o.limit + 1],
   );
   const page = rows.slice(0, o.limit);
+  const names = await targetNames(o.projectId, page);
   return {
-    entries: page.map(auditEntryOf),
+    entries: page.map((r) => ({ ...auditEntryOf(r), targetRef: targetRefOf(r, names) })),
     nextCursor: rows.length > o.limit ? (page[page.length - 1]?.id ?? null) : null,
+  };
+}
+
+/** The operators who appear in a project's audit log (the operator filter's choices). */
+export async function auditOperators(o: { projectId: string }): Promise<Array<{ id: string; email: string }>> {
+  const { rows } = await pool().query<{ id: string; email: string }>(
+    `SELECT op.id, op.email FROM operators op
+      WHERE op.id IN (SELECT DISTINCT a.operator_id FROM audit_log a WHERE a.project_id = $1 AND a.operator_id IS NOT NULL)
+      ORDER BY op.email`,
+    [o.projectId],
+  );
+  return rows;
+}
+
+export type TargetKind = "player" | "key" | "leaderboard" | "currency" | "item" | "purchase" | "operator";
+export type TargetRef = { kind: TargetKind; id: string; name: string | null };
+
+/** What an action's target names: the first path segment of the target ("player-id/key", "board/player"). */
+export function targetKindOf(action: string): TargetKind | null {
+  if (action.startsWith("economy.currency.")) return "currency";
+  if (action.startsWith("economy.item.")) return "item";
+  if (action.startsWith("economy.purchase.")) return "purchase";
+  if (action.startsWith("player.") || action === "economy.grant" || action === "economy.revoke" || action === "export.ledger")
+    return "player";
+  if (action.startsWith("key.")) return "key";
+  if (action.startsWith("leaderboard.") || action === "export.leaderboard") return "leaderboard";
+  if (action === "member.role" || action === "member.remove") return "operator";
+  return null;
+}
+
+const NAME_QUERIES: Record<TargetKind, string> = {
+  player:
+    "SELECT id::text AS id, coalesce(display_name, 'Unnamed player') AS name FROM players WHERE project_id = $1 AND id = ANY($2::uuid[])",
+  key: "SELECT id::text AS id, name || ' (' || prefix || '…)' AS name FROM api_keys WHERE project_id = $1 AND id = ANY($2::uuid[])",
+  leaderboard: "SELECT id, name FROM leaderboards WHERE project_id = $1 AND id = ANY($2::text[])",
+  currency: "SELECT id, name FROM currencies WHERE project_id = $1 AND id = ANY($2::text[])",
+  item: "SELECT id, name FROM items WHERE project_id = $1 AND id = ANY($2::text[])",
+  purchase: "SELECT id, name FROM purchases WHERE project_id = $1 AND id = ANY($2::text[])",
+  operator:
+    "SELECT op.id::text AS id, op.email AS name FROM operators op WHERE op.id = ANY($2::uuid[]) AND EXISTS (SELECT 1 FROM audit_log a WHERE a.project_id = $1 AND a.target = op.id::text)",
+};
+const UUID_KINDS = new Set<TargetKind>(["player", "key", "operator"]);
+const targetIdOf = (target: string) => target.split("/")[0] ?? target;
+
+async function targetNames(projectId: string, rows: AuditRow[]): Promise<Map<string, string>> {
+  const wanted = new Map<TargetKind, Set<string>>();
+  for (const r of rows) {
+    const kind = targetKindOf(r.action);
+    if (!kind || !r.target) continue;
+    const id = targetIdOf(r.target);
+    if (UUID_KINDS.has(kind) && !/^[0-9a-f-]{36}$/i.test(id)) continue;
+    const ids = wanted.get(kind) ?? new Set<string>();
+    ids.add(id);
+    wanted.set(kind, ids);
+  }
+  const names = new Map<string, string>();
+  // One after another: inside a transaction every query shares its one connection.
+  for (const [kind, ids] of wanted) {
+    const { rows: found } = await pool().query<{ id: string; name: string }>(NAME_QUERIES[kind], [projectId, [...ids]]);
+    for (const f of found) names.set(`${kind}:${f.id}`, f.name);
+  }
+  return names;
+}
+
+function targetRefOf(r: AuditRow, names: Map<string, string>): TargetRef | null {
+  const kind = targetKindOf(r.action);
+  if (!kind || !r.target) return null;
+  const id = targetIdOf(r.target);
+  return { kind, id, name: names.get(`${kind}:${id}`) ?? null };
+}
+
+export const AUDIT_EXPORT_COLUMNS = ["id", "createdAt", "operator", "token", "action", "target", "before", "after", "requestId"] as const;
+
+/** The filtered log, newest first, keyset-paged by id. */
+export function auditExport(projectId: string, f: AuditFilters): ExportSource<AuditRow, string> {
+  return {
+    columns: AUDIT_EXPORT_COLUMNS,
+    page: async (cursor, limit) => {
+      const params: unknown[] = [projectId];
+      const where = auditWhere(f, params);
+      const n = params.length;
+      const { rows } = await pool().query<AuditRow>(
+        `${AUDIT_SELECT} WHERE ${where} AND ($${n + 1}::uuid IS NULL OR a.id < $${n + 1}::uuid) ORDER BY a.id DESC LIMIT $${n + 2}`,
+        [...params, cursor, limit],
+      );
+      return rows;
+    },
+    cursorOf: (r) => r.id,
+    cells: (r) => [r.id, r.created_at, r.email, r.token_name ?? r.token_id, r.action, r.target, r.before, r.after, r.request_id],
   };
 }
 

@@ -96,6 +96,8 @@ export type Adjustment = {
   currencies: Array<{ currencyId: string; amount: number }>;
   items: Array<{ itemId: string; quantity: number }>;
   reason: string;
+  /** The bulk action this change is part of (recorded in the audit row, see players/bulk.ts). */
+  batch?: string;
 };
 
 /**
@@ -131,6 +133,7 @@ export function adjustPlayerAs(ctx: OperatorContext, o: Adjustment) {
       })),
     }),
     after: (applied) => ({
+      ...(o.batch ? { batch: o.batch } : {}),
       reason: o.reason,
       currencies: o.currencies,
       items: o.items,

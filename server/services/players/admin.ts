@@ -4,13 +4,10 @@ import { afterTransaction, inTransaction, pool, transaction } from "../../db";
 import { AppError } from "../../errors";
 import { indexRemove } from "../leaderboards/rank-index";
 
-/**
- * Operators' view of players. Search: a player id (primary key), an e-mail (the unique
- * (project, email) index), a linked identity's subject, or the start of a display name.
- */
+/** Operators' view of one player (the search is in ./search.ts). */
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-export type PlayerRow = {
+type PlayerRow = {
   id: string;
   displayName: string | null;
   email: string | null;
@@ -30,58 +27,6 @@ const toRow = (r: Raw): PlayerRow => ({
 });
 const COLUMNS = `p.id, p.display_name, p.email, p.created_at, p.last_login_at,
   (p.banned_at IS NOT NULL AND (p.banned_until IS NULL OR p.banned_until > now())) AS banned`;
-
-/**
- * A page of a project's players (newest first, oldest first or by display name): all of them, or those matching `query` — a player
- * id (primary key), an e-mail (unique index), a linked identity's subject ((project, subject)
- * index), or any part of a display name (case-insensitive; a pg_trgm GIN index serves queries of
- * three or more characters).
- */
-export type PlayerSort = "newest" | "oldest" | "name";
-const ORDER: Record<PlayerSort, string> = {
-  newest: "created_at DESC, id DESC",
-  oldest: "created_at ASC, id ASC",
-  name: "display_name ASC NULLS LAST, id ASC",
-};
-
-export async function searchPlayers(o: {
-  projectId: string;
-  query: string;
-  limit: number;
-  offset?: number;
-  sort?: PlayerSort;
-}): Promise<{ players: PlayerRow[]; hasMore: boolean }> {
-  const q = o.query.trim();
-  const offset = o.offset ?? 0;
-  const order = ORDER[o.sort ?? "newest"];
-  const page = (rows: Raw[]) => ({ players: rows.slice(0, o.limit).map(toRow), hasMore: rows.length > o.limit });
-  if (q === "") {
-    const { rows } = await pool().query<Raw>(
-      `SELECT * FROM (SELECT ${COLUMNS} FROM players p WHERE p.project_id = $1) found ORDER BY ${order} OFFSET $2 LIMIT $3`,
-      [o.projectId, offset, o.limit + 1],
-    );
-    return page(rows);
-  }
-  if (UUID.test(q)) {
-    const { rows } = await pool().query<Raw>(`SELECT ${COLUMNS} FROM players p WHERE p.project_id = $1 AND p.id = $2::uuid`, [
-      o.projectId,
-      q,
-    ]);
-    return page(offset === 0 ? rows : []);
-  }
-  const pattern = `%${q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-  const { rows } = await pool().query<Raw>(
-    `SELECT * FROM (
-       SELECT ${COLUMNS} FROM players p WHERE p.project_id = $1 AND p.email = lower($2)
-       UNION
-       SELECT ${COLUMNS} FROM players p JOIN identities i ON i.player_id = p.id WHERE i.project_id = $1 AND i.subject = $2
-       UNION
-       SELECT ${COLUMNS} FROM players p WHERE p.project_id = $1 AND p.display_name ILIKE $3
-     ) found ORDER BY ${order} OFFSET $4 LIMIT $5`,
-    [o.projectId, q, pattern, offset, o.limit + 1],
-  );
-  return page(rows);
-}
 
 export async function playerDetail(o: { projectId: string; playerId: string }) {
   if (!UUID.test(o.playerId)) throw new AppError("PLAYER_NOT_FOUND");

@@ -1,3 +1,5 @@
+import { prisma } from "../../db";
+import { AppError } from "../../errors";
 import { sendResetCodeNow, sendVerificationCode } from "../auth/account-email";
 import { revokeSessions } from "../auth/sessions";
 import { type OperatorContext, runCommand } from "../command";
@@ -14,15 +16,42 @@ import { exportPlayerData } from "./lifecycle";
  */
 type PlayerRef = { projectId: string; playerId: string };
 
-/** Signs the player out everywhere and refuses sign-in (until `until`, or for good). */
-export function banPlayerAs(ctx: OperatorContext, o: PlayerRef & { reason: string; until?: string | null }) {
+/**
+ * Signs the player out everywhere and refuses sign-in (until `until`, or for good). `batch`: the
+ * bulk action this ban is part of (recorded in the audit row, see ./bulk.ts).
+ */
+export function banPlayerAs(ctx: OperatorContext, o: PlayerRef & { reason: string; until?: string | null; batch?: string }) {
   return runCommand(ctx, {
     projectId: o.projectId,
     minimum: "ADMIN",
     action: "player.ban",
     target: o.playerId,
-    run: () => banPlayer({ ...o, until: o.until ? new Date(o.until) : null }),
-    after: (ban) => ({ reason: ban.banReason, until: ban.bannedUntil }),
+    run: () => banPlayer({ projectId: o.projectId, playerId: o.playerId, reason: o.reason, until: o.until ? new Date(o.until) : null }),
+    after: (ban) => ({ reason: ban.banReason, until: ban.bannedUntil, ...(o.batch ? { batch: o.batch } : {}) }),
+  });
+}
+
+/** Sets (or with null clears) the player's display name, with the API's rules (ZDisplayName); audited with before and after. */
+export function setDisplayNameAs(ctx: OperatorContext, o: PlayerRef & { displayName: string | null }) {
+  return runCommand(ctx, {
+    projectId: o.projectId,
+    minimum: "ADMIN",
+    action: "player.display-name",
+    target: o.playerId,
+    before: async () => {
+      const row = await prisma().player.findFirst({ where: { id: o.playerId, projectId: o.projectId }, select: { displayName: true } });
+      if (!row) throw new AppError("PLAYER_NOT_FOUND");
+      return { displayName: row.displayName };
+    },
+    run: async () => {
+      const { count } = await prisma().player.updateMany({
+        where: { id: o.playerId, projectId: o.projectId },
+        data: { displayName: o.displayName },
+      });
+      if (count === 0) throw new AppError("PLAYER_NOT_FOUND");
+      return { displayName: o.displayName };
+    },
+    after: (result) => result,
   });
 }
 

@@ -1,9 +1,12 @@
 import { z } from "zod";
-import { listAudit } from "../../services/audit";
+import { auditOperators, listAudit } from "../../services/audit";
+import { ZAuditFilters } from "../../services/audit-schemas";
+import { ZAdjustReason, ZAmount, ZEconomyId } from "../../services/economy/schemas";
 import { ZJsonValue } from "../../services/json-value";
 import { getPlayerData } from "../../services/player-data";
 import { ZKey } from "../../services/player-data/schemas";
-import { playerDetail, searchPlayers } from "../../services/players/admin";
+import { playerDetail } from "../../services/players/admin";
+import { banPlayersAs, grantPlayersAs, MAX_BULK_PLAYERS } from "../../services/players/bulk";
 import {
   banPlayerAs,
   deletePlayerAs,
@@ -11,10 +14,14 @@ import {
   resendVerificationAs,
   revokePlayerSessionsAs,
   sendResetCodeAs,
+  setDisplayNameAs,
   setPlayerDataAs,
   unbanPlayerAs,
 } from "../../services/players/commands";
-import { ZBanReason, ZBanUntil } from "../../services/players/schemas";
+import { ZPlayerFilters } from "../../services/players/filter-schemas";
+import { ZBanReason, ZBanUntil, ZDisplayName } from "../../services/players/schemas";
+import { countPlayers, searchPlayers } from "../../services/players/search";
+import { getSave } from "../../services/saves";
 import { input, projectProcedure, router } from "../init";
 
 const ZProjectId = z.string().uuid();
@@ -24,9 +31,8 @@ const playersProcedures = {
   search: projectProcedure("VIEWER")
     .input(
       input(
-        z.strictObject({
+        ZPlayerFilters.extend({
           projectId: ZProjectId,
-          query: z.string().max(200).default(""),
           limit: z.number().int().min(1).max(100).default(25),
           offset: z.number().int().min(0).max(100_000).default(0),
           sort: z.enum(["newest", "oldest", "name"]).default("newest"),
@@ -34,6 +40,11 @@ const playersProcedures = {
       ),
     )
     .query(({ input }) => searchPlayers(input)),
+
+  /** How many players the search's filters match (its own query, so paging does not recount). */
+  count: projectProcedure("VIEWER")
+    .input(input(ZPlayerFilters.extend({ projectId: ZProjectId })))
+    .query(({ input }) => countPlayers(input)),
 
   get: projectProcedure("VIEWER")
     .input(input(ZPlayer))
@@ -50,6 +61,44 @@ const playersProcedures = {
   revokeSessions: projectProcedure("ADMIN")
     .input(input(ZPlayer))
     .mutation(({ ctx, input }) => revokePlayerSessionsAs(ctx, input)),
+
+  /** The player's display name, with the API's rules; null clears it. Audited with before and after. */
+  setDisplayName: projectProcedure("ADMIN")
+    .input(input(ZPlayer.extend({ displayName: ZDisplayName.nullable() })))
+    .mutation(({ ctx, input }) => setDisplayNameAs(ctx, input)),
+
+  /** One cloud save with its contents (read-only). */
+  save: projectProcedure("VIEWER")
+    .input(input(ZPlayer.extend({ key: ZKey })))
+    .query(({ input }) => getSave({ owner: { projectId: input.projectId, playerId: input.playerId }, key: input.key })),
+};
+
+const ZBulk = z.strictObject({
+  projectId: ZProjectId,
+  playerIds: z.array(z.string().uuid()).min(1).max(MAX_BULK_PLAYERS),
+  /** A fresh uuid per submit: a retry of the same submit skips players it already reached. */
+  batch: z.string().uuid(),
+});
+
+/** Bulk actions on selected players: one reason, each player through the single action's service and audited on its own. */
+const bulkProcedures = {
+  bulkBan: projectProcedure("ADMIN")
+    .input(input(ZBulk.extend({ reason: ZBanReason, until: ZBanUntil })))
+    .mutation(({ ctx, input }) => banPlayersAs(ctx, input)),
+
+  bulkGrant: projectProcedure("ADMIN")
+    .input(
+      input(
+        ZBulk.extend({
+          reason: ZAdjustReason,
+          currencies: z
+            .array(z.strictObject({ currencyId: ZEconomyId, amount: ZAmount }))
+            .min(1)
+            .max(20),
+        }),
+      ),
+    )
+    .mutation(({ ctx, input }) => grantPlayersAs(ctx, input)),
 };
 
 export const playerAdminRouter = {
@@ -83,15 +132,14 @@ export const playerAdminRouter = {
     .query(({ ctx, input }) => getPlayerData({ actor: ctx.actor, playerId: input.playerId, key: input.key })),
 };
 
-export const playersRouter = router({ ...playersProcedures, ...playerAdminRouter });
+export const playersRouter = router({ ...playersProcedures, ...bulkProcedures, ...playerAdminRouter });
 
 export const auditRouter = router({
   list: projectProcedure("VIEWER")
     .input(
       input(
-        z.strictObject({
+        ZAuditFilters.extend({
           projectId: ZProjectId,
-          action: z.string().max(100).optional(),
           cursor: z.string().uuid().nullish(),
           /** Sent by tRPC's infinite queries; pages only go to older entries. */
           direction: z.enum(["forward", "backward"]).optional(),
@@ -99,7 +147,10 @@ export const auditRouter = router({
         }),
       ),
     )
-    .query(({ input }) =>
-      listAudit({ projectId: input.projectId, action: input.action, cursor: input.cursor ?? undefined, limit: input.limit }),
-    ),
+    .query(({ input: { direction: _direction, cursor, ...rest } }) => listAudit({ ...rest, cursor: cursor ?? undefined })),
+
+  /** The operators who appear in the project's log: the operator filter's choices. */
+  operators: projectProcedure("VIEWER")
+    .input(input(z.strictObject({ projectId: ZProjectId })))
+    .query(({ input }) => auditOperators(input)),
 });

@@ -1,0 +1,70 @@
+import { randomBytes } from "node:crypto";
+import { beforeAll, describe, expect, it } from "vitest";
+import type { SessionOperator } from "@/server/auth/operator";
+import { pool, prisma } from "@/server/db";
+import type { MemberRole } from "@/server/generated/prisma/enums";
+import { upsertOperator } from "@/server/services/operators";
+import { appRouter } from "@/server/trpc/router";
+import { anonymousPlayer, makeProject, type TestProject } from "../support/fixtures";
+
+/** The audit log's reading aids: filters by operator, action, target and time, and target names resolved per kind. */
+async function operatorWith(role: MemberRole, projectId: string): Promise<SessionOperator> {
+  const email = `audit-${randomBytes(4).toString("hex")}@studio.test`;
+  const created = await upsertOperator({ email, name: email, password: "a long operator passphrase 9" });
+  await prisma().projectMember.create({ data: { projectId, operatorId: created.id, role } });
+  return { ...created, isInstanceAdmin: false };
+}
+const as = (op: SessionOperator) => appRouter.createCaller({ operator: op, requestId: `req-${randomBytes(3).toString("hex")}` });
+
+let project: TestProject;
+let alice: SessionOperator;
+let bob: SessionOperator;
+let playerId: string;
+
+beforeAll(async () => {
+  project = await makeProject();
+  alice = await operatorWith("OWNER", project.projectId);
+  bob = await operatorWith("ADMIN", project.projectId);
+  playerId = (await anonymousPlayer(project.clientKey)).playerId;
+  await as(alice).players.setDisplayName({ projectId: project.projectId, playerId, displayName: "Nova" });
+  await as(bob).players.ban({ projectId: project.projectId, playerId, reason: "spam" });
+  await as(alice).economy.createCurrency({ projectId: project.projectId, currency: { id: "coins", name: "Coins", initialBalance: 0 } });
+  await as(bob).leaderboards.create({
+    projectId: project.projectId,
+    board: { id: "weekly", name: "Weekly best", sortOrder: "desc", operator: "best" },
+  });
+});
+
+const list = (op: SessionOperator, filters: Record<string, unknown> = {}) =>
+  as(op).audit.list({ projectId: project.projectId, limit: 50, ...filters });
+
+describe("audit log filters", () => {
+  it("by operator, by action prefix, by target and by time range", async () => {
+    expect((await list(alice, { operatorId: bob.id })).entries.map((e) => e.action)).toEqual(["leaderboard.create", "player.ban"]);
+    expect((await list(alice, { action: "player." })).entries.map((e) => e.action)).toEqual(["player.ban", "player.display-name"]);
+    expect((await list(alice, { target: playerId })).entries.map((e) => e.action)).toEqual(["player.ban", "player.display-name"]);
+    expect((await list(alice, { from: new Date(Date.now() + 60_000).toISOString() })).entries).toEqual([]);
+    expect((await list(alice, { to: new Date(Date.now() - 24 * 3_600_000).toISOString() })).entries).toEqual([]);
+    const all = await list(alice, { from: new Date(Date.now() - 3_600_000).toISOString() });
+    expect(all.entries.length).toBeGreaterThanOrEqual(4);
+    const operators = await as(alice).audit.operators({ projectId: project.projectId });
+    expect(operators.map((o) => o.email).sort()).toEqual([alice.email, bob.email].sort());
+  });
+
+  it("targets carry their kind and current name (player, currency, leaderboard); a deleted player has none", async () => {
+    const { entries } = await list(alice);
+    const refOf = (action: string) => entries.find((e) => e.action === action)?.targetRef;
+    expect(refOf("player.ban")).toEqual({ kind: "player", id: playerId, name: "Nova" });
+    expect(refOf("economy.currency.create")).toEqual({ kind: "currency", id: "coins", name: "Coins" });
+    expect(refOf("leaderboard.create")).toEqual({ kind: "leaderboard", id: "weekly", name: "Weekly best" });
+    await pool().query("DELETE FROM players WHERE id = $1", [playerId]);
+    const after = await list(alice, { action: "player.ban" });
+    expect(after.entries[0]?.targetRef).toEqual({ kind: "player", id: playerId, name: null });
+  });
+
+  it("another project's entries never appear, whatever the filters", async () => {
+    const other = await makeProject();
+    const stranger = await operatorWith("OWNER", other.projectId);
+    expect((await as(stranger).audit.list({ projectId: other.projectId, limit: 50, target: playerId })).entries).toEqual([]);
+  });
+});

@@ -1,0 +1,55 @@
+import { type APIRequestContext, expect, type Page } from "@playwright/test";
+import { createKey, createProject, seriousAxeFindings, signIn } from "./support";
+
+/** What the player-support, export and audit specs share: a project with keys, players made through the game API, tRPC calls. */
+export type Setup = { projectId: string; clientKey: string; serverKey: string };
+
+export async function projectWithKeys(page: Page, name: string): Promise<Setup> {
+  await signIn(page);
+  const projectId = await createProject(page, `${name} ${Date.now()}`);
+  await page.getByRole("link", { name: "API keys" }).click();
+  const clientKey = await createKey(page, "CLIENT", "game build");
+  const serverKey = await createKey(page, "SERVER", "game server");
+  return { projectId, clientKey, serverKey };
+}
+
+export type MadePlayer = { playerId: string; accessToken: string };
+
+export async function registeredPlayer(
+  request: APIRequestContext,
+  clientKey: string,
+  o: { email: string; displayName?: string },
+): Promise<MadePlayer> {
+  const res = await request.post("/api/v1/auth/email/register", {
+    headers: { "X-API-Key": clientKey },
+    data: { email: o.email, password: "a long and unusual passphrase", ...(o.displayName ? { displayName: o.displayName } : {}) },
+  });
+  expect(res.status()).toBe(200);
+  return (await res.json()) as MadePlayer;
+}
+
+export async function anonymousPlayer(request: APIRequestContext, clientKey: string): Promise<MadePlayer> {
+  const res = await request.post("/api/v1/auth/anonymous", { headers: { "X-API-Key": clientKey } });
+  expect(res.status()).toBe(200);
+  return (await res.json()) as MadePlayer;
+}
+
+/** A tRPC mutation with the page's session cookie (setting up what a spec is not about). */
+export async function trpcMutation(page: Page, procedure: string, input: unknown): Promise<unknown> {
+  const res = await page.request.post(`/api/trpc/${procedure}`, { data: input });
+  expect(res.status(), await res.text()).toBe(200);
+  return ((await res.json()) as { result: { data: unknown } }).result.data;
+}
+
+export async function expectAxeClean(page: Page): Promise<void> {
+  expect(await seriousAxeFindings(page)).toEqual([]);
+}
+
+/** Clicks a download link and returns the file's text and suggested name. */
+export async function download(page: Page, link: ReturnType<Page["getByRole"]>): Promise<{ name: string; text: string }> {
+  const [file] = await Promise.all([page.waitForEvent("download"), link.click()]);
+  const stream = await file.createReadStream();
+  const chunks: Buffer[] = [];
+  for await (const chunk of stream) chunks.push(chunk as Buffer);
+  return { name: file.suggestedFilename(), text: Buffer.concat(chunks).toString("utf8") };
+}

@@ -1,0 +1,80 @@
+import { AppError } from "../../errors";
+import { parseWith } from "../../validation";
+import { auditExport } from "../audit";
+import { type OperatorContext, runCommand } from "../command";
+import { playersExport } from "../players/search";
+import type { ExportFormat } from "./format";
+import { EXPORT_KINDS, EXPORT_MINIMUM, type ExportKind, ZExportQuery } from "./schemas";
+import { assertPlayer, boardPeriod, leaderboardExport, ledgerExport } from "./sources";
+import { exportStream } from "./stream";
+
+/**
+ * An export, checked and audited like any operator command (runCommand: not a member →
+ * NOT_FOUND, too low a role → FORBIDDEN; an audit row `export.<kind>` with the filters, never
+ * their personal values), then streamed after the check's transaction has committed.
+ */
+export type PreparedExport = { stream: ReadableStream<Uint8Array>; filename: string; contentType: string };
+
+/** `open` starts the stream: only once the audit row has committed. */
+type Prepared = { format: ExportFormat; open: () => ReadableStream<Uint8Array>; target?: string; filters: Record<string, unknown> };
+
+export async function exportAs(
+  ctx: OperatorContext,
+  o: { projectId: string; kind: string; query: Record<string, string> },
+): Promise<PreparedExport> {
+  const kind = EXPORT_KINDS.find((k) => k === o.kind);
+  if (!kind) throw new AppError("NOT_FOUND", { message: "No such export." });
+  const prepared = await runCommand(ctx, {
+    projectId: o.projectId,
+    minimum: EXPORT_MINIMUM[kind],
+    action: `export.${kind}`,
+    target: (p: Prepared) => p.target,
+    run: () => prepare(o.projectId, kind, o.query),
+    after: (p) => p.filters,
+  });
+  const format = prepared.format;
+  const date = new Date().toISOString().slice(0, 10);
+  return {
+    stream: prepared.open(),
+    filename: `${kind}${prepared.target ? `-${prepared.target}` : ""}-${date}.${format}`.replace(/[^\w.-]/g, "_"),
+    contentType: format === "csv" ? "text/csv; charset=utf-8" : "application/json; charset=utf-8",
+  };
+}
+
+async function prepare(projectId: string, kind: ExportKind, raw: Record<string, string>): Promise<Prepared> {
+  switch (kind) {
+    case "players": {
+      const { query, ...rest } = parseWith(ZExportQuery.players, raw, "query");
+      // The search text may be part of an e-mail: the audit row records only that there was one.
+      return {
+        format: rest.format,
+        open: () => exportStream(playersExport(projectId, { query, ...rest }), rest.format),
+        filters: { ...rest, ...(query.trim() ? { search: "(text)" } : {}) },
+      };
+    }
+    case "ledger": {
+      const query = parseWith(ZExportQuery.ledger, raw, "query");
+      await assertPlayer(projectId, query.playerId);
+      return {
+        format: query.format,
+        open: () => exportStream(ledgerExport(projectId, query.playerId), query.format),
+        target: query.playerId,
+        filters: { format: query.format },
+      };
+    }
+    case "leaderboard": {
+      const query = parseWith(ZExportQuery.leaderboard, raw, "query");
+      const period = await boardPeriod(projectId, query.leaderboardId, query.period);
+      return {
+        format: query.format,
+        open: () => exportStream(leaderboardExport(projectId, query.leaderboardId, period), query.format),
+        target: query.leaderboardId,
+        filters: { format: query.format, period },
+      };
+    }
+    case "audit": {
+      const query = parseWith(ZExportQuery.audit, raw, "query");
+      return { format: query.format, open: () => exportStream(auditExport(projectId, query), query.format), filters: query };
+    }
+  }
+}
