@@ -15,6 +15,7 @@ import { SelectMenu } from "@/components/ui/select";
 import { ZAdjustReason, ZAmount } from "@/server/services/economy/schemas";
 import { ZBanReason } from "@/server/services/players/schemas";
 import { applyServerError } from "./errors";
+import { plainly } from "./plain-issues";
 
 /**
  * Bulk ban and bulk grant on the selected players: one reason for all; the server applies the
@@ -42,7 +43,7 @@ export function BulkBan({ projectId, playerIds, onDone }: { projectId: string; p
   const [open, setOpen] = useState(false);
   const [batch, setBatch] = useState(() => crypto.randomUUID());
   const ban = useMutation(trpc.players.bulkBan.mutationOptions());
-  const form = useForm({ resolver: zodResolver(ZBulkBanForm), defaultValues: { reason: "" } });
+  const form = useForm({ resolver: zodResolver(ZBulkBanForm, plainly), defaultValues: { reason: "" } });
   const errors = form.formState.errors;
   const submit = form.handleSubmit(async ({ reason }) => {
     try {
@@ -106,7 +107,7 @@ export function BulkGrant({ projectId, playerIds, onDone }: { projectId: string;
   const [batch, setBatch] = useState(() => crypto.randomUUID());
   const currencies = useQuery({ ...trpc.economy.currencies.queryOptions({ projectId }), enabled: open });
   const grant = useMutation(trpc.players.bulkGrant.mutationOptions());
-  const form = useForm({ resolver: zodResolver(ZBulkGrantForm), defaultValues: { currencyId: "", amount: "", reason: "" } });
+  const form = useForm({ resolver: zodResolver(ZBulkGrantForm, plainly), defaultValues: { currencyId: "", amount: "", reason: "" } });
   const errors = form.formState.errors;
   const currencyId = form.watch("currencyId");
   const submit = form.handleSubmit(async ({ currencyId, amount, reason }) => {

@@ -10,6 +10,7 @@ import { Button, Input } from "@/components/ui/primitives";
 import { type ScoreCorrection, ZScoreCorrection } from "@/server/services/leaderboards/board-schemas";
 import { applyServerError } from "./errors";
 import { checkedWith } from "./form-schema";
+import { plainly } from "./plain-issues";
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 type Bounds = { minScore: number | null; maxScore: number | null };
@@ -62,7 +63,7 @@ export function SetScoreDialog({
 }) {
   // The resolver hands over the service's input (score and reason, checked); the player id is the form's own field.
   const form = useForm<Fields, unknown, ScoreCorrection>({
-    resolver: zodResolver(schemaFor(bounds)) as never,
+    resolver: zodResolver(schemaFor(bounds), plainly) as never,
     defaultValues: { playerId: "", score: "", reason: "" },
   });
   const { errors, isSubmitting } = form.formState;

@@ -13,6 +13,7 @@ import { Field, FieldError } from "@/components/ui/field";
 import { Button, Input, State } from "@/components/ui/primitives";
 import { ZDisplayName } from "@/server/services/players/schemas";
 import { applyServerError, messageOf } from "./errors";
+import { plainly } from "./plain-issues";
 
 /** The API's display-name rule; an empty field clears the name. */
 const ZNameForm = z.object({ displayName: z.union([z.literal(""), ZDisplayName]) });
@@ -32,7 +33,7 @@ export function DisplayNameEditor({
   const trpc = useTRPC();
   const [editing, setEditing] = useState(false);
   const save = useMutation(trpc.players.setDisplayName.mutationOptions());
-  const form = useForm({ resolver: zodResolver(ZNameForm), defaultValues: { displayName: current ?? "" } });
+  const form = useForm({ resolver: zodResolver(ZNameForm, plainly), defaultValues: { displayName: current ?? "" } });
   const errors = form.formState.errors;
   if (!editing)
     return (

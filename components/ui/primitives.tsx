@@ -21,7 +21,7 @@ export function Button({
         "inline-flex items-center justify-center rounded-md px-3 py-2 text-sm font-medium shadow-sm transition focus:outline-none focus-visible:ring-2 focus-visible:ring-zinc-400 focus-visible:ring-offset-1 disabled:cursor-not-allowed disabled:opacity-50",
         variant === "primary" && "bg-zinc-900 text-white hover:bg-zinc-700",
         variant === "secondary" && "border border-zinc-300 bg-white text-zinc-900 hover:bg-zinc-100",
-        variant === "danger" && "bg-red-600 text-white hover:bg-red-500",
+        variant === "danger" && "bg-red-600 text-white hover:bg-red-700",
         className,
       )}
     />

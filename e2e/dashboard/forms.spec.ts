@@ -1,5 +1,6 @@
 import { expect, type Page, test } from "@playwright/test";
 import { createKey, createProject, demo, seriousAxeFindings, shoot, signIn } from "./support";
+import { anonymousPlayer, projectWithKeys } from "./support-players";
 
 /**
  * Every dashboard form, submitted empty and with out-of-range values, says what is wrong in the
@@ -278,4 +279,15 @@ test("importing a configuration: an empty document and one with bad values are p
   await expect(page.getByText(/Currency 1, "initialBalance": Enter a whole number of at most 9 quadrillion\./)).toBeVisible();
   await plainOnly(page);
   await shoot(page, "forms-config");
+});
+
+test("a player's display name: a too long name is a plain sentence", async ({ page, request }) => {
+  const { projectId, clientKey } = await projectWithKeys(page, "Forms name");
+  const player = await anonymousPlayer(request, clientKey);
+  await page.goto(`/projects/${projectId}/players/${player.playerId}`);
+  await page.getByRole("button", { name: "Edit name" }).click();
+  await page.getByLabel("Display name").fill("n".repeat(33));
+  await page.getByRole("button", { name: "Save name" }).click();
+  await expect(page.locator("#player-display-name-error, [role=alert]").first()).toBeVisible();
+  await plainOnly(page);
 });
