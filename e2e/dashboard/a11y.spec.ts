@@ -3,7 +3,7 @@ import path from "node:path";
 import { expect, type Page, test } from "@playwright/test";
 import { E2E_DATA_DIR } from "../../playwright.config";
 import { anotherOperator, mutate } from "./board-fixtures";
-import { seriousAxeFindings, signIn } from "./support";
+import { openProject, seriousAxeFindings, signIn } from "./support";
 
 /**
  * axe on every dashboard page and every dialog that opens without changing anything: each page
@@ -44,7 +44,7 @@ function expectClean(reached: string[]): void {
 /** Signed in, on Demo Game: its path (/projects/<id>). */
 async function demoGame(page: Page): Promise<string> {
   await signIn(page);
-  await page.getByRole("link", { name: "Demo Game", exact: true }).click();
+  await openProject(page, "Demo Game");
   await expect(page.getByTestId("project-name")).toHaveText("Demo Game");
   return new URL(page.url()).pathname.replace(/\/$/, "");
 }

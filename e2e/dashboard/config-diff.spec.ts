@@ -1,5 +1,5 @@
 import { expect, test } from "@playwright/test";
-import { createProject, seriousAxeFindings, shoot, signIn } from "./support";
+import { createProject, openProject, seriousAxeFindings, shoot, signIn } from "./support";
 
 /**
  * The configuration page's scroll regions: the export is a named region a keyboard can scroll;
@@ -9,8 +9,8 @@ import { createProject, seriousAxeFindings, shoot, signIn } from "./support";
 
 test("the exported configuration is a named scroll region that takes keyboard focus", async ({ page }) => {
   await signIn(page);
-  await page.getByRole("link", { name: "Demo Game", exact: true }).click();
-  await page.getByRole("link", { name: "Configuration" }).click();
+  await openProject(page, "Demo Game");
+  await page.getByRole("navigation", { name: "Project" }).getByRole("link", { name: "Configuration" }).click();
   const region = page.getByRole("region", { name: "Exported configuration (JSON)" });
   await expect(region.getByTestId("config-export")).toContainText('"version": 1');
   await expect(region).toHaveAttribute("tabindex", "0");
@@ -21,8 +21,8 @@ test("the exported configuration is a named scroll region that takes keyboard fo
 
 test("a long dry-run diff scrolls in its own region, and Expand shows every change in full", async ({ page }) => {
   await signIn(page);
-  await page.getByRole("link", { name: "Demo Game", exact: true }).click();
-  await page.getByRole("link", { name: "Configuration" }).click();
+  await openProject(page, "Demo Game");
+  await page.getByRole("navigation", { name: "Project" }).getByRole("link", { name: "Configuration" }).click();
   const exported = (await page.getByTestId("config-export").textContent()) ?? "";
   await page.goto("/projects");
   const projectId = await createProject(page, `Diff target ${Date.now()}`);

@@ -1,5 +1,5 @@
 import { expect, test } from "@playwright/test";
-import { createProject, shoot, signIn } from "./support";
+import { createProject, openProject, shoot, signIn } from "./support";
 
 /**
  * Configuration as code in the browser: an access token is created (secret shown once) and used
@@ -43,8 +43,8 @@ test("create an access token; export Demo Game's configuration and import it int
   expect(viaToken.status()).toBe(200);
 
   await page.goto("/projects");
-  await page.getByRole("link", { name: "Demo Game", exact: true }).click();
-  await page.getByRole("link", { name: "Configuration" }).click();
+  await openProject(page, "Demo Game");
+  await page.getByRole("navigation", { name: "Project" }).getByRole("link", { name: "Configuration" }).click();
   await expect(page.getByTestId("config-export")).toContainText('"version": 1');
   const exported = (await page.getByTestId("config-export").textContent()) ?? "";
   expect(exported).toContain('"high-scores"');

@@ -1,11 +1,11 @@
 import { expect, test } from "@playwright/test";
-import { seriousAxeFindings, shoot, signIn } from "./support";
+import { openProject, seriousAxeFindings, shoot, signIn } from "./support";
 
 /** The Edit currency dialog is wide enough for its form (the wide dialog of components/ui/dialog.tsx), and clean for axe. */
 
 test("the Edit currency dialog is wide on a wide screen and fits a phone, with no serious axe findings", async ({ page }) => {
   await signIn(page);
-  await page.getByRole("link", { name: "Demo Game", exact: true }).click();
+  await openProject(page, "Demo Game");
   await page.getByRole("navigation", { name: "Project" }).getByRole("link", { name: "Economy" }).click();
   await page.getByRole("button", { name: "Edit coins" }).click();
   const dialog = page.getByRole("dialog");

@@ -16,6 +16,10 @@ test("on a phone the Operators table fits the screen: rows stack, no sideways sc
   await expect(row).toBeVisible();
   expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
   expect(await row.evaluate((r) => r.scrollWidth > r.clientWidth + 1)).toBe(false);
-  await expect(row.getByRole("button", { name: `Remove ${email}` })).toBeInViewport();
+  // Below the fold when earlier specs made many operators: scrolled down to, it is within the width.
+  const remove = row.getByRole("button", { name: `Remove ${email}` });
+  await remove.scrollIntoViewIfNeeded();
+  const box = await remove.boundingBox();
+  expect(box && box.x >= 0 && box.x + box.width <= 390).toBe(true);
   expect(await seriousAxeFindings(page)).toEqual([]);
 });

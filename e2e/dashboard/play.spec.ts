@@ -2,7 +2,7 @@ import { mkdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { type APIRequestContext, type Browser, type BrowserContext, expect, type Page, test } from "@playwright/test";
 import { E2E_DATA_DIR } from "../../playwright.config";
-import { shoot, signIn } from "./support";
+import { openProject, shoot, signIn } from "./support";
 
 /**
  * The sample game at /play, played in Chromium against the real app with 3-second rounds
@@ -70,8 +70,8 @@ async function mailedCode(browser: Browser, email: string, subject: string): Pro
   try {
     const operator = await operatorContext.newPage();
     await signIn(operator);
-    await operator.getByRole("link", { name: "Demo Game", exact: true }).click();
-    await operator.getByRole("link", { name: "E-mail", exact: true }).click();
+    await openProject(operator, "Demo Game");
+    await operator.getByRole("navigation", { name: "Project" }).getByRole("link", { name: "E-mail", exact: true }).click();
     const row = operator.getByTestId("email-row").filter({ hasText: email }).filter({ hasText: subject }).first();
     await expect(row).toContainText("outbox", { timeout: 20_000 });
     await row.getByText("Show").click();
@@ -297,8 +297,8 @@ test("the operator finds the game's player on the demo project's players page", 
   const operatorContext = await browser.newContext({ viewport: { width: 1280, height: 800 } });
   const operator = await operatorContext.newPage();
   await signIn(operator);
-  await operator.getByRole("link", { name: "Demo Game", exact: true }).click();
-  await operator.getByRole("link", { name: "Players" }).click();
+  await openProject(operator, "Demo Game");
+  await operator.getByRole("navigation", { name: "Project" }).getByRole("link", { name: "Players" }).click();
   await operator.getByLabel("Search players").fill(NAME);
   const row = operator.getByRole("row").filter({ has: operator.getByRole("link", { name: playerId }) });
   await expect(row).toContainText(NAME);

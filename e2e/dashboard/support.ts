@@ -99,3 +99,16 @@ export async function seriousAxeFindings(page: Page): Promise<string[]> {
     .filter((v) => v.impact === "serious" || v.impact === "critical")
     .flatMap((v) => v.nodes.map((n) => `${v.id}: ${n.target.join(" ")}`));
 }
+
+/**
+ * On the projects page: opens the project named `name` by its link's address and waits for its
+ * frame. Clicking the link can land on a neighbour: with the many projects a full run creates, the
+ * list may re-render (sorted, refetched) between finding the link and the click.
+ */
+export async function openProject(page: Page, name: string): Promise<string> {
+  const href = await page.getByRole("link", { name, exact: true }).getAttribute("href");
+  if (!href) throw new Error(`no link to the project ${name}`);
+  await page.goto(href);
+  await expect(page.getByTestId("frame-project-name")).toHaveText(name);
+  return href;
+}
