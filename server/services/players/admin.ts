@@ -3,30 +3,10 @@ import { forgetSessions } from "../../auth/session-cache";
 import { afterTransaction, inTransaction, pool, transaction } from "../../db";
 import { AppError } from "../../errors";
 import { indexRemove } from "../leaderboards/rank-index";
+import { COLUMNS, type Raw, toRow } from "./search";
 
 /** Operators' view of one player (the search is in ./search.ts). */
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
-type PlayerRow = {
-  id: string;
-  displayName: string | null;
-  email: string | null;
-  createdAt: string;
-  lastLoginAt: string | null;
-  banned: boolean;
-};
-
-type Raw = { id: string; display_name: string | null; email: string | null; created_at: Date; last_login_at: Date | null; banned: boolean };
-const toRow = (r: Raw): PlayerRow => ({
-  id: r.id,
-  displayName: r.display_name,
-  email: r.email,
-  createdAt: r.created_at.toISOString(),
-  lastLoginAt: r.last_login_at ? r.last_login_at.toISOString() : null,
-  banned: r.banned,
-});
-const COLUMNS = `p.id, p.display_name, p.email, p.created_at, p.last_login_at,
-  (p.banned_at IS NOT NULL AND (p.banned_until IS NULL OR p.banned_until > now())) AS banned`;
 
 export async function playerDetail(o: { projectId: string; playerId: string }) {
   if (!UUID.test(o.playerId)) throw new AppError("PLAYER_NOT_FOUND");

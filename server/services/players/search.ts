@@ -18,8 +18,16 @@ export type PlayerRow = {
   banned: boolean;
 };
 
-type Raw = { id: string; display_name: string | null; email: string | null; created_at: Date; last_login_at: Date | null; banned: boolean };
-const toRow = (r: Raw): PlayerRow => ({
+/** A player row as COLUMNS select it; `toRow` is its DTO (the players page, a player's page). */
+export type Raw = {
+  id: string;
+  display_name: string | null;
+  email: string | null;
+  created_at: Date;
+  last_login_at: Date | null;
+  banned: boolean;
+};
+export const toRow = (r: Raw): PlayerRow => ({
   id: r.id,
   displayName: r.display_name,
   email: r.email,
@@ -28,7 +36,7 @@ const toRow = (r: Raw): PlayerRow => ({
   banned: r.banned,
 });
 const BANNED = "(p.banned_at IS NOT NULL AND (p.banned_until IS NULL OR p.banned_until > now()))";
-const COLUMNS = `p.id, p.display_name, p.email, p.created_at, p.last_login_at, ${BANNED} AS banned`;
+export const COLUMNS = `p.id, p.display_name, p.email, p.created_at, p.last_login_at, ${BANNED} AS banned`;
 
 export type PlayerSort = "newest" | "oldest" | "name";
 const ORDER: Record<PlayerSort, string> = {
