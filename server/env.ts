@@ -87,6 +87,10 @@ const ZEnv = z.object({
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
   /** `json` (the default outside `npm run dev`) or `pretty` (the default in `npm run dev`). */
   LOG_FORMAT: z.enum(["json", "pretty"]).optional(),
+  /** Log lines are gathered up to this many bytes per write (read by server/log.mjs, which the launcher shares; validated here). */
+  LOG_BUFFER_BYTES: z.coerce.number().int().min(0).max(65536).default(4096),
+  /** Gathered log lines are written at least this often (ms). */
+  LOG_FLUSH_MS: z.coerce.number().int().min(10).max(10_000).default(200),
   /** `off`: no Prometheus series are recorded and /api/metrics answers 404 (measuring their cost, or nobody scrapes). */
   METRICS: z.enum(["on", "off"]).default("on"),
   /** On SIGTERM, keep serving this long while /api/health/ready answers 503, so a load balancer stops sending traffic first. */

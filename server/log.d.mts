@@ -5,8 +5,12 @@ export declare const LOG_LEVELS: readonly ["fatal", "error", "warn", "info", "de
 export declare function rootLogger(): Logger;
 /** A logger whose lines carry `component` (http, db, ratelimit, start…). */
 export declare function logger(component: string): Logger;
+type Level = "fatal" | "error" | "warn" | "info" | "debug" | "trace";
 /**
- * A logger for lines built field by field from values that are never secret (the access line):
- * without the redaction pass, which costs about as much again as writing the line.
+ * Writes lines whose fields are already serialised (`"name":value,…`, never secret values) in the
+ * logger's shape, straight to its buffered destination: the access line.
  */
-export declare function unredactedLogger(component: string): Logger;
+export declare function lineWriter(component: string): {
+  enabled(level: Level): boolean;
+  write(level: Level, fields: string, msg: string): void;
+};

@@ -1,2 +1,2 @@
 /** The app's loggers: see server/log.mjs (shared with the launcher). */
-export { logger, rootLogger, unredactedLogger } from "./log.mjs";
+export { lineWriter, logger, rootLogger } from "./log.mjs";
