@@ -3,17 +3,19 @@ import { seedDemo } from "./demo-seed";
 import { registerEmailDelivery } from "./email";
 import { env } from "./env";
 import { logger } from "./log";
-import { scheduleMaintenance } from "./maintenance";
+import { registerHousekeeping } from "./maintenance";
 import { migrate } from "./migrate";
 import { startWorkers } from "./queue";
 import { limiterKind, limiterReady } from "./ratelimit";
 import { registerAccountEmailJobs } from "./services/auth/account-email";
+import { registerPeriodCloses } from "./services/leaderboards/close-job";
+import { startDispatcher } from "./services/webhooks/delivery";
 
 /**
  * Runs once per server process before the first request (instrumentation.ts). With the
  * launcher's workers, worker 0 runs it first and alone (the launcher starts the others once it
- * is healthy): it applies the migrations and seeds the demo, and it alone schedules the hourly
- * maintenance (a replacement of worker 0 keeps index 0). The others find the database migrated.
+ * is healthy): it applies the migrations and seeds the demo. The others find the database
+ * migrated. Scheduled jobs (housekeeping, period closes) run on the queue, once per cluster.
  */
 export async function bootstrap(): Promise<void> {
   const config = env();
@@ -24,11 +26,14 @@ export async function bootstrap(): Promise<void> {
   if (first || applied.length > 0) {
     log.info({ applied }, `database migrated (${applied.length ? `applied ${applied.join(", ")}` : "up to date"})`);
   }
-  if (first) scheduleMaintenance();
   // The job queue's workers, in every process: each job runs once wherever it is taken.
   registerEmailDelivery();
   registerAccountEmailJobs();
+  registerHousekeeping();
+  registerPeriodCloses();
   await startWorkers();
+  // Webhook deliveries: every process sends them (server/services/webhooks/delivery.ts).
+  startDispatcher();
   const store = limiterKind();
   if (store === "memory") {
     if (first) {

@@ -114,6 +114,28 @@ const ZEnv = z.object({
     .enum(["true", "false", "1", "0"])
     .default("false")
     .transform((v) => v === "true" || v === "1"),
+  /** Let webhook endpoints be private/loopback addresses (development, tests): checked when each delivery connects. */
+  WEBHOOK_ALLOW_PRIVATE_NETWORKS: z
+    .enum(["true", "false", "1", "0"])
+    .default("false")
+    .transform((v) => v === "true" || v === "1"),
+  /** A webhook delivery attempt not answered (connect to last byte) within this fails and is retried. */
+  WEBHOOK_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(10_000),
+  /**
+   * Multiplies the retry schedule (immediately, 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h, then
+   * failed). 1 in production; tests shrink a day of retries to seconds instead of waiting.
+   */
+  WEBHOOK_RETRY_SCALE: z.coerce.number().positive().max(10).default(1),
+  /** An endpoint whose deliveries have failed without a success for this long is disabled (default 5 days). */
+  WEBHOOK_DISABLE_AFTER_MS: z.coerce
+    .number()
+    .int()
+    .min(0)
+    .default(5 * 24 * 3_600_000),
+  /** How often each process looks for due webhook deliveries written elsewhere (its own are sent at once). */
+  WEBHOOK_POLL_MS: z.coerce.number().int().min(50).max(60_000).default(1_000),
+  /** Webhook delivery attempts in flight per process. */
+  WEBHOOK_CONCURRENCY: z.coerce.number().int().min(1).max(256).default(16),
 });
 
 export type Env = z.infer<typeof ZEnv> & { JWT_SECRET: string };

@@ -1,6 +1,7 @@
 import { transaction } from "./db";
 import { pruneIdempotencyKeys } from "./http/idempotency";
 import { logger } from "./log";
+import { handle, QUEUES } from "./queue";
 import { pruneUsage } from "./usage";
 
 /**
@@ -31,15 +32,11 @@ export async function pruneAuthTables(now = new Date()): Promise<{ sessions: num
   });
 }
 
-/** Runs the housekeeping hourly in the background of a server process. */
-export function scheduleMaintenance(everyMs = 3_600_000): void {
-  const run = () =>
-    pruneAuthTables()
-      .then((r) => {
-        if (r.sessions || r.refreshTokens)
-          logger("maintenance").info(r, `pruned ${r.sessions} ended sessions, ${r.refreshTokens} used refresh tokens`);
-      })
-      .catch((error: unknown) => logger("maintenance").error({ reason: (error as Error).message }, "failed"));
-  setTimeout(run, 60_000).unref();
-  setInterval(run, everyMs).unref();
+/** The housekeeping job (hourly, once per cluster: server/queue.ts SCHEDULES). */
+export function registerHousekeeping(): void {
+  handle(QUEUES.housekeeping, async () => {
+    const r = await pruneAuthTables();
+    if (r.sessions || r.refreshTokens)
+      logger("maintenance").info(r, `pruned ${r.sessions} ended sessions, ${r.refreshTokens} used refresh tokens`);
+  });
 }

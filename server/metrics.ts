@@ -181,3 +181,44 @@ export function watchPool(stats: () => PoolStats | null): void {
       }),
   );
 }
+
+const webhookAttempts = once(
+  "gb_webhook_attempts_total",
+  () =>
+    new client.Counter({
+      name: "gb_webhook_attempts_total",
+      help: "Webhook delivery attempts by outcome: succeeded, retrying (failed, tried again later), failed (the last attempt failed), skipped (the endpoint was disabled).",
+      labelNames: ["outcome"] as const,
+    }),
+);
+
+const webhookAttemptDuration = once(
+  "gb_webhook_attempt_duration_seconds",
+  () =>
+    new client.Histogram({
+      name: "gb_webhook_attempt_duration_seconds",
+      help: "One webhook delivery attempt, connect to the receiver's last byte (or the failure), in seconds.",
+      buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+    }),
+);
+
+const webhookLag = once(
+  "gb_webhook_delivery_lag_seconds",
+  () =>
+    new client.Histogram({
+      name: "gb_webhook_delivery_lag_seconds",
+      help: "From a webhook delivery being due (written, or its retry time) to its attempt starting, in seconds.",
+      buckets: [0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60],
+    }),
+);
+
+export type WebhookOutcome = "succeeded" | "retrying" | "failed" | "skipped";
+
+/** One webhook delivery attempt: its outcome, how long it took and how late it started. */
+export function observeWebhookAttempt(outcome: WebhookOutcome, durationSeconds: number, lagSeconds: number): void {
+  if (!metricsOn) return;
+  webhookAttempts.inc({ outcome });
+  if (outcome === "skipped") return;
+  webhookAttemptDuration.observe(durationSeconds);
+  webhookLag.observe(Math.max(0, lagSeconds));
+}

@@ -10,13 +10,31 @@ import { logger } from "./log";
  * when the change that asked for it committed. Jobs survive restarts; every instance and worker
  * polls, and each job runs once (pg-boss takes jobs with SKIP LOCKED), retried with backoff when
  * its handler throws. On shutdown the launcher stops taking jobs and waits for running ones.
+ *
+ * Scheduled jobs (SCHEDULES) use pg-boss's cron: every instance runs its timekeeper, which every
+ * 30 s takes pg-boss's cluster-wide cron slot (one UPDATE of pgboss.version.cron_on, so one
+ * instance per slot) and sends each due schedule's job with a singleton key per minute, so a cron
+ * fires once per cluster however many instances run. Their queues are "stately" (migration
+ * 20261205020000): at most one job waiting and one running, so a slow run never piles up.
+ * A minute in which no instance ran sends nothing; the jobs are written to catch up on their
+ * next run (see docs/operating/workers.md).
  */
 export const QUEUES = {
   /** Work that decides whether and what to mail (a reset request for an address that may not exist). */
   accountEmail: "account-email",
   /** Sending one rendered message over SMTP (or keeping it in the outbox). */
   emailDelivery: "email-delivery",
+  /** Hourly: prunes ended sessions, used refresh tokens, Idempotency-Key records and usage rows. */
+  housekeeping: "housekeeping",
+  /** Every minute: closes ended leaderboard periods and pays their rewards. */
+  periodClose: "leaderboard-period-close",
 } as const;
+
+/** Cron expressions (UTC) of the scheduled queues; registered (upserted) by every instance at start. */
+export const SCHEDULES: Record<string, string> = {
+  [QUEUES.housekeeping]: "7 * * * *",
+  [QUEUES.periodClose]: "* * * * *",
+};
 
 /** A job's data and where it is in its retries (retryCount 0 on the first attempt). */
 type Handler = (data: unknown, job: { retryCount: number; retryLimit: number }) => Promise<void>;
@@ -32,7 +50,7 @@ function boss(): PgBoss {
     const created = new PgBoss({
       db: { executeSql: (text, values) => pool().query(text, values) },
       migrate: false,
-      schedule: false,
+      schedule: true,
       supervise: true,
     });
     created.on("error", (error) => logger("queue").error({ reason: error.message }, "queue error"));
@@ -54,11 +72,15 @@ export function handle(queue: string, handler: Handler): void {
   holder.__gameBackendQueueHandlers.set(queue, handler);
 }
 
-/** Starts polling every registered queue in this process (bootstrap). */
+/** Starts polling every registered queue in this process (bootstrap), and registers the schedules. */
 export async function startWorkers(): Promise<void> {
   const b = boss();
   holder.__gameBackendStopQueue = () => stopQueue();
   await holder.__gameBackendQueue?.started;
+  for (const [queue, cron] of Object.entries(SCHEDULES)) {
+    // An upsert by name: every instance registering them is harmless; a changed cron replaces the old one.
+    await b.schedule(queue, cron, {}, { tz: "UTC", retryLimit: 2, retryDelay: 30, expireInSeconds: 15 * 60 });
+  }
   for (const [queue, handler] of holder.__gameBackendQueueHandlers ?? []) {
     await b.work(queue, { pollingIntervalSeconds: env().QUEUE_POLL_SECONDS, batchSize: 1, includeMetadata: true }, async ([job]) => {
       if (job) await handler(job.data, { retryCount: job.retryCount, retryLimit: job.retryLimit });

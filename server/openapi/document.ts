@@ -4,6 +4,8 @@ import { ERROR_CODES, ERRORS, type ErrorCode } from "../errors";
 import type { AuthMode } from "../http/define-route";
 import type { AnyEndpoint, Success } from "../http/endpoint";
 import { API_RESOURCES } from "../http/endpoints";
+import { EVENT_TYPES } from "../services/webhooks/events";
+import { EVENT_PAYLOADS } from "../services/webhooks/payloads";
 
 /**
  * The OpenAPI 3.1 document, built from the same zod schemas the handlers validate with.
@@ -107,6 +109,55 @@ function assemblePaths(): ZodOpenApiPathsObject {
   return paths;
 }
 
+const webhookHeaders = z.object({
+  "webhook-id": z.string().meta({ description: "The event's id (`msg_…`), the same on every retry: dedupe by it." }),
+  "webhook-timestamp": z
+    .string()
+    .meta({ description: "Unix seconds of this attempt; refuse ones too far from your clock (the libraries allow 5 min)." }),
+  "webhook-signature": z.string().meta({
+    description:
+      'Space-separated `v1,<base64 HMAC-SHA256>` of `"{webhook-id}.{webhook-timestamp}.{raw body}"`, keyed by the base64 after `whsec_` ' +
+      "of the endpoint's secret; two during a secret rotation's overlap (one per secret). Verify with a Standard Webhooks library.",
+  }),
+});
+
+/** One `webhooks` entry per event type: the POST a project's endpoint receives (Standard Webhooks). */
+function assembleWebhooks(): ZodOpenApiPathsObject {
+  const out: ZodOpenApiPathsObject = {};
+  for (const type of EVENT_TYPES) {
+    const data = EVENT_PAYLOADS[type];
+    const body = z
+      .object({
+        id: z.string().meta({ description: "The event id, equal to the `webhook-id` header." }),
+        type: z.literal(type),
+        timestamp: z
+          .string()
+          .datetime()
+          .meta({ description: "When the event happened (the start of the transaction that made the change), ISO 8601 UTC." }),
+        projectId: z.string().uuid(),
+        data,
+      })
+      .meta({ id: `WebhookEvent_${type.replace(/\W/g, "_")}` });
+    out[type] = {
+      post: {
+        operationId: `webhook${type.replace(/(^|[._])(\w)/g, (_m, _sep: string, c: string) => c.toUpperCase())}`,
+        summary: type,
+        // Not a call to this API: the receiver checks the delivery's signature (webhook-signature).
+        security: [],
+        description:
+          `${data.meta()?.description ?? ""}\n\nDelivered at least once to every enabled endpoint subscribed to \`${type}\`, signed per ` +
+          "Standard Webhooks (https://www.standardwebhooks.com). Answer 2xx within the timeout (10 s); anything else, a redirect " +
+          "included, is retried: after 5 s, 5 min, 30 min, 2 h, 5 h, 10 h and 10 h, then the delivery is failed. One player's " +
+          "events reach an endpoint in order. See docs/guides/webhooks.md.",
+        requestParams: { header: webhookHeaders },
+        requestBody: { required: true, content: { "application/json": { schema: body } } },
+        responses: { "200": { description: "Any 2xx: delivered. Anything else: retried." } },
+      },
+    };
+  }
+  return out;
+}
+
 export function buildOpenApiDocument(serverUrl = "/api/v1") {
   return createDocument({
     openapi: "3.1.0",
@@ -142,5 +193,6 @@ export function buildOpenApiDocument(serverUrl = "/api/v1") {
       },
     },
     paths: assemblePaths(),
+    webhooks: assembleWebhooks(),
   });
 }

@@ -15,6 +15,8 @@ const CLIENT_IMPORTED = [
   "server/services/leaderboards/board-schemas.ts",
   "server/services/economy/schemas.ts",
   "server/services/config/document-text.ts",
+  "server/services/config/webhook-schemas.ts",
+  "server/services/webhooks/schemas.ts",
   "server/auth/operator-token-schemas.ts",
   "server/ratelimit/plans.ts",
 ];

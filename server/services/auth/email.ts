@@ -3,6 +3,8 @@ import { assertNotBanned } from "../../auth/player";
 import { isUniqueViolation, prisma } from "../../db";
 import { AppError } from "../../errors";
 import { beginLoginAttempt, countRegistration, loginSucceeded } from "../../ratelimit/login";
+import { withEvents } from "../webhooks/emit";
+import { emitEvent } from "../webhooks/events";
 import { mailVerificationCode } from "./account-email";
 import type { SessionDto } from "./schemas";
 import { issueSession } from "./sessions";
@@ -23,23 +25,30 @@ export async function registerWithEmail(o: {
   if (o.ip !== undefined) await countRegistration({ projectId: o.projectId, ip: o.ip });
   const passwordHash = await hashPassword(o.password);
   try {
-    if (o.playerId) {
-      const linked = await prisma().player.updateMany({
-        where: { id: o.playerId, projectId: o.projectId, email: null },
-        data: { email: o.email, passwordHash, ...(o.displayName ? { displayName: o.displayName } : {}), lastLoginAt: new Date() },
-      });
-      if (linked.count === 0) {
-        throw new AppError("ACCOUNT_ALREADY_LINKED", { message: "This player already has an e-mail address." });
+    // The player (or the link), its verification mail and its session commit with their events.
+    return await withEvents(o.projectId, async (emitting) => {
+      if (o.playerId) {
+        const linked = await prisma().player.updateMany({
+          where: { id: o.playerId, projectId: o.projectId, email: null },
+          data: { email: o.email, passwordHash, ...(o.displayName ? { displayName: o.displayName } : {}), lastLoginAt: new Date() },
+        });
+        if (linked.count === 0) {
+          throw new AppError("ACCOUNT_ALREADY_LINKED", { message: "This player already has an e-mail address." });
+        }
+        if (emitting) {
+          const data = { playerId: o.playerId, email: o.email };
+          await emitEvent({ projectId: o.projectId, type: "player.email_linked", playerId: o.playerId, data });
+        }
+        await mailVerificationCode({ projectId: o.projectId, playerId: o.playerId, email: o.email });
+        return issueSession({ projectId: o.projectId, playerId: o.playerId, created: false, method: "email" });
       }
-      await mailVerificationCode({ projectId: o.projectId, playerId: o.playerId, email: o.email });
-      return issueSession({ projectId: o.projectId, playerId: o.playerId, created: false, method: "email" });
-    }
-    const player = await prisma().player.create({
-      data: { projectId: o.projectId, email: o.email, passwordHash, displayName: o.displayName ?? null, lastLoginAt: new Date() },
-      select: { id: true },
+      const player = await prisma().player.create({
+        data: { projectId: o.projectId, email: o.email, passwordHash, displayName: o.displayName ?? null, lastLoginAt: new Date() },
+        select: { id: true },
+      });
+      await mailVerificationCode({ projectId: o.projectId, playerId: player.id, email: o.email });
+      return issueSession({ projectId: o.projectId, playerId: player.id, created: true, method: "email" });
     });
-    await mailVerificationCode({ projectId: o.projectId, playerId: player.id, email: o.email });
-    return issueSession({ projectId: o.projectId, playerId: player.id, created: true, method: "email" });
   } catch (error) {
     if (isUniqueViolation(error)) throw new AppError("EMAIL_TAKEN");
     throw error;

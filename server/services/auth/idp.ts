@@ -3,6 +3,7 @@ import { assertNotBanned } from "../../auth/player";
 import { isUniqueViolation, prisma } from "../../db";
 import { AppError } from "../../errors";
 import { findIdentityProvider, type IdentityProviderDto } from "../identity-providers";
+import { withEvents } from "../webhooks/emit";
 import type { SessionDto } from "./schemas";
 import { issueSession } from "./sessions";
 
@@ -93,15 +94,18 @@ async function findOrLink(o: IdentityRef, retried: boolean): Promise<SessionDto>
       });
       return issueSession({ projectId: o.projectId, playerId: o.playerId, created: false, method: "idp" });
     }
-    const player = await prisma().player.create({
-      data: {
-        projectId: o.projectId,
-        lastLoginAt: new Date(),
-        identities: { create: { projectId: o.projectId, provider: o.provider, subject: o.subject } },
-      },
-      select: { id: true },
+    // The new player and its session commit together with player.created (issueSession emits it).
+    return await withEvents(o.projectId, async () => {
+      const player = await prisma().player.create({
+        data: {
+          projectId: o.projectId,
+          lastLoginAt: new Date(),
+          identities: { create: { projectId: o.projectId, provider: o.provider, subject: o.subject } },
+        },
+        select: { id: true },
+      });
+      return issueSession({ projectId: o.projectId, playerId: player.id, created: true, method: "idp" });
     });
-    return issueSession({ projectId: o.projectId, playerId: player.id, created: true, method: "idp" });
   } catch (error) {
     if (!isUniqueViolation(error)) throw error;
     // Two first sign-ins with the same identity at once: the loser signs in to the winner's

@@ -1,10 +1,12 @@
 import { randomBytes } from "node:crypto";
 import { forgetSessions } from "../../auth/session-cache";
 import { sha256 } from "../../crypto";
-import { prisma } from "../../db";
+import { pool, prisma } from "../../db";
 import { env } from "../../env";
 import { countEvent } from "../../metrics";
 import { signAccessToken } from "../../tokens/access-token";
+import { withEvents } from "../webhooks/emit";
+import { emitEvent } from "../webhooks/events";
 import type { SessionDto } from "./schemas";
 
 export function hashRefreshToken(token: string): Uint8Array<ArrayBuffer> {
@@ -41,14 +43,18 @@ export async function issueSession(o: {
   method: "email" | "idp";
 }): Promise<SessionDto> {
   const refresh = newRefreshToken();
-  const session = await prisma().session.create({
-    data: {
-      projectId: o.projectId,
-      playerId: o.playerId,
-      expiresAt: refreshExpiry(),
-      refreshTokens: { create: { tokenHash: refresh.hash } },
-    },
-    select: { id: true },
+  const session = await withEvents(o.projectId, async (emitting) => {
+    const created = await prisma().session.create({
+      data: {
+        projectId: o.projectId,
+        playerId: o.playerId,
+        expiresAt: refreshExpiry(),
+        refreshTokens: { create: { tokenHash: refresh.hash } },
+      },
+      select: { id: true },
+    });
+    if (emitting) await emitSignInEvents({ ...o, sessionId: created.id });
+    return created;
   });
   countEvent("sign_in", o.method);
   if (o.created) countEvent("new_player", o.method);
@@ -59,6 +65,22 @@ export async function issueSession(o: {
     sessionId: session.id,
     refreshToken: refresh.token,
   });
+}
+
+/**
+ * player.created for a new player, and player.signed_in for the player's first sign-in of the UTC
+ * day (no other session of theirs began today). Only asked when the project has endpoints.
+ */
+async function emitSignInEvents(o: { projectId: string; playerId: string; created: boolean; method: string; sessionId: string }) {
+  const data = { playerId: o.playerId, method: o.method };
+  if (o.created) await emitEvent({ projectId: o.projectId, type: "player.created", playerId: o.playerId, data });
+  const { rows } = await pool().query<{ first: boolean }>(
+    `SELECT NOT EXISTS (
+       SELECT 1 FROM sessions WHERE player_id = $1 AND id <> $2
+          AND created_at >= date_trunc('day', now() AT TIME ZONE 'UTC') AT TIME ZONE 'UTC') AS first`,
+    [o.playerId, o.sessionId],
+  );
+  if (rows[0]?.first) await emitEvent({ projectId: o.projectId, type: "player.signed_in", playerId: o.playerId, data });
 }
 
 /** Ends sessions; their access and refresh tokens are refused from then on. */

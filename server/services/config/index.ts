@@ -8,6 +8,7 @@ import { applyEconomyChanges, forgetEconomy, listCurrencies, listItems, listPurc
 import { isCurrencyLine, type Line, purchaseLinesProblem } from "../economy/schemas";
 import { assertJwksUrlAllowed, deleteIdentityProvider, listIdentityProviders, upsertIdentityProvider } from "../identity-providers";
 import { createLeaderboard, deleteLeaderboard, forgetLeaderboard, listLeaderboards, updateLeaderboard } from "../leaderboards/definitions";
+import { emitEvent } from "../webhooks/events";
 import {
   CONFIG_KINDS,
   CONFIG_SCHEMA_PATH,
@@ -20,6 +21,7 @@ import {
   type Refusal,
   type Warning,
 } from "./schemas";
+import { applyWebhookChanges, exportWebhooks, webhookEntries, webhookRefusals } from "./webhooks";
 
 /**
  * Configuration as code: export a project's definitions as one document, import one as a diff
@@ -37,12 +39,13 @@ export const schemaUrl = (): string => `${env().PUBLIC_URL ?? ""}${CONFIG_SCHEMA
 /** The project's configuration, every list ordered by id and every object's keys in schema order. */
 export async function exportConfig(o: { projectId: string }): Promise<ConfigDocument> {
   const { projectId } = o;
-  const [leaderboards, currencies, items, purchases, providers] = [
+  const [leaderboards, currencies, items, purchases, providers, webhooks] = [
     await listLeaderboards({ projectId }),
     await listCurrencies({ projectId }),
     await listItems({ projectId }),
     await listPurchases({ projectId }),
     await listIdentityProviders({ projectId }),
+    await exportWebhooks(projectId),
   ];
   const byId = <T extends { id: string }>(list: T[]) => [...list].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
   return {
@@ -57,6 +60,8 @@ export async function exportConfig(o: { projectId: string }): Promise<ConfigDocu
       maxScore: b.maxScore,
       resetSchedule: b.resetSchedule,
       clientWritable: b.clientWritable,
+      scoreEvents: b.scoreEvents,
+      rewards: b.rewards,
     })),
     currencies: byId(currencies).map((c) => ({
       id: c.id,
@@ -79,6 +84,7 @@ export async function exportConfig(o: { projectId: string }): Promise<ConfigDocu
       audience: p.audience,
       algorithms: p.algorithms as ConfigDocument["identityProviders"][number]["algorithms"],
     })),
+    webhooks,
   };
 }
 
@@ -233,6 +239,52 @@ function purchaseRefusals(doc: ConfigDocument, diff: ConfigDiff): Refusal[] {
   return refusals;
 }
 
+/** A board's fields added after version 1, as an absent field means them (the export writes them). */
+function withBoardDefaults(b: ConfigDocument["leaderboards"][number]): ConfigDocument["leaderboards"][number] {
+  return { ...b, scoreEvents: b.scoreEvents ?? false, rewards: b.rewards ?? [] };
+}
+
+/** Rewards of created or changed boards must name currencies and items of the resulting configuration; a deleted one still named is in use. */
+function rewardRefusals(doc: ConfigDocument, diff: ConfigDiff): Refusal[] {
+  const refusals: Refusal[] = [];
+  const known = { currencies: new Set(doc.currencies.map((c) => c.id)), items: new Set(doc.items.map((i) => i.id)) };
+  const touched = new Map<string, "create" | "change">([
+    ...diff.leaderboards.created.map((c) => [c.id, "create"] as const),
+    ...diff.leaderboards.changed.map((c) => [c.id, "change"] as const),
+  ]);
+  const deleted = {
+    currencies: new Set(diff.currencies.deleted.map((d) => d.id)),
+    items: new Set(diff.items.deleted.map((d) => d.id)),
+  };
+  const inUse = new Map<string, string[]>();
+  for (const board of doc.leaderboards) {
+    const problems: string[] = [];
+    for (const tier of board.rewards ?? []) {
+      for (const side of ["currencies", "items"] as const) {
+        for (const line of tier[side]) {
+          if (known[side].has(line.id)) continue;
+          if (deleted[side].has(line.id)) inUse.set(`${side}:${line.id}`, [...(inUse.get(`${side}:${line.id}`) ?? []), board.id]);
+          else problems.push(`rewards: no ${side === "currencies" ? "currency" : "item"} "${line.id}".`);
+        }
+      }
+    }
+    const action = touched.get(board.id);
+    if (problems.length && action)
+      refusals.push({ kind: "leaderboards", id: board.id, action, code: "VALIDATION_ERROR", message: problems.join(" ") });
+  }
+  for (const [ref, boards] of inUse) {
+    const [side, id = ""] = ref.split(":");
+    refusals.push({
+      kind: side === "currencies" ? "currencies" : "items",
+      id,
+      action: "delete",
+      code: "IN_USE",
+      message: `Leaderboard rewards refer to it: ${[...new Set(boards)].join(", ")}.`,
+    });
+  }
+  return refusals;
+}
+
 function fixedFieldRefusals(diff: ConfigDiff): Refusal[] {
   return diff.leaderboards.changed.flatMap((c) =>
     c.fields
@@ -271,14 +323,21 @@ async function providerRefusals(doc: ConfigDocument, diff: ConfigDiff): Promise<
 /** What importing `document` into the project would change, and what of it the services would refuse. Changes nothing. */
 async function planImport(o: { projectId: string; document: ConfigDocument }): Promise<ImportPlan> {
   const current = await exportConfig({ projectId: o.projectId });
+  const document = { ...o.document, leaderboards: o.document.leaderboards.map(withBoardDefaults) };
+  const hooks = webhookEntries(current.webhooks ?? [], document.webhooks);
   const diff = Object.fromEntries(
-    CONFIG_KINDS.map((kind) => [kind, diffKind(current[kind] as Entry[], o.document[kind] as Entry[])]),
+    CONFIG_KINDS.map((kind) => [
+      kind,
+      kind === "webhooks" ? diffKind(hooks.current, hooks.desired) : diffKind(current[kind] as Entry[], document[kind] as Entry[]),
+    ]),
   ) as ConfigDiff;
   const refusals = [
     ...fixedFieldRefusals(diff),
     ...(await heldRefusals(o.projectId, diff)),
     ...purchaseRefusals(o.document, diff),
+    ...rewardRefusals(document, diff),
     ...(await providerRefusals(o.document, diff)),
+    ...webhookRefusals(hooks.current.length, diff.webhooks),
   ].sort((a, b) => CONFIG_KINDS.indexOf(a.kind) - CONFIG_KINDS.indexOf(b.kind) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
   const changes = CONFIG_KINDS.reduce((n, k) => n + diff[k].created.length + diff[k].changed.length + diff[k].deleted.length, 0);
   const diffHash = createHash("sha256").update(JSON.stringify(diff)).digest("base64url").slice(0, 22);
@@ -352,13 +411,14 @@ export async function applyImport(
           sortOrder: _s,
           operator: _o,
           ...input
-        } = desiredEntry<ConfigDocument["leaderboards"][number]>(doc, "leaderboards", id);
+        } = withBoardDefaults(desiredEntry<ConfigDocument["leaderboards"][number]>(doc, "leaderboards", id));
         await updateLeaderboard({ projectId, id, input });
       }
       for (const { id } of diff.identityProviders.deleted) await deleteIdentityProvider({ projectId, id });
       for (const { id } of [...diff.identityProviders.created, ...diff.identityProviders.changed]) {
         await upsertIdentityProvider({ projectId, provider: desiredEntry(doc, "identityProviders", id) });
       }
+      await applyWebhookChanges(projectId, diff.webhooks, doc.webhooks);
       if (plan.changes > 0) {
         await recordAudit({
           actor: auditActorOf(actor, ctx.requestId),
@@ -366,6 +426,18 @@ export async function applyImport(
           action: "config.import",
           target: projectId,
           after: { diff, changes: plan.changes },
+        });
+        // Counts per kind, not the documents: a receiver fetches the config if it wants it.
+        const counts = Object.fromEntries(
+          Object.entries(diff).map(([kind, d]) => [
+            kind,
+            { created: d.created.length, changed: d.changed.length, deleted: d.deleted.length },
+          ]),
+        );
+        await emitEvent({
+          projectId,
+          type: "config.imported",
+          data: { changes: plan.changes, diffHash: plan.diffHash, operatorId: actor.operatorId ?? null, diff: counts },
         });
       }
       return plan;

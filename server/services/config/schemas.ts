@@ -2,11 +2,12 @@ import { z } from "zod";
 import { MAX_AMOUNT, MAX_LINES, ZEconomyId, ZLine } from "../economy/schemas";
 import { ZIdentityProviderInput } from "../identity-providers";
 import { HIDDEN_CHARACTERS_MESSAGE, hasHiddenCharacters } from "../labels";
-import { MAX_SAFE_SCORE, ZLeaderboardId, ZOperator, ZSchedule, ZSortOrder } from "../leaderboards/schemas";
+import { MAX_SAFE_SCORE, ZLeaderboardId, ZOperator, ZRewards, ZSchedule, ZSortOrder } from "../leaderboards/schemas";
+import { duplicateUrlIssues, ZConfigWebhooks } from "./webhook-schemas";
 
 /**
  * A project's configuration as one JSON document: what operators define (leaderboards,
- * currencies, items, purchases, identity providers) — never what players produce, never a
+ * currencies, items, purchases, identity providers, webhook endpoints) — never what players produce, never a
  * project id, never a secret. Each list is the whole set of its kind: an id missing from a list
  * is deleted on import. Every field is required (no defaults), so a document means exactly what
  * it says and importing a project's own export changes nothing. Field rules are the services'
@@ -37,6 +38,13 @@ export const ZConfigLeaderboard = z.strictObject({
   maxScore: ZScore.nullable(),
   resetSchedule: ZSchedule.nullable(),
   clientWritable: z.boolean(),
+  // Added after version 1 was published: optional so earlier documents still import (absent:
+  // false and no rewards, what those boards had); an export always writes them.
+  scoreEvents: z.boolean().optional().meta({ description: "Deliver leaderboard.score_submitted webhook events. Absent: false." }),
+  rewards: ZRewards.optional().meta({
+    description:
+      "Paid when a period closes (see the leaderboards guide). Absent or []: none. Currencies and items must be in this document.",
+  }),
 });
 export const ZConfigCurrency = z.strictObject({
   id: ZEconomyId,
@@ -76,9 +84,11 @@ export const ZConfigDocument = z
     items: z.array(ZConfigItem).max(10_000),
     purchases: z.array(ZConfigPurchase).max(10_000),
     identityProviders: z.array(ZConfigIdentityProvider).max(100),
+    webhooks: ZConfigWebhooks,
   })
   .superRefine((doc, ctx) => {
     for (const kind of ["leaderboards", "currencies", "items", "purchases", "identityProviders"] as const) uniqueIds(doc[kind], ctx, kind);
+    for (const issue of duplicateUrlIssues(doc.webhooks)) ctx.addIssue({ code: "custom", ...issue });
     doc.leaderboards.forEach((b, i) => {
       if (b.minScore !== null && b.maxScore !== null && b.minScore > b.maxScore)
         ctx.addIssue({ code: "custom", path: ["leaderboards", i, "maxScore"], message: "maxScore must not be below minScore." });
@@ -103,7 +113,7 @@ export type ConfigItem = z.infer<typeof ZConfigItem>;
 export type ConfigPurchase = z.infer<typeof ZConfigPurchase>;
 export type ConfigIdentityProvider = z.infer<typeof ZConfigIdentityProvider>;
 
-export const CONFIG_KINDS = ["currencies", "items", "purchases", "leaderboards", "identityProviders"] as const;
+export const CONFIG_KINDS = ["currencies", "items", "purchases", "leaderboards", "identityProviders", "webhooks"] as const;
 export type ConfigKind = (typeof CONFIG_KINDS)[number];
 
 /** The document's JSON Schema (draft 2020-12), served at CONFIG_SCHEMA_PATH and committed as config-schema.json. */

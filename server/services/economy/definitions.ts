@@ -165,6 +165,18 @@ async function refuseIfReferenced(projectId: string, line: { currencyId: string 
       details: { reason: "referenced", purchases: rows.map((r) => r.id) },
     });
   }
+  // A leaderboard's rewards: [{currencies: [{id}], items: [{id}]}].
+  const reward = "currencyId" in line ? { currencies: [{ id: line.currencyId }] } : { items: [{ id: line.itemId }] };
+  const boards = await pool().query<{ id: string }>(
+    "SELECT id FROM leaderboards WHERE project_id = $1 AND rewards @> $2::jsonb ORDER BY id",
+    [projectId, JSON.stringify([reward])],
+  );
+  if (boards.rows.length) {
+    throw new AppError("IN_USE", {
+      message: `Leaderboard rewards refer to it: ${boards.rows.map((r) => r.id).join(", ")}.`,
+      details: { reason: "referenced", leaderboards: boards.rows.map((r) => r.id) },
+    });
+  }
 }
 
 // ---- Items ----

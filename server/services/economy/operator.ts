@@ -62,6 +62,7 @@ export async function playerLedger(o: { projectId: string; playerId: string; cur
       id: t.id,
       kind: t.kind,
       purchaseId: t.purchaseId,
+      source: t.source,
       currencies: t.currencies,
       items: t.items,
       createdAt: t.createdAt,

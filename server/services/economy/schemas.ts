@@ -106,8 +106,13 @@ export const ZPurchaseResult = z
 export const ZTransaction = z
   .object({
     id: z.string().uuid(),
-    kind: z.enum(["add", "subtract", "purchase", "grant", "revoke"]),
+    kind: z.enum(["add", "subtract", "purchase", "grant", "revoke", "reward"]).meta({
+      description: "reward: paid when a leaderboard period closed (`source` names the board and period).",
+    }),
     purchaseId: z.string().nullable(),
+    source: z.object({ leaderboardId: z.string(), period: z.string() }).nullable().meta({
+      description: "For a reward: the leaderboard and period it pays for (the period as in `GET /leaderboards/{id}`); else null.",
+    }),
     currencies: z.array(z.object({ id: z.string(), delta: z.number().int(), balance: z.number().int() })),
     items: z.array(z.object({ itemId: z.string(), delta: z.number().int(), quantity: z.number().int() })),
     createdAt: z.iso.datetime(),

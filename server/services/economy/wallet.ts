@@ -3,6 +3,8 @@ import { uuidv7 } from "../../crypto";
 import { pool } from "../../db";
 import { AppError } from "../../errors";
 import { countEvent } from "../../metrics";
+import { withEvents } from "../webhooks/emit";
+import { emitEvent } from "../webhooks/events";
 import { economyConfig } from "./definitions";
 import { isCurrencyLine, type Line, MAX_AMOUNT, type TransactionDto } from "./schemas";
 
@@ -20,6 +22,7 @@ import { isCurrencyLine, type Line, MAX_AMOUNT, type TransactionDto } from "./sc
  * non-negative by the database. Invariant (tested under parallel load): a wallet's balance is
  * its initial balance plus the sum of its ledger deltas.
  */
+/** REWARD rows are written set-based by leaderboard period closes (server/services/leaderboards/closes.ts), not here. */
 type Kind = "add" | "subtract" | "purchase" | "grant" | "revoke";
 type Delta = { id: string; delta: bigint };
 export type ChangeContext = { requestId?: string; idempotencyKey?: string; reason?: string };
@@ -82,42 +85,90 @@ async function applyChange(o: {
   const capOf = (max: number | null | undefined) => String(max === null || max === undefined ? LIMIT : big(max));
   const transactionId = uuidv7();
   const who = actorColumns(o.actor);
-  const { rows } = await pool()
-    .query<{ currencies: Array<{ id: string; balance: number }>; items: Array<{ itemId: string; quantity: number }> }>({
-      name: "economy-apply-change",
-      text: `SELECT currencies, items FROM apply_economy_change($1, $2, $3::text[], $4::bigint[], $5::bigint[], $6::bigint[], $7::text[], $8::bigint[], $9::bigint[],
+  return withEvents(projectId, async (emitting) => {
+    const applied = await runChange();
+    if (emitting) await emitChangeEvents({ projectId, playerId: o.playerId, kind: o.kind, currencies, items, applied, o });
+    return applied;
+  });
+
+  async function runChange(): Promise<Applied> {
+    const { rows } = await pool()
+      .query<{ currencies: Array<{ id: string; balance: number }>; items: Array<{ itemId: string; quantity: number }> }>({
+        name: "economy-apply-change",
+        text: `SELECT currencies, items FROM apply_economy_change($1, $2, $3::text[], $4::bigint[], $5::bigint[], $6::bigint[], $7::text[], $8::bigint[], $9::bigint[],
                $10, $11::"EconomyTransactionKind", $12, $13, $14, $15, $16, $17, $18)`,
-      values: [
-        projectId,
-        o.playerId,
-        currencies.map((c) => c.id),
-        currencies.map((c) => String(c.delta)),
-        currencies.map((c) => String(config.currencies.get(c.id)?.initialBalance ?? 0)),
-        currencies.map((c) => capOf(config.currencies.get(c.id)?.maxBalance)),
-        items.map((i) => i.id),
-        items.map((i) => String(i.delta)),
-        items.map((i) => capOf(config.items.get(i.id)?.maxStack)),
-        transactionId,
-        o.kind.toUpperCase(),
-        o.purchaseId ?? null,
-        o.quantity ?? null,
-        o.context.reason ?? null,
-        o.context.idempotencyKey ?? null,
-        o.context.requestId ?? null,
-        who.kind,
-        who.id,
-      ],
-    })
-    .catch((error: unknown) => {
-      throw changeError(error);
+        values: [
+          projectId,
+          o.playerId,
+          currencies.map((c) => c.id),
+          currencies.map((c) => String(c.delta)),
+          currencies.map((c) => String(config.currencies.get(c.id)?.initialBalance ?? 0)),
+          currencies.map((c) => capOf(config.currencies.get(c.id)?.maxBalance)),
+          items.map((i) => i.id),
+          items.map((i) => String(i.delta)),
+          items.map((i) => capOf(config.items.get(i.id)?.maxStack)),
+          transactionId,
+          o.kind.toUpperCase(),
+          o.purchaseId ?? null,
+          o.quantity ?? null,
+          o.context.reason ?? null,
+          o.context.idempotencyKey ?? null,
+          o.context.requestId ?? null,
+          who.kind,
+          who.id,
+        ],
+      })
+      .catch((error: unknown) => {
+        throw changeError(error);
+      });
+    const row = rows[0];
+    if (!row) throw new Error("apply_economy_change returned no row");
+    return {
+      transactionId,
+      balances: row.currencies.map((c) => ({ id: c.id, balance: Number(c.balance) })),
+      inventory: row.items.map((i) => ({ itemId: i.itemId, quantity: Number(i.quantity) })),
+    };
+  }
+}
+
+/**
+ * The webhook events of one ledger row, in its transaction: currency.changed for the currencies
+ * (deltas and balances after), item.granted / item.revoked for items gained / lost, and
+ * purchase.completed for a purchase.
+ */
+async function emitChangeEvents(e: {
+  projectId: string;
+  playerId: string;
+  kind: Kind;
+  currencies: Delta[];
+  items: Delta[];
+  applied: Applied;
+  o: { purchaseId?: string; quantity?: number; context: ChangeContext };
+}): Promise<void> {
+  const base = { playerId: e.playerId, transactionId: e.applied.transactionId, kind: e.kind, reason: e.o.context.reason ?? null };
+  const balance = new Map(e.applied.balances.map((b) => [b.id, b.balance]));
+  const held = new Map(e.applied.inventory.map((i) => [i.itemId, i.quantity]));
+  const emit = (type: "currency.changed" | "item.granted" | "item.revoked" | "purchase.completed", data: Record<string, unknown>) =>
+    emitEvent({ projectId: e.projectId, type, playerId: e.playerId, data: { ...base, ...data } });
+  if (e.currencies.length > 0) {
+    await emit("currency.changed", {
+      purchaseId: e.o.purchaseId ?? null,
+      currencies: e.currencies.map((c) => ({ currencyId: c.id, delta: Number(c.delta), balance: balance.get(c.id) ?? null })),
     });
-  const row = rows[0];
-  if (!row) throw new Error("apply_economy_change returned no row");
-  return {
-    transactionId,
-    balances: row.currencies.map((c) => ({ id: c.id, balance: Number(c.balance) })),
-    inventory: row.items.map((i) => ({ itemId: i.itemId, quantity: Number(i.quantity) })),
-  };
+  }
+  const gained = e.items.filter((i) => i.delta > 0n);
+  const lost = e.items.filter((i) => i.delta < 0n);
+  const lines = (list: Delta[]) => list.map((i) => ({ itemId: i.id, quantity: Math.abs(Number(i.delta)), total: held.get(i.id) ?? null }));
+  if (gained.length > 0) await emit("item.granted", { purchaseId: e.o.purchaseId ?? null, items: lines(gained) });
+  if (lost.length > 0) await emit("item.revoked", { purchaseId: e.o.purchaseId ?? null, items: lines(lost) });
+  if (e.kind === "purchase" && e.o.purchaseId) {
+    await emit("purchase.completed", {
+      purchaseId: e.o.purchaseId,
+      quantity: e.o.quantity ?? 1,
+      balances: e.applied.balances.map((b) => ({ currencyId: b.id, balance: b.balance })),
+      inventory: e.applied.inventory,
+    });
+  }
 }
 
 // ---- The game API ----
@@ -239,6 +290,8 @@ type LedgerRow = {
   actor_kind: string;
   actor_id: string | null;
   request_id: string | null;
+  leaderboard_id: string | null;
+  period: string | null;
 };
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
@@ -254,7 +307,7 @@ export async function listTransactions(o: { projectId: string; playerId: string;
   }
   const { rows } = await pool().query<LedgerRow>({
     name: "ledger-page",
-    text: `SELECT id, kind, purchase_id, currencies, items, created_at, reason, actor_kind, actor_id, request_id FROM economy_transactions
+    text: `SELECT id, kind, purchase_id, currencies, items, created_at, reason, actor_kind, actor_id, request_id, leaderboard_id, period FROM economy_transactions
             WHERE project_id = $1 AND player_id = $2 AND ($3::uuid IS NULL OR id < $3::uuid)
             ORDER BY id DESC LIMIT $4`,
     values: [o.projectId, o.playerId, before, o.limit + 1],
@@ -266,6 +319,7 @@ export async function listTransactions(o: { projectId: string; playerId: string;
       id: r.id,
       kind: r.kind.toLowerCase() as TransactionDto["kind"],
       purchaseId: r.purchase_id,
+      source: r.leaderboard_id !== null && r.period !== null ? { leaderboardId: r.leaderboard_id, period: r.period } : null,
       currencies: r.currencies,
       items: r.items,
       createdAt: r.created_at.toISOString(),

@@ -1,35 +1,11 @@
-import { lookup } from "node:dns/promises";
-import { BlockList, isIP } from "node:net";
 import { prisma } from "../../db";
 import { env } from "../../env";
 import { AppError } from "../../errors";
+import { hostOf, isPrivateAddress, resolveHost } from "../../http/outbound";
 import { authorize, type OperatorContext, runCommand } from "../command";
 import { type IdentityProviderInput, ZIdentityProviderInput } from "./schemas";
 
 export { type IdentityProviderInput, ZIdentityProviderInput } from "./schemas";
-
-/** Addresses a JWKS URL may not point at unless private networks are allowed. */
-const PRIVATE = new BlockList();
-for (const [net, bits] of [
-  ["0.0.0.0", 8],
-  ["10.0.0.0", 8],
-  ["100.64.0.0", 10],
-  ["127.0.0.0", 8],
-  ["169.254.0.0", 16],
-  ["172.16.0.0", 12],
-  ["192.168.0.0", 16],
-] as const) {
-  PRIVATE.addSubnet(net, bits, "ipv4");
-}
-// IPv4-mapped IPv6 addresses (::ffff:a.b.c.d) are checked against the IPv4 rules by BlockList
-// itself; a `::ffff:0:0/96` rule here would match every IPv4 address and refuse every host.
-for (const [net, bits] of [
-  ["::", 127],
-  ["fc00::", 7],
-  ["fe80::", 10],
-] as const) {
-  PRIVATE.addSubnet(net, bits, "ipv6");
-}
 
 function invalidJwksUrl(message: string): AppError {
   return new AppError("VALIDATION_ERROR", { details: { issues: [{ path: "jwksUrl", message }] } });
@@ -48,13 +24,9 @@ export async function assertJwksUrlAllowed(jwksUrl: string, allowPrivateNetwork:
     return;
   }
   if (url.protocol !== "https:") throw invalidJwksUrl("Must be https.");
-  const host = url.hostname.replace(/^\[|\]$/g, "");
-  const addresses = isIP(host) ? [{ address: host, family: isIP(host) }] : await lookup(host, { all: true }).catch(() => []);
+  const addresses = await resolveHost(hostOf(url));
   if (addresses.length === 0) throw invalidJwksUrl("The host does not resolve.");
-  for (const a of addresses) {
-    if (PRIVATE.check(a.address, a.family === 6 ? "ipv6" : "ipv4"))
-      throw invalidJwksUrl("The host resolves to a private or loopback address.");
-  }
+  if (addresses.some((a) => isPrivateAddress(a.address))) throw invalidJwksUrl("The host resolves to a private or loopback address.");
 }
 
 export type IdentityProviderDto = { id: string; issuer: string; jwksUrl: string; audience: string; algorithms: string[] };

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { scheduleShapeProblem, ZBoardPatch, ZNewBoard } from "./board-schemas";
+import { rewardRanges, scheduleShapeProblem, ZBoardPatch, ZNewBoard, ZRewards } from "./board-schemas";
 import { ZCreateLeaderboard, ZUpdateLeaderboard } from "./schemas";
 
 /** The dashboard's form checks (board-schemas.ts) agree with the service's, which add only the cron parse. */
@@ -26,5 +26,61 @@ describe("leaderboard definition schemas in the browser and the service", () => 
     expect(ZUpdateLeaderboard.safeParse(patch).success).toBe(false);
     expect(scheduleShapeProblem("0 18 * * 5")).toBeNull();
     expect(scheduleShapeProblem("hourly")).toMatch(/5-field cron/);
+  });
+});
+
+describe("rewards", () => {
+  const gems = [{ id: "gems", amount: 1 }];
+  const tiers = ZRewards.parse([
+    { rank: 1, currencies: gems },
+    { fromRank: 2, toRank: 3, currencies: gems },
+    { fromRank: 4, toRank: 10, currencies: gems },
+    { topPercent: 10, currencies: gems },
+    { topPercent: 50, currencies: gems },
+  ]);
+
+  it("percent tiers start after the previous tier and end at ⌈percent × entries / 100⌉", () => {
+    expect(rewardRanges(tiers, 10_000)).toEqual([
+      { tier: 0, from: 1, to: 1 },
+      { tier: 1, from: 2, to: 3 },
+      { tier: 2, from: 4, to: 10 },
+      { tier: 3, from: 11, to: 1_000 },
+      { tier: 4, from: 1_001, to: 5_000 },
+    ]);
+  });
+
+  it("small periods: ranges stop at the last entry and a percent tier inside the rank tiers pays no one", () => {
+    expect(rewardRanges(tiers, 50)).toEqual([
+      { tier: 0, from: 1, to: 1 },
+      { tier: 1, from: 2, to: 3 },
+      { tier: 2, from: 4, to: 10 },
+      { tier: 4, from: 11, to: 25 },
+    ]);
+    expect(rewardRanges(tiers, 2)).toEqual([
+      { tier: 0, from: 1, to: 1 },
+      { tier: 1, from: 2, to: 2 },
+    ]);
+  });
+
+  it("refuses overlaps, rank tiers after percent tiers, shrinking percents and duplicate lines", () => {
+    const bad = [
+      [
+        { rank: 2, currencies: gems },
+        { rank: 1, currencies: gems },
+      ],
+      [
+        { topPercent: 5, currencies: gems },
+        { rank: 1, currencies: gems },
+      ],
+      [
+        { topPercent: 5, currencies: gems },
+        { topPercent: 5, currencies: gems },
+      ],
+      [{ rank: 1, currencies: [...gems, ...gems] }],
+      [{ fromRank: 3, toRank: 2, currencies: gems }],
+      [{ fromRank: 3, currencies: gems }],
+      [{ topPercent: 0, currencies: gems }],
+    ];
+    for (const rewards of bad) expect(ZRewards.safeParse(rewards).success, JSON.stringify(rewards)).toBe(false);
   });
 });

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { MAX_AMOUNT, MAX_LINES, ZEconomyId } from "../economy/schemas";
 import { zLabel } from "../labels";
 
 /**
@@ -46,12 +47,126 @@ const ZScheduleShape = z.string().superRefine((text, ctx) => {
   if (problem) ctx.addIssue({ code: "custom", message: problem });
 });
 
+/**
+ * A board's rewards, paid when a period closes: tiers listed best first, each a rank range and
+ * what it grants. A tier is `{rank: 1}`, `{fromRank: 2, toRank: 3}` or `{topPercent: 10}`; rank
+ * tiers come first, in order and without overlapping; percent tiers follow with growing
+ * percents, each covering the ranks after the previous tier up to ⌈percent × entries / 100⌉ (so
+ * `1, 2–3, 4–10, top 10 %` pays ranks 11–1,000 of 10,000 entries from the last tier; with 50
+ * entries its top 10 % is ranks 1–5, already paid above, and that tier pays no one).
+ */
+export const MAX_REWARD_TIERS = 20;
+export const MAX_REWARD_RANK = 1_000_000;
+const ZRank = z.number().int().min(1).max(MAX_REWARD_RANK);
+export const ZRewardCurrency = z.strictObject({ id: ZEconomyId, amount: z.number().int().min(1).max(MAX_AMOUNT) });
+export const ZRewardItem = z.strictObject({ id: ZEconomyId, quantity: z.number().int().min(1).max(MAX_AMOUNT) });
+
+export const ZRewardTier = z
+  .strictObject({
+    rank: ZRank.optional().meta({ description: "Exactly this rank." }),
+    fromRank: ZRank.optional().meta({ description: "With toRank: ranks fromRank–toRank." }),
+    toRank: ZRank.optional(),
+    topPercent: z
+      .number()
+      .gt(0, "topPercent must be above 0.")
+      .max(100, "topPercent must be at most 100.")
+      .optional()
+      .meta({ description: "The ranks after the previous tier up to ⌈topPercent × entries / 100⌉." }),
+    currencies: z.array(ZRewardCurrency).max(MAX_LINES).default([]),
+    items: z.array(ZRewardItem).max(MAX_LINES).default([]),
+  })
+  .superRefine((t, ctx) => {
+    const forms = [t.rank !== undefined, t.fromRank !== undefined || t.toRank !== undefined, t.topPercent !== undefined];
+    if (forms.filter(Boolean).length !== 1) {
+      ctx.addIssue({ code: "custom", message: "Give one of rank, fromRank with toRank, or topPercent." });
+    } else if (forms[1] && (t.fromRank === undefined || t.toRank === undefined)) {
+      ctx.addIssue({
+        code: "custom",
+        path: [t.fromRank === undefined ? "fromRank" : "toRank"],
+        message: "fromRank and toRank go together.",
+      });
+    } else if (t.fromRank !== undefined && t.toRank !== undefined && t.toRank < t.fromRank) {
+      ctx.addIssue({ code: "custom", path: ["toRank"], message: "toRank must not be below fromRank." });
+    }
+    if (t.currencies.length + t.items.length === 0) {
+      ctx.addIssue({ code: "custom", path: ["currencies"], message: "A tier grants at least one currency or item." });
+    }
+    for (const [side, lines] of [
+      ["currencies", t.currencies],
+      ["items", t.items],
+    ] as const) {
+      const seen = new Set<string>();
+      lines.forEach((line, i) => {
+        if (seen.has(line.id)) ctx.addIssue({ code: "custom", path: [side, i, "id"], message: `"${line.id}" is listed twice.` });
+        seen.add(line.id);
+      });
+    }
+  })
+  .meta({ id: "LeaderboardRewardTier" });
+export type RewardTier = z.output<typeof ZRewardTier>;
+
+/** The first and last rank of a rank tier (null: a percent tier). */
+export function rankSpan(t: { rank?: number; fromRank?: number; toRank?: number }): [number, number] | null {
+  if (t.rank !== undefined) return [t.rank, t.rank];
+  if (t.fromRank !== undefined && t.toRank !== undefined) return [t.fromRank, t.toRank];
+  return null;
+}
+
+export const ZRewards = z
+  .array(ZRewardTier)
+  .max(MAX_REWARD_TIERS, `At most ${MAX_REWARD_TIERS} reward tiers.`)
+  .superRefine((tiers, ctx) => {
+    let lastRank = 0;
+    let lastPercent = 0;
+    tiers.forEach((t, i) => {
+      const span = rankSpan(t);
+      if (span) {
+        if (lastPercent > 0) ctx.addIssue({ code: "custom", path: [i], message: "Rank tiers come before percent tiers." });
+        else if (span[0] <= lastRank)
+          ctx.addIssue({
+            code: "custom",
+            path: [i],
+            message: `Ranks overlap or are out of order: this tier starts at ${span[0]}, after ${lastRank}.`,
+          });
+        lastRank = Math.max(lastRank, span[1]);
+      } else if (t.topPercent !== undefined) {
+        if (t.topPercent <= lastPercent)
+          ctx.addIssue({
+            code: "custom",
+            path: [i, "topPercent"],
+            message: "Percent tiers overlap: each needs a larger topPercent than the one before.",
+          });
+        lastPercent = Math.max(lastPercent, t.topPercent);
+      }
+    });
+  })
+  .meta({ description: "Paid when a period closes; tiers best first (rank tiers, then percent tiers), each once per player and period." });
+export type Rewards = z.output<typeof ZRewards>;
+
+/**
+ * The ranks each tier pays in a period with `entries` entries: [tier index, first, last], empty
+ * tiers left out. Percent tiers start after the previous tier's last rank.
+ */
+export function rewardRanges(tiers: Rewards, entries: number): Array<{ tier: number; from: number; to: number }> {
+  const ranges: Array<{ tier: number; from: number; to: number }> = [];
+  let last = 0;
+  tiers.forEach((t, tier) => {
+    const span = rankSpan(t) ?? [last + 1, Math.ceil(((t.topPercent ?? 0) * entries) / 100)];
+    const to = Math.min(span[1], entries);
+    if (to >= span[0]) ranges.push({ tier, from: span[0], to });
+    last = Math.max(last, span[1]);
+  });
+  return ranges;
+}
+
 const browserFields = {
   name: ZBoardName,
   minScore: ZScore.nullable().optional(),
   maxScore: ZScore.nullable().optional(),
   resetSchedule: ZScheduleShape.nullable().optional(),
   clientWritable: z.boolean().optional(),
+  scoreEvents: z.boolean().optional(),
+  rewards: ZRewards.nullable().optional(),
 };
 
 /** `ZCreateLeaderboard` without the cron parse (the dashboard's create form). */

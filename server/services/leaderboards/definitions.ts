@@ -1,9 +1,10 @@
-import { isUniqueViolation, prisma } from "../../db";
+import { isUniqueViolation, pool, prisma } from "../../db";
 import { env } from "../../env";
 import { AppError } from "../../errors";
-import type { Leaderboard as LeaderboardRow } from "../../generated/prisma/client";
+import { type Leaderboard as LeaderboardRow, Prisma } from "../../generated/prisma/client";
+import type { Rewards } from "./board-schemas";
 import { parseSchedule, type Schedule } from "./periods";
-import type { CreateLeaderboard, LeaderboardDto, UpdateLeaderboard } from "./schemas";
+import { type CreateLeaderboard, type LeaderboardDto, type UpdateLeaderboard, ZRewards } from "./schemas";
 
 /**
  * Leaderboard definitions, managed by operators. Read on every submit and page, so cached per
@@ -11,7 +12,13 @@ import type { CreateLeaderboard, LeaderboardDto, UpdateLeaderboard } from "./sch
  * that time on every other (a reset-now too: submits reaching another instance in that window
  * still land in the period before the reset).
  */
-export type Definition = LeaderboardDto & { projectId: string; epoch: number; schedule: Schedule | null };
+export type Definition = LeaderboardDto & {
+  projectId: string;
+  epoch: number;
+  schedule: Schedule | null;
+  /** Every accepted score is a leaderboard.score_submitted webhook event (opt-in: frequent). */
+  scoreEvents: boolean;
+};
 
 const cache = new Map<string, { value: Definition | null; expiresAt: number }>();
 const cacheKey = (projectId: string, id: string) => `${projectId}\u0000${id}`;
@@ -28,6 +35,9 @@ function toDefinition(row: LeaderboardRow): Definition {
     resetSchedule: row.resetSchedule,
     schedule: row.resetSchedule ? parseSchedule(row.resetSchedule) : null,
     clientWritable: row.clientWritable,
+    scoreEvents: row.scoreEvents,
+    // Validated by ZRewards when saved.
+    rewards: (row.rewards ?? []) as Rewards,
     epoch: row.epoch,
     createdAt: row.createdAt.toISOString(),
     updatedAt: row.updatedAt.toISOString(),
@@ -66,8 +76,44 @@ export async function listLeaderboards(o: { projectId: string }): Promise<Leader
   return rows.map((r) => toDto(toDefinition(r)));
 }
 
+/**
+ * Rewards must name the project's currencies and items (one query each; inside a transaction it
+ * sees that transaction's definitions, so a config import may create a currency and a board
+ * rewarding it together). null or []: none, stored as SQL NULL.
+ */
+async function rewardsToStore(
+  projectId: string,
+  rewards: Rewards | null | undefined,
+): Promise<Prisma.InputJsonValue | typeof Prisma.DbNull> {
+  if (!rewards || rewards.length === 0) return Prisma.DbNull;
+  const wanted = (side: "currencies" | "items") => [...new Set(rewards.flatMap((t) => t[side].map((l) => l.id)))];
+  const [currencies, items] = await Promise.all([
+    pool().query<{ id: string }>("SELECT id FROM currencies WHERE project_id = $1 AND id = ANY($2::text[])", [
+      projectId,
+      wanted("currencies"),
+    ]),
+    pool().query<{ id: string }>("SELECT id FROM items WHERE project_id = $1 AND id = ANY($2::text[])", [projectId, wanted("items")]),
+  ]);
+  const known = { currencies: new Set(currencies.rows.map((r) => r.id)), items: new Set(items.rows.map((r) => r.id)) };
+  const issues: Array<{ path: string; message: string }> = [];
+  rewards.forEach((tier, i) => {
+    for (const side of ["currencies", "items"] as const) {
+      tier[side].forEach((line, j) => {
+        if (!known[side].has(line.id))
+          issues.push({
+            path: `rewards.${i}.${side}.${j}.id`,
+            message: `No ${side === "currencies" ? "currency" : "item"} "${line.id}" in this project.`,
+          });
+      });
+    }
+  });
+  if (issues.length) throw new AppError("VALIDATION_ERROR", { message: issues[0]?.message, details: { issues } });
+  return rewards as Prisma.InputJsonValue;
+}
+
 export async function createLeaderboard(o: { projectId: string; input: CreateLeaderboard }): Promise<LeaderboardDto> {
   const { input } = o;
+  const rewards = await rewardsToStore(o.projectId, ZRewards.nullable().optional().parse(input.rewards));
   try {
     const row = await prisma().leaderboard.create({
       data: {
@@ -80,6 +126,8 @@ export async function createLeaderboard(o: { projectId: string; input: CreateLea
         maxScore: input.maxScore ?? null,
         resetSchedule: input.resetSchedule ?? null,
         clientWritable: input.clientWritable ?? true,
+        scoreEvents: input.scoreEvents ?? false,
+        rewards,
       },
     });
     forgetLeaderboard(o.projectId, input.id);
@@ -90,7 +138,7 @@ export async function createLeaderboard(o: { projectId: string; input: CreateLea
   }
 }
 
-/** Name, bounds, schedule and writability; sort order and operator are fixed. */
+/** Name, bounds, schedule, writability, score events and rewards; sort order and operator are fixed. */
 export async function updateLeaderboard(o: { projectId: string; id: string; input: UpdateLeaderboard }): Promise<LeaderboardDto> {
   const current = await loadLeaderboard(o.projectId, o.id);
   const minScore = o.input.minScore === undefined ? current.minScore : o.input.minScore;
@@ -100,10 +148,13 @@ export async function updateLeaderboard(o: { projectId: string; id: string; inpu
       details: { issues: [{ path: "maxScore", message: "maxScore must not be below minScore." }] },
     });
   }
+  const rewards = o.input.rewards === undefined ? undefined : await rewardsToStore(o.projectId, ZRewards.nullable().parse(o.input.rewards));
   const { count } = await prisma().leaderboard.updateMany({
     where: { projectId: o.projectId, id: o.id },
     data: {
       ...(o.input.name !== undefined ? { name: o.input.name.trim() } : {}),
+      ...(o.input.scoreEvents !== undefined ? { scoreEvents: o.input.scoreEvents } : {}),
+      ...(rewards !== undefined ? { rewards } : {}),
       minScore,
       maxScore,
       ...(o.input.resetSchedule !== undefined ? { resetSchedule: o.input.resetSchedule } : {}),

@@ -3,6 +3,8 @@ import { pool } from "../../db";
 import { AppError } from "../../errors";
 import { countEvent } from "../../metrics";
 import type { JsonValue } from "../json-value";
+import { withEvents } from "../webhooks/emit";
+import { emitEvent } from "../webhooks/events";
 import { type Definition, loadLeaderboard } from "./definitions";
 import { periodKey } from "./periods";
 import { indexRange, indexRank, indexRemove, indexUpsert, indexWindow, rankIndexClient } from "./rank-index";
@@ -122,16 +124,32 @@ export async function submitScore(o: {
   const initial = board.operator === "decrement" ? -o.score : o.score;
   const counting = board.operator === "increment" || board.operator === "decrement";
   if (!counting && !inBounds(board, o.score)) throw outOfRange(board, o.score);
-  const row = await writeEntry({
-    projectId: o.actor.projectId,
-    board,
-    period,
-    playerId: o.actor.playerId,
-    rule: board.operator,
-    value: o.score,
-    initial,
-    metadata: o.metadata,
-  });
+  const write = () =>
+    writeEntry({
+      projectId: o.actor.projectId,
+      board,
+      period,
+      playerId: o.actor.playerId,
+      rule: board.operator,
+      value: o.score,
+      initial,
+      metadata: o.metadata,
+    });
+  // Boards that opted in: the accepted score and its event commit together.
+  const row = !board.scoreEvents
+    ? await write()
+    : await withEvents(o.actor.projectId, async (emitting) => {
+        const written = await write();
+        if (emitting && written?.written) {
+          await emitEvent({
+            projectId: o.actor.projectId,
+            type: "leaderboard.score_submitted",
+            playerId: o.actor.playerId,
+            data: { leaderboardId: board.id, period, playerId: o.actor.playerId, score: o.score, entryScore: written.score },
+          });
+        }
+        return written;
+      });
   countEvent("score_submit");
   if (row?.written) {
     const rank = row.rank ?? (await rankOf(o.actor.projectId, board, period, row, true));
@@ -317,6 +335,8 @@ export async function getLeaderboardPage(o: { projectId: string; leaderboardId: 
     offset: o.offset,
     limit: o.limit,
     resetsAt: resetsAt ? resetsAt.toISOString() : null,
+    period,
+    rewards: board.rewards,
     entries: page.entries,
   };
 }
@@ -395,17 +415,41 @@ export async function removeEntry(o: { projectId: string; leaderboardId: string;
   await indexRemove(o.projectId, board.id, period, o.playerId);
 }
 
-export type PeriodSummary = { period: string; startedAt: string; entries: number; current: boolean };
+export type PeriodSummary = {
+  period: string;
+  startedAt: string;
+  entries: number;
+  current: boolean;
+  /** When the period-close job closed it (null: not closed yet), and how many players its rewards paid. */
+  closedAt: string | null;
+  rewardsGranted: number | null;
+};
 
 /** Operator: every period that has had entries, newest first; the current one is marked. */
 export async function listPeriods(o: { projectId: string; leaderboardId: string; now?: Date }): Promise<PeriodSummary[]> {
   const board = await loadLeaderboard(o.projectId, o.leaderboardId);
   const { period } = currentPeriod(board, o.now);
-  const { rows } = await pool().query<{ period: string; started_at: Date; entries: number }>(
-    "SELECT period, started_at, entries FROM leaderboard_periods WHERE project_id = $1 AND leaderboard_id = $2 ORDER BY started_at DESC, period DESC",
+  const { rows } = await pool().query<{
+    period: string;
+    started_at: Date;
+    entries: number;
+    closed_at: Date | null;
+    rewards_granted: number | null;
+  }>(
+    `SELECT p.period, p.started_at, p.entries, c.closed_at, c.rewards_granted
+       FROM leaderboard_periods p
+       LEFT JOIN leaderboard_period_closes c ON c.project_id = p.project_id AND c.leaderboard_id = p.leaderboard_id AND c.period = p.period
+      WHERE p.project_id = $1 AND p.leaderboard_id = $2 ORDER BY p.started_at DESC, p.period DESC`,
     [o.projectId, board.id],
   );
-  return rows.map((r) => ({ period: r.period, startedAt: r.started_at.toISOString(), entries: r.entries, current: r.period === period }));
+  return rows.map((r) => ({
+    period: r.period,
+    startedAt: r.started_at.toISOString(),
+    entries: r.entries,
+    current: r.period === period,
+    closedAt: r.closed_at?.toISOString() ?? null,
+    rewardsGranted: r.rewards_granted,
+  }));
 }
 
 /** Operator: a page of any period, archived or current. */

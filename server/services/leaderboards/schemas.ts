@@ -1,9 +1,19 @@
 import { z } from "zod";
 import { ZJsonValue } from "../json-value";
-import { boundsInOrder, MAX_SAFE_SCORE, ZBoardName, ZLeaderboardId, ZOperator, ZScore, ZSortOrder } from "./board-schemas";
+import {
+  boundsInOrder,
+  MAX_SAFE_SCORE,
+  ZBoardName,
+  ZLeaderboardId,
+  ZOperator,
+  ZRewards,
+  ZRewardTier,
+  ZScore,
+  ZSortOrder,
+} from "./board-schemas";
 import { scheduleProblem } from "./periods";
 
-export { MAX_SAFE_SCORE, ZLeaderboardId, ZOperator, ZSortOrder };
+export { MAX_SAFE_SCORE, ZLeaderboardId, ZOperator, ZRewards, ZSortOrder };
 export const METADATA_MAX_BYTES = 1024;
 
 export const ZSchedule = z
@@ -20,6 +30,10 @@ const definitionFields = {
   maxScore: ZScore.nullable().optional(),
   resetSchedule: ZSchedule.nullable().optional(),
   clientWritable: z.boolean().optional(),
+  /** Deliver leaderboard.score_submitted for every accepted score. */
+  scoreEvents: z.boolean().optional(),
+  /** null or []: no rewards. Currencies and items must exist in the project (checked at save). */
+  rewards: ZRewards.nullable().optional(),
 };
 
 export const ZCreateLeaderboard = z
@@ -42,6 +56,8 @@ export const ZLeaderboard = z.object({
   maxScore: z.number().nullable(),
   resetSchedule: z.string().nullable(),
   clientWritable: z.boolean(),
+  scoreEvents: z.boolean(),
+  rewards: z.array(ZRewardTier),
   createdAt: z.iso.datetime(),
   updatedAt: z.iso.datetime(),
 });
@@ -68,6 +84,14 @@ export const ZLeaderboardPage = z
     offset: z.number().int(),
     limit: z.number().int(),
     resetsAt: z.iso.datetime().nullable().meta({ description: "When the current period ends (UTC); null: never by itself." }),
+    period: z.string().meta({
+      description: "The current period's key; a reward for it names the same period in `GET /economy/transactions` (`source`).",
+    }),
+    rewards: z.array(ZRewardTier).meta({
+      description:
+        "What the period's close pays, best first (empty: nothing). Rank tiers (`rank`, `fromRank`–`toRank`) then percent tiers " +
+        "(`topPercent`: the ranks after the previous tier up to ⌈topPercent × entries / 100⌉).",
+    }),
     entries: z.array(ZEntry),
   })
   .meta({ id: "LeaderboardPage" });

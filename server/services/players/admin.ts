@@ -3,6 +3,7 @@ import { forgetSessions } from "../../auth/session-cache";
 import { afterTransaction, inTransaction, pool, transaction } from "../../db";
 import { AppError } from "../../errors";
 import { indexRemove } from "../leaderboards/rank-index";
+import { emitEvent } from "../webhooks/events";
 import { COLUMNS, type Raw, toRow } from "./search";
 
 /** Operators' view of one player (the search is in ./search.ts). */
@@ -156,6 +157,8 @@ async function removePlayerRows(
   }
   // No foreign key (usage flushes must not fail): removed here; the flush skips deleted players.
   await client.query("DELETE FROM player_active_days WHERE project_id = $1 AND player_id = $2::uuid", [o.projectId, o.playerId]);
+  // The player's events stay (no foreign key): a receiver hears of the deletion, in the same commit.
+  await emitEvent({ projectId: o.projectId, type: "player.deleted", playerId: o.playerId, data: { playerId: o.playerId } });
   // Everything else goes through the foreign keys' ON DELETE CASCADE.
   await client.query("DELETE FROM players WHERE project_id = $1 AND id = $2::uuid", [o.projectId, o.playerId]);
   const c = counted.rows[0];

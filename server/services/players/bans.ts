@@ -2,6 +2,8 @@ import { forgetSessions } from "../../auth/session-cache";
 import { prisma } from "../../db";
 import { AppError } from "../../errors";
 import { revokeSessions } from "../auth/sessions";
+import { withEvents } from "../webhooks/emit";
+import { emitEvent } from "../webhooks/events";
 
 export type BanDto = { playerId: string; bannedAt: Date | null; bannedUntil: Date | null; banReason: string | null };
 const select = { id: true, bannedAt: true, bannedUntil: true, banReason: true } as const;
@@ -11,22 +13,31 @@ export async function banPlayer(o: { projectId: string; playerId: string; reason
   const now = new Date();
   if (o.until && o.until <= now)
     throw new AppError("VALIDATION_ERROR", { details: { issues: [{ path: "until", message: "Must be in the future." }] } });
-  const updated = await prisma().player.updateMany({
-    where: { id: o.playerId, projectId: o.projectId },
-    data: { bannedAt: now, bannedUntil: o.until ?? null, banReason: o.reason },
+  await withEvents(o.projectId, async (emitting) => {
+    const updated = await prisma().player.updateMany({
+      where: { id: o.playerId, projectId: o.projectId },
+      data: { bannedAt: now, bannedUntil: o.until ?? null, banReason: o.reason },
+    });
+    if (updated.count === 0) throw new AppError("PLAYER_NOT_FOUND");
+    if (!emitting) return;
+    const data = { playerId: o.playerId, reason: o.reason, until: o.until ? o.until.toISOString() : null };
+    await emitEvent({ projectId: o.projectId, type: "player.banned", playerId: o.playerId, data });
   });
-  if (updated.count === 0) throw new AppError("PLAYER_NOT_FOUND");
   await revokeSessions({ projectId: o.projectId, playerId: o.playerId, reason: "banned" });
   const row = await prisma().player.findUniqueOrThrow({ where: { id: o.playerId }, select });
   return { playerId: row.id, bannedAt: row.bannedAt, bannedUntil: row.bannedUntil, banReason: row.banReason };
 }
 
 export async function unbanPlayer(o: { projectId: string; playerId: string }): Promise<BanDto> {
-  const updated = await prisma().player.updateMany({
-    where: { id: o.playerId, projectId: o.projectId },
-    data: { bannedAt: null, bannedUntil: null, banReason: null },
+  await withEvents(o.projectId, async (emitting) => {
+    const updated = await prisma().player.updateMany({
+      where: { id: o.playerId, projectId: o.projectId },
+      data: { bannedAt: null, bannedUntil: null, banReason: null },
+    });
+    if (updated.count === 0) throw new AppError("PLAYER_NOT_FOUND");
+    if (emitting)
+      await emitEvent({ projectId: o.projectId, type: "player.unbanned", playerId: o.playerId, data: { playerId: o.playerId } });
   });
-  if (updated.count === 0) throw new AppError("PLAYER_NOT_FOUND");
   await forgetSessions({ playerId: o.playerId });
   return { playerId: o.playerId, bannedAt: null, bannedUntil: null, banReason: null };
 }

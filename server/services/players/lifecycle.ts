@@ -159,8 +159,10 @@ async function readExport(projectId: string, playerId: string): Promise<PlayerEx
     items: TransactionDto["items"];
     reason: string | null;
     created_at: Date;
+    leaderboard_id: string | null;
+    period: string | null;
   }>(
-    `SELECT id, kind, purchase_id, quantity, currencies, items, reason, created_at FROM economy_transactions
+    `SELECT id, kind, purchase_id, quantity, currencies, items, reason, created_at, leaderboard_id, period FROM economy_transactions
       WHERE project_id = $1 AND player_id = $2 ORDER BY id DESC`,
     args,
   );
@@ -241,6 +243,7 @@ async function readExport(projectId: string, playerId: string): Promise<PlayerEx
       id: t.id,
       kind: t.kind.toLowerCase() as TransactionDto["kind"],
       purchaseId: t.purchase_id,
+      source: t.leaderboard_id !== null && t.period !== null ? { leaderboardId: t.leaderboard_id, period: t.period } : null,
       quantity: t.quantity,
       currencies: t.currencies,
       items: t.items,

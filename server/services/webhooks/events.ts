@@ -1,0 +1,102 @@
+import { onBroadcast } from "../../cluster";
+import { uuidv7 } from "../../crypto";
+import { pool } from "../../db";
+import { invalidateEverywhere } from "../../invalidate";
+import type { WebhookEventType as EventType } from "./schemas";
+
+/**
+ * The events a project's webhook endpoints can subscribe to. Each is written to the outbox
+ * (`webhook_events`) in the transaction of the change that caused it, with one delivery per
+ * enabled endpoint subscribed to its type, so a change that rolls back has no event and a
+ * change that commits cannot lose its event. Payloads are documented in the OpenAPI document's
+ * `webhooks` section (server/openapi).
+ */
+// The list itself is client-safe (schemas.ts); the dashboard's forms read it too.
+export { WEBHOOK_EVENT_TYPES as EVENT_TYPES, type WebhookEventType as EventType } from "./schemas";
+
+export type EventInput = {
+  projectId: string;
+  type: EventType;
+  /** The player the event is about: deliveries with the same player reach an endpoint in order. */
+  playerId?: string | null;
+  data: Record<string, unknown>;
+  /** Only to this endpoint, whatever it subscribes to (a test event). */
+  endpointId?: string;
+};
+
+/** `msg_<uuidv7 hex>`: the Standard Webhooks message id; sorts by time. */
+export function eventId(now = Date.now()): string {
+  return `msg_${uuidv7(now).replaceAll("-", "")}`;
+}
+
+// Projects known to have no enabled endpoint, so the hot paths (purchases, currency changes,
+// score submits) skip the outbox statement. Dropped on every endpoint change in every worker of
+// this instance (invalidateEverywhere); other instances keep it at most NO_ENDPOINT_TTL_MS, so
+// an endpoint created or enabled there may miss up to 5 s of events on this instance.
+const NO_ENDPOINT_TTL_MS = 5_000;
+// On globalThis: Next bundles this module into several chunks, and an endpoint change made through
+// one (the dashboard's) must clear the entry the game API's copy reads.
+const shared = globalThis as typeof globalThis & { __gameBackendNoEndpoints?: Map<string, number> };
+shared.__gameBackendNoEndpoints ??= new Map();
+const noEndpoints: Map<string, number> = shared.__gameBackendNoEndpoints;
+export const ENDPOINTS_TOPIC = "webhook-endpoints";
+
+/** Call after any change to a project's endpoints (inside its transaction is fine). */
+export function endpointsChanged(projectId: string): Promise<void> {
+  return invalidateEverywhere(ENDPOINTS_TOPIC, projectId, () => noEndpoints.delete(projectId));
+}
+
+onBroadcast(ENDPOINTS_TOPIC, (projectId) => noEndpoints.delete(projectId as string));
+
+/**
+ * False when the project is known (within NO_ENDPOINT_TTL_MS) to have no enabled endpoint: a hot
+ * path then skips both the event and the transaction it would need (server/services/webhooks/emit.ts).
+ */
+export function mayHaveEndpoints(projectId: string): boolean {
+  const known = noEndpoints.get(projectId);
+  return known === undefined || Date.now() - known >= NO_ENDPOINT_TTL_MS;
+}
+
+type Listener = () => void;
+// On globalThis: the production build bundles this module into several chunks (each route's, the
+// instrumentation's that starts the dispatcher), and a route's emitEvent must reach the listener
+// the dispatcher registered from its own copy.
+const listeners = globalThis as typeof globalThis & { __gameBackendDeliveriesWritten?: Map<string, Listener> };
+/** The dispatcher registers here (once per name) to hear that deliveries were written; it polls anyway. */
+export function onDeliveriesWritten(listener: Listener, name = "dispatcher"): void {
+  listeners.__gameBackendDeliveriesWritten ??= new Map();
+  listeners.__gameBackendDeliveriesWritten.set(name, listener);
+}
+
+/**
+ * Writes an event and its deliveries with one statement, through `pool()`, so inside a
+ * `transaction()` it is part of it. Returns the event id, or null when no endpoint wants it
+ * (nothing is written).
+ */
+export async function emitEvent(e: EventInput): Promise<string | null> {
+  const known = noEndpoints.get(e.projectId);
+  if (!e.endpointId && known !== undefined && Date.now() - known < NO_ENDPOINT_TTL_MS) return null;
+  const id = eventId();
+  const { rows } = await pool().query<{ endpoints: number }>(
+    `WITH ep AS (
+       SELECT id FROM webhook_endpoints
+        WHERE project_id = $1 AND (CASE WHEN $6::uuid IS NULL THEN enabled AND $2 = ANY(event_types) ELSE id = $6::uuid END)
+     ), ev AS (
+       INSERT INTO webhook_events (id, project_id, type, player_id, data)
+       SELECT $3, $1, $2, $4, $5::jsonb WHERE EXISTS (SELECT 1 FROM ep)
+       RETURNING id
+     ), d AS (
+       INSERT INTO webhook_deliveries (id, project_id, endpoint_id, event_id, order_key)
+       SELECT gen_random_uuid(), $1, ep.id, ev.id, $4 FROM ep, ev
+       RETURNING 1
+     )
+     SELECT (SELECT count(*)::int FROM d) AS endpoints,
+            (SELECT count(*)::int FROM webhook_endpoints WHERE project_id = $1 AND enabled) AS enabled`,
+    [e.projectId, e.type, id, e.playerId ?? null, JSON.stringify(e.data), e.endpointId ?? null],
+  );
+  const row = rows[0] as { endpoints: number; enabled: number } | undefined;
+  if (!e.endpointId && row && row.enabled === 0) noEndpoints.set(e.projectId, Date.now());
+  if (!row || row.endpoints === 0) return null;
+  for (const listener of listeners.__gameBackendDeliveriesWritten?.values() ?? []) listener();
+  return id;
+}

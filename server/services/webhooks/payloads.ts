@@ -1,0 +1,111 @@
+import { z } from "zod";
+import type { EventType } from "./events";
+
+/**
+ * The webhook events' payloads: the `data` of each delivery body
+ * `{"id","type","timestamp","projectId","data"}`, documented in the OpenAPI document's `webhooks`
+ * (server/openapi/document.ts). Ids are strings; amounts are numbers; times are ISO 8601 UTC.
+ */
+const playerId = z.string().uuid().meta({ description: "The player the event is about." });
+const method = z.enum(["anonymous", "email", "idp"]).meta({ description: "How the player signed in." });
+const ledger = {
+  playerId,
+  transactionId: z.string().uuid().meta({ description: "The ledger row (GET /economy/transactions shows it)." }),
+  kind: z.enum(["add", "subtract", "purchase", "grant", "revoke"]),
+  reason: z.string().nullable().meta({ description: "The operator's reason (grant, revoke), else null." }),
+};
+const itemLines = z.array(
+  z.object({
+    itemId: z.string(),
+    quantity: z.number().int().meta({ description: "How many were granted or revoked (positive)." }),
+    total: z.number().int().nullable().meta({ description: "The player's quantity after the change." }),
+  }),
+);
+
+export const EVENT_PAYLOADS = {
+  "player.created": z.object({ playerId, method }).meta({
+    id: "WebhookPlayerCreated",
+    description: "A new player: anonymous sign-in, e-mail registration or an identity provider's first sign-in.",
+  }),
+  "player.signed_in": z
+    .object({ playerId, method })
+    .meta({ id: "WebhookPlayerSignedIn", description: "The player's first sign-in of the UTC day (refreshes do not count)." }),
+  "player.deleted": z
+    .object({ playerId })
+    .meta({ id: "WebhookPlayerDeleted", description: "The player's account was deleted (by the player or an operator)." }),
+  "player.banned": z
+    .object({ playerId, reason: z.string(), until: z.string().datetime().nullable().meta({ description: "null: until unbanned." }) })
+    .meta({ id: "WebhookPlayerBanned", description: "An operator banned the player; their sessions ended." }),
+  "player.unbanned": z.object({ playerId }).meta({ id: "WebhookPlayerUnbanned", description: "An operator lifted the player's ban." }),
+  "player.email_linked": z.object({ playerId, email: z.string().email() }).meta({
+    id: "WebhookPlayerEmailLinked",
+    description: "An anonymous player registered an e-mail address (the only event carrying one).",
+  }),
+  "purchase.completed": z
+    .object({
+      ...ledger,
+      purchaseId: z.string(),
+      quantity: z.number().int(),
+      balances: z
+        .array(z.object({ currencyId: z.string(), balance: z.number() }))
+        .meta({ description: "Balances after, of the currencies it touched." }),
+      inventory: z
+        .array(z.object({ itemId: z.string(), quantity: z.number().int() }))
+        .meta({ description: "Quantities after, of the items it touched." }),
+    })
+    .meta({ id: "WebhookPurchaseCompleted", description: "A player's purchase went through (one ledger row)." }),
+  "currency.changed": z
+    .object({
+      ...ledger,
+      purchaseId: z.string().nullable(),
+      currencies: z.array(
+        z.object({
+          currencyId: z.string(),
+          delta: z.number().meta({ description: "Signed change." }),
+          balance: z.number().nullable().meta({ description: "The balance after the change." }),
+        }),
+      ),
+    })
+    .meta({
+      id: "WebhookCurrencyChanged",
+      description: "Every ledger row that changes a currency: add, subtract, purchase, grant, revoke.",
+    }),
+  "item.granted": z
+    .object({ ...ledger, purchaseId: z.string().nullable(), items: itemLines })
+    .meta({ id: "WebhookItemGranted", description: "Items gained (a purchase's rewards, an operator's grant)." }),
+  "item.revoked": z
+    .object({ ...ledger, purchaseId: z.string().nullable(), items: itemLines })
+    .meta({ id: "WebhookItemRevoked", description: "Items lost (an operator's revoke, items spent by a purchase)." }),
+  "leaderboard.score_submitted": z
+    .object({
+      leaderboardId: z.string(),
+      period: z.string().meta({ description: "The period key the score landed in." }),
+      playerId,
+      score: z.number().meta({ description: "The submitted value." }),
+      entryScore: z.number().meta({ description: "The entry's score after the board's operator (best, latest, increment, decrement)." }),
+    })
+    .meta({
+      id: "WebhookScoreSubmitted",
+      description: "An accepted score, on boards whose `scoreEvents` is on (off by default: frequent).",
+    }),
+  "leaderboard.period_closed": z
+    .object({
+      leaderboardId: z.string(),
+      period: z.string(),
+      closedAt: z.string().datetime(),
+      entries: z.number().int().meta({ description: "Entries in the closed period." }),
+      rewardsGranted: z.number().int().meta({ description: "Players granted the board's period rewards." }),
+    })
+    .meta({ id: "WebhookPeriodClosed", description: "A leaderboard period closed (its reset schedule), after its rewards were granted." }),
+  "config.imported": z
+    .object({
+      changes: z.number().int(),
+      diffHash: z.string(),
+      operatorId: z.string().uuid().nullable(),
+      diff: z.record(z.string(), z.object({ created: z.number().int(), changed: z.number().int(), deleted: z.number().int() })),
+    })
+    .meta({ id: "WebhookConfigImported", description: "An operator applied a config document that changed something (counts per kind)." }),
+  "webhook.test": z
+    .record(z.string(), z.unknown())
+    .meta({ id: "WebhookTest", description: "Sent from the dashboard or the CLI to one endpoint, whatever it subscribes to." }),
+} satisfies Record<EventType, z.ZodType>;
