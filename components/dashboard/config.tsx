@@ -28,6 +28,7 @@ const KIND_LABELS: Record<string, string> = {
   purchases: "Purchase",
   leaderboards: "Leaderboard",
   identityProviders: "Identity provider",
+  webhooks: "Webhook endpoint",
 };
 const SHORT = 80;
 /** A value as JSON, cut to SHORT characters unless `full`. */

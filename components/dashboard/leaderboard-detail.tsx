@@ -82,7 +82,7 @@ export function LeaderboardDetail({ projectId, leaderboardId }: { projectId: str
                   </Button>
                 }
                 title={`Reset "${b.name}" now?`}
-                description="The current period is archived (still browsable below) and the board starts empty."
+                description="The current period is archived (still browsable below) and the board starts empty. The period is closed within a minute and its rewards, if the board has any, are paid."
                 confirmLabel="Reset board"
                 tone="primary"
                 onConfirm={() =>
@@ -134,6 +134,12 @@ export function LeaderboardDetail({ projectId, leaderboardId }: { projectId: str
             <Fact label="Next reset" value={nextResetText(b.resetsAt)} testId="leaderboard-next-reset" />
             <Fact label="Current period" value={labelOf(b.period)} />
             <Fact label="Submits from" value={b.clientWritable ? "game clients and servers" : "server keys only"} />
+            <Fact
+              label="Rewards at each close"
+              value={b.rewards.length ? `${b.rewards.length} tier${b.rewards.length === 1 ? "" : "s"}` : "none"}
+              testId="leaderboard-rewards"
+            />
+            <Fact label="Score webhook events" value={b.scoreEvents ? "on" : "off"} />
             <Fact label="Updated" value={new Date(b.updatedAt).toLocaleString()} />
           </dl>
         )}

@@ -183,7 +183,10 @@ export function LeaderboardEntries({
               { value: CURRENT, label: "Current period" },
               ...(periods.data ?? [])
                 .filter((p) => !p.current)
-                .map((p) => ({ value: p.period, label: `${labelOf(p.period)} · ${p.entries} entries` })),
+                .map((p) => ({
+                  value: p.period,
+                  label: `${labelOf(p.period)} · ${p.entries} entries${p.closedAt ? ` · closed${p.rewardsGranted ? `, ${p.rewardsGranted} rewarded` : ""}` : ""}`,
+                })),
             ]}
           />
         </div>

@@ -7,7 +7,7 @@ import { z } from "zod";
 import { Field, FieldError } from "@/components/ui/field";
 import { Button, Input } from "@/components/ui/primitives";
 import { SelectMenu } from "@/components/ui/select";
-import { MAX_SAFE_SCORE, ZBoardPatch, ZNewBoard } from "@/server/services/leaderboards/board-schemas";
+import { MAX_SAFE_SCORE, type Rewards, ZBoardPatch, ZNewBoard, ZRewards } from "@/server/services/leaderboards/board-schemas";
 import { applyServerError } from "./errors";
 import { checkedWith } from "./form-schema";
 import { plainly } from "./plain-issues";
@@ -26,10 +26,32 @@ const ZBoardFields = z.object({
   schedule: z.enum(["never", "daily", "weekly", "monthly", "cron"]),
   cron: z.string(),
   clientWritable: z.boolean(),
+  scoreEvents: z.boolean(),
+  /** The rewards table as JSON text (empty: none). */
+  rewards: z.string(),
 });
 export type BoardFields = z.input<typeof ZBoardFields>;
 
 const bound = (text: string) => (text.trim() === "" ? null : Number(text));
+/** The rewards text as JSON, or undefined when it is not JSON (the check reports that). */
+function rewardsOf(text: string): unknown {
+  if (text.trim() === "") return [];
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}
+/** The rewards' problems on the one rewards field: not JSON, or the first rule it breaks with where (tier, line). */
+function rewardsProblems(f: BoardFields): Array<{ path: PropertyKey[]; message: string }> {
+  const value = rewardsOf(f.rewards);
+  if (value === undefined) return [{ path: ["rewards"], message: "The rewards are not valid JSON." }];
+  const parsed = ZRewards.safeParse(value);
+  const issue = parsed.success ? undefined : parsed.error.issues[0];
+  if (!issue) return [];
+  const where = issue.path.length ? `At ${issue.path.join(".")}: ` : "";
+  return [{ path: ["rewards"], message: `${where}${issue.message}` }];
+}
 /** What the services take: numbers or null for bounds, the schedule's text or null. */
 const definitionOf = (f: BoardFields) => ({
   name: f.name,
@@ -37,6 +59,8 @@ const definitionOf = (f: BoardFields) => ({
   maxScore: bound(f.maxScore),
   resetSchedule: f.schedule === "never" ? null : f.schedule === "cron" ? f.cron.trim() : f.schedule,
   clientWritable: f.clientWritable,
+  scoreEvents: f.scoreEvents,
+  rewards: (rewardsOf(f.rewards) ?? []) as Rewards,
 });
 /** The service's rules (ids, names, bounds in order, the schedule's shape) on what would be sent; the schedule's issues go to the cron field. */
 const rename = { resetSchedule: "cron" };
@@ -44,9 +68,9 @@ const ZCreateForm = checkedWith(
   ZBoardFields,
   (f) => ({ id: f.id, sortOrder: f.sortOrder, operator: f.operator, ...definitionOf(f) }),
   ZNewBoard,
-  { rename },
+  { rename, check: rewardsProblems },
 );
-const ZEditForm = checkedWith(ZBoardFields, definitionOf, ZBoardPatch, { rename });
+const ZEditForm = checkedWith(ZBoardFields, definitionOf, ZBoardPatch, { rename, check: rewardsProblems });
 export type NewBoard = z.output<typeof ZCreateForm>;
 export type BoardPatch = z.output<typeof ZEditForm>;
 
@@ -60,6 +84,8 @@ export const emptyBoard: BoardFields = {
   schedule: "never",
   cron: "",
   clientWritable: true,
+  scoreEvents: false,
+  rewards: "",
 };
 
 export function fieldsOf(board: {
@@ -71,6 +97,8 @@ export function fieldsOf(board: {
   maxScore: number | null;
   resetSchedule: string | null;
   clientWritable: boolean;
+  scoreEvents: boolean;
+  rewards: unknown[];
 }): BoardFields {
   const named = board.resetSchedule === null || ["daily", "weekly", "monthly"].includes(board.resetSchedule);
   return {
@@ -79,6 +107,8 @@ export function fieldsOf(board: {
     sortOrder: board.sortOrder,
     operator: board.operator,
     clientWritable: board.clientWritable,
+    scoreEvents: board.scoreEvents,
+    rewards: board.rewards.length ? JSON.stringify(board.rewards, null, 2) : "",
     minScore: board.minScore === null ? "" : String(board.minScore),
     maxScore: board.maxScore === null ? "" : String(board.maxScore),
     schedule: board.resetSchedule === null ? "never" : named ? (board.resetSchedule as Schedule) : "cron",
@@ -104,7 +134,7 @@ const SCHEDULES = [
   { value: "cron", label: "Cron expression…" },
 ] as const;
 /** The service names the schedule `resetSchedule`; the form's text for it is the cron field (a named schedule never fails). */
-const FIELDS = ["id", "name", "minScore", "maxScore", "cron", "resetSchedule" as Path<BoardFields>] as const;
+const FIELDS = ["id", "name", "minScore", "maxScore", "cron", "rewards", "resetSchedule" as Path<BoardFields>] as const;
 
 type Props =
   | { mode: "create"; initial: BoardFields; onSubmit: (board: NewBoard) => Promise<unknown>; onCancel?: () => void }
@@ -233,6 +263,30 @@ export function LeaderboardForm(props: Props) {
         <label htmlFor={`${p}-writable`} className="text-sm text-zinc-700">
           Game clients may submit (off: server keys only)
         </label>
+      </div>
+      <div className="flex items-center gap-2 sm:pt-6">
+        <input id={`${p}-score-events`} type="checkbox" className="size-4 accent-zinc-900" {...form.register("scoreEvents")} />
+        <label htmlFor={`${p}-score-events`} className="text-sm text-zinc-700">
+          Send a webhook event for every accepted score
+        </label>
+      </div>
+      <div className="sm:col-span-2 lg:col-span-3">
+        <Field
+          label="Rewards when a period closes (JSON, optional)"
+          htmlFor={`${p}-rewards`}
+          error={errors.rewards}
+          hint='Tiers best first, e.g. [{"rank": 1, "currencies": [{"id": "gems", "amount": 100}]}, {"fromRank": 2, "toRank": 10, "items": [{"id": "trophy", "quantity": 1}]}, {"topPercent": 10, "currencies": [{"id": "gems", "amount": 5}]}]'
+        >
+          <textarea
+            id={`${p}-rewards`}
+            rows={4}
+            spellCheck={false}
+            placeholder="none"
+            aria-invalid={invalid("rewards")}
+            className="w-full rounded-md border border-zinc-300 bg-white px-3 py-2 font-mono text-xs text-zinc-900 dark:border-zinc-700 dark:bg-zinc-900 dark:text-zinc-100"
+            {...form.register("rewards")}
+          />
+        </Field>
       </div>
       <div className="sm:col-span-2 lg:col-span-3">
         <FieldError error={errors.root?.server} />

@@ -244,6 +244,7 @@ const ENTRY_NAMES: ReadonlyMap<string, string> = new Map([
   ["purchases", "Purchase"],
   ["leaderboards", "Leaderboard"],
   ["identityProviders", "Identity provider"],
+  ["webhooks", "Webhook endpoint"],
   ["costs", "cost line"],
   ["rewards", "reward line"],
 ]);

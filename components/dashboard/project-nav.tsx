@@ -12,6 +12,7 @@ import {
   Trophy,
   Users,
   UsersRound,
+  Webhook,
 } from "lucide-react";
 import Link from "next/link";
 import { useSelectedLayoutSegment } from "next/navigation";
@@ -24,9 +25,10 @@ const TABS = [
   ["leaderboards", "Leaderboards", "/leaderboards", Trophy],
   ["economy", "Economy", "/economy", Coins],
   ["members", "Members", "/members", Users],
-  ["providers", "Identity providers", "/providers", Fingerprint],
+  ["providers", "Identity", "/providers", Fingerprint],
   ["config", "Configuration", "/config", FileCog],
   ["email", "E-mail", "/email", Mail],
+  ["webhooks", "Webhooks", "/webhooks", Webhook],
   ["audit", "Audit log", "/audit", ScrollText],
 ] as const;
 
@@ -54,7 +56,7 @@ export function ProjectNav() {
               key={label}
               href={`/projects/${projectId}${path}`}
               aria-current={segment === key ? "page" : undefined}
-              className={`inline-flex items-center gap-1.5 px-2.5 py-2 text-sm ${segment === key ? "-mb-px border-b-2 border-zinc-900 font-medium" : "text-zinc-600 hover:text-zinc-900"}`}
+              className={`inline-flex items-center gap-1.5 px-2 py-2 text-sm ${segment === key ? "-mb-px border-b-2 border-zinc-900 font-medium" : "text-zinc-600 hover:text-zinc-900"}`}
             >
               <Icon className="size-4" aria-hidden />
               {label}

@@ -122,7 +122,7 @@ test("an operator runs a game: project, keys, API, players, ban, plan, audit", a
   await page.getByRole("link", { name: "Members" }).click();
   await expect(page.getByRole("cell", { name: demo().operatorEmail, exact: true })).toBeVisible();
   await shoot(page, "members");
-  await page.getByRole("link", { name: "Identity providers" }).click();
+  await page.getByRole("link", { name: "Identity", exact: true }).click();
   await expect(page.getByText("No identity providers")).toBeVisible();
   await page.getByLabel("Provider id").fill("local");
   await page.getByLabel("Issuer").fill("https://issuer.example");

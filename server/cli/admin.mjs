@@ -14,7 +14,22 @@ const USAGE = `Usage: npm run admin -- <command> [options]   (GB_URL / --url, GB
   keys create --project <id> --kind client|server --name <name>
   plan set --project <id> --plan free|pro|enterprise [--limit <requests per window>]   (instance-admin token)
   config export --project <id> [--out <file>]
-  config import --project <id> --file <file> [--dry-run] [--expect-diff <hash>]`;
+  config import --project <id> --file <file> [--dry-run] [--expect-diff <hash>]
+  webhooks list --project <id>
+  webhooks create --project <id> --endpoint-url <https url> --events <type,type,…> [--description <text>] [--disabled]
+                                                      (prints the signing secret: the only time it is shown)
+  webhooks update --project <id> --endpoint <id> [--endpoint-url <url>] [--events <types>] [--description <text>] [--enable | --disable]
+  webhooks delete --project <id> --endpoint <id>
+  webhooks rotate --project <id> --endpoint <id> [--overlap-hours <0–168, default 24>]
+                                                      (prints the new secret; the old one signs too until the overlap ends)
+  webhooks deliveries --project <id> --endpoint <id> [--status pending|succeeded|failed] [--event <type>] [--limit <n>] [--cursor <id>]
+  webhooks resend --project <id> --delivery <id>
+  webhooks replay --project <id> --endpoint <id> --from <ISO time> --to <ISO time>   (events in [from, to))
+  webhooks test --project <id> --endpoint <id>
+
+  Event types: player.created player.signed_in player.deleted player.banned player.unbanned
+  player.email_linked purchase.completed currency.changed item.granted item.revoked
+  leaderboard.score_submitted leaderboard.period_closed config.imported`;
 
 class UsageError extends Error {}
 
@@ -52,6 +67,20 @@ async function main() {
       file: { type: "string" },
       "dry-run": { type: "boolean", default: false },
       "expect-diff": { type: "string" },
+      endpoint: { type: "string" },
+      "endpoint-url": { type: "string" },
+      delivery: { type: "string" },
+      events: { type: "string" },
+      event: { type: "string" },
+      description: { type: "string" },
+      disabled: { type: "boolean", default: false },
+      enable: { type: "boolean", default: false },
+      disable: { type: "boolean", default: false },
+      "overlap-hours": { type: "string" },
+      status: { type: "string" },
+      cursor: { type: "string" },
+      from: { type: "string" },
+      to: { type: "string" },
       help: { type: "boolean", default: false },
     },
   });
@@ -111,7 +140,82 @@ async function main() {
       return print(await api.config.import.mutate(values["expect-diff"] ? { ...input, expectDiffHash: values["expect-diff"] } : input));
     }
     default:
+      if (positionals[0] === "webhooks") return print(await webhooks(api, positionals[1], values));
       throw new UsageError(`Unknown command "${positionals.join(" ")}".`);
+  }
+}
+
+const eventList = (text) =>
+  text
+    .split(",")
+    .map((t) => t.trim())
+    .filter(Boolean);
+
+function wholeNumber(values, name) {
+  const value = values[name];
+  if (value === undefined) return undefined;
+  const n = Number(value);
+  if (!Number.isInteger(n)) throw new UsageError(`--${name} is a whole number.`);
+  return n;
+}
+
+/** `webhooks <verb>`: the dashboard's procedures; secrets are printed only by create and rotate. */
+async function webhooks(api, verb, values) {
+  const projectId = required(values, "project");
+  const endpoint = () => ({ projectId, endpointId: required(values, "endpoint") });
+  switch (verb) {
+    case "list":
+      return api.webhooks.list.query({ projectId });
+    case "create":
+      return api.webhooks.create.mutate({
+        projectId,
+        endpoint: {
+          url: required(values, "endpoint-url"),
+          eventTypes: eventList(required(values, "events")),
+          ...(values.description === undefined ? {} : { description: values.description }),
+          enabled: !values.disabled,
+        },
+      });
+    case "update": {
+      if (values.enable && values.disable) throw new UsageError("--enable or --disable, not both.");
+      const patch = {
+        ...(values["endpoint-url"] === undefined ? {} : { url: values["endpoint-url"] }),
+        ...(values.events === undefined ? {} : { eventTypes: eventList(values.events) }),
+        ...(values.description === undefined ? {} : { description: values.description }),
+        ...(values.enable ? { enabled: true } : values.disable ? { enabled: false } : {}),
+      };
+      if (Object.keys(patch).length === 0)
+        throw new UsageError("Nothing to change: give --endpoint-url, --events, --description, --enable or --disable.");
+      return api.webhooks.update.mutate({ ...endpoint(), patch });
+    }
+    case "delete":
+      await api.webhooks.delete.mutate(endpoint());
+      return { deleted: values.endpoint };
+    case "rotate": {
+      const overlapHours = wholeNumber(values, "overlap-hours");
+      return api.webhooks.rotateSecret.mutate({ ...endpoint(), ...(overlapHours === undefined ? {} : { overlapHours }) });
+    }
+    case "deliveries": {
+      const status = values.status?.toUpperCase();
+      if (status !== undefined && !["PENDING", "SUCCEEDED", "FAILED"].includes(status))
+        throw new UsageError("--status is pending, succeeded or failed.");
+      const limit = wholeNumber(values, "limit");
+      return api.webhooks.deliveries.query({
+        ...endpoint(),
+        ...(status ? { status } : {}),
+        ...(values.event ? { eventType: values.event } : {}),
+        ...(values.cursor ? { cursor: values.cursor } : {}),
+        ...(limit === undefined ? {} : { limit }),
+      });
+    }
+    case "resend":
+      return api.webhooks.resend.mutate({ projectId, deliveryId: required(values, "delivery") });
+    case "replay":
+      return api.webhooks.replay.mutate({ ...endpoint(), range: { from: required(values, "from"), to: required(values, "to") } });
+    case "test":
+      return api.webhooks.sendTest.mutate(endpoint());
+    default:
+      throw new UsageError(`Unknown command "webhooks ${verb ?? ""}".`);
   }
 }
 

@@ -10,6 +10,7 @@ import { auditRouter, playersRouter } from "./routers/players";
 import { projectsRouter } from "./routers/projects";
 import { providersRouter } from "./routers/providers";
 import { tokensRouter } from "./routers/tokens";
+import { webhooksRouter } from "./routers/webhooks";
 
 export const appRouter = router({
   projects: projectsRouter,
@@ -23,6 +24,7 @@ export const appRouter = router({
   email: emailRouter,
   config: configRouter,
   tokens: tokensRouter,
+  webhooks: webhooksRouter,
   account: accountRouter,
   operators: operatorsRouter,
 });

@@ -1,0 +1,6 @@
+import { Webhooks } from "@/components/dashboard/webhooks/endpoints";
+
+export default async function WebhooksPage({ params }: { params: Promise<{ projectId: string }> }) {
+  const { projectId } = await params;
+  return <Webhooks projectId={projectId} />;
+}
