@@ -1,4 +1,3 @@
-import { spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -13,6 +12,7 @@ import { upsertIdentityProvider } from "@/server/services/identity-providers";
 import { createLeaderboard } from "@/server/services/leaderboards/definitions";
 import { upsertOperator } from "@/server/services/operators";
 import { api, baseUrl } from "../support/api";
+import { cli } from "../support/cli";
 import { anonymousPlayer, makeProject, type TestProject } from "../support/fixtures";
 
 /**
@@ -383,25 +383,6 @@ describe("operator access tokens", () => {
     expect(await prisma().auditEntry.count({ where: { action: "token.revoke", target: ownerToken.id } })).toBe(0);
   });
 });
-
-function cli(args: string[], token: string): Promise<{ code: number; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ["server/cli/admin.mjs", ...args], {
-      env: { ...process.env, GB_URL: baseUrl(), GB_TOKEN: token },
-      stdio: ["ignore", "pipe", "pipe"],
-    });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.on("data", (d) => {
-      stdout += d;
-    });
-    child.stderr.on("data", (d) => {
-      stderr += d;
-    });
-    child.on("error", reject);
-    child.on("close", (code) => resolve({ code: code ?? -1, stdout, stderr }));
-  });
-}
 
 describe("npm run admin (server/cli/admin.mjs) against the app", () => {
   it("lists and creates projects, exports, dry-runs and applies an import, creates a key; plan set needs an instance admin", async () => {

@@ -1,31 +1,13 @@
-import { spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { beforeAll, describe, expect, it } from "vitest";
 import { createOperatorToken } from "@/server/auth/operator-tokens";
 import { prisma } from "@/server/db";
 import { upsertOperator } from "@/server/services/operators";
-import { baseUrl } from "../support/api";
+import { cli } from "../support/cli";
 import { makeProject } from "../support/fixtures";
 
 /** `npm run admin -- webhooks …` against the app: the dashboard's procedures, secrets printed only by create and rotate. */
-function cli(args: string[], token: string): Promise<{ code: number; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ["server/cli/admin.mjs", ...args], {
-      env: { ...process.env, GB_URL: baseUrl(), GB_TOKEN: token },
-      stdio: ["ignore", "pipe", "pipe"],
-    });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.on("data", (d) => {
-      stdout += d;
-    });
-    child.stderr.on("data", (d) => {
-      stderr += d;
-    });
-    child.on("error", reject);
-    child.on("close", (code) => resolve({ code: code ?? -1, stdout, stderr }));
-  });
-}
+
 async function ok<T>(args: string[], token: string): Promise<T> {
   const r = await cli(args, token);
   expect(r.code, r.stderr).toBe(0);

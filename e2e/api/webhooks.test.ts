@@ -45,6 +45,21 @@ const appEnv = (scale: string) => ({
   WEBHOOK_POLL_MS: "200",
 });
 
+/** An app of this file's database for the enclosing describe block (started before it, stopped after it). */
+function appForBlock(retryScale: string): () => StartedApp {
+  let app: StartedApp | undefined;
+  beforeAll(async () => {
+    app = await startApp(appEnv(retryScale));
+  });
+  afterAll(async () => {
+    await app?.stop();
+  });
+  return () => {
+    if (!app) throw new Error("the app is not started");
+    return app;
+  };
+}
+
 afterAll(async () => {
   await pool().end();
   await db.drop();
@@ -163,17 +178,7 @@ const deliveries = async (endpointId: string) =>
   ).rows;
 
 describe("deliveries", () => {
-  let app: StartedApp | undefined;
-  const current = () => {
-    if (!app) throw new Error("the app is not started");
-    return app;
-  };
-  beforeAll(async () => {
-    app = await startApp(appEnv("0.0001"));
-  });
-  afterAll(async () => {
-    await app?.stop();
-  });
+  const current = appForBlock("0.0001");
 
   it("a purchase is delivered as purchase.completed and currency.changed, each signed so the standardwebhooks library verifies it", async () => {
     const project = await economyProject();
@@ -311,17 +316,7 @@ function failedAttemptTimes(app: StartedApp, deliveryId: string): number[] {
 }
 
 describe("retries", () => {
-  let app: StartedApp | undefined;
-  const current = () => {
-    if (!app) throw new Error("the app is not started");
-    return app;
-  };
-  beforeAll(async () => {
-    app = await startApp(appEnv("0.0001"));
-  });
-  afterAll(async () => {
-    await app?.stop();
-  });
+  const current = appForBlock("0.0001");
 
   it("a receiver answering 500, one timing out and one refusing connections get eight attempts with growing gaps, then FAILED", async () => {
     const project = await economyProject();
