@@ -16,6 +16,10 @@ const env = {
   HOST: "127.0.0.1",
   EMBEDDED_POSTGRES_PORT: String(await freePort()),
   API_KEY_CACHE_TTL_SECONDS: "2",
+  // As in the API suite: operator sign-in fails closed when the limiter's store is slower than
+  // this, and a busy 2-core machine running Chromium beside the app can stall 100 ms (CI once
+  // refused a sign-in with "rate-limit store slower than 100 ms").
+  RATE_LIMIT_STORE_TIMEOUT_MS: "1000",
   // The health view's counts are written every 0.5 s (5 s in production), so specs see them at once.
   USAGE_FLUSH_MS: "500",
   // One process, like the API suite: the workers have their own test (e2e/api/cluster.test.ts).
