@@ -30,6 +30,7 @@ const NOUN: Record<TargetRef["kind"], string> = {
   item: "item",
   purchase: "purchase",
   operator: "operator",
+  webhook: "webhook endpoint",
 };
 
 function hrefOf(projectId: string, ref: TargetRef): string | null {
@@ -46,6 +47,8 @@ function hrefOf(projectId: string, ref: TargetRef): string | null {
       return `/projects/${projectId}/economy`;
     case "operator":
       return `/projects/${projectId}/members`;
+    case "webhook":
+      return `/projects/${projectId}/webhooks`;
   }
 }
 

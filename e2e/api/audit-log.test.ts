@@ -62,6 +62,21 @@ describe("audit log filters", () => {
     expect(after.entries[0]?.targetRef).toEqual({ kind: "player", id: playerId, name: null });
   });
 
+  it("a webhook action's target is its endpoint, named by its description (its URL when it has none)", async () => {
+    const described = await as(alice).webhooks.create({
+      projectId: project.projectId,
+      endpoint: { url: "https://hooks.example.com/crm", description: "CRM", eventTypes: ["player.created"] },
+    });
+    const bare = await as(alice).webhooks.create({
+      projectId: project.projectId,
+      endpoint: { url: "https://hooks.example.com/bare", eventTypes: ["player.created"] },
+    });
+    const { entries } = await list(alice, { action: "webhook." });
+    const refOf = (id: string) => entries.find((e) => e.target === id)?.targetRef;
+    expect(refOf(described.endpoint.id)).toEqual({ kind: "webhook", id: described.endpoint.id, name: "CRM" });
+    expect(refOf(bare.endpoint.id)).toEqual({ kind: "webhook", id: bare.endpoint.id, name: "https://hooks.example.com/bare" });
+  });
+
   it("another project's entries never appear, whatever the filters", async () => {
     const other = await makeProject();
     const stranger = await operatorWith("OWNER", other.projectId);

@@ -114,7 +114,7 @@ export async function auditOperators(o: { projectId: string }): Promise<Array<{ 
   return rows;
 }
 
-export type TargetKind = "player" | "key" | "leaderboard" | "currency" | "item" | "purchase" | "operator";
+export type TargetKind = "player" | "key" | "leaderboard" | "currency" | "item" | "purchase" | "operator" | "webhook";
 export type TargetRef = { kind: TargetKind; id: string; name: string | null };
 
 /** What an action's target names: the first path segment of the target ("player-id/key", "board/player"). */
@@ -127,6 +127,8 @@ export function targetKindOf(action: string): TargetKind | null {
   if (action.startsWith("key.")) return "key";
   if (action.startsWith("leaderboard.") || action === "export.leaderboard") return "leaderboard";
   if (action === "member.role" || action === "member.remove") return "operator";
+  // Every webhook action names its endpoint, except a resend (it names the delivery).
+  if (action.startsWith("webhook.") && action !== "webhook.resend") return "webhook";
   return null;
 }
 
@@ -140,8 +142,10 @@ const NAME_QUERIES: Record<TargetKind, string> = {
   purchase: "SELECT id, name FROM purchases WHERE project_id = $1 AND id = ANY($2::text[])",
   operator:
     "SELECT op.id::text AS id, op.email AS name FROM operators op WHERE op.id = ANY($2::uuid[]) AND EXISTS (SELECT 1 FROM audit_log a WHERE a.project_id = $1 AND a.target = op.id::text)",
+  webhook:
+    "SELECT id::text AS id, coalesce(nullif(description, ''), url) AS name FROM webhook_endpoints WHERE project_id = $1 AND id = ANY($2::uuid[])",
 };
-const UUID_KINDS = new Set<TargetKind>(["player", "key", "operator"]);
+const UUID_KINDS = new Set<TargetKind>(["player", "key", "operator", "webhook"]);
 const targetIdOf = (target: string) => target.split("/")[0] ?? target;
 
 async function targetNames(projectId: string, rows: AuditRow[]): Promise<Map<string, string>> {
