@@ -11,6 +11,7 @@ import type { CreateLeaderboard } from "@/server/services/leaderboards/schemas";
 import { upsertOperator } from "@/server/services/operators";
 import { banPlayer } from "@/server/services/players/bans";
 import { endpointsChanged } from "@/server/services/webhooks/events";
+import { EVENT_PAYLOADS } from "@/server/services/webhooks/payloads";
 import { appRouter } from "@/server/trpc/router";
 import { api } from "../support/api";
 import { anonymousPlayer, makeProject, type TestPlayer, type TestProject } from "../support/fixtures";
@@ -414,5 +415,44 @@ describe("scheduled jobs", () => {
       await new Promise((resolve) => setTimeout(resolve, 250));
     }
     expect(await prisma().session.count({ where: { playerId: expired.playerId } })).toBe(0);
+  });
+});
+
+describe("a close's rewards reach webhooks", () => {
+  it("each paid player gets currency.changed (and item.granted for items) of kind reward, with the board and period, as documented", async () => {
+    const id = await board();
+    const day = futureDay(13);
+    const period = `0:${day.toISOString()}`;
+    const players = [randomUUID(), randomUUID(), randomUUID()];
+    await fill(id, period, players, [30, 20, 10]);
+    const endpoint = randomUUID();
+    await pool().query(
+      `INSERT INTO webhook_endpoints (id, project_id, url, event_types, secret)
+       VALUES ($1, $2, 'https://receiver.example/rewards', ARRAY['currency.changed', 'item.granted'], 'whsec_test')`,
+      [endpoint, project.projectId],
+    );
+    await endpointsChanged(project.projectId);
+    await closeEndedPeriods({ projectId: project.projectId, now: new Date(day.getTime() + DAY + 60_000) });
+    const { rows } = await pool().query<{ type: string; player_id: string; data: Record<string, unknown>; deliveries: number }>(
+      `SELECT e.type, e.player_id, e.data, (SELECT count(*)::int FROM webhook_deliveries d WHERE d.event_id = e.id AND d.endpoint_id = $2) AS deliveries
+         FROM webhook_events e WHERE e.project_id = $1 AND e.data->'source'->>'leaderboardId' = $3 ORDER BY e.type, e.data->>'reason'`,
+      [project.projectId, endpoint, id],
+    );
+    const source = { leaderboardId: id, period };
+    const gems = (rows.filter((r) => r.type === "currency.changed") as typeof rows).map((r) => [r.player_id, r.data.currencies]);
+    expect(gems).toEqual([
+      [players[0], [{ currencyId: "gems", delta: 1000, balance: 1000 }]],
+      [players[1], [{ currencyId: "gems", delta: 500, balance: 500 }]],
+      [players[2], [{ currencyId: "gems", delta: 500, balance: 500 }]],
+    ]);
+    const items = rows.filter((r) => r.type === "item.granted");
+    expect(items.map((r) => [r.player_id, r.data.items])).toEqual([[players[0], [{ itemId: "trophy", quantity: 1, total: 1 }]]]);
+    for (const r of rows) {
+      expect(r.data).toMatchObject({ playerId: r.player_id, kind: "reward", purchaseId: null, source });
+      expect(r.deliveries).toBe(1);
+      const schema = EVENT_PAYLOADS[r.type as "currency.changed" | "item.granted"];
+      expect(schema.safeParse(r.data).success).toBe(true);
+      expect(Object.keys(r.data).every((k) => Object.hasOwn(schema.shape, k))).toBe(true);
+    }
   });
 });

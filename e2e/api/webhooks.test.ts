@@ -71,7 +71,7 @@ function documented(type: string, data: unknown): boolean {
   const schema = EVENT_PAYLOADS[type as EventType];
   if (!schema?.safeParse(data).success) return false;
   const shape = (schema as { shape?: Record<string, unknown> }).shape;
-  return !shape || Object.keys(data as object).every((k) => k in shape);
+  return !shape || Object.keys(data as object).every((k) => Object.hasOwn(shape, k));
 }
 
 type Received = {

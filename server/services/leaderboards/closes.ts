@@ -3,7 +3,7 @@ import { uuidv7 } from "../../crypto";
 import { pool, transaction } from "../../db";
 import { env } from "../../env";
 import { MAX_AMOUNT } from "../economy/schemas";
-import { emitEvent } from "../webhooks/events";
+import { emitEvent, emitEvents } from "../webhooks/events";
 import { type Rewards, rewardRanges } from "./board-schemas";
 import { parseSchedule, periodKey } from "./periods";
 
@@ -268,10 +268,50 @@ async function payRewards(client: pg.PoolClient, c: Candidate, rewards: Rewards,
        (id, project_id, player_id, kind, currencies, items, reason, actor_kind, leaderboard_id, period)
      SELECT w.tx, $1, w.player_id, 'REWARD', coalesce(cur_by.lines, '[]'), coalesce(inv_by.lines, '[]'),
             $4 || ', rank ' || w.rank, 'system', $2, $3
-       FROM w LEFT JOIN cur_by USING (player_id) LEFT JOIN inv_by USING (player_id)`,
+       FROM w LEFT JOIN cur_by USING (player_id) LEFT JOIN inv_by USING (player_id)
+     RETURNING id, player_id, currencies, items, reason`,
     [...board, reason, ...arrays(paid)],
   );
+  await emitRewardEvents(c, written.rows);
   return { granted: written.rowCount ?? 0, skipped };
+}
+
+type RewardRow = {
+  id: string;
+  player_id: string;
+  reason: string;
+  currencies: Array<{ id: string; delta: number; balance: number }>;
+  items: Array<{ itemId: string; delta: number; quantity: number }>;
+};
+
+/** currency.changed and item.granted for every paid player, as an operator's grant has them, with the board and period. */
+async function emitRewardEvents(c: Candidate, rows: RewardRow[]): Promise<void> {
+  const base = (r: RewardRow) => ({
+    playerId: r.player_id,
+    transactionId: r.id,
+    kind: "reward",
+    reason: r.reason,
+    purchaseId: null,
+    source: { leaderboardId: c.leaderboard_id, period: c.period },
+  });
+  const changed = rows.filter((r) => r.currencies.length > 0);
+  await emitEvents(
+    c.project_id,
+    "currency.changed",
+    changed.map((r) => ({
+      playerId: r.player_id,
+      data: { ...base(r), currencies: r.currencies.map((l) => ({ currencyId: l.id, delta: Number(l.delta), balance: Number(l.balance) })) },
+    })),
+  );
+  const granted = rows.filter((r) => r.items.length > 0);
+  await emitEvents(
+    c.project_id,
+    "item.granted",
+    granted.map((r) => ({
+      playerId: r.player_id,
+      data: { ...base(r), items: r.items.map((l) => ({ itemId: l.itemId, quantity: Number(l.delta), total: Number(l.quantity) })) },
+    })),
+  );
 }
 
 /** What the operator sees of a board's closes, newest first. */

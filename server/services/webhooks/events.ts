@@ -97,6 +97,46 @@ export async function emitEvent(e: EventInput): Promise<string | null> {
   const row = rows[0] as { endpoints: number; enabled: number } | undefined;
   if (!e.endpointId && row && row.enabled === 0) noEndpoints.set(e.projectId, Date.now());
   if (!row || row.endpoints === 0) return null;
-  for (const listener of listeners.__gameBackendDeliveriesWritten?.values() ?? []) listener();
+  deliveriesWritten();
   return id;
+}
+
+function deliveriesWritten(): void {
+  for (const listener of listeners.__gameBackendDeliveriesWritten?.values() ?? []) listener();
+}
+
+/**
+ * Many events of one type with one statement (a period close's rewards: one per paid player),
+ * through `pool()` like emitEvent. Returns how many deliveries were written.
+ */
+export async function emitEvents(
+  projectId: string,
+  type: EventType,
+  events: ReadonlyArray<{ playerId: string | null; data: Record<string, unknown> }>,
+): Promise<number> {
+  if (events.length === 0 || !mayHaveEndpoints(projectId)) return 0;
+  const now = Date.now();
+  const { rows } = await pool().query<{ deliveries: number; enabled: number }>(
+    `WITH ep AS (
+       SELECT id FROM webhook_endpoints WHERE project_id = $1 AND enabled AND $2 = ANY(event_types)
+     ), ev AS (
+       INSERT INTO webhook_events (id, project_id, type, player_id, data)
+       SELECT v.id, $1, $2, v.player_id, v.data
+         FROM unnest($3::text[], $4::uuid[], $5::jsonb[]) WITH ORDINALITY AS v(id, player_id, data, n)
+        WHERE EXISTS (SELECT 1 FROM ep) ORDER BY v.n
+       RETURNING id, player_id
+     ), d AS (
+       INSERT INTO webhook_deliveries (id, project_id, endpoint_id, event_id, order_key)
+       SELECT gen_random_uuid(), $1, ep.id, ev.id, ev.player_id::text FROM ep, ev ORDER BY ev.id
+       RETURNING 1
+     )
+     SELECT (SELECT count(*)::int FROM d) AS deliveries,
+            (SELECT count(*)::int FROM webhook_endpoints WHERE project_id = $1 AND enabled) AS enabled`,
+    [projectId, type, events.map(() => eventId(now)), events.map((e) => e.playerId), events.map((e) => JSON.stringify(e.data))],
+  );
+  const row = rows[0];
+  if (row && row.enabled === 0) noEndpoints.set(projectId, now);
+  if (!row || row.deliveries === 0) return 0;
+  deliveriesWritten();
+  return row.deliveries;
 }

@@ -11,8 +11,16 @@ const method = z.enum(["anonymous", "email", "idp"]).meta({ description: "How th
 const ledger = {
   playerId,
   transactionId: z.string().uuid().meta({ description: "The ledger row (GET /economy/transactions shows it)." }),
-  kind: z.enum(["add", "subtract", "purchase", "grant", "revoke"]),
-  reason: z.string().nullable().meta({ description: "The operator's reason (grant, revoke), else null." }),
+  kind: z.enum(["add", "subtract", "purchase", "grant", "revoke", "reward"]),
+  reason: z
+    .string()
+    .nullable()
+    .meta({ description: "The operator's reason (grant, revoke), a reward's board, period and rank, else null." }),
+  source: z
+    .object({ leaderboardId: z.string(), period: z.string() })
+    .nullable()
+    .optional()
+    .meta({ description: "A reward's leaderboard and period (kind `reward`, a period close); absent otherwise." }),
 };
 const itemLines = z.array(
   z.object({
@@ -68,11 +76,11 @@ export const EVENT_PAYLOADS = {
     })
     .meta({
       id: "WebhookCurrencyChanged",
-      description: "Every ledger row that changes a currency: add, subtract, purchase, grant, revoke.",
+      description: "Every ledger row that changes a currency: add, subtract, purchase, grant, revoke, and a period close's reward.",
     }),
   "item.granted": z
     .object({ ...ledger, purchaseId: z.string().nullable(), items: itemLines })
-    .meta({ id: "WebhookItemGranted", description: "Items gained (a purchase's rewards, an operator's grant)." }),
+    .meta({ id: "WebhookItemGranted", description: "Items gained (a purchase's rewards, an operator's grant, a period close's reward)." }),
   "item.revoked": z
     .object({ ...ledger, purchaseId: z.string().nullable(), items: itemLines })
     .meta({ id: "WebhookItemRevoked", description: "Items lost (an operator's revoke, items spent by a purchase)." }),
