@@ -14,7 +14,7 @@ import http from "node:http";
 import os from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
-import { ensureBuild, load, root, signIn, startProduct, unlimitDemo } from "./lib.mjs";
+import { ensureBuild, load, processCpuMs, root, signIn, startProduct, unlimitDemo } from "./lib.mjs";
 import { volumeScenarios } from "./scenarios.mjs";
 import { seedVolume, VOLUME_BOARD } from "./seed-volume.mjs";
 
@@ -99,7 +99,9 @@ try {
     Number((await product.sql("SELECT count(*)::int AS n FROM webhook_events WHERE created_at >= $1", [since])).rows[0]?.n ?? 0);
 
   const mix = volumeScenarios.find((s) => s.name === "mix");
-  const spec = await mix.setup(product, { connections });
+  // Refresh is 5 % of the mix and each token is presented once: enough for every slice at up to 1,500 req/s.
+  const refreshReserve = Math.ceil((rounds * 2 * duration + 3) * 1_500 * 0.05);
+  const spec = await mix.setup(product, { refreshReserve });
   await load(product.baseUrl, spec, { duration: 3, connections }); // warm-up
   const slices = [];
   for (let round = 0; round < rounds; round++) {
@@ -107,6 +109,9 @@ try {
       await setEnabled(enabled);
       const since = new Date();
       const first = received.length;
+      // CPU from the slice's start until its outbox drained: the app's processes, Postgres, and
+      // this process (load generator and receiver), per request of the mix.
+      const cpu0 = { app: processCpuMs(product.pid, { exclude: "postgres" }), all: processCpuMs(product.pid), gen: process.cpuUsage() };
       const t0 = Date.now();
       const result = await load(product.baseUrl, spec, { duration, connections });
       const t1 = Date.now();
@@ -120,6 +125,11 @@ try {
         }
         drainMs = Date.now() - t1;
       }
+      const gen = process.cpuUsage(cpu0.gen);
+      const app = processCpuMs(product.pid, { exclude: "postgres" }) - cpu0.app;
+      const all = processCpuMs(product.pid) - cpu0.all;
+      const perRequest = (ms) => (ms * 1000) / Math.max(1, result.requests);
+      const cpu = { app: perRequest(app), pg: perRequest(all - app), gen: perRequest((gen.user + gen.system) / 1000) };
       const mine = received.slice(first);
       const events = enabled ? await countSince(since) : 0;
       slices.push({
@@ -134,9 +144,10 @@ try {
         received: mine.length,
         unique: new Set(mine.map((r) => r.id)).size,
         drainMs,
+        cpu,
       });
       console.error(
-        `[bench] webhooks ${enabled ? "on " : "off"}: ${result.rps.toFixed(0)} req/s, p99 ${result.p99} ms${enabled ? `, ${events} events, ${mine.length} received, drained ${drainMs} ms after the load` : ""}`,
+        `[bench] webhooks ${enabled ? "on " : "off"}: ${result.rps.toFixed(0)} req/s, p99 ${result.p99} ms, CPU µs/request app ${cpu.app.toFixed(0)} Postgres ${cpu.pg.toFixed(0)} generator ${cpu.gen.toFixed(0)}${enabled ? `, ${events} events, ${mine.length} received, drained ${drainMs} ms after the load` : ""}`,
       );
     }
   }
@@ -170,6 +181,18 @@ const lines = [
     on.map((s) => s.p99),
     0.5,
   )} | ${mean(on.map((s) => s.eventsPerSecond)).toFixed(0)} | ${mean(on.map((s) => s.deliveredPerSecond)).toFixed(0)} | ${ms(quantile(lags, 0.5))} | ${ms(quantile(lags, 0.99))} | ${ms(Math.max(...lags))} | ${Math.max(...on.map((s) => s.drainMs))} |`,
+  "",
+  "CPU per request of the mix, from a slice's start until its outbox drained (mean of slices), in µs:",
+  "",
+  "| endpoint | app processes | Postgres | load generator + receiver |",
+  "|---|---:|---:|---:|",
+  ...[
+    ["disabled", off],
+    ["enabled", on],
+  ].map(
+    ([label, xs]) =>
+      `| ${label} | ${mean(xs.map((s) => s.cpu.app)).toFixed(0)} | ${mean(xs.map((s) => s.cpu.pg)).toFixed(0)} | ${mean(xs.map((s) => s.cpu.gen)).toFixed(0)} |`,
+  ),
   "",
   `Slices in order (mix req/s): ${report.slices.map((s) => `${s.enabled ? "on" : "off"} ${s.rps.toFixed(0)}`).join(", ")}.`,
   "",
