@@ -299,10 +299,10 @@ const OBSERVABILITY_BUDGET = 0.05;
 
 if (topologies.has("observability")) {
   // Both sides at once on one seeded database of this machine's Postgres: "on" (the defaults) and
-  // "off" (METRICS=off LOG_LEVEL=warn), two launchers alike but for those variables (neither owns
-  // the database: an embedded Postgres would run under one of them). Load goes to one side at a
-  // time in short slices, alternated (on off, off on, …), so a machine that slows down or speeds
-  // up weighs on both alike: runs minutes apart on this machine differ by up to 40 %.
+  // "off" (METRICS=off LOG_LEVEL=warn), launchers alike but for those variables (neither owns
+  // the database: an embedded Postgres would run under one of them). Load goes to one launcher
+  // at a time in short slices, alternated (on off off on, then reversed), so a machine that slows
+  // down or speeds up weighs on both sides alike: runs minutes apart here differ by up to 40 %.
   const measured = volumeScenarios.filter((s) => ["data-get", "mix"].includes(s.name));
   const slice = Math.max(2, duration / 2);
   const database = await createDatabase();
@@ -312,32 +312,50 @@ if (topologies.has("observability")) {
     // idle): started in the same way, one after the other, they differ only in their variables.
     // The same data directory: the same demo project and keys (demo.json), found in the database.
     const alike = { ...benchEnv, DATA_DIR: owner.dataDir, DATABASE_URL: owner.databaseUrl, JWT_SECRET: owner.jwtSecret, REDIS_URL: "" };
-    const on = await startProduct(alike);
-    const off = await startProduct({ ...alike, ...observabilityOff }).catch(async (error) => {
-      await on.stop();
-      throw error;
-    });
-    on.volume = owner.volume;
-    off.volume = owner.volume;
+    // Two launchers per side, started on, off, off, on (ABBA): a product started earlier ran up
+    // to 5 % faster in earlier runs of this topology, and a control with both sides alike
+    // (--observability-off LOG_LEVEL=info) read 1–3 % against the side started first. With the
+    // sides' start positions 1 + 4 and 2 + 3, a bias that follows the start order cancels.
+    const launchers = [];
     try {
-      const sides = { on, off };
+      for (const side of ["on", "off", "off", "on"]) {
+        const product = await startProduct(side === "on" ? alike : { ...alike, ...observabilityOff });
+        product.volume = owner.volume;
+        product.side = side;
+        launchers.push(product);
+      }
       const rows = [];
       for (const scenario of measured) {
         const conns = scenario.connections ?? connections;
-        const specs = { on: await scenario.setup(on, { connections: conns }), off: await scenario.setup(off, { connections: conns }) };
-        // Warm-up, alternated too: JIT, pools, caches, and the database's buffers for both.
-        for (const side of ["on", "off", "off", "on"]) await load(sides[side].baseUrl, specs[side], { duration: 3, connections: conns });
+        const specs = [];
+        for (const product of launchers) specs.push(await scenario.setup(product, { connections: conns }));
+        // Warm-up: JIT, pools, caches, and the database's buffers for every launcher.
+        for (const [i, product] of launchers.entries()) await load(product.baseUrl, specs[i], { duration: 3, connections: conns });
         const rounds = [];
         for (let round = 0; round < OBSERVABILITY_ROUNDS; round++) {
-          const order = round % 2 === 0 ? ["on", "off"] : ["off", "on"];
+          // ABBA within a round too, reversed every other round: on off off on, then on off off on backwards.
+          const order = round % 2 === 0 ? [0, 1, 2, 3] : [3, 2, 1, 0];
+          const slices = [];
+          for (const i of order)
+            slices[i] = await loadWithCpu(launchers[i], specs[i], { duration: slice, connections: conns }, serverCpuMs);
           const result = {};
-          for (const side of order)
-            result[side] = await loadWithCpu(sides[side], specs[side], { duration: slice, connections: conns }, serverCpuMs);
+          for (const side of ["on", "off"]) {
+            const mine = slices.filter((_, i) => launchers[i].side === side);
+            const requests = mine.reduce((n, r) => n + r.requests, 0);
+            result[side] = {
+              requests,
+              rps: requests / (mine.length * slice),
+              p99: median(mine.map((r) => r.p99)),
+              cpuMs: mine.reduce((n, r) => n + r.cpuMs, 0),
+              errors: mine.reduce((n, r) => n + r.errors, 0),
+              slices: mine.map(pick),
+            };
+          }
           rounds.push(result);
         }
         const sum = (side, field) => rounds.reduce((n, r) => n + r[side][field], 0);
         const sideSummary = (side) => ({
-          rps: sum(side, "requests") / (rounds.length * slice),
+          rps: sum(side, "requests") / (rounds.length * 2 * slice),
           p99: median(rounds.map((r) => r[side].p99)),
           cpuUs: (sum(side, "cpuMs") * 1000) / sum(side, "requests"),
           errors: sum(side, "errors"),
@@ -345,7 +363,7 @@ if (topologies.has("observability")) {
         const row = {
           name: scenario.name,
           title: scenario.title,
-          rounds: rounds.map((r) => ({ on: pick(r.on), off: pick(r.off) })),
+          rounds: rounds.map((r) => ({ on: r.on, off: r.off })),
           on: sideSummary("on"),
           off: sideSummary("off"),
           roundCosts: rounds.map((r) => costOf(r.on.rps, r.off.rps)),
@@ -361,8 +379,7 @@ if (topologies.has("observability")) {
       }
       return rows;
     } finally {
-      await off.stop();
-      await on.stop();
+      for (const product of launchers.reverse()) await product.stop();
     }
   }).finally(() => database.drop());
 }
@@ -467,7 +484,7 @@ if (report.observability) {
         ? "met"
         : `met on the estimate (the interval reaches ${cost(o.interval[1])})`;
   lines.push(
-    `**Observability on vs off** (one seeded database on this machine's Postgres, in-process limiter; on: metrics + one access line per request, the defaults; off: ${args["observability-off"].replaceAll(",", " ")}; two launchers started alike on the same database, beside the idle one that seeded it; ${OBSERVABILITY_ROUNDS} rounds of a ${Math.max(2, duration / 2)} s slice per side, alternated on/off then off/on; CPU is the server's processes, Postgres left out; budget: ≤ ${OBSERVABILITY_BUDGET * 100} % of throughput)`,
+    `**Observability on vs off** (one seeded database on this machine's Postgres, in-process limiter; on: metrics + one access line per request, the defaults; off: ${args["observability-off"].replaceAll(",", " ")}; two launchers per side started alike on the same database in the order on, off, off, on, beside the idle one that seeded it; ${OBSERVABILITY_ROUNDS} rounds of a ${Math.max(2, duration / 2)} s slice per launcher, in start order then reversed; CPU is the server's processes, Postgres left out; budget: ≤ ${OBSERVABILITY_BUDGET * 100} % of throughput)`,
     "",
     "| scenario | on: req/s, p99 ms (median slice), CPU µs/request | off: req/s, p99 ms, CPU µs/request | cost of on per round (by req/s) | cost: all slices; median round; CPU per request; 95 % interval of the rounds' mean | budget |",
     "|---|---:|---:|---|---:|---:|",
