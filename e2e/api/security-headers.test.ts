@@ -6,7 +6,9 @@ import { dedicatedApp } from "../support/dedicated-app";
  * HSTS on dashboard pages (proxy.ts, docs/operating/deployment.md): sent only when the request
  * arrived over HTTPS — directly, or with TRUST_PROXY set, as a TLS-terminating proxy's
  * `X-Forwarded-Proto: https` says. The Playwright server serves plain HTTP without TRUST_PROXY,
- * so these checks run here: the suite's app sets TRUST_PROXY, a dedicated one does not.
+ * so these checks run here: the suite's app sets TRUST_PROXY, a dedicated one does not. Without
+ * TRUST_PROXY two layers refuse the header: the launcher replaces X-Forwarded-Proto with "http"
+ * (server/cli/start.mjs) and proxy.ts ignores it; this checks the product, so either one suffices.
  */
 const HSTS = "max-age=31536000; includeSubDomains";
 
