@@ -1,6 +1,9 @@
 import { randomBytes } from "node:crypto";
+import { readdirSync } from "node:fs";
+import path from "node:path";
 import { describe, expect, it } from "vitest";
 import type { SessionOperator } from "@/server/auth/operator";
+import { operatorForSession, startOperatorSession } from "@/server/auth/operator-sessions";
 import { createOperatorToken } from "@/server/auth/operator-tokens";
 import { prisma } from "@/server/db";
 import { AppError } from "@/server/errors";
@@ -17,12 +20,61 @@ import {
   updateItemAs,
   updatePurchaseAs,
 } from "@/server/services/economy/commands";
-import { createBoard, deleteBoard, removeEntryAs, resetBoard, updateBoard } from "@/server/services/leaderboards/commands";
+import { getEmailSettingsAs, listEmailsAs, setEmailSettingsAs } from "@/server/services/email";
+import { exportAs } from "@/server/services/exports";
+import { instanceHealthAs, projectHealthAs } from "@/server/services/health";
+import { identityProvidersFor, removeIdentityProvider, saveIdentityProvider } from "@/server/services/identity-providers";
+import { createBoard, deleteBoard, removeEntryAs, resetBoard, setScoreAs, updateBoard } from "@/server/services/leaderboards/commands";
 import { addMember, listMembers, removeMember, revokeInvite, setMemberRole } from "@/server/services/members";
-import { createTokenAs, revokeTokenAs, upsertOperator } from "@/server/services/operators";
-import { banPlayerAs, deletePlayerAs, revokePlayerSessionsAs, setPlayerDataAs, unbanPlayerAs } from "@/server/services/players/commands";
-import { createApiKeyAs, deleteProjectAs, renameProjectAs, revokeApiKeyAs, setPlanAs } from "@/server/services/projects/commands";
+import {
+  changeOwnPassword,
+  createTokenAs,
+  endOwnSession,
+  listOperators,
+  removeOperator,
+  revokeTokenAs,
+  setOperatorCanCreateProjects,
+  setOperatorDisabled,
+  signOutEverywhere,
+  upsertOperator,
+} from "@/server/services/operators";
+import { banPlayersAs, grantPlayersAs } from "@/server/services/players/bulk";
+import {
+  banPlayerAs,
+  deletePlayerAs,
+  exportPlayerAs,
+  resendVerificationAs,
+  revokePlayerSessionsAs,
+  sendResetCodeAs,
+  setDisplayNameAs,
+  setPlayerDataAs,
+  unbanPlayerAs,
+} from "@/server/services/players/commands";
+import { createProjectAs } from "@/server/services/projects";
+import {
+  createApiKeyAs,
+  deleteProjectAs,
+  projectFor,
+  renameProjectAs,
+  revokeApiKeyAs,
+  setDataSettingsAs,
+  setPlanAs,
+} from "@/server/services/projects/commands";
+import {
+  createWebhookEndpointAs,
+  deleteWebhookEndpointAs,
+  getWebhookDeliveryAs,
+  getWebhookEndpointAs,
+  listWebhookDeliveriesAs,
+  listWebhookEndpointsAs,
+  replayWebhookEventsAs,
+  resendWebhookDeliveryAs,
+  rotateWebhookSecretAs,
+  sendWebhookTestAs,
+  updateWebhookEndpointAs,
+} from "@/server/services/webhooks/endpoints";
 import { makeProject } from "../support/fixtures";
+import { root } from "../support/launch.mjs";
 
 /**
  * Operator commands are services that authorize, run, audit and invalidate themselves
@@ -46,6 +98,147 @@ async function refusal(call: Promise<unknown>): Promise<string> {
   }
   throw new Error("the call was not refused");
 }
+
+type Ctx = ReturnType<typeof ctx>;
+type Fixture = { projectId: string; viewerId: string };
+const PROJECT_NOT_FOUND = "NOT_FOUND (Project not found.)";
+
+/** How a service answered: its refusal's code; a NOT_FOUND names its message (a missing row is not a hidden project). */
+async function answer(call: (c: Ctx) => Promise<unknown>, c: Ctx): Promise<string> {
+  try {
+    await call(c); // a service that throws before returning its promise is refused here too
+  } catch (error) {
+    if (!(error instanceof AppError)) throw error;
+    return error.code === "NOT_FOUND" ? `NOT_FOUND (${error.message})` : error.code;
+  }
+  return "answered";
+}
+
+const playerId = "00000000-0000-7000-8000-000000000001";
+const missingId = "00000000-0000-7000-8000-0000000000ff";
+
+/** Every project command service (admin or owner), called with an input it would accept from its role. */
+function projectCommands({ projectId, viewerId }: Fixture): Record<string, (c: Ctx) => Promise<unknown>> {
+  const id = "gems";
+  const board = { projectId, id: "weekly" };
+  const document = { version: 1 as const, currencies: [], items: [], purchases: [], leaderboards: [], identityProviders: [] };
+  const bulk = { projectId, playerIds: [playerId], batch: missingId, reason: "support" };
+  const endpoint = { projectId, endpointId: missingId };
+  return {
+    createCurrencyAs: (c) =>
+      createCurrencyAs(c, { projectId, currency: { id, name: "Gems", initialBalance: 0, maxBalance: null } as never }),
+    updateCurrencyAs: (c) => updateCurrencyAs(c, { projectId, id, patch: { name: "G" } }),
+    deleteCurrencyAs: (c) => deleteCurrencyAs(c, { projectId, id }),
+    createItemAs: (c) => createItemAs(c, { projectId, item: { id, name: "Sword" } as never }),
+    updateItemAs: (c) => updateItemAs(c, { projectId, id, patch: { name: "S" } }),
+    deleteItemAs: (c) => deleteItemAs(c, { projectId, id }),
+    createPurchaseAs: (c) => createPurchaseAs(c, { projectId, purchase: { id, name: "P", costs: [], rewards: [] } as never }),
+    updatePurchaseAs: (c) => updatePurchaseAs(c, { projectId, id, patch: { name: "P2" } }),
+    deletePurchaseAs: (c) => deletePurchaseAs(c, { projectId, id }),
+    adjustPlayerAs: (c) =>
+      adjustPlayerAs(c, { projectId, playerId, direction: "grant", currencies: [{ currencyId: id, amount: 1 }], items: [], reason: "x" }),
+    createBoard: (c) => createBoard(c, { projectId, board: { id: board.id } as never }),
+    updateBoard: (c) => updateBoard(c, { ...board, patch: {} }),
+    deleteBoard: (c) => deleteBoard(c, board),
+    resetBoard: (c) => resetBoard(c, board),
+    removeEntryAs: (c) => removeEntryAs(c, { ...board, playerId }),
+    setScoreAs: (c) => setScoreAs(c, { ...board, playerId, score: 1, reason: "correction" }),
+    banPlayerAs: (c) => banPlayerAs(c, { projectId, playerId, reason: "cheating" }),
+    unbanPlayerAs: (c) => unbanPlayerAs(c, { projectId, playerId }),
+    revokePlayerSessionsAs: (c) => revokePlayerSessionsAs(c, { projectId, playerId }),
+    deletePlayerAs: (c) => deletePlayerAs(c, { projectId, playerId }),
+    setPlayerDataAs: (c) => setPlayerDataAs(c, { projectId, playerId, key: "k", value: 1, version: 1 }),
+    setDisplayNameAs: (c) => setDisplayNameAs(c, { projectId, playerId, displayName: "Renamed" }),
+    exportPlayerAs: (c) => exportPlayerAs(c, { projectId, playerId }),
+    sendResetCodeAs: (c) => sendResetCodeAs(c, { projectId, playerId }),
+    resendVerificationAs: (c) => resendVerificationAs(c, { projectId, playerId }),
+    banPlayersAs: (c) => banPlayersAs(c, bulk),
+    grantPlayersAs: (c) => grantPlayersAs(c, { ...bulk, currencies: [{ currencyId: id, amount: 1 }] }),
+    renameProjectAs: (c) => renameProjectAs(c, { projectId, name: "Renamed" }),
+    setDataSettingsAs: (c) => setDataSettingsAs(c, { projectId, keepLedgerOfDeletedPlayers: true }),
+    deleteProjectAs: (c) => deleteProjectAs(c, { projectId, confirmName: "x" }),
+    createApiKeyAs: (c) => createApiKeyAs(c, { projectId, kind: "CLIENT", name: "k" }),
+    revokeApiKeyAs: (c) => revokeApiKeyAs(c, { projectId, keyId: missingId }),
+    dryRunImport: (c) => dryRunImport(c, { projectId, document }),
+    applyImport: (c) => applyImport(c, { projectId, document }),
+    exportAs: (c) => exportAs(c, { projectId, kind: "players", query: {} }),
+    addMember: (c) => addMember(c, { projectId, email: "new-member@studio.test", role: "VIEWER" }),
+    setMemberRole: (c) => setMemberRole(c, { projectId, operatorId: viewerId, role: "ADMIN" }),
+    removeMember: (c) => removeMember(c, { projectId, operatorId: viewerId }),
+    revokeInvite: (c) => revokeInvite(c, { projectId, inviteId: missingId }),
+    saveIdentityProvider: (c) =>
+      saveIdentityProvider(c, {
+        projectId,
+        provider: { id: "studio", issuer: "https://id.example.com", jwksUrl: "https://id.example.com/jwks", audience: "game" },
+      }),
+    removeIdentityProvider: (c) => removeIdentityProvider(c, { projectId, id: "studio" }),
+    setEmailSettingsAs: (c) =>
+      setEmailSettingsAs(c, { projectId, fromName: null, fromAddress: null, requireVerifiedEmail: true, resetUnverifiedEmail: false }),
+    createWebhookEndpointAs: (c) =>
+      createWebhookEndpointAs(c, { projectId, endpoint: { url: "https://hooks.example.com/in", eventTypes: ["player.created"] } as never }),
+    updateWebhookEndpointAs: (c) => updateWebhookEndpointAs(c, { ...endpoint, patch: { enabled: false } }),
+    deleteWebhookEndpointAs: (c) => deleteWebhookEndpointAs(c, endpoint),
+    rotateWebhookSecretAs: (c) => rotateWebhookSecretAs(c, endpoint),
+    resendWebhookDeliveryAs: (c) => resendWebhookDeliveryAs(c, { projectId, deliveryId: missingId }),
+    replayWebhookEventsAs: (c) => replayWebhookEventsAs(c, { ...endpoint, from: "2025-01-01T00:00:00Z", to: "2025-01-02T00:00:00Z" }),
+    sendWebhookTestAs: (c) => sendWebhookTestAs(c, endpoint),
+  };
+}
+
+/** Every project read service (viewer and up). */
+function projectReads({ projectId }: Fixture): Record<string, (c: Ctx) => Promise<unknown>> {
+  return {
+    projectFor: (c) => projectFor(c, { projectId }),
+    listMembers: (c) => listMembers(c, { projectId }),
+    identityProvidersFor: (c) => identityProvidersFor(c, { projectId }),
+    getEmailSettingsAs: (c) => getEmailSettingsAs(c, { projectId }),
+    listEmailsAs: (c) => listEmailsAs(c, { projectId, limit: 10 }),
+    listWebhookEndpointsAs: (c) => listWebhookEndpointsAs(c, { projectId }),
+    getWebhookEndpointAs: (c) => getWebhookEndpointAs(c, { projectId, endpointId: missingId }),
+    listWebhookDeliveriesAs: (c) => listWebhookDeliveriesAs(c, { projectId, endpointId: missingId, limit: 10 }),
+    getWebhookDeliveryAs: (c) => getWebhookDeliveryAs(c, { projectId, deliveryId: missingId }),
+    projectHealthAs: (c) => projectHealthAs(c, { projectId, range: "1h" }),
+  };
+}
+
+/** Operator services with a rule of their own, each checked by the test named here. */
+const CHECKED_ELSEWHERE: Record<string, string> = {
+  setPlanAs: "a project's plan is the instance admins'",
+  instanceHealthAs: "instance-level services refuse",
+  createProjectAs: "creating a project follows the unscoped rule",
+  createTokenAs: "a token cannot mint tokens",
+  revokeTokenAs: "a token cannot mint tokens",
+  changeOwnPassword: "account services follow the session rule",
+  endOwnSession: "account services follow the session rule",
+  signOutEverywhere: "account services follow the session rule",
+  listOperators: "instance-level services refuse",
+  setOperatorDisabled: "instance-level services refuse",
+  setOperatorCanCreateProjects: "instance-level services refuse",
+  removeOperator: "instance-level services refuse",
+};
+
+/**
+ * Exports of the operator service modules that are not operator services: no caller to check
+ * (the CLI's and the seed's, the public invite link's, or helpers taking a project the calling
+ * service has authorized).
+ */
+const NOT_OPERATOR_SERVICES = new Set([
+  "upsertOperator",
+  "inviteInfo",
+  "acceptInvite",
+  "exportConfig",
+  "schemaUrl",
+  "assertJwksUrlAllowed",
+  "upsertIdentityProvider",
+  "findIdentityProvider",
+  "listIdentityProviders",
+  "deleteIdentityProvider",
+  "allowsPlainHttp",
+  "createEndpoint",
+  "updateEndpoint",
+  "deleteEndpoint",
+  "listEndpoints",
+]);
 
 describe("operator commands called without tRPC", () => {
   it("refuse the signed-out (MISSING_TOKEN), a stranger (NOT_FOUND) and a too-low role (FORBIDDEN), changing and auditing nothing", async () => {
@@ -95,50 +288,26 @@ describe("operator commands called without tRPC", () => {
     expect(await refusal(listMembers(scoped, { projectId }))).toBe("NOT_FOUND");
   });
 
-  it("every project command service refuses a viewer (FORBIDDEN) and a stranger (NOT_FOUND) before reading anything, and audits nothing", async () => {
+  it("every project command service refuses the signed-out (MISSING_TOKEN), a viewer (FORBIDDEN) and a stranger (NOT_FOUND), and audits nothing", async () => {
     const { projectId } = await makeProject();
     const [viewer, stranger] = [await operator("VIEWER", projectId), await operator(null, projectId)];
-    const id = "gems";
-    const playerId = "00000000-0000-7000-8000-000000000001";
-    const board = { projectId, id: "weekly" };
-    const document = { version: 1 as const, currencies: [], items: [], purchases: [], leaderboards: [], identityProviders: [] };
-    const commands: Record<string, (c: ReturnType<typeof ctx>) => Promise<unknown>> = {
-      createCurrencyAs: (c) =>
-        createCurrencyAs(c, { projectId, currency: { id, name: "Gems", initialBalance: 0, maxBalance: null } as never }),
-      updateCurrencyAs: (c) => updateCurrencyAs(c, { projectId, id, patch: { name: "G" } }),
-      deleteCurrencyAs: (c) => deleteCurrencyAs(c, { projectId, id }),
-      createItemAs: (c) => createItemAs(c, { projectId, item: { id, name: "Sword" } as never }),
-      updateItemAs: (c) => updateItemAs(c, { projectId, id, patch: { name: "S" } }),
-      deleteItemAs: (c) => deleteItemAs(c, { projectId, id }),
-      createPurchaseAs: (c) => createPurchaseAs(c, { projectId, purchase: { id, name: "P", costs: [], rewards: [] } as never }),
-      updatePurchaseAs: (c) => updatePurchaseAs(c, { projectId, id, patch: { name: "P2" } }),
-      deletePurchaseAs: (c) => deletePurchaseAs(c, { projectId, id }),
-      adjustPlayerAs: (c) =>
-        adjustPlayerAs(c, { projectId, playerId, direction: "grant", currencies: [{ currencyId: id, amount: 1 }], items: [], reason: "x" }),
-      createBoard: (c) => createBoard(c, { projectId, board: { id: board.id } as never }),
-      updateBoard: (c) => updateBoard(c, { ...board, patch: {} }),
-      deleteBoard: (c) => deleteBoard(c, board),
-      resetBoard: (c) => resetBoard(c, board),
-      removeEntryAs: (c) => removeEntryAs(c, { ...board, playerId }),
-      banPlayerAs: (c) => banPlayerAs(c, { projectId, playerId, reason: "cheating" }),
-      unbanPlayerAs: (c) => unbanPlayerAs(c, { projectId, playerId }),
-      revokePlayerSessionsAs: (c) => revokePlayerSessionsAs(c, { projectId, playerId }),
-      deletePlayerAs: (c) => deletePlayerAs(c, { projectId, playerId }),
-      setPlayerDataAs: (c) => setPlayerDataAs(c, { projectId, playerId, key: "k", value: 1, version: 1 }),
-      renameProjectAs: (c) => renameProjectAs(c, { projectId, name: "Renamed" }),
-      deleteProjectAs: (c) => deleteProjectAs(c, { projectId, confirmName: "x" }),
-      createApiKeyAs: (c) => createApiKeyAs(c, { projectId, kind: "CLIENT", name: "k" }),
-      revokeApiKeyAs: (c) => revokeApiKeyAs(c, { projectId, keyId: playerId }),
-      dryRunImport: (c) => dryRunImport(c, { projectId, document }),
-      applyImport: (c) => applyImport(c, { projectId, document }),
-      removeMember: (c) => removeMember(c, { projectId, operatorId: viewer.id }),
-      revokeInvite: (c) => revokeInvite(c, { projectId, inviteId: playerId }),
-    };
-    const seen: Record<string, [string, string]> = {};
+    const commands = projectCommands({ projectId, viewerId: viewer.id });
+    const seen: Record<string, string[]> = {};
     for (const [name, call] of Object.entries(commands))
-      seen[name] = [await refusal(call(ctx(viewer))), await refusal(call(ctx(stranger)))];
-    expect(seen).toEqual(Object.fromEntries(Object.keys(commands).map((name) => [name, ["FORBIDDEN", "NOT_FOUND"]])));
+      seen[name] = [await answer(call, ctx(null)), await answer(call, ctx(viewer)), await answer(call, ctx(stranger))];
+    expect(seen).toEqual(
+      Object.fromEntries(Object.keys(commands).map((name) => [name, ["MISSING_TOKEN", "FORBIDDEN", PROJECT_NOT_FOUND]])),
+    );
     expect(await prisma().auditEntry.count({ where: { projectId } })).toBe(0);
+  });
+
+  it("every project read service refuses the signed-out (MISSING_TOKEN) and a stranger (NOT_FOUND)", async () => {
+    const { projectId } = await makeProject();
+    const stranger = await operator(null, projectId);
+    const reads = projectReads({ projectId, viewerId: stranger.id });
+    const seen: Record<string, string[]> = {};
+    for (const [name, call] of Object.entries(reads)) seen[name] = [await answer(call, ctx(null)), await answer(call, ctx(stranger))];
+    expect(seen).toEqual(Object.fromEntries(Object.keys(reads).map((name) => [name, ["MISSING_TOKEN", PROJECT_NOT_FOUND]])));
   });
 
   it("a project's plan is the instance admins': its owner is FORBIDDEN, an instance admin's viewer token too", async () => {
@@ -167,5 +336,109 @@ describe("operator commands called without tRPC", () => {
       ["token.create", "t2"],
       ["token.revoke", "t5"],
     ]);
+  });
+  it("creating a project follows the unscoped rule: a project-scoped token and a read-only token are FORBIDDEN, an all-projects admin token creates it", async () => {
+    const { projectId } = await makeProject();
+    const email = `cmd-${randomBytes(4).toString("hex")}@studio.test`;
+    const admin = {
+      ...(await upsertOperator({ email, name: email, password: "a long operator passphrase 9", isInstanceAdmin: true })),
+      isInstanceAdmin: true,
+    };
+    const viaToken = async (role: "ADMIN" | "VIEWER", projectIds: string[] | null): Promise<SessionOperator> => {
+      const token = await createOperatorToken({ operator: admin, name: "projects", role, projectIds, instanceAdmin: false });
+      return { ...admin, token: { id: token.id, role, projectIds } };
+    };
+    const name = `unscoped-${randomBytes(3).toString("hex")}`;
+    expect(await refusal(createProjectAs({ actor: await viaToken("ADMIN", [projectId]), requestId: "p1", name }))).toBe("FORBIDDEN");
+    expect(await refusal(createProjectAs({ actor: await viaToken("VIEWER", null), requestId: "p2", name }))).toBe("FORBIDDEN");
+    expect(await prisma().project.count({ where: { name } })).toBe(0);
+    expect((await createProjectAs({ actor: await viaToken("ADMIN", null), requestId: "p3", name })).name).toBe(name);
+  });
+
+  it("account services follow the session rule: with an access token, ending sessions and changing the password are FORBIDDEN and end nothing", async () => {
+    const { projectId } = await makeProject();
+    const owner = await operator("OWNER", projectId);
+    const sessionId = await startOperatorSession({ operatorId: owner.id, userAgent: null, ip: null });
+    const token = await createOperatorToken({ operator: owner, name: "all", role: "OWNER", projectIds: null, instanceAdmin: false });
+    const viaToken = { ...owner, token: { id: token.id, role: "OWNER" as const, projectIds: null } };
+    const password = { currentPassword: "a long operator passphrase 9", newPassword: "another long operator passphrase 10" };
+    expect(await refusal(signOutEverywhere({ actor: viaToken, requestId: "s1" }))).toBe("FORBIDDEN");
+    expect(await refusal(endOwnSession({ actor: viaToken, requestId: "s2", sessionId }))).toBe("FORBIDDEN");
+    expect(await refusal(changeOwnPassword({ actor: viaToken, requestId: "s3", ...password }))).toBe("FORBIDDEN");
+    expect(await operatorForSession({ operatorId: owner.id, sessionId })).not.toBeNull();
+    expect(await prisma().auditEntry.count({ where: { operatorId: owner.id } })).toBe(0);
+    expect(await signOutEverywhere({ actor: { ...owner, sessionId }, requestId: "s4" })).toEqual({ ended: 1 });
+  });
+
+  it("instance-level services refuse an operator who is not an instance admin (FORBIDDEN), and instance health an admin's project-scoped token", async () => {
+    const { projectId } = await makeProject();
+    const owner = await operator("OWNER", projectId);
+    const other = await operator(null, projectId);
+    const o = { actor: owner, requestId: "i1", operatorId: other.id };
+    expect(await refusal(listOperators({ actor: owner }))).toBe("FORBIDDEN");
+    expect(await refusal(setOperatorDisabled({ ...o, disabled: true }))).toBe("FORBIDDEN");
+    expect(await refusal(setOperatorCanCreateProjects({ ...o, allowed: true }))).toBe("FORBIDDEN");
+    expect(await refusal(removeOperator(o))).toBe("FORBIDDEN");
+    expect(await refusal(instanceHealthAs(ctx(null), { range: "1h" }))).toBe("MISSING_TOKEN");
+    expect(await refusal(instanceHealthAs(ctx(owner), { range: "1h" }))).toBe("FORBIDDEN");
+    const scoped = { ...owner, isInstanceAdmin: true, token: { id: missingId, role: "OWNER" as const, projectIds: [projectId] } };
+    expect(await refusal(instanceHealthAs(ctx(scoped), { range: "1h" }))).toBe("FORBIDDEN");
+    expect(await prisma().operator.findUniqueOrThrow({ where: { id: other.id }, select: { disabledAt: true } })).toEqual({
+      disabledAt: null,
+    });
+  });
+});
+
+/**
+ * A new operator service cannot ship without a refusal test: every function the operator service
+ * modules export, and every function named `…As` anywhere under server/services, is in one of
+ * the tables above, checked by a test named in CHECKED_ELSEWHERE, or named as not an operator service.
+ */
+const servicesRoot = path.join(root, "server/services");
+const OPERATOR_SERVICE_MODULES = [
+  "command.ts",
+  "operators.ts",
+  "economy/commands.ts",
+  "leaderboards/commands.ts",
+  "players/commands.ts",
+  "players/bulk.ts",
+  "projects/commands.ts",
+  "members/index.ts",
+  "identity-providers/index.ts",
+  "webhooks/endpoints.ts",
+  "email/index.ts",
+  "config/index.ts",
+  "exports/index.ts",
+  "health/index.ts",
+];
+/** command.ts is the machinery every service goes through, not a service. */
+const MACHINERY = new Set(["authorize", "runCommand"]);
+
+describe("the refusal tables cover every operator service", () => {
+  it("every exported function of an operator service module, and every …As under server/services, has a refusal test", async () => {
+    const modules = readdirSync(servicesRoot, { recursive: true, encoding: "utf8" })
+      .filter((file) => file.endsWith(".ts") && !file.endsWith(".test.ts"))
+      .sort();
+    const covered = new Set([
+      ...Object.keys(projectCommands({ projectId: "", viewerId: "" })),
+      ...Object.keys(projectReads({ projectId: "", viewerId: "" })),
+      ...Object.keys(CHECKED_ELSEWHERE),
+      ...NOT_OPERATOR_SERVICES,
+      ...MACHINERY,
+    ]);
+    const exported = new Set<string>();
+    const uncovered: string[] = [];
+    for (const file of modules) {
+      const exports = (await import(path.join(servicesRoot, file))) as Record<string, unknown>;
+      const fullyClassified = OPERATOR_SERVICE_MODULES.includes(file) || path.basename(file) === "commands.ts";
+      for (const [name, value] of Object.entries(exports)) {
+        if (typeof value !== "function") continue;
+        exported.add(name);
+        if ((fullyClassified || name.endsWith("As")) && !covered.has(name)) uncovered.push(`${file}: ${name}`);
+      }
+    }
+    expect(uncovered).toEqual([]);
+    expect(modules.filter((file) => path.basename(file) === "commands.ts" && !OPERATOR_SERVICE_MODULES.includes(file))).toEqual([]);
+    expect([...covered].filter((name) => !exported.has(name))).toEqual([]); // no stale entries
   });
 });

@@ -2,7 +2,7 @@ import { randomBytes } from "node:crypto";
 import { TRPCError } from "@trpc/server";
 import { beforeAll, describe, expect, it } from "vitest";
 import type { SessionOperator } from "@/server/auth/operator";
-import { createOperatorToken } from "@/server/auth/operator-tokens";
+import { createOperatorToken, operatorForToken } from "@/server/auth/operator-tokens";
 import { prisma } from "@/server/db";
 import { AppError } from "@/server/errors";
 import { upsertOperator } from "@/server/services/operators";
@@ -15,12 +15,30 @@ import { makeProject } from "../support/fixtures";
  * must be let through or refused exactly as the access its builder declares (server/trpc/init.ts
  * `Access`). The call carries only a project id, so a caller who gets past the checks meets the
  * input schema (or a harmless read) — never a change to anything that matters. A new procedure
- * is in the matrix the moment it is in the router.
+ * is in the matrix the moment it is in the router; a new procedure anyone may call without
+ * signing in must also be added to PUBLIC_PROCEDURES, on purpose.
  */
-type Actor = "signedOut" | "stranger" | "viewer" | "admin" | "owner" | "instanceAdmin" | "scopedViewerToken";
+type Actor = "signedOut" | "stranger" | "viewer" | "admin" | "owner" | "instanceAdmin" | "scopedViewerToken" | "instanceAdminToken";
 type Outcome = "pass" | "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND";
-const ACTORS: Actor[] = ["signedOut", "stranger", "viewer", "admin", "owner", "instanceAdmin", "scopedViewerToken"];
+const ACTORS: Actor[] = ["signedOut", "stranger", "viewer", "admin", "owner", "instanceAdmin", "scopedViewerToken", "instanceAdminToken"];
 const RANK = { VIEWER: 0, ADMIN: 1, OWNER: 2 } as const;
+
+/** The only procedures callers who have not signed in may reach: an invite link's details and accepting it (the link's token is the credential). */
+const PUBLIC_PROCEDURES = ["members.accept", "members.invite"];
+const ACCESS_KINDS: Access[] = [
+  "public",
+  "operator",
+  "session",
+  "unscoped",
+  "instanceAdmin",
+  "project:VIEWER",
+  "project:ADMIN",
+  "project:OWNER",
+];
+
+/** An instance admin's token has the owner role on all projects; the scoped viewer token, the viewer role on one project. */
+const TOKENS: Actor[] = ["scopedViewerToken", "instanceAdminToken"];
+const INSTANCE_ADMINS: Actor[] = ["instanceAdmin", "instanceAdminToken"];
 
 function expected(access: Access, actor: Actor): Outcome {
   if (access === "public") return "pass";
@@ -29,15 +47,16 @@ function expected(access: Access, actor: Actor): Outcome {
     case "operator":
       return "pass";
     case "session":
+      return TOKENS.includes(actor) ? "FORBIDDEN" : "pass";
     case "unscoped":
       return actor === "scopedViewerToken" ? "FORBIDDEN" : "pass";
     case "instanceAdmin":
-      return actor === "instanceAdmin" ? "pass" : "FORBIDDEN";
+      return INSTANCE_ADMINS.includes(actor) ? "pass" : "FORBIDDEN";
     default: {
       const minimum = access.slice("project:".length) as keyof typeof RANK;
       if (actor === "stranger") return "NOT_FOUND";
-      if (actor === "owner" || actor === "instanceAdmin") return "pass";
-      const role = actor === "admin" ? "ADMIN" : "VIEWER"; // the token is capped at viewer
+      if (actor === "owner" || INSTANCE_ADMINS.includes(actor)) return "pass";
+      const role = actor === "admin" ? "ADMIN" : "VIEWER"; // the scoped token is capped at viewer
       return RANK[role] >= RANK[minimum] ? "pass" : "FORBIDDEN";
     }
   }
@@ -82,12 +101,32 @@ beforeAll(async () => {
   callers.set("owner", await op("OWNER"));
   callers.set("instanceAdmin", await op(null, true));
   callers.set("scopedViewerToken", { ...tokenOwner, token: { id: token.id, role: "VIEWER", projectIds: [projectId] } });
+  // Resolved as the tRPC route resolves a presented token (server/auth/operator-tokens.ts).
+  const admin = await op(null, true);
+  const adminToken = await createOperatorToken({
+    operator: admin,
+    name: "matrix-admin",
+    role: "OWNER",
+    projectIds: null,
+    instanceAdmin: true,
+  });
+  callers.set("instanceAdminToken", await operatorForToken(adminToken.token));
 });
 
 describe("the role matrix", () => {
-  it("every procedure declares its access (built from the builders in server/trpc/init.ts)", () => {
+  it("every procedure declares one of the known access kinds (built from the builders in server/trpc/init.ts)", () => {
     expect(procedures.length).toBeGreaterThan(50);
-    expect(procedures.filter(([, p]) => !p._def.meta?.access).map(([path]) => path)).toEqual([]);
+    const undeclared = procedures.filter(([, p]) => !ACCESS_KINDS.includes(p._def.meta?.access as Access)).map(([path]) => path);
+    expect(undeclared).toEqual([]);
+  });
+
+  it("the procedures anyone may call without signing in are exactly the allow-list", () => {
+    const open = procedures.filter(([, p]) => p._def.meta?.access === "public").map(([path]) => path);
+    expect(open.sort()).toEqual(PUBLIC_PROCEDURES);
+  });
+
+  it("the instance admin's token resolves as an instance admin with the owner role on all projects", () => {
+    expect(callers.get("instanceAdminToken")).toMatchObject({ isInstanceAdmin: true, token: { role: "OWNER", projectIds: null } });
   });
 
   it("no project procedure lets a viewer change anything: every project mutation needs admin or owner", () => {

@@ -1,3 +1,4 @@
+import { AppError } from "../errors";
 import type { MemberRole } from "../generated/prisma/enums";
 
 /**
@@ -27,6 +28,25 @@ export const inTokenScope = (operator: SessionOperator, projectId: string): bool
 /** With a token, the role is the lower of the membership's and the token's. */
 export const cappedByToken = (operator: SessionOperator, role: MemberRole): MemberRole =>
   operator.token && ROLE_RANK[operator.token.role] < ROLE_RANK[role] ? operator.token.role : role;
+
+/**
+ * The "session" rule: only with a dashboard session, never with an access token (a token cannot
+ * mint tokens or end sessions). The tRPC builder and the services both apply it, so a direct call
+ * gets the answer the dashboard gets.
+ */
+export function assertNotToken(operator: SessionOperator): void {
+  if (operator.token) throw new AppError("FORBIDDEN", { message: "Sign in to the dashboard to do this." });
+}
+
+/**
+ * The "unscoped" rule, for operator-level changes (creating a project): a dashboard session, or a
+ * token that covers all projects and is not read-only. Applied by the tRPC builder and the services.
+ */
+export function assertUnscoped(operator: SessionOperator): void {
+  const token = operator.token;
+  if (token && (token.projectIds || token.role === "VIEWER"))
+    throw new AppError("FORBIDDEN", { message: "This needs a signed-in session or an all-projects token with the admin role." });
+}
 
 /** Who an audit row names: the operator, the request, and the access token used (null: a dashboard session). */
 export type AuditActor = { operatorId: string; requestId?: string; tokenId?: string | null };

@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import { auditActorFor, type SessionOperator } from "../auth/operator";
+import { assertNotToken, auditActorFor, type SessionOperator } from "../auth/operator";
 import { endOperatorSessions, revokeOperatorSession } from "../auth/operator-sessions";
 import type { CreateOperatorToken } from "../auth/operator-token-schemas";
 import { createOperatorToken, revokeOperatorToken } from "../auth/operator-tokens";
@@ -66,7 +66,7 @@ function assertSession(actor: SessionOperator): void {
 
 /** An access token for the caller (dashboard session only); the secret is in this answer only, and never in the audit row. */
 export async function createTokenAs(o: { actor: SessionOperator; requestId: string; token: CreateOperatorToken }) {
-  if (o.actor.token) throw new AppError("FORBIDDEN", { message: "Sign in to the dashboard to do this." });
+  assertNotToken(o.actor);
   return accountCommand(o, { action: "token.create", after: ({ token: _secret, ...safe }) => safe, targetOf: (t) => t.id }, () =>
     createOperatorToken({ operator: o.actor, ...o.token }),
   );
@@ -201,15 +201,17 @@ export async function removeOperator(o: { actor: SessionOperator; requestId: str
   });
 }
 
-/** The operator ends one of their own sessions (another operator's is NOT_FOUND). Audited. */
-export function endOwnSession(o: { actor: SessionOperator; requestId: string; sessionId: string }): Promise<void> {
+/** The operator ends one of their own sessions (another operator's is NOT_FOUND); not with a token. Audited. */
+export async function endOwnSession(o: { actor: SessionOperator; requestId: string; sessionId: string }): Promise<void> {
+  assertNotToken(o.actor);
   return accountCommand(o, { action: "session.revoke", target: o.sessionId }, () =>
     revokeOperatorSession({ operatorId: o.actor.id, sessionId: o.sessionId }),
   );
 }
 
-/** The operator ends every session of theirs, this one included. Audited with how many ended. */
-export function signOutEverywhere(o: { actor: SessionOperator; requestId: string }): Promise<{ ended: number }> {
+/** The operator ends every session of theirs, this one included; not with a token. Audited with how many ended. */
+export async function signOutEverywhere(o: { actor: SessionOperator; requestId: string }): Promise<{ ended: number }> {
+  assertNotToken(o.actor);
   return accountCommand(o, { action: "session.revoke-all", after: (r) => r }, async () => ({
     ended: await endOperatorSessions({ operatorId: o.actor.id }),
   }));

@@ -1,7 +1,7 @@
 import { initTRPC, TRPCError } from "@trpc/server";
 import type { Logger } from "pino";
 import type { z } from "zod";
-import { cappedByToken, inTokenScope, type SessionOperator } from "../auth/operator";
+import { assertNotToken, assertUnscoped, cappedByToken, inTokenScope, type SessionOperator } from "../auth/operator";
 import { toAppError } from "../error-normalisation";
 import { AppError, ERRORS, type ErrorCode } from "../errors";
 import type { MemberRole } from "../generated/prisma/enums";
@@ -133,15 +133,13 @@ export const instanceAdminProcedure = operatorProcedure.meta({ access: "instance
 
 /** Operator-level changes a token may make only if it covers all projects and is not read-only (creating a project). */
 export const unscopedProcedure = operatorProcedure.meta({ access: "unscoped" }).use(({ ctx, next }) => {
-  const token = ctx.operator.token;
-  if (token && (token.projectIds || token.role === "VIEWER"))
-    throw new AppError("FORBIDDEN", { message: "This needs a signed-in session or an all-projects token with the admin role." });
+  assertUnscoped(ctx.operator);
   return next();
 });
 
 /** Only with a dashboard session, never with a token (a token cannot mint tokens). */
 export const sessionProcedure = operatorProcedure.meta({ access: "session" }).use(({ ctx, next }) => {
-  if (ctx.operator.token) throw new AppError("FORBIDDEN", { message: "Sign in to the dashboard to do this." });
+  assertNotToken(ctx.operator);
   return next();
 });
 

@@ -1,5 +1,5 @@
 import { clearApiKeyCache, generateApiKey } from "../../api-keys";
-import { auditActorFor, type SessionOperator } from "../../auth/operator";
+import { assertUnscoped, auditActorFor, type SessionOperator } from "../../auth/operator";
 import { pool, prisma, transaction } from "../../db";
 import { env } from "../../env";
 import { AppError } from "../../errors";
@@ -47,9 +47,11 @@ export async function createProject(o: {
  * An operator creates a project on the Free plan and owns it. Instance admins always may; other
  * operators only when an instance admin allowed them (operators.can_create_projects), and up to
  * MAX_PROJECTS_PER_OPERATOR owned projects (counted under a lock on the operator's row, so
- * parallel creations cannot pass the cap together). Audited.
+ * parallel creations cannot pass the cap together). A token must cover all projects and not be
+ * read-only (assertUnscoped). Audited.
  */
 export async function createProjectAs(o: { actor: SessionOperator; requestId: string; name: string }): Promise<ProjectDto> {
+  assertUnscoped(o.actor);
   return transaction(async () => {
     const { rows } = await pool().query<{ can_create_projects: boolean }>(
       "SELECT can_create_projects FROM operators WHERE id = $1 FOR UPDATE",
