@@ -15,12 +15,12 @@ import { createLeaderboard } from "@/server/services/leaderboards/definitions";
 import { upsertOperator } from "@/server/services/operators";
 import { deletePlayer } from "@/server/services/players/admin";
 import { banPlayer, unbanPlayer } from "@/server/services/players/bans";
-import { EVENT_TYPES, type EventType } from "@/server/services/webhooks/events";
-import { EVENT_PAYLOADS } from "@/server/services/webhooks/payloads";
+import { EVENT_TYPES } from "@/server/services/webhooks/events";
 import { encryptSecret, newSecret } from "@/server/services/webhooks/signing";
 import { makeProject, type TestProject } from "../support/fixtures";
 import { createDatabase, freePort, type StartedApp, startApp } from "../support/global-setup";
 import { logLine, logLines, until } from "../support/launch.mjs";
+import { documented } from "../support/webhooks";
 
 /**
  * Webhook deliveries end to end: the app under test on a database of this file's own (its
@@ -65,14 +65,6 @@ afterAll(async () => {
   await db.drop();
   rmSync(dataDir, { recursive: true, force: true });
 });
-
-/** The payload is what the OpenAPI document's `webhooks` says: it parses, and it has no field the schema does not name. */
-function documented(type: string, data: unknown): boolean {
-  const schema = EVENT_PAYLOADS[type as EventType];
-  if (!schema?.safeParse(data).success) return false;
-  const shape = (schema as { shape?: Record<string, unknown> }).shape;
-  return !shape || Object.keys(data as object).every((k) => Object.hasOwn(shape, k));
-}
 
 type Received = {
   at: number;

@@ -100,7 +100,8 @@ export const EVENT_PAYLOADS = {
     .object({
       leaderboardId: z.string(),
       period: z.string(),
-      closedAt: z.string().datetime(),
+      startedAt: z.string().datetime().meta({ description: "When the closed period began." }),
+      closedAt: z.string().datetime().meta({ description: "When the close ran (at or after the period's end)." }),
       entries: z.number().int().meta({ description: "Entries in the closed period." }),
       rewardsGranted: z.number().int().meta({ description: "Players granted the board's period rewards." }),
     })
