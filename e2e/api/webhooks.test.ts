@@ -17,6 +17,7 @@ import { deletePlayer } from "@/server/services/players/admin";
 import { banPlayer, unbanPlayer } from "@/server/services/players/bans";
 import { EVENT_TYPES } from "@/server/services/webhooks/events";
 import { encryptSecret, newSecret } from "@/server/services/webhooks/signing";
+import { appRouter } from "@/server/trpc/router";
 import { makeProject, type TestProject } from "../support/fixtures";
 import { createDatabase, freePort, type StartedApp, startApp } from "../support/global-setup";
 import { logLine, logLines, until } from "../support/launch.mjs";
@@ -161,6 +162,14 @@ function client(app: () => StartedApp, project: TestProject) {
   };
 }
 
+/** The dashboard's procedures (tRPC's caller) as an admin of the project. */
+async function adminOf(projectId: string) {
+  const email = `hooks-${randomBytes(4).toString("hex")}@studio.test`;
+  const op = await upsertOperator({ email, name: email, password: "a long operator passphrase 9" });
+  await prisma().projectMember.create({ data: { projectId, operatorId: op.id, role: "ADMIN" } });
+  return appRouter.createCaller({ operator: { ...op, isInstanceAdmin: false }, requestId: `hooks-${randomBytes(3).toString("hex")}` });
+}
+
 const deliveries = async (endpointId: string) =>
   (
     await pool().query<{ status: string; attempts: number; response_status: number | null; error: string | null; event_id: string }>(
@@ -268,6 +277,42 @@ describe("deliveries", () => {
         reason: "refund",
         items: [{ itemId: "potion", quantity: 1, total: 0 }],
       });
+    } finally {
+      hook.close();
+    }
+  });
+  it("an endpoint disabled by an operator gets no delivery but its events are stored; enabled again, a replay of the time it was off delivers them", async () => {
+    const project = await economyProject();
+    const secrets: string[] = [];
+    const hook = await receiver(secrets);
+    try {
+      const endpoint = await addEndpoint(project.projectId, hook.url, ["player.created", "currency.changed"]);
+      secrets.push(endpoint.secret);
+      const admin = await adminOf(project.projectId);
+      await admin.webhooks.update({ projectId: project.projectId, endpointId: endpoint.id, patch: { enabled: false } });
+      const from = new Date(Date.now() - 1_000);
+      const api = client(current, project);
+      const player = await api.signIn();
+      await api.add(player.accessToken, 7);
+      const stored = await pool().query<{ type: string }>("SELECT type FROM webhook_events WHERE project_id = $1 ORDER BY id", [
+        project.projectId,
+      ]);
+      expect(stored.rows.map((r) => r.type)).toEqual(["player.created", "currency.changed"]);
+      expect(await deliveries(endpoint.id)).toEqual([]);
+
+      await admin.webhooks.update({ projectId: project.projectId, endpointId: endpoint.id, patch: { enabled: true } });
+      const to = new Date(Date.now() + 1_000);
+      const replayed = await admin.webhooks.replay({
+        projectId: project.projectId,
+        endpointId: endpoint.id,
+        range: { from: from.toISOString(), to: to.toISOString() },
+      });
+      expect(replayed).toEqual({ count: 2 });
+      await until("both replayed events delivered", () => hook.received.length >= 2, 10_000);
+      expect(hook.received.map((r) => [r.body.type, r.body.data.playerId, r.verified])).toEqual([
+        ["player.created", player.playerId, [true]],
+        ["currency.changed", player.playerId, [true]],
+      ]);
     } finally {
       hook.close();
     }
