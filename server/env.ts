@@ -132,6 +132,11 @@ const ZEnv = z.object({
     .int()
     .min(0)
     .default(5 * 24 * 3_600_000),
+  /**
+   * Webhook events and finished deliveries older than this are deleted by the hourly
+   * housekeeping (an event with a pending delivery never is): a replay reaches this far back.
+   */
+  WEBHOOK_RETENTION_DAYS: z.coerce.number().int().min(1).max(3_650).default(30),
   /** How often each process looks for due webhook deliveries written elsewhere (its own are sent at once). */
   WEBHOOK_POLL_MS: z.coerce.number().int().min(50).max(60_000).default(1_000),
   /** Webhook delivery attempts in flight per process. */

@@ -2,6 +2,7 @@ import { transaction } from "./db";
 import { pruneIdempotencyKeys } from "./http/idempotency";
 import { logger } from "./log";
 import { handle, QUEUES } from "./queue";
+import { pruneWebhookOutbox } from "./services/webhooks/retention";
 import { pruneUsage } from "./usage";
 
 /**
@@ -10,7 +11,9 @@ import { pruneUsage } from "./usage";
  * are kept a week for reuse detection, then deleted: a token presented more than a week after
  * it was rotated is simply unknown (401 INVALID_TOKEN) instead of revoking its session.
  * Idempotency-Key records are deleted after their 24 hours; the health view's counts per
- * server/usage.ts (minute rows 2 hours, hour rows 8 days, active-player days 32 days).
+ * server/usage.ts (minute rows 2 hours, hour rows 8 days, active-player days 32 days). Webhook
+ * events and finished deliveries after WEBHOOK_RETENTION_DAYS (server/services/webhooks/retention.ts),
+ * in short batches outside the auth tables' transaction.
  */
 export const RETENTION_DAYS = 7;
 const MAINTENANCE_LOCK = 72707370;
@@ -38,5 +41,8 @@ export function registerHousekeeping(): void {
     const r = await pruneAuthTables();
     if (r.sessions || r.refreshTokens)
       logger("maintenance").info(r, `pruned ${r.sessions} ended sessions, ${r.refreshTokens} used refresh tokens`);
+    const w = await pruneWebhookOutbox();
+    if (w.deliveries || w.events)
+      logger("maintenance").info(w, `pruned ${w.events} webhook events, ${w.deliveries} finished webhook deliveries`);
   });
 }

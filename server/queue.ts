@@ -24,7 +24,7 @@ export const QUEUES = {
   accountEmail: "account-email",
   /** Sending one rendered message over SMTP (or keeping it in the outbox). */
   emailDelivery: "email-delivery",
-  /** Hourly: prunes ended sessions, used refresh tokens, Idempotency-Key records and usage rows. */
+  /** Hourly: prunes ended sessions, used refresh tokens, Idempotency-Key records, usage rows and the webhook outbox. */
   housekeeping: "housekeeping",
   /** Every minute: closes ended leaderboard periods and pays their rewards. */
   periodClose: "leaderboard-period-close",

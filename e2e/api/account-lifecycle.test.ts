@@ -67,7 +67,12 @@ async function fillAccount(p: TestPlayer, of: TestProject = project): Promise<vo
   expect(bought.status).toBe(200);
 }
 
-/** Every table with a foreign key to players or a player_id column, read from the catalog. */
+/**
+ * Every table with a foreign key to players or a player_id column, read from the catalog. One
+ * such table may keep rows of a deleted player by design: webhook_events keeps the player.deleted
+ * event and events still pending delivery, without personal fields ("DELETE /players/me: webhook
+ * events" below); this file's main project has no webhook endpoint, so it stores no event.
+ */
 async function playerTables(): Promise<Array<{ table: string; column: string }>> {
   const { rows } = await pool().query<{ table: string; column: string }>(
     `SELECT DISTINCT c.conrelid::regclass::text AS table, a.attname AS column
@@ -292,6 +297,61 @@ describe("DELETE /players/me: the ledger", () => {
     ]);
     expect(kept[0]?.currencies).toEqual([{ id: "coins", delta: -1, balance: 99 }]);
     expect(await rowsOf(p.playerId)).toMatchObject({ "players.id": 0, "wallets.player_id": 0, "inventory.player_id": 0 });
+  });
+});
+
+describe("DELETE /players/me: webhook events", () => {
+  it("deletes the player's finished and undelivered events; a pending one keeps the player id without the e-mail; player.deleted is stored", async () => {
+    const local = await makeProject();
+    // Disabled: events are stored without deliveries, and the deliveries below are the test's own.
+    const endpoint = await pool().query<{ id: string }>(
+      `INSERT INTO webhook_endpoints (id, project_id, url, event_types, enabled, disabled_reason, secret)
+       VALUES (gen_random_uuid(), $1, 'https://hooks.example.com/lifecycle', $2, false, 'operator', 'whsec_test') RETURNING id`,
+      [local.projectId, ["player.created", "player.signed_in", "player.email_linked", "player.deleted"]],
+    );
+    const endpointId = endpoint.rows[0]?.id as string;
+    const p = await anonymousPlayer(local.clientKey);
+    const email = `lc-hook-${randomBytes(4).toString("hex")}@example.com`;
+    const linked = await api<TestPlayer>("POST", "/api/v1/auth/email/register", {
+      key: local.clientKey,
+      token: p.accessToken,
+      body: { email, password: PASSWORD },
+    });
+    expect(linked.status).toBe(200);
+    const events = async () =>
+      (
+        await pool().query<{ id: string; type: string; player_id: string | null; data: Record<string, unknown> }>(
+          "SELECT id, type, player_id, data FROM webhook_events WHERE project_id = $1 ORDER BY id",
+          [local.projectId],
+        )
+      ).rows;
+    const before = await events();
+    expect(before.map((e) => e.type)).toEqual(["player.created", "player.signed_in", "player.email_linked"]);
+    expect(before[2]?.data).toEqual({ playerId: p.playerId, email });
+    // player.created was delivered; player.email_linked waits for a retry; player.signed_in was never delivered.
+    await pool().query(
+      `INSERT INTO webhook_deliveries (id, project_id, endpoint_id, event_id, order_key, status, attempts, next_attempt_at)
+       VALUES (gen_random_uuid(), $1, $2, $3, $5, 'SUCCEEDED', 1, now()),
+              (gen_random_uuid(), $1, $2, $4, $5, 'PENDING', 3, now() + interval '1 day')`,
+      [local.projectId, endpointId, before[0]?.id, before[2]?.id, p.playerId],
+    );
+
+    const deleted = await api("DELETE", "/api/v1/players/me", {
+      key: local.clientKey,
+      token: linked.body.accessToken,
+      body: { password: PASSWORD },
+    });
+    expect(deleted.status).toBe(204);
+
+    const after = await events();
+    expect(after.map((e) => [e.type, e.player_id, e.data])).toEqual([
+      ["player.email_linked", p.playerId, { playerId: p.playerId, email: null }],
+      ["player.deleted", p.playerId, { playerId: p.playerId }],
+    ]);
+    const mentions = await pool().query("SELECT 1 FROM webhook_events WHERE data::text ILIKE $1", [`%${email}%`]);
+    expect(mentions.rowCount).toBe(0);
+    const pending = await pool().query("SELECT status FROM webhook_deliveries WHERE endpoint_id = $1", [endpointId]);
+    expect(pending.rows).toEqual([{ status: "PENDING" }]);
   });
 });
 

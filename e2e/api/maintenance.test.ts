@@ -1,6 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { pool, prisma } from "@/server/db";
 import { pruneAuthTables } from "@/server/maintenance";
+import { eventId } from "@/server/services/webhooks/events";
+import { pruneWebhookOutbox } from "@/server/services/webhooks/retention";
 import { anonymousPlayer, makeProject } from "../support/fixtures";
 
 describe("auth table housekeeping", () => {
@@ -47,5 +49,87 @@ describe("auth table housekeeping", () => {
     expect(await left()).toBe(0);
     const { rows } = await pool().query("SELECT count(*)::int AS held FROM pg_locks WHERE locktype = 'advisory' AND objid = 72707370");
     expect(rows[0]?.held).toBe(0);
+  });
+});
+
+describe("webhook outbox retention", () => {
+  const DAY = 86_400_000;
+  const ago = (days: number) => new Date(Date.now() - days * DAY);
+
+  async function event(projectId: string, createdAt: Date): Promise<string> {
+    const id = eventId(createdAt.getTime());
+    await pool().query("INSERT INTO webhook_events (id, project_id, type, data, created_at) VALUES ($1, $2, 'player.created', '{}', $3)", [
+      id,
+      projectId,
+      createdAt,
+    ]);
+    return id;
+  }
+
+  async function delivery(o: { projectId: string; endpointId: string; eventId: string; status: string; createdAt: Date }): Promise<string> {
+    const { rows } = await pool().query<{ id: string }>(
+      `INSERT INTO webhook_deliveries (id, project_id, endpoint_id, event_id, status, created_at)
+       VALUES (gen_random_uuid(), $1, $2, $3, $4::"WebhookDeliveryStatus", $5) RETURNING id`,
+      [o.projectId, o.endpointId, o.eventId, o.status, o.createdAt],
+    );
+    return rows[0]?.id as string;
+  }
+
+  async function endpoint(projectId: string, name: string): Promise<string> {
+    const { rows } = await pool().query<{ id: string }>(
+      `INSERT INTO webhook_endpoints (id, project_id, url, event_types, secret)
+       VALUES (gen_random_uuid(), $1, $2, ARRAY['player.created'], 'whsec_test') RETURNING id`,
+      [projectId, `https://hooks.example.com/${name}`],
+    );
+    return rows[0]?.id as string;
+  }
+
+  const existing = async (table: "webhook_events" | "webhook_deliveries", ids: string[]) =>
+    (await pool().query<{ id: string }>(`SELECT id::text AS id FROM ${table} WHERE id::text = ANY($1::text[])`, [ids])).rows
+      .map((r) => r.id)
+      .sort();
+
+  it("deletes finished deliveries and events older than the retention, in batches; keeps pending ones, their events and younger rows", async () => {
+    const { projectId } = await makeProject();
+    const [a, b] = [await endpoint(projectId, "a"), await endpoint(projectId, "b")];
+    const at = (endpointId: string, eventId: string, status: string, createdAt: Date) =>
+      delivery({ projectId, endpointId, eventId, status, createdAt });
+    const delivered = await event(projectId, ago(40));
+    const deliveredTo = await at(a, delivered, "SUCCEEDED", ago(40));
+    const stillPending = await event(projectId, ago(40));
+    const skipped = await at(a, stillPending, "FAILED", ago(40));
+    const retrying = await at(b, stillPending, "PENDING", ago(40));
+    const storedWhileDisabled = await event(projectId, ago(40));
+    const replayedYesterday = await event(projectId, ago(40));
+    const replay = await at(a, replayedYesterday, "SUCCEEDED", ago(1));
+    const young = await event(projectId, ago(10));
+    const youngDelivery = await at(a, young, "FAILED", ago(10));
+    const youngUndelivered = await event(projectId, ago(10));
+    const events = [delivered, stillPending, storedWhileDisabled, replayedYesterday, young, youngUndelivered];
+    const deliveries = [deliveredTo, skipped, retrying, replay, youngDelivery];
+
+    const pruned = await pruneWebhookOutbox({ retentionDays: 30, batchSize: 1 });
+
+    expect(pruned.deliveries).toBeGreaterThanOrEqual(2);
+    expect(pruned.events).toBeGreaterThanOrEqual(2);
+    expect(await existing("webhook_events", events)).toEqual([stillPending, replayedYesterday, young, youngUndelivered].sort());
+    expect(await existing("webhook_deliveries", deliveries)).toEqual([retrying, replay, youngDelivery].sort());
+
+    // A shorter retention (the same clock) reaches the ten-day-old rows; the pending delivery still holds its event.
+    await pruneWebhookOutbox({ retentionDays: 5, batchSize: 2 });
+    expect(await existing("webhook_events", events)).toEqual([stillPending, replayedYesterday].sort());
+    expect(await existing("webhook_deliveries", deliveries)).toEqual([retrying, replay].sort());
+  });
+
+  it("the retention is measured from the clock it is given", async () => {
+    const { projectId } = await makeProject();
+    const a = await endpoint(projectId, "clock");
+    const old = await event(projectId, ago(20));
+    const done = await delivery({ projectId, endpointId: a, eventId: old, status: "SUCCEEDED", createdAt: ago(20) });
+    await pruneWebhookOutbox({ now: new Date(), retentionDays: 30 });
+    expect(await existing("webhook_events", [old])).toEqual([old]);
+    await pruneWebhookOutbox({ now: new Date(Date.now() + 11 * DAY), retentionDays: 30 });
+    expect(await existing("webhook_events", [old])).toEqual([]);
+    expect(await existing("webhook_deliveries", [done])).toEqual([]);
   });
 });

@@ -15,12 +15,13 @@ import { createLeaderboard } from "@/server/services/leaderboards/definitions";
 import { upsertOperator } from "@/server/services/operators";
 import { deletePlayer } from "@/server/services/players/admin";
 import { banPlayer, unbanPlayer } from "@/server/services/players/bans";
-import { EVENT_TYPES, type EventType } from "@/server/services/webhooks/events";
-import { EVENT_PAYLOADS } from "@/server/services/webhooks/payloads";
+import { EVENT_TYPES } from "@/server/services/webhooks/events";
 import { encryptSecret, newSecret } from "@/server/services/webhooks/signing";
+import { appRouter } from "@/server/trpc/router";
 import { makeProject, type TestProject } from "../support/fixtures";
 import { createDatabase, freePort, type StartedApp, startApp } from "../support/global-setup";
 import { logLine, logLines, until } from "../support/launch.mjs";
+import { documented } from "../support/webhooks";
 
 /**
  * Webhook deliveries end to end: the app under test on a database of this file's own (its
@@ -65,14 +66,6 @@ afterAll(async () => {
   await db.drop();
   rmSync(dataDir, { recursive: true, force: true });
 });
-
-/** The payload is what the OpenAPI document's `webhooks` says: it parses, and it has no field the schema does not name. */
-function documented(type: string, data: unknown): boolean {
-  const schema = EVENT_PAYLOADS[type as EventType];
-  if (!schema?.safeParse(data).success) return false;
-  const shape = (schema as { shape?: Record<string, unknown> }).shape;
-  return !shape || Object.keys(data as object).every((k) => Object.hasOwn(shape, k));
-}
 
 type Received = {
   at: number;
@@ -167,6 +160,14 @@ function client(app: () => StartedApp, project: TestProject) {
     add: (token: string, amount: number) => call("POST", "/economy/currencies/coins/add", token, { amount }),
     buy: (token: string) => call("POST", "/economy/purchase", token, { purchaseId: "buy-potion" }),
   };
+}
+
+/** The dashboard's procedures (tRPC's caller) as an admin of the project. */
+async function adminOf(projectId: string) {
+  const email = `hooks-${randomBytes(4).toString("hex")}@studio.test`;
+  const op = await upsertOperator({ email, name: email, password: "a long operator passphrase 9" });
+  await prisma().projectMember.create({ data: { projectId, operatorId: op.id, role: "ADMIN" } });
+  return appRouter.createCaller({ operator: { ...op, isInstanceAdmin: false }, requestId: `hooks-${randomBytes(3).toString("hex")}` });
 }
 
 const deliveries = async (endpointId: string) =>
@@ -276,6 +277,42 @@ describe("deliveries", () => {
         reason: "refund",
         items: [{ itemId: "potion", quantity: 1, total: 0 }],
       });
+    } finally {
+      hook.close();
+    }
+  });
+  it("an endpoint disabled by an operator gets no delivery but its events are stored; enabled again, a replay of the time it was off delivers them", async () => {
+    const project = await economyProject();
+    const secrets: string[] = [];
+    const hook = await receiver(secrets);
+    try {
+      const endpoint = await addEndpoint(project.projectId, hook.url, ["player.created", "currency.changed"]);
+      secrets.push(endpoint.secret);
+      const admin = await adminOf(project.projectId);
+      await admin.webhooks.update({ projectId: project.projectId, endpointId: endpoint.id, patch: { enabled: false } });
+      const from = new Date(Date.now() - 1_000);
+      const api = client(current, project);
+      const player = await api.signIn();
+      await api.add(player.accessToken, 7);
+      const stored = await pool().query<{ type: string }>("SELECT type FROM webhook_events WHERE project_id = $1 ORDER BY id", [
+        project.projectId,
+      ]);
+      expect(stored.rows.map((r) => r.type)).toEqual(["player.created", "currency.changed"]);
+      expect(await deliveries(endpoint.id)).toEqual([]);
+
+      await admin.webhooks.update({ projectId: project.projectId, endpointId: endpoint.id, patch: { enabled: true } });
+      const to = new Date(Date.now() + 1_000);
+      const replayed = await admin.webhooks.replay({
+        projectId: project.projectId,
+        endpointId: endpoint.id,
+        range: { from: from.toISOString(), to: to.toISOString() },
+      });
+      expect(replayed).toEqual({ count: 2 });
+      await until("both replayed events delivered", () => hook.received.length >= 2, 10_000);
+      expect(hook.received.map((r) => [r.body.type, r.body.data.playerId, r.verified])).toEqual([
+        ["player.created", player.playerId, [true]],
+        ["currency.changed", player.playerId, [true]],
+      ]);
     } finally {
       hook.close();
     }

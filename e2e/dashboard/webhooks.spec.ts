@@ -98,6 +98,8 @@ test("an endpoint disabled for failing shows a banner that says what happened an
   const banner = page.getByTestId("webhook-failing-banner");
   await expect(banner).toContainText(`${url} was disabled because its deliveries kept failing`);
   await expect(banner).toContainText("fix the receiver, send a test event, then enable it again");
+  await expect(banner).toContainText("the events it subscribes to are still recorded");
+  await expect(banner).toContainText("to send what it missed, replay the time range from");
   await expect(page.getByTestId("webhook-endpoint").filter({ hasText: url })).toContainText("disabled: failing");
   expect(await seriousAxeFindings(page)).toEqual([]);
   await shoot(page, "webhooks-failing");

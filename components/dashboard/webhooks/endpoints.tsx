@@ -107,9 +107,13 @@ function FailingBanner({ projectId, endpoint }: { projectId: string; endpoint: E
         <span className="break-all">{endpoint.url} was disabled because its deliveries kept failing</span>
       </p>
       <p className="mt-1">
-        Deliveries failed{endpoint.failingSince ? ` since ${when(endpoint.failingSince)}` : ""} and were retried for a day before it was
-        turned off; no events are sent to it now. Check its latest deliveries below for the response codes and errors, fix the receiver,
-        send a test event, then enable it again. Events from the time it was off can be sent with a replay.
+        No delivery to it has succeeded{endpoint.failingSince ? ` since ${when(endpoint.failingSince)}` : ""}: an endpoint is turned off by
+        the first failed attempt once that has lasted the instance's disable delay (5 days unless changed), while each delivery is retried
+        eight times over about 27 hours. Nothing is sent to it while it is off, but the events it subscribes to are still recorded. Check
+        its latest deliveries below for the response codes and errors, fix the receiver, send a test event, then enable it again. Enabling
+        sends only new events: to send what it missed, replay the time range from{" "}
+        {endpoint.failingSince ? when(endpoint.failingSince) : "when it was turned off"} to now under its deliveries (events are kept for a
+        limited time, 30 days unless changed).
       </p>
       {canEdit && (
         <Button

@@ -4,6 +4,7 @@ import { afterTransaction, inTransaction, pool, transaction } from "../../db";
 import { AppError } from "../../errors";
 import { indexRemove } from "../leaderboards/rank-index";
 import { emitEvent } from "../webhooks/events";
+import { PERSONAL_EVENT_FIELDS } from "../webhooks/payloads";
 import { COLUMNS, type Raw, toRow } from "./search";
 
 /** Operators' view of one player (the search is in ./search.ts). */
@@ -157,13 +158,35 @@ async function removePlayerRows(
   }
   // No foreign key (usage flushes must not fail): removed here; the flush skips deleted players.
   await client.query("DELETE FROM player_active_days WHERE project_id = $1 AND player_id = $2::uuid", [o.projectId, o.playerId]);
-  // The player's events stay (no foreign key): a receiver hears of the deletion, in the same commit.
+  await forgetPlayerEvents(client, o.projectId, o.playerId);
+  // A receiver hears of the deletion, in the same commit (after the player's pending events).
   await emitEvent({ projectId: o.projectId, type: "player.deleted", playerId: o.playerId, data: { playerId: o.playerId } });
   // Everything else goes through the foreign keys' ON DELETE CASCADE.
   await client.query("DELETE FROM players WHERE project_id = $1 AND id = $2::uuid", [o.projectId, o.playerId]);
   const c = counted.rows[0];
   if (!c) throw new Error("the count of a locked player's rows returned nothing");
   return { ...c, leaderboardEntries: periods.length, ledgerKept: player.keep_ledger, periods };
+}
+
+/**
+ * The player's webhook events (no foreign key: the outbox is the studio's, not the player's).
+ * Those with no pending delivery are deleted — delivered, finally failed, or never to be
+ * delivered (stored for a disabled endpoint): a later replay does not send a deleted player's
+ * events. Those still pending keep the player id, so the studio's services still learn what
+ * happened before the deletion, but lose the personal fields (PERSONAL_EVENT_FIELDS become null).
+ */
+async function forgetPlayerEvents(client: pg.PoolClient, projectId: string, playerId: string): Promise<void> {
+  await client.query(
+    `DELETE FROM webhook_events e WHERE e.project_id = $1 AND e.player_id = $2::uuid
+        AND NOT EXISTS (SELECT 1 FROM webhook_deliveries d WHERE d.event_id = e.id AND d.status = 'PENDING')`,
+    [projectId, playerId],
+  );
+  await client.query(
+    `UPDATE webhook_events
+        SET data = data || (SELECT jsonb_object_agg(k, 'null'::jsonb) FROM unnest($3::text[]) AS k WHERE data ? k)
+      WHERE project_id = $1 AND player_id = $2::uuid AND data ?| $3::text[]`,
+    [projectId, playerId, PERSONAL_EVENT_FIELDS],
+  );
 }
 
 /** Session caches on every worker and the rank index of every period the player had an entry in. */

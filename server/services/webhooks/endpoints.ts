@@ -458,7 +458,8 @@ export function resendWebhookDeliveryAs(
  * Admins; audited as webhook.replay: a new PENDING delivery to this endpoint for every stored
  * event of the types it subscribes to now, created in [from, to), oldest first. More than
  * MAX_REPLAY is refused (narrow the range). Only events that were written are there: a project
- * stores an event only while some enabled endpoint wants its type.
+ * stores an event only while some endpoint of it, enabled or not, subscribes to its type (so a
+ * disabled endpoint's missed events are), and keeps it for the retention (retention.ts).
  */
 export function replayWebhookEventsAs(
   ctx: OperatorContext,

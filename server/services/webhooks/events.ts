@@ -6,10 +6,12 @@ import type { WebhookEventType as EventType } from "./schemas";
 
 /**
  * The events a project's webhook endpoints can subscribe to. Each is written to the outbox
- * (`webhook_events`) in the transaction of the change that caused it, with one delivery per
- * enabled endpoint subscribed to its type, so a change that rolls back has no event and a
- * change that commits cannot lose its event. Payloads are documented in the OpenAPI document's
- * `webhooks` section (server/openapi).
+ * (`webhook_events`) in the transaction of the change that caused it, so a change that rolls
+ * back has no event and a change that commits cannot lose its event. An event is stored when
+ * some endpoint of the project subscribes to its type, enabled or not, with one delivery per
+ * enabled one: a disabled endpoint's events wait there (until the retention of
+ * server/services/webhooks/retention.ts) for a replay after it is enabled again. Payloads are
+ * documented in the OpenAPI document's `webhooks` section (server/openapi).
  */
 // The list itself is client-safe (schemas.ts); the dashboard's forms read it too.
 export { WEBHOOK_EVENT_TYPES as EVENT_TYPES, type WebhookEventType as EventType } from "./schemas";
@@ -29,10 +31,10 @@ export function eventId(now = Date.now()): string {
   return `msg_${uuidv7(now).replaceAll("-", "")}`;
 }
 
-// Projects known to have no enabled endpoint, so the hot paths (purchases, currency changes,
-// score submits) skip the outbox statement. Dropped on every endpoint change in every worker of
+// Projects known to have no endpoint at all (enabled or not), so the hot paths (purchases,
+// currency changes, score submits) skip the outbox statement. Dropped on every endpoint change in every worker of
 // this instance (invalidateEverywhere); other instances keep it at most NO_ENDPOINT_TTL_MS, so
-// an endpoint created or enabled there may miss up to 5 s of events on this instance.
+// an endpoint created there may miss up to 5 s of events on this instance.
 const NO_ENDPOINT_TTL_MS = 5_000;
 // On globalThis: Next bundles this module into several chunks, and an endpoint change made through
 // one (the dashboard's) must clear the entry the game API's copy reads.
@@ -49,7 +51,7 @@ export function endpointsChanged(projectId: string): Promise<void> {
 onBroadcast(ENDPOINTS_TOPIC, (projectId) => noEndpoints.delete(projectId as string));
 
 /**
- * False when the project is known (within NO_ENDPOINT_TTL_MS) to have no enabled endpoint: a hot
+ * False when the project is known (within NO_ENDPOINT_TTL_MS) to have no endpoint: a hot
  * path then skips both the event and the transaction it would need (server/services/webhooks/emit.ts).
  */
 export function mayHaveEndpoints(projectId: string): boolean {
@@ -70,34 +72,36 @@ export function onDeliveriesWritten(listener: Listener, name = "dispatcher"): vo
 
 /**
  * Writes an event and its deliveries with one statement, through `pool()`, so inside a
- * `transaction()` it is part of it. Returns the event id, or null when no endpoint wants it
- * (nothing is written).
+ * `transaction()` it is part of it. Returns the event id, or null when no endpoint (enabled or
+ * not) subscribes to it: nothing is written.
  */
 export async function emitEvent(e: EventInput): Promise<string | null> {
   const known = noEndpoints.get(e.projectId);
   if (!e.endpointId && known !== undefined && Date.now() - known < NO_ENDPOINT_TTL_MS) return null;
   const id = eventId();
   const { rows } = await pool().query<{ endpoints: number }>(
-    `WITH ep AS (
-       SELECT id FROM webhook_endpoints
-        WHERE project_id = $1 AND (CASE WHEN $6::uuid IS NULL THEN enabled AND $2 = ANY(event_types) ELSE id = $6::uuid END)
+    `WITH sub AS (
+       SELECT id, enabled FROM webhook_endpoints
+        WHERE project_id = $1 AND (CASE WHEN $6::uuid IS NULL THEN $2 = ANY(event_types) ELSE id = $6::uuid END)
+     ), ep AS (
+       SELECT id FROM sub WHERE enabled OR $6::uuid IS NOT NULL
      ), ev AS (
        INSERT INTO webhook_events (id, project_id, type, player_id, data)
-       SELECT $3, $1, $2, $4, $5::jsonb WHERE EXISTS (SELECT 1 FROM ep)
+       SELECT $3, $1, $2, $4, $5::jsonb WHERE EXISTS (SELECT 1 FROM sub)
        RETURNING id
      ), d AS (
        INSERT INTO webhook_deliveries (id, project_id, endpoint_id, event_id, order_key)
        SELECT gen_random_uuid(), $1, ep.id, ev.id, $4 FROM ep, ev
        RETURNING 1
      )
-     SELECT (SELECT count(*)::int FROM d) AS endpoints,
-            (SELECT count(*)::int FROM webhook_endpoints WHERE project_id = $1 AND enabled) AS enabled`,
+     SELECT (SELECT count(*)::int FROM ev) AS events, (SELECT count(*)::int FROM d) AS deliveries,
+            (SELECT count(*)::int FROM webhook_endpoints WHERE project_id = $1) AS endpoints`,
     [e.projectId, e.type, id, e.playerId ?? null, JSON.stringify(e.data), e.endpointId ?? null],
   );
-  const row = rows[0] as { endpoints: number; enabled: number } | undefined;
-  if (!e.endpointId && row && row.enabled === 0) noEndpoints.set(e.projectId, Date.now());
-  if (!row || row.endpoints === 0) return null;
-  deliveriesWritten();
+  const row = rows[0] as { events: number; deliveries: number; endpoints: number } | undefined;
+  if (!e.endpointId && row && row.endpoints === 0) noEndpoints.set(e.projectId, Date.now());
+  if (!row || row.events === 0) return null;
+  if (row.deliveries > 0) deliveriesWritten();
   return id;
 }
 
@@ -107,7 +111,7 @@ function deliveriesWritten(): void {
 
 /**
  * Many events of one type with one statement (a period close's rewards: one per paid player),
- * through `pool()` like emitEvent. Returns how many deliveries were written.
+ * through `pool()` like emitEvent, stored under the same rule. Returns how many deliveries were written.
  */
 export async function emitEvents(
   projectId: string,
@@ -116,14 +120,16 @@ export async function emitEvents(
 ): Promise<number> {
   if (events.length === 0 || !mayHaveEndpoints(projectId)) return 0;
   const now = Date.now();
-  const { rows } = await pool().query<{ deliveries: number; enabled: number }>(
-    `WITH ep AS (
-       SELECT id FROM webhook_endpoints WHERE project_id = $1 AND enabled AND $2 = ANY(event_types)
+  const { rows } = await pool().query<{ deliveries: number; endpoints: number }>(
+    `WITH sub AS (
+       SELECT id, enabled FROM webhook_endpoints WHERE project_id = $1 AND $2 = ANY(event_types)
+     ), ep AS (
+       SELECT id FROM sub WHERE enabled
      ), ev AS (
        INSERT INTO webhook_events (id, project_id, type, player_id, data)
        SELECT v.id, $1, $2, v.player_id, v.data
          FROM unnest($3::text[], $4::uuid[], $5::jsonb[]) WITH ORDINALITY AS v(id, player_id, data, n)
-        WHERE EXISTS (SELECT 1 FROM ep) ORDER BY v.n
+        WHERE EXISTS (SELECT 1 FROM sub) ORDER BY v.n
        RETURNING id, player_id
      ), d AS (
        INSERT INTO webhook_deliveries (id, project_id, endpoint_id, event_id, order_key)
@@ -131,11 +137,11 @@ export async function emitEvents(
        RETURNING 1
      )
      SELECT (SELECT count(*)::int FROM d) AS deliveries,
-            (SELECT count(*)::int FROM webhook_endpoints WHERE project_id = $1 AND enabled) AS enabled`,
+            (SELECT count(*)::int FROM webhook_endpoints WHERE project_id = $1) AS endpoints`,
     [projectId, type, events.map(() => eventId(now)), events.map((e) => e.playerId), events.map((e) => JSON.stringify(e.data))],
   );
   const row = rows[0];
-  if (row && row.enabled === 0) noEndpoints.set(projectId, now);
+  if (row && row.endpoints === 0) noEndpoints.set(projectId, now);
   if (!row || row.deliveries === 0) return 0;
   deliveriesWritten();
   return row.deliveries;

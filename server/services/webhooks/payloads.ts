@@ -30,6 +30,13 @@ const itemLines = z.array(
   }),
 );
 
+/**
+ * Payload fields that say who the player is beyond their id. When a player is deleted, their
+ * events still waiting for a delivery keep the player id but these become null
+ * (server/services/players/admin.ts), so every payload that has one declares it nullable.
+ */
+export const PERSONAL_EVENT_FIELDS = ["email", "displayName"] as const;
+
 export const EVENT_PAYLOADS = {
   "player.created": z.object({ playerId, method }).meta({
     id: "WebhookPlayerCreated",
@@ -45,10 +52,19 @@ export const EVENT_PAYLOADS = {
     .object({ playerId, reason: z.string(), until: z.string().datetime().nullable().meta({ description: "null: until unbanned." }) })
     .meta({ id: "WebhookPlayerBanned", description: "An operator banned the player; their sessions ended." }),
   "player.unbanned": z.object({ playerId }).meta({ id: "WebhookPlayerUnbanned", description: "An operator lifted the player's ban." }),
-  "player.email_linked": z.object({ playerId, email: z.string().email() }).meta({
-    id: "WebhookPlayerEmailLinked",
-    description: "An anonymous player registered an e-mail address (the only event carrying one).",
-  }),
+  "player.email_linked": z
+    .object({
+      playerId,
+      email: z
+        .string()
+        .email()
+        .nullable()
+        .meta({ description: "The address; null when the player was deleted before this event was delivered." }),
+    })
+    .meta({
+      id: "WebhookPlayerEmailLinked",
+      description: "An anonymous player registered an e-mail address (the only event carrying one).",
+    }),
   "purchase.completed": z
     .object({
       ...ledger,
@@ -100,7 +116,8 @@ export const EVENT_PAYLOADS = {
     .object({
       leaderboardId: z.string(),
       period: z.string(),
-      closedAt: z.string().datetime(),
+      startedAt: z.string().datetime().meta({ description: "When the closed period began." }),
+      closedAt: z.string().datetime().meta({ description: "When the close ran (at or after the period's end)." }),
       entries: z.number().int().meta({ description: "Entries in the closed period." }),
       rewardsGranted: z.number().int().meta({ description: "Players granted the board's period rewards." }),
     })
