@@ -34,6 +34,10 @@ const CLASSES = [
 /** Axis text and the tooltip take the page's palette (light or dark, app/globals.css); the bars' colours read on both. */
 const AXIS_TICK = { className: "fill-zinc-600" };
 const TOOLTIP = { background: "var(--color-white)", borderColor: "var(--color-zinc-200)", color: "var(--color-zinc-900)" };
+// The tooltip's lines in its own text colour: recharts paints each line in its series' colour,
+// and some (amber 4xx, blue 3xx, grey "active") fail contrast on the tooltip's background, in the
+// dark theme most of them (axe: color-contrast, seen when the pointer rests on a chart).
+const TOOLTIP_ITEM = { color: "var(--color-zinc-900)" };
 
 export const count = (n: number) => Math.round(n).toLocaleString("en");
 export const percent = (share: number) => `${(share * 100).toFixed(share > 0 && share < 0.001 ? 2 : 1)}%`;
@@ -128,7 +132,7 @@ function RequestsChart({ health, limitPerMinute }: { health: RequestHealth; limi
           <CartesianGrid strokeDasharray="3 3" vertical={false} />
           <XAxis dataKey="start" tickFormatter={tick(health.range)} minTickGap={28} fontSize={11} tick={AXIS_TICK} />
           <YAxis allowDecimals={false} fontSize={11} width={44} tick={AXIS_TICK} />
-          <Tooltip labelFormatter={label} contentStyle={TOOLTIP} />
+          <Tooltip labelFormatter={label} contentStyle={TOOLTIP} itemStyle={TOOLTIP_ITEM} />
           <Legend wrapperStyle={{ fontSize: 12 }} />
           {limitPerMinute !== undefined && (
             <ReferenceLine
@@ -229,13 +233,13 @@ export function PlayersCard({ players, title = "Players" }: { players: PlayersHe
       <p className="mb-2 text-sm text-zinc-600" data-testid="players-caption">
         New and active players per day (UTC), last {days} days
       </p>
-      <div className="h-56 w-full">
+      <div className="h-56 w-full" data-testid="players-chart">
         <ResponsiveContainer width="100%" height="100%">
           <BarChart data={shown} margin={{ top: 8, right: 8, bottom: 0, left: 0 }}>
             <CartesianGrid strokeDasharray="3 3" vertical={false} />
             <XAxis dataKey="day" tickFormatter={day} minTickGap={20} fontSize={11} tick={AXIS_TICK} />
             <YAxis allowDecimals={false} fontSize={11} width={44} tick={AXIS_TICK} />
-            <Tooltip labelFormatter={day} contentStyle={TOOLTIP} />
+            <Tooltip labelFormatter={day} contentStyle={TOOLTIP} itemStyle={TOOLTIP_ITEM} />
             <Legend wrapperStyle={{ fontSize: 12 }} />
             <Bar dataKey="new" name="new" fill="#0ea5e9" isAnimationActive={false} />
             <Bar dataKey="active" name="active" fill="#71717a" isAnimationActive={false} />

@@ -128,3 +128,32 @@ test("the overview says what it is loading; a failed refetch shows its message a
   await expect(page.getByTestId("stat-requests")).toHaveCount(0);
   await shoot(page, "health-error");
 });
+
+test("a chart's tooltip passes axe in the light and the dark theme (its lines are not drawn in the series' colours)", async ({
+  page,
+  request,
+}) => {
+  await signIn(page);
+  const projectId = await createProject(page, `Health tooltip ${Date.now()}`);
+  await page.getByRole("link", { name: "API keys" }).click();
+  const clientKey = await createKey(page, "CLIENT", "tooltip build");
+  // One answered and one refused request: the requests chart has bars, the players chart a day.
+  expect((await request.post("/api/v1/auth/anonymous", { headers: { "X-API-Key": clientKey } })).status()).toBe(200);
+  expect((await request.get("/api/v1/leaderboards/none", { headers: { "X-API-Key": clientKey } })).status()).toBe(404);
+  await page.goto(`/projects/${projectId}`);
+  await page.getByRole("button", { name: "Last hour" }).click();
+  await expect.poll(() => number(page, "stat-requests"), { timeout: 30_000 }).toBe(2);
+  for (const colorScheme of ["light", "dark"] as const) {
+    await page.emulateMedia({ colorScheme });
+    for (const chart of [page.getByTestId("requests-chart"), page.getByTestId("players-chart")]) {
+      await chart.scrollIntoViewIfNeeded();
+      const box = await chart.boundingBox();
+      if (!box) throw new Error("the chart has no box");
+      // The right end of the plot: the current minute (requests) and today (players).
+      await page.mouse.move(box.x + box.width - 20, box.y + box.height / 2);
+      await expect(chart.locator(".recharts-tooltip-item").first()).toBeVisible();
+      expect(await seriousAxeFindings(page)).toEqual([]);
+      await shoot(page, `health-tooltip-${colorScheme}`);
+    }
+  }
+});
