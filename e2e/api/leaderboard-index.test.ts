@@ -10,6 +10,7 @@ import { encodeMember, indexKeys } from "@/server/services/leaderboards/rank-ind
 import type { Entry } from "@/server/services/leaderboards/schemas";
 import { anonymousPlayer, makeProject, type TestPlayer, type TestProject } from "../support/fixtures";
 import { type StartedApp, startApp } from "../support/global-setup";
+import { logLine, logLines } from "../support/launch.mjs";
 import { type PrivateRedis, privateRedis } from "../support/redis-server";
 
 type Page = { total: number; entries: Entry[] };
@@ -108,6 +109,26 @@ describe.runIf(inject("redisUrl") !== "")("the Redis rank index of the suite's a
     expect(top.body.rank).toBe(1);
     expect(await shown()).toEqual((await truth(project.projectId, id)).map((e, i) => ({ ...e, rank: i + 1 })));
   });
+
+  it("a rebuild lock another process holds is left alone until its lease lapses, then a read rebuilds and releases it", async () => {
+    const api = client(inject("baseUrl"), project.clientKey);
+    const id = `lease-${Date.now()}`;
+    await createLeaderboard({ projectId: project.projectId, input: { id, name: id, sortOrder: "desc", operator: "best" } });
+    const p = await anonymousPlayer(project.clientKey);
+    await api.submit(id, p, 5);
+    const k = await keysOf(project.projectId, id);
+    await until(async () => (await redis.exists(k.ready)) === 1, "the submit's read to build the index");
+    await redis.set(k.lock, "another-process", "PX", 1_500); // a holder that died mid-rebuild
+    await redis.del(k.ready);
+    expect((await api.page(id)).body.entries.map((e) => e.playerId)).toEqual([p.playerId]); // Postgres answers
+    expect(await redis.get(k.lock)).toBe("another-process");
+    expect(await redis.exists(k.ready)).toBe(0);
+    await until(async () => {
+      await api.page(id);
+      return (await redis.exists(k.ready)) === 1;
+    }, "a read after the lease to rebuild the index");
+    await until(async () => (await redis.exists(k.lock)) === 0, "the rebuild to release its lock");
+  });
 });
 
 describe("a Redis outage during submits (a private redis-server the test stops)", () => {
@@ -131,6 +152,34 @@ describe("a Redis outage during submits (a private redis-server the test stops)"
     await app?.stop();
     await redis?.stop();
     rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it("a read Redis did not answer in time (paused past the timeout) misses no update: the index stays ready", async () => {
+    const api = client(app.baseUrl, project.clientKey);
+    const probe = redis.client();
+    const id = `paused-${Date.now()}`;
+    await createLeaderboard({ projectId: project.projectId, input: { id, name: id, sortOrder: "desc", operator: "best" } });
+    const ps = await Promise.all(Array.from({ length: 3 }, () => anonymousPlayer(project.clientKey)));
+    for (const [i, p] of ps.entries()) await api.submit(id, p, i + 1);
+    const k = await keysOf(project.projectId, id);
+    await until(async () => {
+      await api.page(id);
+      return (await probe.exists(k.ready)) === 1;
+    }, "the index");
+    const expected = (await truth(project.projectId, id)).map((e) => e.playerId);
+
+    await probe.call("CLIENT", "PAUSE", "1500", "ALL");
+    const during = await api.page(id);
+    expect(during.body.entries.map((e) => e.playerId)).toEqual(expected); // from Postgres
+    await logLine(app, "the failed read's line", (l) => l.msg === "rank index unavailable, serving from Postgres");
+    await probe.ping(); // answered once the pause ends
+    expect((await api.page(id)).body.entries.map((e) => e.playerId)).toEqual(expected);
+    await logLine(app, "the recovery's line", (l) => l.msg === "the rank index is reachable again; no update was missed");
+    expect(await probe.exists(k.ready)).toBe(1);
+    expect(logLines(app.output()).some((l) => l.msg === "the rank index is reachable again; indexes are rebuilt as they are read")).toBe(
+      false,
+    );
+    probe.disconnect();
   });
 
   it("loses no submit: increments keep counting while Redis is down, and the index is rebuilt right when it returns", async () => {

@@ -1,3 +1,4 @@
+import { randomUUID } from "node:crypto";
 import { Redis } from "ioredis";
 import { afterTransaction, pool } from "../../db";
 import { env } from "../../env";
@@ -18,12 +19,21 @@ import { logger } from "../../log";
  *   Postgres and one instance rebuilds the set in the background (a lock key). The TTL bounds
  *   how long an update lost to a Redis failure can be missing: the set is rebuilt at least that
  *   often while read. A Redis failure never fails a request: the index is skipped and Postgres
- *   answers; this process also drops the marker when Redis is back, forcing a rebuild.
+ *   answers; a process whose update failed drops the markers when Redis is back, forcing a rebuild.
+ * - A rebuild runs on its own connection with a patient timeout, under a lock that is a lease
+ *   renewed per batch and released only by its holder.
  * - Without REDIS_URL (in-process or Upstash limiter store) there is no index: Postgres answers.
  */
 export const READY_TTL_SECONDS = 3_600;
 const KEY_TTL_SECONDS = 7 * 86_400;
 const REBUILD_BATCH = 500;
+/**
+ * The rebuild lock is a lease renewed after every batch: a process that dies mid-rebuild, or whose
+ * release never reaches Redis, blocks other rebuilds of that board for at most this long.
+ */
+const REBUILD_LEASE_MS = 10_000;
+/** Background rebuilds are not on a request's path: they get a patient command timeout. */
+const REBUILD_COMMAND_TIMEOUT_MS = 5_000;
 
 type Keys = { set: string; members: string; ready: string; lock: string };
 export function indexKeys(projectId: string, boardId: string, period: string): Keys {
@@ -80,37 +90,43 @@ table.insert(out, 1, start)
 table.insert(out, 1, rank)
 return out`;
 
+/** Renews (ARGV[2] = ms) or, without ARGV[2], releases the lock only while it is still ours. */
+const LEASE = `
+if redis.call('GET', KEYS[1]) ~= ARGV[1] then return 0 end
+if ARGV[2] then return redis.call('PEXPIRE', KEYS[1], ARGV[2]) end
+return redis.call('DEL', KEYS[1])`;
+
 type IndexRedis = Redis & {
   lbWindow(set: string, members: string, ready: string, player: string, range: number): Promise<Array<string | number>>;
   lbUpsert(set: string, members: string, player: string, member: string, seq: string, ttl: number): Promise<number>;
   lbRemove(set: string, members: string, player: string): Promise<number>;
   lbRank(set: string, members: string, ready: string, player: string): Promise<number>;
   lbRange(set: string, ready: string, start: number, stop: number): Promise<Array<string | number>>;
+  lbLease(lock: string, token: string, ms?: number): Promise<number>;
 };
 
-type State = { client: IndexRedis | null; failedSince: number | null; connected: Promise<void> };
+/**
+ * `failedSince`: when the current outage began (logged once). `missedWrite`: an update failed
+ * during it, so indexes this process touched may be stale and are rebuilt once Redis answers. A
+ * failed read leaves every index as it was: it changes nothing and needs no rebuild.
+ */
+type State = {
+  client: IndexRedis | null;
+  rebuilder: IndexRedis | null;
+  failedSince: number | null;
+  missedWrite: boolean;
+  connected: Promise<void>;
+};
 const holder = globalThis as typeof globalThis & { __leaderboardIndex?: State };
 
 function client(): IndexRedis | null {
   if (holder.__leaderboardIndex) return holder.__leaderboardIndex.client;
   const url = env().REDIS_URL;
   if (!url) {
-    holder.__leaderboardIndex = { client: null, failedSince: null, connected: Promise.resolve() };
+    holder.__leaderboardIndex = { client: null, rebuilder: null, failedSince: null, missedWrite: false, connected: Promise.resolve() };
     return null;
   }
-  const redis = new Redis(url, {
-    enableOfflineQueue: false,
-    maxRetriesPerRequest: 0,
-    connectTimeout: 1_000,
-    commandTimeout: 250,
-    retryStrategy: (times) => Math.min(times * 100, 1_000),
-  }) as IndexRedis;
-  redis.on("error", () => {});
-  redis.defineCommand("lbUpsert", { numberOfKeys: 2, lua: UPSERT });
-  redis.defineCommand("lbRemove", { numberOfKeys: 2, lua: REMOVE });
-  redis.defineCommand("lbRank", { numberOfKeys: 3, lua: RANK });
-  redis.defineCommand("lbRange", { numberOfKeys: 2, lua: RANGE });
-  redis.defineCommand("lbWindow", { numberOfKeys: 3, lua: WINDOW });
+  const redis = connect(url, 250);
   // Commands fail fast while disconnected (no offline queue): the first ones wait for the first
   // connection, at most a second.
   const connected = new Promise<void>((resolve) => {
@@ -120,8 +136,36 @@ function client(): IndexRedis | null {
       resolve();
     });
   });
-  holder.__leaderboardIndex = { client: redis, failedSince: null, connected };
+  holder.__leaderboardIndex = { client: redis, rebuilder: null, failedSince: null, missedWrite: false, connected };
   return redis;
+}
+
+/** A connection with the index's scripts. Requests' commands fail fast (250 ms); rebuilds wait longer. */
+function connect(url: string, commandTimeout: number): IndexRedis {
+  const redis = new Redis(url, {
+    enableOfflineQueue: false,
+    maxRetriesPerRequest: 0,
+    connectTimeout: 1_000,
+    commandTimeout,
+    retryStrategy: (times) => Math.min(times * 100, 1_000),
+  }) as IndexRedis;
+  redis.on("error", () => {});
+  redis.defineCommand("lbUpsert", { numberOfKeys: 2, lua: UPSERT });
+  redis.defineCommand("lbRemove", { numberOfKeys: 2, lua: REMOVE });
+  redis.defineCommand("lbRank", { numberOfKeys: 3, lua: RANK });
+  redis.defineCommand("lbRange", { numberOfKeys: 2, lua: RANGE });
+  redis.defineCommand("lbWindow", { numberOfKeys: 3, lua: WINDOW });
+  redis.defineCommand("lbLease", { numberOfKeys: 1, lua: LEASE });
+  return redis;
+}
+
+/** The rebuilds' own connection (opened on the first rebuild), so a slow rebuild never holds up requests. */
+function rebuilder(): IndexRedis | null {
+  const state = holder.__leaderboardIndex;
+  const url = env().REDIS_URL;
+  if (!client() || !state || !url) return null;
+  state.rebuilder ??= connect(url, REBUILD_COMMAND_TIMEOUT_MS);
+  return state.rebuilder;
 }
 
 /** Order-preserving fixed-width hex of a float64 (IEEE bits, sign-flipped) and of a bigint seq. */
@@ -136,8 +180,12 @@ export function encodeMember(sortKey: number, seq: string | bigint, playerId: st
 const playerOf = (member: string) => member.slice(32);
 const seqHex = (member: string) => member.slice(16, 32);
 
-/** Runs an index operation; a Redis failure is logged once per outage and answers `fallback`. */
-async function guarded<T>(work: (redis: IndexRedis) => Promise<T>, fallback: T): Promise<T> {
+/**
+ * Runs an index operation; a Redis failure is logged once per outage and answers `fallback`. A
+ * failed write (`kind: "write"`) means this process may have missed an update: once Redis answers
+ * again it drops every ready marker so the indexes are rebuilt from Postgres.
+ */
+async function guarded<T>(kind: "read" | "write", work: (redis: IndexRedis) => Promise<T>, fallback: T): Promise<T> {
   const redis = client();
   const state = holder.__leaderboardIndex;
   if (!redis || !state) return fallback;
@@ -145,12 +193,19 @@ async function guarded<T>(work: (redis: IndexRedis) => Promise<T>, fallback: T):
     await state.connected;
     const result = await work(redis);
     if (state.failedSince !== null) {
+      const missedWrite = state.missedWrite;
       state.failedSince = null;
-      logger("leaderboards").warn("the rank index is reachable again; indexes are rebuilt as they are read");
-      await dropReadyMarkers(redis);
+      state.missedWrite = false;
+      if (missedWrite) {
+        logger("leaderboards").warn("the rank index is reachable again; indexes are rebuilt as they are read");
+        await dropReadyMarkers(redis);
+      } else {
+        logger("leaderboards").warn("the rank index is reachable again; no update was missed");
+      }
     }
     return result;
   } catch (error) {
+    if (kind === "write") state.missedWrite = true;
     if (state.failedSince === null) {
       state.failedSince = Date.now();
       logger("leaderboards").error({ reason: (error as Error).message }, "rank index unavailable, serving from Postgres");
@@ -175,26 +230,38 @@ export type IndexedEntry = { playerId: string; sortKey: number; seq: string };
 export function indexUpsert(projectId: string, boardId: string, period: string, e: IndexedEntry): Promise<void> {
   const k = indexKeys(projectId, boardId, period);
   const member = encodeMember(e.sortKey, e.seq, e.playerId);
-  return guarded(async (r) => {
-    await r.lbUpsert(k.set, k.members, e.playerId, member, seqHex(member), KEY_TTL_SECONDS);
-  }, undefined);
+  return guarded(
+    "write",
+    async (r) => {
+      await r.lbUpsert(k.set, k.members, e.playerId, member, seqHex(member), KEY_TTL_SECONDS);
+    },
+    undefined,
+  );
 }
 
 export function indexRemove(projectId: string, boardId: string, period: string, playerId: string): Promise<void> {
   const k = indexKeys(projectId, boardId, period);
-  return guarded(async (r) => {
-    await r.lbRemove(k.set, k.members, playerId);
-  }, undefined);
+  return guarded(
+    "write",
+    async (r) => {
+      await r.lbRemove(k.set, k.members, playerId);
+    },
+    undefined,
+  );
 }
 
 /** The 1-based rank from the index, or null when the index cannot say (then ask Postgres). */
 export function indexRank(projectId: string, boardId: string, period: string, playerId: string): Promise<number | null> {
   const k = indexKeys(projectId, boardId, period);
-  return guarded(async (r) => {
-    const rank = await r.lbRank(k.set, k.members, k.ready, playerId);
-    if (rank === -2) rebuildInBackground(r, projectId, boardId, period);
-    return rank >= 0 ? rank + 1 : null;
-  }, null);
+  return guarded(
+    "read",
+    async (r) => {
+      const rank = await r.lbRank(k.set, k.members, k.ready, playerId);
+      if (rank === -2) rebuildInBackground(projectId, boardId, period);
+      return rank >= 0 ? rank + 1 : null;
+    },
+    null,
+  );
 }
 
 /**
@@ -209,12 +276,16 @@ export function indexWindow(
   range: number,
 ): Promise<{ rank: number; start: number; total: number; playerIds: string[] } | null> {
   const k = indexKeys(projectId, boardId, period);
-  return guarded(async (r) => {
-    const [rank, start, total, ...members] = await r.lbWindow(k.set, k.members, k.ready, playerId, range);
-    if (rank === -2) rebuildInBackground(r, projectId, boardId, period);
-    if (Number(rank) < 0) return null;
-    return { rank: Number(rank) + 1, start: Number(start), total: Number(total), playerIds: members.map((m) => playerOf(String(m))) };
-  }, null);
+  return guarded(
+    "read",
+    async (r) => {
+      const [rank, start, total, ...members] = await r.lbWindow(k.set, k.members, k.ready, playerId, range);
+      if (rank === -2) rebuildInBackground(projectId, boardId, period);
+      if (Number(rank) < 0) return null;
+      return { rank: Number(rank) + 1, start: Number(start), total: Number(total), playerIds: members.map((m) => playerOf(String(m))) };
+    },
+    null,
+  );
 }
 
 /** Player ids at 0-based ranks [start, stop] and the total, or null when the index cannot say. */
@@ -226,18 +297,24 @@ export function indexRange(
   stop: number,
 ): Promise<{ total: number; playerIds: string[] } | null> {
   const k = indexKeys(projectId, boardId, period);
-  return guarded(async (r) => {
-    const [total, ...members] = await r.lbRange(k.set, k.ready, start, stop);
-    if (total === -2) {
-      rebuildInBackground(r, projectId, boardId, period);
-      return null;
-    }
-    return { total: Number(total), playerIds: members.map((m) => playerOf(String(m))) };
-  }, null);
+  return guarded(
+    "read",
+    async (r) => {
+      const [total, ...members] = await r.lbRange(k.set, k.ready, start, stop);
+      if (total === -2) {
+        rebuildInBackground(projectId, boardId, period);
+        return null;
+      }
+      return { total: Number(total), playerIds: members.map((m) => playerOf(String(m))) };
+    },
+    null,
+  );
 }
 
 /** One instance rebuilds a missing index from Postgres; reads use Postgres until it is ready. */
-function rebuildInBackground(redis: IndexRedis, projectId: string, boardId: string, period: string): void {
+function rebuildInBackground(projectId: string, boardId: string, period: string): void {
+  const redis = rebuilder();
+  if (!redis) return;
   // Started from a request that may be inside a transaction (an idempotent submit): the rebuild
   // reads through the pool once it has ended, else it would miss (and delete from the set) the
   // entry that transaction is writing.
@@ -248,9 +325,22 @@ function rebuildInBackground(redis: IndexRedis, projectId: string, boardId: stri
   );
 }
 
+/** Releases the rebuild lock if it is still ours; a release that fails is retried, then left to the lease. */
+async function releaseLock(redis: IndexRedis, lock: string, token: string): Promise<void> {
+  for (let attempt = 0; attempt < 5; attempt++) {
+    try {
+      await redis.lbLease(lock, token);
+      return;
+    } catch {
+      await new Promise((r) => setTimeout(r, 100 * (attempt + 1)));
+    }
+  }
+}
+
 export async function rebuildIndex(redis: IndexRedis, projectId: string, boardId: string, period: string): Promise<boolean> {
   const k = indexKeys(projectId, boardId, period);
-  const locked = await redis.set(k.lock, "1", "EX", 120, "NX");
+  const token = randomUUID();
+  const locked = await redis.set(k.lock, token, "PX", REBUILD_LEASE_MS, "NX");
   if (locked !== "OK") return false;
   try {
     await redis.del(k.set, k.members);
@@ -274,6 +364,7 @@ export async function rebuildIndex(redis: IndexRedis, projectId: string, boardId
       const failed = results.find(([error]) => error);
       if (failed?.[0]) throw failed[0];
       loaded += rows.length;
+      if ((await redis.lbLease(k.lock, token, REBUILD_LEASE_MS)) !== 1) throw new Error("the rebuild lost its lock");
       const last = rows[rows.length - 1] as { sort_key: number; seq: string };
       after = { sortKey: last.sort_key, seq: last.seq };
       if (rows.length < REBUILD_BATCH) break;
@@ -283,7 +374,7 @@ export async function rebuildIndex(redis: IndexRedis, projectId: string, boardId
     await redis.set(k.ready, "1", "EX", READY_TTL_SECONDS);
     return true;
   } finally {
-    await redis.del(k.lock);
+    await releaseLock(redis, k.lock, token);
   }
 }
 
@@ -294,6 +385,6 @@ export function rankIndexClient(): Redis | null {
 
 /** Builds the index now (tests, benchmark); false when another process holds the rebuild lock. */
 export async function rebuildIndexNow(projectId: string, boardId: string, period: string): Promise<boolean> {
-  const redis = client();
+  const redis = rebuilder();
   return redis ? rebuildIndex(redis, projectId, boardId, period) : false;
 }
