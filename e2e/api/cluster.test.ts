@@ -154,6 +154,7 @@ describe("two workers on one database, without Redis", () => {
       // an hour-long window so the budget test never straddles a window boundary.
       SESSION_CACHE_TTL_SECONDS: "30",
       API_KEY_CACHE_TTL_SECONDS: "300",
+      DEFINITION_CACHE_TTL_MS: "60000",
       RATE_LIMIT_WINDOW_SECONDS: "3600",
       METRICS_TOKEN,
     });
@@ -232,7 +233,8 @@ describe("two workers on one database, without Redis", () => {
     expect((after.body.error as { code: string }).code).toBe("INVALID_TOKEN");
   });
 
-  it("a key revocation and a plan change made on one worker apply on the other at once", async () => {
+  /** The dashboard's procedures over HTTP on a chosen worker, as an instance admin's token. */
+  async function dashboard() {
     const email = `cluster-${randomBytes(4).toString("hex")}@studio.test`;
     const admin = await upsertOperator({ email, name: email, password: "a long operator passphrase 9", isInstanceAdmin: true });
     const token = await createOperatorToken({
@@ -242,13 +244,17 @@ describe("two workers on one database, without Redis", () => {
       projectIds: null,
       instanceAdmin: true,
     });
-    const trpc = (agent: http.Agent, procedure: string, input: unknown) =>
+    return (agent: http.Agent, procedure: string, input: unknown) =>
       send(base, agent, {
         method: "POST",
         path: `/api/trpc/${procedure}`,
         headers: { Authorization: `Bearer ${token.token}` },
         body: input,
       });
+  }
+
+  it("a key revocation and a plan change made on one worker apply on the other at once", async () => {
+    const trpc = await dashboard();
     const extra = await createApiKey({ projectId: project.projectId, kind: "SERVER", name: "doomed" });
     const page = (agent: http.Agent, key: string) =>
       send(base, agent, { path: `/api/v1/leaderboards/${board}`, headers: { "X-API-Key": key } });
@@ -267,6 +273,46 @@ describe("two workers on one database, without Redis", () => {
     const plan = await trpc(workerB.agent, "projects.setPlan", { projectId: project.projectId, plan: "ENTERPRISE", customRateLimit: 777 });
     expect(plan.status).toBe(200);
     expect((await page(workerA.agent, project.serverKey)).headers["x-ratelimit-limit"]).toBe("777");
+  });
+
+  it("a currency and a leaderboard changed on one worker apply on the other at once (definitions cached for 60 s)", async () => {
+    const trpc = await dashboard();
+    const currency = `gems${randomBytes(3).toString("hex")}`;
+    expect(
+      (await trpc(workerA.agent, "economy.createCurrency", { projectId: project.projectId, currency: { id: currency, name: "Gems" } }))
+        .status,
+    ).toBe(200);
+    const signIn = await send(base, workerA.agent, {
+      method: "POST",
+      path: "/api/v1/auth/anonymous",
+      headers: { "X-API-Key": project.clientKey },
+    });
+    const headers = { "X-API-Key": project.clientKey, Authorization: `Bearer ${signIn.body.accessToken as string}` };
+    const nameOn = async (w: { agent: http.Agent }) => {
+      const res = await send(base, w.agent, { path: "/api/v1/economy/currencies", headers });
+      return (res.body as unknown as Array<{ id: string; name: string }>).find((c) => c.id === currency)?.name;
+    };
+    const submitOn = (w: { agent: http.Agent }, score: number) =>
+      send(base, w.agent, { method: "POST", path: `/api/v1/leaderboards/${board}/scores`, headers, body: { score } });
+
+    // Both workers have the definitions cached (DEFINITION_CACHE_TTL_MS=60000).
+    for (const w of [workerA, workerB]) {
+      expect(await nameOn(w)).toBe("Gems");
+      expect((await submitOn(w, 60)).status).toBe(200);
+    }
+    const renamed = await trpc(workerA.agent, "economy.updateCurrency", {
+      projectId: project.projectId,
+      id: currency,
+      patch: { name: "Jewels" },
+    });
+    expect(renamed.status).toBe(200);
+    expect(await nameOn(workerB)).toBe("Jewels");
+
+    const bounded = await trpc(workerA.agent, "leaderboards.update", { projectId: project.projectId, id: board, patch: { maxScore: 50 } });
+    expect(bounded.status).toBe(200);
+    const refused = await submitOn(workerB, 70);
+    expect(refused.status).toBe(422);
+    expect((refused.body.error as { code: string }).code).toBe("SCORE_OUT_OF_RANGE");
   });
 
   it("one scrape of /api/metrics reports the requests of both workers, by route pattern, method, status class and error code", async () => {

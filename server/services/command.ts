@@ -66,14 +66,14 @@ export type Command<T, B = unknown> = {
    * Runs once the transaction has ended, committed or not, before the answer is returned: a
    * change that rolled back may still have filled a cache with what it read or wrote.
    */
-  invalidate?: () => void;
+  invalidate?: () => void | Promise<void>;
 };
 
 export async function runCommand<T, B = unknown>(ctx: OperatorContext, c: Command<T, B>): Promise<T> {
   try {
     return await inTransaction(ctx, c);
   } finally {
-    c.invalidate?.();
+    await c.invalidate?.();
   }
 }
 

@@ -4,10 +4,16 @@ import { env } from "../../env";
 import { AppError, type ErrorCode } from "../../errors";
 import { auditActorOf, recordAudit } from "../audit";
 import { authorize, type OperatorContext } from "../command";
-import { applyEconomyChanges, forgetEconomy, listCurrencies, listItems, listPurchases } from "../economy/definitions";
+import { applyEconomyChanges, invalidateEconomy, listCurrencies, listItems, listPurchases } from "../economy/definitions";
 import { isCurrencyLine, type Line, purchaseLinesProblem } from "../economy/schemas";
 import { assertJwksUrlAllowed, deleteIdentityProvider, listIdentityProviders, upsertIdentityProvider } from "../identity-providers";
-import { createLeaderboard, deleteLeaderboard, forgetLeaderboard, listLeaderboards, updateLeaderboard } from "../leaderboards/definitions";
+import {
+  createLeaderboard,
+  deleteLeaderboard,
+  invalidateLeaderboard,
+  listLeaderboards,
+  updateLeaderboard,
+} from "../leaderboards/definitions";
 import { emitEvent } from "../webhooks/events";
 import {
   CONFIG_KINDS,
@@ -444,7 +450,7 @@ export async function applyImport(
     });
   } finally {
     // The definitions' caches may hold what this transaction read or wrote, committed or not.
-    forgetEconomy(projectId);
-    for (const id of touchedBoards) forgetLeaderboard(projectId, id);
+    await invalidateEconomy(projectId);
+    for (const id of touchedBoards) await invalidateLeaderboard(projectId, id);
   }
 }

@@ -8,6 +8,7 @@ import {
   deletePurchase,
   economyConfig,
   forgetEconomy,
+  invalidateEconomy,
   updateCurrency,
   updateItem,
   updatePurchase,
@@ -23,7 +24,7 @@ import { adjustPlayerEconomy } from "./wallet";
 type Kind = "currencies" | "items" | "purchases";
 type Ref = { projectId: string; id: string };
 const SINGULAR: Record<Kind, string> = { currencies: "currency", items: "item", purchases: "purchase" };
-const forget = (projectId: string) => () => forgetEconomy(projectId);
+const forget = (projectId: string) => () => invalidateEconomy(projectId);
 
 async function definitionOf(projectId: string, kind: Kind, id: string) {
   forgetEconomy(projectId);

@@ -1,6 +1,8 @@
+import { onBroadcast } from "../../cluster";
 import { isUniqueViolation, pool, prisma, transaction } from "../../db";
 import { env } from "../../env";
 import { AppError } from "../../errors";
+import { invalidateEverywhere } from "../../invalidate";
 import { validationError } from "../../validation";
 import {
   type CurrencyInput,
@@ -17,8 +19,8 @@ import {
 /**
  * Economy definitions per project (currencies, items, purchases), managed by operators. The
  * game API reads them on every request, so they are cached per process for DEFINITION_CACHE_TTL_MS as one
- * snapshot per project; a change applies at once on the instance that made it and within that
- * time on every other.
+ * snapshot per project; a change applies at once in every worker of the instance that made it
+ * (invalidateEconomy) and within that time on every other instance.
  */
 export type CurrencyDef = { id: string; name: string; initialBalance: number; maxBalance: number | null; clientWritable: boolean };
 export type ItemDef = { id: string; name: string; maxStack: number | null };
@@ -31,9 +33,17 @@ export type EconomyConfig = {
 
 const cache = new Map<string, { value: EconomyConfig; expiresAt: number }>();
 
+/** Drops this process's snapshot (before reading fresh definitions inside a change). */
 export function forgetEconomy(projectId: string): void {
   cache.delete(projectId);
 }
+
+const FORGET_TOPIC = "economy:forget";
+/** After a change has ended (committed or not): drops the project's snapshot in every worker of this instance. */
+export function invalidateEconomy(projectId: string): Promise<void> {
+  return invalidateEverywhere(FORGET_TOPIC, projectId, () => forgetEconomy(projectId));
+}
+onBroadcast(FORGET_TOPIC, (projectId) => forgetEconomy(projectId as string));
 
 const num = (v: bigint | string | number | null) => (v === null ? null : Number(v));
 

@@ -3,7 +3,7 @@ import { type OperatorContext, runCommand } from "../command";
 import {
   createLeaderboard,
   deleteLeaderboard,
-  forgetLeaderboard,
+  invalidateLeaderboard,
   loadLeaderboard,
   resetLeaderboard,
   toDto,
@@ -19,7 +19,7 @@ import type { CreateLeaderboard, Entry, LeaderboardDto, UpdateLeaderboard } from
  * definition cache forgotten afterwards (committed or not: the change may have filled it).
  */
 type Board = { projectId: string; id: string };
-const forget = (o: Board) => () => forgetLeaderboard(o.projectId, o.id);
+const forget = (o: Board) => () => invalidateLeaderboard(o.projectId, o.id);
 
 export function createBoard(ctx: OperatorContext, o: { projectId: string; board: CreateLeaderboard }): Promise<LeaderboardDto> {
   return runCommand(ctx, {

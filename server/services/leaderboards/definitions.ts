@@ -1,15 +1,17 @@
+import { onBroadcast } from "../../cluster";
 import { isUniqueViolation, pool, prisma } from "../../db";
 import { env } from "../../env";
 import { AppError } from "../../errors";
 import { type Leaderboard as LeaderboardRow, Prisma } from "../../generated/prisma/client";
+import { invalidateEverywhere } from "../../invalidate";
 import type { Rewards } from "./board-schemas";
 import { parseSchedule, type Schedule } from "./periods";
 import { type CreateLeaderboard, type LeaderboardDto, type UpdateLeaderboard, ZRewards } from "./schemas";
 
 /**
  * Leaderboard definitions, managed by operators. Read on every submit and page, so cached per
- * process for DEFINITION_CACHE_TTL_MS; a change made here applies at once on this instance and within
- * that time on every other (a reset-now too: submits reaching another instance in that window
+ * process for DEFINITION_CACHE_TTL_MS; a change made here applies at once in every worker of this
+ * instance (invalidateLeaderboard) and within that time on every other instance (a reset-now too: submits reaching another instance in that window
  * still land in the period before the reset).
  */
 export type Definition = LeaderboardDto & {
@@ -67,9 +69,18 @@ export async function loadLeaderboard(projectId: string, id: string): Promise<De
   return value;
 }
 
+/** Drops this process's cached definition. */
 export function forgetLeaderboard(projectId: string, id: string): void {
   cache.delete(cacheKey(projectId, id));
 }
+
+const FORGET_TOPIC = "leaderboards:forget";
+type Forget = { projectId: string; id: string };
+/** After a change has ended (committed or not): drops the definition in every worker of this instance. */
+export function invalidateLeaderboard(projectId: string, id: string): Promise<void> {
+  return invalidateEverywhere(FORGET_TOPIC, { projectId, id }, () => forgetLeaderboard(projectId, id));
+}
+onBroadcast(FORGET_TOPIC, (payload) => forgetLeaderboard((payload as Forget).projectId, (payload as Forget).id));
 
 export async function listLeaderboards(o: { projectId: string }): Promise<LeaderboardDto[]> {
   const rows = await prisma().leaderboard.findMany({ where: { projectId: o.projectId }, orderBy: { id: "asc" } });
