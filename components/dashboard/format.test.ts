@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { countOf, createdOn, plural } from "./format";
+import { countOf, createdOn, plural, span } from "./format";
 
 describe("plural", () => {
   it("counts with the singular for one and the plural otherwise", () => {
@@ -19,5 +19,16 @@ describe("plural", () => {
 
   it("dates a creation to the minute", () => {
     expect(createdOn(new Date(2026, 10, 24, 9, 5))).toBe("24 Nov 2026, 09:05");
+  });
+});
+
+describe("span", () => {
+  it("names a span in the largest unit that fits twice or exactly, rounded", () => {
+    expect(span(5 * 86_400_000)).toBe("5 days");
+    expect(span(86_400_000)).toBe("1 day");
+    expect(span(99_305_000)).toBe("28 hours"); // the webhook retry schedule: 27 h 35 min
+    expect(span(90_000)).toBe("90 seconds");
+    expect(span(120_000)).toBe("2 minutes");
+    expect(span(1_500)).toBe("1,500 milliseconds");
   });
 });

@@ -19,3 +19,21 @@ export function countOf(n: number, name: string): string {
  */
 export const createdOn = (d: Date | string): string =>
   new Date(d).toLocaleString("en-GB", { day: "numeric", month: "short", year: "numeric", hour: "2-digit", minute: "2-digit" });
+
+const UNITS = [
+  ["day", 86_400_000],
+  ["hour", 3_600_000],
+  ["minute", 60_000],
+  ["second", 1_000],
+] as const;
+
+/**
+ * A span as an operator reads it: "5 days", "28 hours", "90 seconds". The largest unit that fits
+ * twice or exactly (so 27.6 hours stays in hours, 1 day is "1 day"), rounded to a whole number.
+ */
+export function span(ms: number): string {
+  for (const [name, size] of UNITS) {
+    if (ms >= 2 * size || (ms >= size && ms % size === 0)) return plural(Math.round(ms / size), name);
+  }
+  return plural(Math.round(ms), "millisecond");
+}

@@ -22,6 +22,9 @@ const env = {
   RATE_LIMIT_STORE_TIMEOUT_MS: "1000",
   // The health view's counts are written every 0.5 s (5 s in production), so specs see them at once.
   USAGE_FLUSH_MS: "500",
+  // Not the defaults (5 days, 30 days), so the failing-endpoint banner is seen to read the instance's settings.
+  WEBHOOK_DISABLE_AFTER_MS: String(3 * 86_400_000),
+  WEBHOOK_RETENTION_DAYS: "14",
   // One process, like the API suite: the workers have their own test (e2e/api/cluster.test.ts).
   WEB_CONCURRENCY: process.env.WEB_CONCURRENCY ?? "1",
 };

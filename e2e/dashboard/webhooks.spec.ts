@@ -83,7 +83,9 @@ test("an added endpoint's secret is shown once; a test event appears as a pendin
   expect(page.url()).toContain(projectId);
 });
 
-test("an endpoint disabled for failing shows a banner that says what happened and re-enables it", async ({ page }) => {
+test("an endpoint disabled for failing shows a banner that says what happened under this instance's settings and re-enables it", async ({
+  page,
+}) => {
   await signIn(page);
   const projectId = await createProject(page, `Failing ${Date.now()}`);
   await page.goto(`/projects/${projectId}/webhooks`);
@@ -100,6 +102,10 @@ test("an endpoint disabled for failing shows a banner that says what happened an
   await expect(banner).toContainText("fix the receiver, send a test event, then enable it again");
   await expect(banner).toContainText("the events it subscribes to are still recorded");
   await expect(banner).toContainText("to send what it missed, replay the time range from");
+  // The instance's settings (e2e/dashboard/server.mjs), not the defaults.
+  await expect(banner).toContainText("is turned off once its first failed attempt since the last success is 3 days old");
+  await expect(banner).toContainText("each delivery is tried 8 times over about 28 hours");
+  await expect(banner).toContainText("(events are kept for 14 days)");
   await expect(page.getByTestId("webhook-endpoint").filter({ hasText: url })).toContainText("disabled: failing");
   expect(await seriousAxeFindings(page)).toEqual([]);
   await shoot(page, "webhooks-failing");

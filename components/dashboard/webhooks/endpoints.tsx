@@ -8,7 +8,9 @@ import { type RouterOutputs, useTRPC } from "@/components/providers/trpc";
 import { ConfirmDialog } from "@/components/ui/alert-dialog";
 import { OnceSecret } from "@/components/ui/once-secret";
 import { Badge, Button, Card, State } from "@/components/ui/primitives";
+import type { WebhookPolicy } from "@/server/services/webhooks/schemas";
 import { messageOf } from "../errors";
+import { plural, span } from "../format";
 import { useProject } from "../project-context";
 import { CreateEndpoint, EditEndpoint } from "./create-endpoint";
 import { Deliveries } from "./deliveries";
@@ -17,7 +19,7 @@ type Endpoint = RouterOutputs["webhooks"]["list"][number];
 const when = (d: string | null) => (d ? new Date(d).toLocaleString() : "—");
 
 /** A project's webhook endpoints: status, owners told about failing ones, the operator's actions, one endpoint's deliveries. */
-export function Webhooks({ projectId }: { projectId: string }) {
+export function Webhooks({ projectId, policy }: { projectId: string; policy: WebhookPolicy }) {
   const trpc = useTRPC();
   const { canEdit } = useProject();
   const endpoints = useQuery(trpc.webhooks.list.queryOptions({ projectId }));
@@ -32,7 +34,7 @@ export function Webhooks({ projectId }: { projectId: string }) {
         {canEdit && <CreateEndpoint projectId={projectId} onCreated={(s, url) => setSecret({ secret: s, url })} />}
       </div>
       {failing.map((e) => (
-        <FailingBanner key={e.id} projectId={projectId} endpoint={e} />
+        <FailingBanner key={e.id} projectId={projectId} endpoint={e} policy={policy} />
       ))}
       {secret && (
         <Card title={`Signing secret of ${secret.url}`}>
@@ -97,7 +99,7 @@ function useEndpointActions(projectId: string) {
 }
 
 /** Told to the project's operators: what happened to a failing endpoint and how to get it back. */
-function FailingBanner({ projectId, endpoint }: { projectId: string; endpoint: Endpoint }) {
+function FailingBanner({ projectId, endpoint, policy }: { projectId: string; endpoint: Endpoint; policy: WebhookPolicy }) {
   const { canEdit } = useProject();
   const { update, refresh } = useEndpointActions(projectId);
   return (
@@ -107,13 +109,13 @@ function FailingBanner({ projectId, endpoint }: { projectId: string; endpoint: E
         <span className="break-all">{endpoint.url} was disabled because its deliveries kept failing</span>
       </p>
       <p className="mt-1">
-        No delivery to it has succeeded{endpoint.failingSince ? ` since ${when(endpoint.failingSince)}` : ""}: an endpoint is turned off by
-        the first failed attempt once that has lasted the instance's disable delay (5 days unless changed), while each delivery is retried
-        eight times over about 27 hours. Nothing is sent to it while it is off, but the events it subscribes to are still recorded. Check
-        its latest deliveries below for the response codes and errors, fix the receiver, send a test event, then enable it again. Enabling
-        sends only new events: to send what it missed, replay the time range from{" "}
-        {endpoint.failingSince ? when(endpoint.failingSince) : "when it was turned off"} to now under its deliveries (events are kept for a
-        limited time, 30 days unless changed).
+        No delivery to it has succeeded{endpoint.failingSince ? ` since ${when(endpoint.failingSince)}` : ""}: on this instance an endpoint
+        is turned off once its first failed attempt since the last success is {span(policy.disableAfterMs)} old, and each delivery is tried{" "}
+        {plural(policy.attempts, "time")} over about {span(policy.retrySpanMs)}. Nothing is sent to it while it is off, but the events it
+        subscribes to are still recorded. Check its latest deliveries below for the response codes and errors, fix the receiver, send a test
+        event, then enable it again. Enabling sends only new events: to send what it missed, replay the time range from{" "}
+        {endpoint.failingSince ? when(endpoint.failingSince) : "when it was turned off"} to now under its deliveries (events are kept for{" "}
+        {plural(policy.retentionDays, "day")}).
       </p>
       {canEdit && (
         <Button

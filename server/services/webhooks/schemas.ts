@@ -116,3 +116,6 @@ export const ZReplayRange = z
     to: z.iso.datetime({ offset: true, message: "Enter a date and time." }),
   })
   .refine((r) => Date.parse(r.from) < Date.parse(r.to), { path: ["to"], message: "The end must be after the start." });
+
+/** An instance's delivery rules (its settings), as the dashboard explains them: see webhookPolicy(). */
+export type WebhookPolicy = { attempts: number; retrySpanMs: number; disableAfterMs: number; retentionDays: number };

@@ -1,6 +1,7 @@
 import { Webhooks } from "@/components/dashboard/webhooks/endpoints";
+import { webhookPolicy } from "@/server/services/webhooks/endpoints";
 
 export default async function WebhooksPage({ params }: { params: Promise<{ projectId: string }> }) {
   const { projectId } = await params;
-  return <Webhooks projectId={projectId} />;
+  return <Webhooks projectId={projectId} policy={webhookPolicy()} />;
 }
