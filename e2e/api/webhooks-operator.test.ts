@@ -2,9 +2,9 @@ import { randomBytes } from "node:crypto";
 import { TRPCError } from "@trpc/server";
 import { beforeAll, describe, expect, it } from "vitest";
 import type { SessionOperator } from "@/server/auth/operator";
-import { pool, prisma } from "@/server/db";
+import { pool, prisma, transaction } from "@/server/db";
 import { upsertOperator } from "@/server/services/operators";
-import { eventId } from "@/server/services/webhooks/events";
+import { emitEvent, eventId } from "@/server/services/webhooks/events";
 import { decryptSecret } from "@/server/services/webhooks/signing";
 import { appRouter } from "@/server/trpc/router";
 import { makeProject } from "../support/fixtures";
@@ -385,5 +385,34 @@ describe("webhook endpoints in the configuration document", () => {
     ]);
     expect((await refusal(o.config.import({ projectId: target, document: plain }))).appCode).toBe("VALIDATION_ERROR");
     expect(await prisma().webhookEndpoint.count({ where: { projectId: target } })).toBe(0);
+  });
+});
+
+describe("the outbox is part of the change's transaction", () => {
+  it("an event emitted in a transaction that rolls back leaves no event and no delivery; one that commits leaves both", async () => {
+    const { projectId: own } = await makeProject();
+    const owner = as(await operator("OWNER", own));
+    await owner.webhooks.create({ projectId: own, endpoint: { url: https("tx"), eventTypes: ["player.banned"] } });
+    const stored = async () => {
+      const { rows } = await pool().query<{ events: number; deliveries: number }>(
+        `SELECT (SELECT count(*)::int FROM webhook_events WHERE project_id = $1) AS events,
+                (SELECT count(*)::int FROM webhook_deliveries WHERE project_id = $1) AS deliveries`,
+        [own],
+      );
+      return rows[0];
+    };
+    const ban = { projectId: own, type: "player.banned" as const, data: { playerId: "p", reason: "test", until: null } };
+
+    const failed = transaction(async () => {
+      expect(await emitEvent(ban)).toMatch(/^msg_/);
+      throw new Error("the change failed after its event");
+    });
+    await expect(failed).rejects.toThrow("the change failed after its event");
+    expect(await stored()).toEqual({ events: 0, deliveries: 0 });
+
+    await transaction(async () => {
+      await emitEvent(ban);
+    });
+    expect(await stored()).toEqual({ events: 1, deliveries: 1 });
   });
 });
