@@ -110,7 +110,8 @@ export const EVENT_PAYLOADS = {
     })
     .meta({
       id: "WebhookScoreSubmitted",
-      description: "An accepted score, on boards whose `scoreEvents` is on (off by default: frequent).",
+      description:
+        "A score that changed the player's entry (a `best` board keeping a better score sends none), on boards whose `scoreEvents` is on (off by default: frequent).",
     }),
   "leaderboard.period_closed": z
     .object({
