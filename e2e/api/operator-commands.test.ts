@@ -26,6 +26,7 @@ import { instanceHealthAs, projectHealthAs } from "@/server/services/health";
 import { identityProvidersFor, removeIdentityProvider, saveIdentityProvider } from "@/server/services/identity-providers";
 import { createBoard, deleteBoard, removeEntryAs, resetBoard, setScoreAs, updateBoard } from "@/server/services/leaderboards/commands";
 import { addMember, listMembers, removeMember, revokeInvite, setMemberRole } from "@/server/services/members";
+import * as reads from "@/server/services/operator-reads";
 import {
   changeOwnPassword,
   createTokenAs,
@@ -198,6 +199,29 @@ function projectReads({ projectId }: Fixture): Record<string, (c: Ctx) => Promis
     listWebhookDeliveriesAs: (c) => listWebhookDeliveriesAs(c, { projectId, endpointId: missingId, limit: 10 }),
     getWebhookDeliveryAs: (c) => getWebhookDeliveryAs(c, { projectId, deliveryId: missingId }),
     projectHealthAs: (c) => projectHealthAs(c, { projectId, range: "1h" }),
+    // The dashboard's other reads (server/services/operator-reads.ts).
+    listCurrenciesAs: (c) => reads.listCurrenciesAs(c, { projectId }),
+    listItemsAs: (c) => reads.listItemsAs(c, { projectId }),
+    listPurchasesAs: (c) => reads.listPurchasesAs(c, { projectId }),
+    currencyTotalsAs: (c) => reads.currencyTotalsAs(c, { projectId }),
+    holdersAboveAs: (c) => reads.holdersAboveAs(c, { projectId, kind: "currency", id: "coins", max: 0 }),
+    playerHoldingsAs: (c) => reads.playerHoldingsAs(c, { projectId, playerId: missingId }),
+    playerLedgerAs: (c) => reads.playerLedgerAs(c, { projectId, playerId: missingId, limit: 10 }),
+    listBoardsAs: (c) => reads.listBoardsAs(c, { projectId }),
+    topLeaderboardsAs: (c) => reads.topLeaderboardsAs(c, { projectId, limit: 5 }),
+    boardAs: (c) => reads.boardAs(c, { projectId, id: "missing" }),
+    boardEntriesAs: (c) => reads.boardEntriesAs(c, { projectId, id: "missing", offset: 0, limit: 10 }),
+    searchEntriesAs: (c) => reads.searchEntriesAs(c, { projectId, id: "missing", query: "a", limit: 10 }),
+    listPeriodsAs: (c) => reads.listPeriodsAs(c, { projectId, id: "missing" }),
+    searchPlayersAs: (c) =>
+      reads.searchPlayersAs(c, { projectId, query: "", banned: "any", email: "any", limit: 10, offset: 0, sort: "newest" }),
+    countPlayersAs: (c) => reads.countPlayersAs(c, { projectId, query: "", banned: "any", email: "any" }),
+    playerDetailAs: (c) => reads.playerDetailAs(c, { projectId, playerId: missingId }),
+    playerSaveAs: (c) => reads.playerSaveAs(c, { projectId, playerId: missingId, key: "slot" }),
+    listAuditAs: (c) => reads.listAuditAs(c, { projectId, limit: 10 }),
+    auditOperatorsAs: (c) => reads.auditOperatorsAs(c, { projectId }),
+    listApiKeysAs: (c) => reads.listApiKeysAs(c, { projectId }),
+    exportConfigAs: (c) => reads.exportConfigAs(c, { projectId }),
   };
 }
 
@@ -410,6 +434,7 @@ const OPERATOR_SERVICE_MODULES = [
   "config/index.ts",
   "exports/index.ts",
   "health/index.ts",
+  "operator-reads.ts",
 ];
 /** command.ts is the machinery every service goes through, not a service. */
 const MACHINERY = new Set(["authorize", "runCommand"]);

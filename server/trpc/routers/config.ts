@@ -1,6 +1,7 @@
 import { z } from "zod";
-import { applyImport, dryRunImport, exportConfig } from "../../services/config";
+import { applyImport, dryRunImport } from "../../services/config";
 import { ZConfigDocument } from "../../services/config/schemas";
+import { exportConfigAs } from "../../services/operator-reads";
 import { input, projectProcedure, router } from "../init";
 
 const ZProjectId = z.string().uuid();
@@ -14,7 +15,7 @@ const ZProjectId = z.string().uuid();
 export const configRouter = router({
   export: projectProcedure("VIEWER")
     .input(input(z.strictObject({ projectId: ZProjectId })))
-    .query(({ input }) => exportConfig(input)),
+    .query(({ ctx, input }) => exportConfigAs(ctx, input)),
 
   dryRun: projectProcedure("ADMIN")
     .input(input(z.strictObject({ projectId: ZProjectId, document: ZConfigDocument })))

@@ -11,8 +11,6 @@ import {
   updateItemAs,
   updatePurchaseAs,
 } from "../../services/economy/commands";
-import { listCurrencies, listItems, listPurchases } from "../../services/economy/definitions";
-import { currencyTotals, holdersAbove, playerHoldings, playerLedger } from "../../services/economy/operator";
 import {
   MAX_AMOUNT,
   MAX_LINES,
@@ -26,6 +24,15 @@ import {
   ZPurchaseInput,
   ZPurchaseUpdate,
 } from "../../services/economy/schemas";
+import {
+  currencyTotalsAs,
+  holdersAboveAs,
+  listCurrenciesAs,
+  listItemsAs,
+  listPurchasesAs,
+  playerHoldingsAs,
+  playerLedgerAs,
+} from "../../services/operator-reads";
 import { input, projectProcedure, router } from "../init";
 
 /**
@@ -41,17 +48,17 @@ const ZAmount = z.number().int().min(1).max(MAX_AMOUNT);
 export const economyRouter = router({
   currencies: projectProcedure("VIEWER")
     .input(input(ZProject))
-    .query(({ input }) => listCurrencies(input)),
+    .query(({ ctx, input }) => listCurrenciesAs(ctx, input)),
   items: projectProcedure("VIEWER")
     .input(input(ZProject))
-    .query(({ input }) => listItems(input)),
+    .query(({ ctx, input }) => listItemsAs(ctx, input)),
   purchases: projectProcedure("VIEWER")
     .input(input(ZProject))
-    .query(({ input }) => listPurchases(input)),
+    .query(({ ctx, input }) => listPurchasesAs(ctx, input)),
   /** Each currency's total in started wallets (the overview); one aggregate over the project's wallets. */
   totals: projectProcedure("VIEWER")
     .input(input(ZProject))
-    .query(({ input }) => currencyTotals(input)),
+    .query(({ ctx, input }) => currencyTotalsAs(ctx, input)),
 
   /** How many players hold more than `max` of a currency or item: the edit forms warn before a maximum is lowered. */
   holdersAbove: projectProcedure("VIEWER")
@@ -65,7 +72,7 @@ export const economyRouter = router({
         }),
       ),
     )
-    .query(({ input }) => holdersAbove(input)),
+    .query(({ ctx, input }) => holdersAboveAs(ctx, input)),
 
   createCurrency: projectProcedure("ADMIN")
     .input(input(z.strictObject({ projectId: ZProjectId, currency: ZCurrencyInput })))
@@ -101,7 +108,7 @@ export const economyRouter = router({
   /** Balances of every currency (unstarted wallets at their initial balance) and the items held. */
   holdings: projectProcedure("VIEWER")
     .input(input(ZPlayer))
-    .query(({ input }) => playerHoldings(input)),
+    .query(({ ctx, input }) => playerHoldingsAs(ctx, input)),
 
   /** The player's ledger, newest first, paged by cursor, with actor, reason and request id. */
   ledger: projectProcedure("VIEWER")
@@ -114,9 +121,7 @@ export const economyRouter = router({
         }),
       ),
     )
-    .query(({ input }) =>
-      playerLedger({ projectId: input.projectId, playerId: input.playerId, cursor: input.cursor ?? undefined, limit: input.limit }),
-    ),
+    .query(({ ctx, input: { direction: _direction, ...rest } }) => playerLedgerAs(ctx, rest)),
 
   /** Grants or revokes currencies and items with a reason: a ledger row as the operator's change, and an audit entry. */
   adjust: projectProcedure("ADMIN")

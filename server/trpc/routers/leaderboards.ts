@@ -1,10 +1,8 @@
 import { z } from "zod";
 import { ZScoreCorrection } from "../../services/leaderboards/board-schemas";
 import { createBoard, deleteBoard, removeEntryAs, resetBoard, setScoreAs, updateBoard } from "../../services/leaderboards/commands";
-import { loadLeaderboard, toDto } from "../../services/leaderboards/definitions";
-import { currentPeriod, getLeaderboardPage, getPeriodPage, listPeriods } from "../../services/leaderboards/entries";
-import { listBoards, searchEntries, topLeaderboards } from "../../services/leaderboards/operator";
 import { ZCreateLeaderboard, ZLeaderboardId, ZUpdateLeaderboard } from "../../services/leaderboards/schemas";
+import { boardAs, boardEntriesAs, listBoardsAs, listPeriodsAs, searchEntriesAs, topLeaderboardsAs } from "../../services/operator-reads";
 import { input, projectProcedure, router } from "../init";
 
 /**
@@ -19,55 +17,32 @@ export const leaderboardsRouter = router({
   /** The boards, each with when its current period ends. */
   list: projectProcedure("VIEWER")
     .input(input(z.strictObject({ projectId: ZProjectId })))
-    .query(({ input }) => listBoards(input)),
+    .query(({ ctx, input }) => listBoardsAs(ctx, input)),
 
   get: projectProcedure("VIEWER")
     .input(input(ZBoard))
-    .query(async ({ input }) => {
-      const board = await loadLeaderboard(input.projectId, input.id);
-      const { period, resetsAt } = currentPeriod(board);
-      return { ...toDto(board), period, resetsAt: resetsAt ? resetsAt.toISOString() : null };
-    }),
+    .query(({ ctx, input }) => boardAs(ctx, input)),
 
   /** The project's boards by entries in their current period (the overview). */
   top: projectProcedure("VIEWER")
     .input(input(z.strictObject({ projectId: ZProjectId, limit: z.number().int().min(1).max(50).default(5) })))
-    .query(({ input }) => topLeaderboards(input)),
+    .query(({ ctx, input }) => topLeaderboardsAs(ctx, input)),
 
   /** A page of the current period, or of `period` when given (an archived one). */
   entries: projectProcedure("VIEWER")
     .input(input(ZBoard.extend({ period: ZPeriod.optional(), ...ZPaging })))
-    .query(async ({ input }) => {
-      if (input.period) {
-        const page = await getPeriodPage({
-          projectId: input.projectId,
-          leaderboardId: input.id,
-          period: input.period,
-          offset: input.offset,
-          limit: input.limit,
-        });
-        return { period: page.period, total: page.total, offset: page.offset, limit: page.limit, entries: page.entries };
-      }
-      const page = await getLeaderboardPage({
-        projectId: input.projectId,
-        leaderboardId: input.id,
-        offset: input.offset,
-        limit: input.limit,
-      });
-      const board = await loadLeaderboard(input.projectId, input.id);
-      return { period: currentPeriod(board).period, total: page.total, offset: page.offset, limit: page.limit, entries: page.entries };
-    }),
+    .query(({ ctx, input }) => boardEntriesAs(ctx, input)),
 
   /** Entries by player id or any part of a display name, with their ranks. */
   search: projectProcedure("VIEWER")
     .input(
       input(ZBoard.extend({ period: ZPeriod.optional(), query: z.string().max(200), limit: z.number().int().min(1).max(50).default(25) })),
     )
-    .query(({ input }) => searchEntries({ ...input, leaderboardId: input.id })),
+    .query(({ ctx, input }) => searchEntriesAs(ctx, input)),
 
   periods: projectProcedure("VIEWER")
     .input(input(ZBoard))
-    .query(({ input }) => listPeriods({ projectId: input.projectId, leaderboardId: input.id })),
+    .query(({ ctx, input }) => listPeriodsAs(ctx, input)),
 
   create: projectProcedure("ADMIN")
     .input(input(z.strictObject({ projectId: ZProjectId, board: ZCreateLeaderboard })))

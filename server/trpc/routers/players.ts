@@ -1,11 +1,17 @@
 import { z } from "zod";
-import { auditOperators, listAudit } from "../../services/audit";
 import { ZAuditFilters } from "../../services/audit-schemas";
 import { ZAdjustReason, ZAmount, ZEconomyId } from "../../services/economy/schemas";
 import { ZJsonValue } from "../../services/json-value";
+import {
+  auditOperatorsAs,
+  countPlayersAs,
+  listAuditAs,
+  playerDetailAs,
+  playerSaveAs,
+  searchPlayersAs,
+} from "../../services/operator-reads";
 import { getPlayerData } from "../../services/player-data";
 import { ZKey } from "../../services/player-data/schemas";
-import { playerDetail } from "../../services/players/admin";
 import { banPlayersAs, grantPlayersAs, MAX_BULK_PLAYERS } from "../../services/players/bulk";
 import {
   banPlayerAs,
@@ -20,8 +26,6 @@ import {
 } from "../../services/players/commands";
 import { ZPlayerFilters } from "../../services/players/filter-schemas";
 import { ZBanReason, ZBanUntil, ZDisplayName } from "../../services/players/schemas";
-import { countPlayers, searchPlayers } from "../../services/players/search";
-import { getSave } from "../../services/saves";
 import { input, projectProcedure, router } from "../init";
 
 const ZProjectId = z.string().uuid();
@@ -39,16 +43,16 @@ const playersProcedures = {
         }),
       ),
     )
-    .query(({ input }) => searchPlayers(input)),
+    .query(({ ctx, input }) => searchPlayersAs(ctx, input)),
 
   /** How many players the search's filters match (its own query, so paging does not recount). */
   count: projectProcedure("VIEWER")
     .input(input(ZPlayerFilters.extend({ projectId: ZProjectId })))
-    .query(({ input }) => countPlayers(input)),
+    .query(({ ctx, input }) => countPlayersAs(ctx, input)),
 
   get: projectProcedure("VIEWER")
     .input(input(ZPlayer))
-    .query(({ input }) => playerDetail(input)),
+    .query(({ ctx, input }) => playerDetailAs(ctx, input)),
 
   ban: projectProcedure("ADMIN")
     .input(input(ZPlayer.extend({ reason: ZBanReason, until: ZBanUntil })))
@@ -70,7 +74,7 @@ const playersProcedures = {
   /** One cloud save with its contents (read-only). */
   save: projectProcedure("VIEWER")
     .input(input(ZPlayer.extend({ key: ZKey })))
-    .query(({ input }) => getSave({ owner: { projectId: input.projectId, playerId: input.playerId }, key: input.key })),
+    .query(({ ctx, input }) => playerSaveAs(ctx, input)),
 };
 
 const ZBulk = z.strictObject({
@@ -147,10 +151,10 @@ export const auditRouter = router({
         }),
       ),
     )
-    .query(({ input: { direction: _direction, cursor, ...rest } }) => listAudit({ ...rest, cursor: cursor ?? undefined })),
+    .query(({ ctx, input: { direction: _direction, ...rest } }) => listAuditAs(ctx, rest)),
 
   /** The operators who appear in the project's log: the operator filter's choices. */
   operators: projectProcedure("VIEWER")
     .input(input(z.strictObject({ projectId: ZProjectId })))
-    .query(({ input }) => auditOperators(input)),
+    .query(({ ctx, input }) => auditOperatorsAs(ctx, input)),
 });

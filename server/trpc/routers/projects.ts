@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { MAX_CUSTOM_RATE_LIMIT } from "../../ratelimit/plans";
-import { createProjectAs, listApiKeys, listProjectsFor } from "../../services/projects";
+import { listApiKeysAs } from "../../services/operator-reads";
+import { createProjectAs, listProjectsFor } from "../../services/projects";
 import {
   createApiKeyAs,
   deleteProjectAs,
@@ -69,7 +70,7 @@ export const projectsRouter = router({
 
   keys: projectProcedure("VIEWER")
     .input(input(z.strictObject({ projectId: ZProjectId })))
-    .query(({ input }) => listApiKeys(input)),
+    .query(({ ctx, input }) => listApiKeysAs(ctx, input)),
 
   /** The secret is in this answer only; it is stored as a hash. */
   createKey: projectProcedure("ADMIN")
