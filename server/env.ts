@@ -11,6 +11,11 @@ const ZEnv = z.object({
    * another instance applies here within this time. Tests shorten it instead of sleeping 2 s.
    */
   DEFINITION_CACHE_TTL_MS: z.coerce.number().int().min(0).max(60_000).default(2_000),
+  /**
+   * Who creates projects besides instance admins: operators an instance admin `allowed` (the
+   * Operators page's tick), `everyone` signed in, or nobody else (`admins`).
+   */
+  PROJECT_CREATORS: z.enum(["allowed", "everyone", "admins"]).default("allowed"),
   /** Projects an operator who is not an instance admin may own (creating more is refused). */
   MAX_PROJECTS_PER_OPERATOR: z.coerce.number().int().min(0).max(10_000).default(20),
   /** HS256 secret for access tokens: at least 32 characters. */

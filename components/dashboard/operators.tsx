@@ -6,6 +6,7 @@ import { type RouterOutputs, useTRPC } from "@/components/providers/trpc";
 import { ConfirmDialog } from "@/components/ui/alert-dialog";
 import { columnsFor, DataTable, type DataTableColumns } from "@/components/ui/data-table";
 import { Badge, Button, Card, State } from "@/components/ui/primitives";
+import type { ProjectCreators } from "@/server/services/projects/schemas";
 import { messageOf } from "./errors";
 
 type OperatorRow = RouterOutputs["operators"]["list"][number];
@@ -16,7 +17,7 @@ const col = columnsFor<OperatorRow>();
  * sessions and tokens at once. Name and badges sit under the e-mail, so the table is three
  * columns and stacks into cards on a phone.
  */
-export function Operators({ selfId }: { selfId: string }) {
+export function Operators({ selfId, creators }: { selfId: string; creators: ProjectCreators }) {
   const trpc = useTRPC();
   const queryClient = useQueryClient();
   const operators = useQuery(trpc.operators.list.queryOptions());
@@ -64,6 +65,10 @@ export function Operators({ selfId }: { selfId: string }) {
       cell: ({ row: { original: o } }) =>
         o.isInstanceAdmin ? (
           "always"
+        ) : creators === "everyone" ? (
+          "yes (every operator on this instance)"
+        ) : creators === "admins" ? (
+          "no (instance admins only on this instance)"
         ) : (
           <label className="inline-flex items-center gap-2">
             <input

@@ -7,6 +7,7 @@ import type { ApiKeyKind, Plan } from "../../generated/prisma/enums";
 import { projectLimit } from "../../ratelimit";
 import { validationError } from "../../validation";
 import { recordAudit } from "../audit";
+import type { ProjectCreators } from "./schemas";
 
 export type ProjectDto = {
   id: string;
@@ -45,11 +46,18 @@ export async function createProject(o: {
 
 /**
  * An operator creates a project on the Free plan and owns it. Instance admins always may; other
- * operators only when an instance admin allowed them (operators.can_create_projects), and up to
+ * operators as the instance's PROJECT_CREATORS says (creationRefusal), and up to
  * MAX_PROJECTS_PER_OPERATOR owned projects (counted under a lock on the operator's row, so
  * parallel creations cannot pass the cap together). A token must cover all projects and not be
  * read-only (assertUnscoped). Audited.
  */
+/** Why an operator may not create a project under the instance's policy, or null when they may. */
+export function creationRefusal(policy: ProjectCreators, o: { isInstanceAdmin: boolean; canCreateProjects: boolean }): string | null {
+  if (o.isInstanceAdmin || policy === "everyone") return null;
+  if (policy === "admins") return "On this instance only instance admins create projects.";
+  return o.canCreateProjects ? null : "Creating projects needs an instance admin's permission: ask one to allow it.";
+}
+
 export async function createProjectAs(o: { actor: SessionOperator; requestId: string; name: string }): Promise<ProjectDto> {
   assertUnscoped(o.actor);
   return transaction(async () => {
@@ -67,9 +75,8 @@ export async function createProjectAs(o: { actor: SessionOperator; requestId: st
         [o.actor.id],
       );
       const owned = counted.rows[0]?.owned ?? 0;
-      if (!me.can_create_projects) {
-        throw new AppError("FORBIDDEN", { message: "Creating projects needs an instance admin's permission: ask one to allow it." });
-      }
+      const refusal = creationRefusal(env().PROJECT_CREATORS, { isInstanceAdmin: false, canCreateProjects: me.can_create_projects });
+      if (refusal) throw new AppError("FORBIDDEN", { message: refusal });
       const cap = env().MAX_PROJECTS_PER_OPERATOR;
       if (owned >= cap) {
         throw new AppError("LIMIT_EXCEEDED", {

@@ -7,3 +7,6 @@ export const ZApiKeyKind = z.enum(["CLIENT", "SERVER"]);
 
 export const ZProjectNameInput = z.strictObject({ name: ZProjectName });
 export const ZCreateApiKey = z.strictObject({ kind: ZApiKeyKind, name: ZProjectName });
+
+/** The instance's PROJECT_CREATORS: who creates projects besides instance admins. */
+export type ProjectCreators = "allowed" | "everyone" | "admins";
