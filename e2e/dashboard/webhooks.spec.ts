@@ -83,7 +83,7 @@ test("an added endpoint's secret is shown once; a test event appears as a pendin
   expect(page.url()).toContain(projectId);
 });
 
-test("an endpoint disabled for failing shows a banner that says what happened under this instance's settings and re-enables it", async ({
+test("an endpoint disabled for failing: a notice on the project's other pages, a banner on Webhooks that says what happened under this instance's settings, and Enable clears both", async ({
   page,
 }) => {
   await signIn(page);
@@ -96,7 +96,15 @@ test("an endpoint disabled for failing shows a banner that says what happened un
     "UPDATE webhook_endpoints SET enabled = false, disabled_reason = 'failing', failing_since = now() - interval '1 day' WHERE project_id = $1 AND url = $2",
     [projectId, url],
   );
-  await page.reload();
+  // Every other page of the project says so, with a way there.
+  await page.goto(`/projects/${projectId}`);
+  const notice = page.getByTestId("webhooks-failing-notice");
+  await expect(notice).toContainText(`The webhook endpoint ${url} was turned off because its deliveries kept failing.`);
+  expect(await seriousAxeFindings(page)).toEqual([]);
+  await shoot(page, "webhooks-failing-notice");
+  await notice.getByRole("link", { name: "Open Webhooks" }).click();
+  await expect(page).toHaveURL(new RegExp(`/projects/${projectId}/webhooks$`));
+  await expect(notice).toBeHidden(); // the Webhooks page shows the full banner instead
   const banner = page.getByTestId("webhook-failing-banner");
   await expect(banner).toContainText(`${url} was disabled because its deliveries kept failing`);
   await expect(banner).toContainText("fix the receiver, send a test event, then enable it again");
@@ -112,6 +120,10 @@ test("an endpoint disabled for failing shows a banner that says what happened un
   await banner.getByRole("button", { name: `Enable ${url}` }).click();
   await expect(banner).toBeHidden();
   await expect(page.getByTestId("webhook-endpoint").filter({ hasText: url })).toContainText("enabled");
+  await page.getByRole("navigation", { name: "Project" }).getByRole("link", { name: "Overview" }).click();
+  await expect(page).toHaveURL(new RegExp(`/projects/${projectId}$`));
+  await expect(page.getByTestId("frame-project-name")).toBeVisible();
+  await expect(notice).toBeHidden();
 });
 
 test("a viewer sees endpoints and deliveries but no button that changes them", async ({ page, browser }) => {

@@ -14,6 +14,7 @@ import { plural, span } from "../format";
 import { useProject } from "../project-context";
 import { CreateEndpoint, EditEndpoint } from "./create-endpoint";
 import { Deliveries } from "./deliveries";
+import { failingOf } from "./failing-notice";
 
 type Endpoint = RouterOutputs["webhooks"]["list"][number];
 const when = (d: string | null) => (d ? new Date(d).toLocaleString() : "—");
@@ -25,7 +26,7 @@ export function Webhooks({ projectId, policy }: { projectId: string; policy: Web
   const endpoints = useQuery(trpc.webhooks.list.queryOptions({ projectId }));
   const [secret, setSecret] = useState<{ secret: string; url: string } | null>(null);
   const [selected, setSelected] = useState<string | null>(null);
-  const failing = endpoints.data?.filter((e) => !e.enabled && e.disabledReason === "failing") ?? [];
+  const failing = failingOf(endpoints.data);
   const shown = endpoints.data?.find((e) => e.id === selected) ?? null;
   return (
     <div className="space-y-6">

@@ -5,6 +5,7 @@ import { logger } from "../../log";
 import { observeWebhookAttempt, type WebhookOutcome } from "../../metrics";
 import { recordAudit } from "../audit";
 import { endpointsChanged, onDeliveriesWritten } from "./events";
+import type { WebhookPolicy } from "./schemas";
 import { signatureHeaders, signingSecrets } from "./signing";
 
 /**
@@ -29,6 +30,17 @@ export const RETRY_SCHEDULE_MS = [0, 5_000, 300_000, 1_800_000, 7_200_000, 18_00
 export const MAX_ATTEMPTS = RETRY_SCHEDULE_MS.length;
 /** What of the receiver's answer is kept (the dashboard shows it). */
 export const RESPONSE_BODY_BYTES = 4096;
+
+/** This instance's delivery rules, from its settings: what the dashboard tells operators of a failing endpoint. */
+export function webhookPolicy(): WebhookPolicy {
+  const config = env();
+  return {
+    attempts: MAX_ATTEMPTS,
+    retrySpanMs: RETRY_SCHEDULE_MS.reduce<number>((a, b) => a + b, 0) * config.WEBHOOK_RETRY_SCALE,
+    disableAfterMs: config.WEBHOOK_DISABLE_AFTER_MS,
+    retentionDays: config.WEBHOOK_RETENTION_DAYS,
+  };
+}
 
 /** The wait before the next attempt after `attempts` failed ones (±10 % jitter), or null: no more attempts. */
 export function retryDelayMs(attempts: number, scale: number, random: () => number = Math.random): number | null {

@@ -3,7 +3,7 @@ import { afterTransaction, pool, prisma } from "../../db";
 import { env } from "../../env";
 import { AppError } from "../../errors";
 import { authorize, type OperatorContext, runCommand } from "../command";
-import { deliveryBody, MAX_ATTEMPTS, RETRY_SCHEDULE_MS, wakeDispatcher } from "./delivery";
+import { deliveryBody, wakeDispatcher } from "./delivery";
 import { emitEvent, endpointsChanged } from "./events";
 import {
   BODY_DISPLAY_LIMIT,
@@ -11,7 +11,6 @@ import {
   MAX_REPLAY,
   type WebhookEndpointInput,
   type WebhookEndpointPatch,
-  type WebhookPolicy,
   ZReplayRange,
   ZRotateSecret,
   ZWebhookEndpointInput,
@@ -24,17 +23,6 @@ import { encryptSecret, newSecret } from "./signing";
  * Secrets leave only in the answer to create and rotate; no DTO or audit row carries them.
  * Reads are for viewers and up; changes for admins (as identity providers and API keys).
  */
-
-/** This instance's delivery rules, from its settings: what the dashboard tells operators of a failing endpoint. */
-export function webhookPolicy(): WebhookPolicy {
-  const config = env();
-  return {
-    attempts: MAX_ATTEMPTS,
-    retrySpanMs: RETRY_SCHEDULE_MS.reduce<number>((a, b) => a + b, 0) * config.WEBHOOK_RETRY_SCALE,
-    disableAfterMs: config.WEBHOOK_DISABLE_AFTER_MS,
-    retentionDays: config.WEBHOOK_RETENTION_DAYS,
-  };
-}
 
 /** http:// endpoints only where private networks are allowed (development, tests); the address itself is checked at delivery. */
 export function allowsPlainHttp(): boolean {

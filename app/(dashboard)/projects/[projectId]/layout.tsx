@@ -3,6 +3,7 @@ import { notFound } from "next/navigation";
 import type { ReactNode } from "react";
 import { ProjectProvider } from "@/components/dashboard/project-context";
 import { ProjectNav } from "@/components/dashboard/project-nav";
+import { FailingWebhooksNotice } from "@/components/dashboard/webhooks/failing-notice";
 import { signedInOperator } from "@/server/auth/next-auth";
 import { AppError } from "@/server/errors";
 import { projectFor } from "@/server/services/projects/commands";
@@ -10,7 +11,8 @@ import { projectFor } from "@/server/services/projects/commands";
 /**
  * The frame of every project page: the project and the operator's role, resolved once on the
  * server (a project they cannot see, or a malformed id in the URL, is the not-found page), the
- * project's name and its tabs. Pages render only their own content.
+ * project's name and its tabs, and a notice on every tab while a webhook endpoint is turned off
+ * for failing. Pages render only their own content.
  */
 export default async function ProjectLayout({ children, params }: { children: ReactNode; params: Promise<{ projectId: string }> }) {
   const { projectId } = await params;
@@ -23,6 +25,7 @@ export default async function ProjectLayout({ children, params }: { children: Re
   return (
     <ProjectProvider value={{ projectId: project.id, name: project.name, role: project.role }}>
       <ProjectNav />
+      <FailingWebhooksNotice />
       {children}
     </ProjectProvider>
   );
