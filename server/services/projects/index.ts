@@ -44,13 +44,6 @@ export async function createProject(o: {
   });
 }
 
-/**
- * An operator creates a project on the Free plan and owns it. Instance admins always may; other
- * operators as the instance's PROJECT_CREATORS says (creationRefusal), and up to
- * MAX_PROJECTS_PER_OPERATOR owned projects (counted under a lock on the operator's row, so
- * parallel creations cannot pass the cap together). A token must cover all projects and not be
- * read-only (assertUnscoped). Audited.
- */
 /** Why an operator may not create a project under the instance's policy, or null when they may. */
 export function creationRefusal(policy: ProjectCreators, o: { isInstanceAdmin: boolean; canCreateProjects: boolean }): string | null {
   if (o.isInstanceAdmin || policy === "everyone") return null;
@@ -58,6 +51,13 @@ export function creationRefusal(policy: ProjectCreators, o: { isInstanceAdmin: b
   return o.canCreateProjects ? null : "Creating projects needs an instance admin's permission: ask one to allow it.";
 }
 
+/**
+ * An operator creates a project on the Free plan and owns it. Instance admins always may; other
+ * operators as the instance's PROJECT_CREATORS says (creationRefusal), and up to
+ * MAX_PROJECTS_PER_OPERATOR owned projects (counted under a lock on the operator's row, so
+ * parallel creations cannot pass the cap together). A token must cover all projects and not be
+ * read-only (assertUnscoped). Audited.
+ */
 export async function createProjectAs(o: { actor: SessionOperator; requestId: string; name: string }): Promise<ProjectDto> {
   assertUnscoped(o.actor);
   return transaction(async () => {
