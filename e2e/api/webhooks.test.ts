@@ -156,8 +156,11 @@ function client(app: () => StartedApp, project: TestProject) {
     signIn: async () => (await call("POST", "/auth/anonymous")) as { playerId: string; accessToken: string },
     linkEmail: (token: string, email: string) =>
       call("POST", "/auth/email/register", token, { email, password: "a long webhook passphrase" }),
+    login: async (email: string) =>
+      (await call("POST", "/auth/email/login", undefined, { email, password: "a long webhook passphrase" })) as { accessToken: string },
     submit: (token: string, board: string, score: number) => call("POST", `/leaderboards/${board}/scores`, token, { score }),
     add: (token: string, amount: number) => call("POST", "/economy/currencies/coins/add", token, { amount }),
+    subtract: (token: string, amount: number) => call("POST", "/economy/currencies/coins/subtract", token, { amount }),
     buy: (token: string) => call("POST", "/economy/purchase", token, { purchaseId: "buy-potion" }),
   };
 }
@@ -277,6 +280,93 @@ describe("deliveries", () => {
         reason: "refund",
         items: [{ itemId: "potion", quantity: 1, total: 0 }],
       });
+    } finally {
+      hook.close();
+    }
+  });
+  it("currency.changed is sent for an add, a subtract, an operator's grant and revoke, each with its kind, delta, balance and reason", async () => {
+    const project = await economyProject();
+    const secrets: string[] = [];
+    const hook = await receiver(secrets);
+    try {
+      const endpoint = await addEndpoint(project.projectId, hook.url, ["currency.changed"]);
+      secrets.push(endpoint.secret);
+      const api = client(current, project);
+      const player = await api.signIn();
+      await api.add(player.accessToken, 7);
+      await api.subtract(player.accessToken, 5);
+      const admin = { kind: "system", projectId: project.projectId } as const;
+      for (const direction of ["grant", "revoke"] as const) {
+        await adjustPlayerEconomy({
+          actor: admin,
+          playerId: player.playerId,
+          direction,
+          currencies: [{ currencyId: "coins", amount: 20 }],
+          reason: `support ${direction}`,
+        });
+      }
+      await until("four currency changes delivered", () => hook.received.length >= 4, 10_000);
+      expect(hook.received.map((r) => r.verified)).toEqual([[true], [true], [true], [true]]);
+      for (const r of hook.received) expect(documented(r.body.type, r.body.data), r.body.type).toBe(true);
+      expect(hook.received.map((r) => r.body.data)).toMatchObject([
+        { playerId: player.playerId, kind: "add", reason: null, currencies: [{ currencyId: "coins", delta: 7, balance: 107 }] },
+        { playerId: player.playerId, kind: "subtract", reason: null, currencies: [{ currencyId: "coins", delta: -5, balance: 102 }] },
+        {
+          playerId: player.playerId,
+          kind: "grant",
+          reason: "support grant",
+          currencies: [{ currencyId: "coins", delta: 20, balance: 122 }],
+        },
+        {
+          playerId: player.playerId,
+          kind: "revoke",
+          reason: "support revoke",
+          currencies: [{ currencyId: "coins", delta: -20, balance: 102 }],
+        },
+      ]);
+    } finally {
+      hook.close();
+    }
+  });
+  it("player.signed_in is sent for a player's first sign-in of a UTC day only: a second that day sends none, one after the day changed does", async () => {
+    const project = await economyProject();
+    const hook = await receiver([]);
+    try {
+      await addEndpoint(project.projectId, hook.url, ["player.created", "player.signed_in", "currency.changed"]);
+      const api = client(current, project);
+      const player = await api.signIn();
+      const email = `daily-${randomBytes(4).toString("hex")}@example.com`;
+      await api.linkEmail(player.accessToken, email);
+      await api.login(email);
+      // A marker: the same player's next event; one signed_in from the second sign-in would come before it.
+      await api.add(player.accessToken, 1);
+      await until("the marker delivered", () => hook.received.some((r) => r.body.type === "currency.changed"), 10_000);
+      // Every session of the player began yesterday, as if the day had changed since.
+      await pool().query("UPDATE sessions SET created_at = created_at - interval '1 day' WHERE player_id = $1", [player.playerId]);
+      await api.login(email);
+      await until("four events delivered", () => hook.received.length >= 4, 10_000);
+      expect(hook.received.map((r) => r.body.type)).toEqual(["player.created", "player.signed_in", "currency.changed", "player.signed_in"]);
+      expect(hook.received[3]?.body.data).toEqual({ playerId: player.playerId, method: "email" });
+    } finally {
+      hook.close();
+    }
+  });
+  it("a board without score events sends no leaderboard.score_submitted (a later event of the same player arrives alone)", async () => {
+    const project = await economyProject();
+    await createLeaderboard({ projectId: project.projectId, input: { id: "quiet", name: "Quiet", sortOrder: "desc", operator: "best" } });
+    const hook = await receiver([]);
+    try {
+      await addEndpoint(project.projectId, hook.url, ["leaderboard.score_submitted", "currency.changed"]);
+      const api = client(current, project);
+      const player = await api.signIn();
+      await api.submit(player.accessToken, "quiet", 42);
+      await api.add(player.accessToken, 1);
+      await until("the currency change delivered", () => hook.received.length >= 1, 10_000);
+      expect(hook.received.map((r) => r.body.type)).toEqual(["currency.changed"]);
+      const stored = await pool().query<{ type: string }>("SELECT type FROM webhook_events WHERE project_id = $1 ORDER BY id", [
+        project.projectId,
+      ]);
+      expect(stored.rows.map((r) => r.type)).toEqual(["currency.changed"]);
     } finally {
       hook.close();
     }
