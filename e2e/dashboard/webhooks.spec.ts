@@ -4,12 +4,14 @@ import { expect, type Page, test } from "@playwright/test";
 import pg from "pg";
 import { E2E_DATA_DIR } from "../../playwright.config";
 import { acceptInvite, createProject, INVITED_PASSWORD, invite, seriousAxeFindings, shoot, signIn } from "./support";
+import { anonymousPlayer, projectWithKeys } from "./support-players";
 
 /**
  * The Webhooks page: an endpoint is added with grouped event types, its signing secret is shown
  * once, a test event becomes a delivery row (it stays pending here: the dispatcher is not part of
  * this suite's concern); an endpoint disabled for failing shows its owners a banner saying what
- * happened and how to re-enable it. Screenshots: test-results/screenshots/webhooks-*.png.
+ * happened and how to re-enable it; an admin rotates the secret, resends a delivery and replays a
+ * time range, each queued and audited. Screenshots: test-results/screenshots/webhooks-*.png.
  */
 test.use({ viewport: { width: 1280, height: 900 } });
 
@@ -177,4 +179,64 @@ test("an admin changes an endpoint's event types and description, and the change
   await expect(row).not.toContainText("player.created");
   await page.getByRole("navigation", { name: "Project" }).getByRole("link", { name: "Audit log" }).click();
   await expect(page.getByTestId("audit-row").filter({ hasText: "webhook.update" })).toBeVisible();
+});
+
+test.describe("an admin's delivery tools", () => {
+  // The replay form takes times in the browser's zone; the spec writes them in UTC.
+  test.use({ timezoneId: "UTC" });
+
+  test("Rotate secret shows a new secret once; Resend queues one more delivery of the event; Replay queues the range's events; each is audited", async ({
+    page,
+  }) => {
+    const { projectId, clientKey } = await projectWithKeys(page, "Hook tools");
+    await page.goto(`/projects/${projectId}/webhooks`);
+    const url = `https://tools.example.com/${Date.now()}`;
+    const first = await addEndpoint(page, url, ["player.created"]);
+    await page.getByRole("button", { name: "Done" }).click();
+
+    await page.getByRole("button", { name: `Rotate the secret of ${url}` }).click();
+    const confirm = page.getByRole("alertdialog", { name: "Rotate the signing secret?" });
+    await expect(confirm).toContainText("the current one keeps signing beside it for 24 hours");
+    await confirm.getByRole("button", { name: "Rotate secret" }).click();
+    await expect(page.getByText("Rotated the secret.")).toBeVisible();
+    const rotated = (await page.getByTestId("webhook-secret").textContent()) ?? "";
+    expect(rotated).toMatch(/^whsec_/);
+    expect(rotated).not.toBe(first);
+    await page.getByRole("button", { name: "Done" }).click();
+    await expect(page.getByTestId("webhook-secret")).toHaveCount(0);
+
+    // Two players: two player.created events, each with one delivery (pending or retrying: the host does not resolve here).
+    const started = new Date(Date.now() - 60_000);
+    await anonymousPlayer(page.request, clientKey);
+    await anonymousPlayer(page.request, clientKey);
+    await page.getByRole("button", { name: `Deliveries of ${url}` }).click();
+    const rows = page.getByTestId("webhook-delivery").filter({ hasText: "player.created" });
+    await expect(async () => {
+      await page.getByRole("button", { name: "Refresh" }).click();
+      await expect(rows).toHaveCount(2, { timeout: 1_000 });
+    }).toPass();
+
+    await rows
+      .first()
+      .getByRole("button", { name: /^Details of the player.created delivery/ })
+      .click();
+    const detail = page.getByRole("dialog", { name: "Delivery" });
+    await expect(detail.getByRole("region", { name: "Request body" })).toContainText('"type": "player.created"');
+    await detail.getByRole("button", { name: "Resend" }).click();
+    await expect(page.getByText("Queued a new delivery of this event.")).toBeVisible();
+    await expect(detail).toBeHidden();
+    await expect(rows).toHaveCount(3);
+
+    // datetime-local in the page's zone (UTC here): from a minute before the players to an hour after.
+    const local = (d: Date) => d.toISOString().slice(0, 16);
+    await page.getByLabel("From").fill(local(started));
+    await page.getByLabel("To (not included)").fill(local(new Date(Date.now() + 3_600_000)));
+    await page.getByRole("button", { name: "Replay", exact: true }).click();
+    await expect(page.getByText("Queued 2 deliveries.")).toBeVisible();
+    await expect(rows).toHaveCount(5);
+
+    await page.getByRole("navigation", { name: "Project" }).getByRole("link", { name: "Audit log" }).click();
+    for (const action of ["webhook.rotate-secret", "webhook.resend", "webhook.replay"])
+      await expect(page.getByTestId("audit-row").filter({ hasText: action }), action).toHaveCount(1);
+  });
 });
