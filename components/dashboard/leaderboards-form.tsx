@@ -10,6 +10,7 @@ import { SelectMenu } from "@/components/ui/select";
 import { MAX_SAFE_SCORE, type Rewards, ZBoardPatch, ZNewBoard, ZRewards } from "@/server/services/leaderboards/board-schemas";
 import { applyServerError } from "./errors";
 import { checkedWith } from "./form-schema";
+import { whereInRewards } from "./format";
 import { plainly } from "./plain-issues";
 
 type Operator = "best" | "latest" | "increment" | "decrement";
@@ -49,8 +50,7 @@ function rewardsProblems(f: BoardFields): Array<{ path: PropertyKey[]; message: 
   const parsed = ZRewards.safeParse(value);
   const issue = parsed.success ? undefined : parsed.error.issues[0];
   if (!issue) return [];
-  const where = issue.path.length ? `At ${issue.path.join(".")}: ` : "";
-  return [{ path: ["rewards"], message: `${where}${issue.message}` }];
+  return [{ path: ["rewards"], message: `${whereInRewards(issue.path)}${issue.message}` }];
 }
 /** What the services take: numbers or null for bounds, the schedule's text or null. */
 const definitionOf = (f: BoardFields) => ({
