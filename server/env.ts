@@ -144,6 +144,12 @@ const ZEnv = z.object({
   WEBHOOK_RETENTION_DAYS: z.coerce.number().int().min(1).max(3_650).default(30),
   /** How often each process looks for due webhook deliveries written elsewhere (its own are sent at once). */
   WEBHOOK_POLL_MS: z.coerce.number().int().min(50).max(60_000).default(1_000),
+  /**
+   * How long past WEBHOOK_TIMEOUT_MS a delivery stays leased to the process attempting it (time to
+   * record the answer). A process that dies mid-attempt leaves its deliveries to be attempted
+   * again once the lease ends; tests shorten it instead of waiting.
+   */
+  WEBHOOK_LEASE_MARGIN_MS: z.coerce.number().int().min(100).max(600_000).default(30_000),
   /** Webhook delivery attempts in flight per process. */
   WEBHOOK_CONCURRENCY: z.coerce.number().int().min(1).max(256).default(16),
 });

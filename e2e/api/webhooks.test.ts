@@ -607,4 +607,34 @@ describe("a crash", () => {
       await app.stop();
     }
   }, 120_000);
+
+  it("an app killed (kill -9) while a receiver holds its request open sends the event again after the restart, with the same webhook-id", async () => {
+    // A dead attempt's lease ends 0.5 s (timeout) + 1 s (margin) after it began, not 40 s.
+    const env = { ...appEnv("0.01"), WEBHOOK_LEASE_MARGIN_MS: "1000" };
+    let app = await startApp(env);
+    const project = await economyProject();
+    // The first request is held open (the attempt is in flight when the app dies); later ones get 200.
+    const hook = await receiver([], (n) => (n === 1 ? "hang" : 200));
+    const endpoint = await addEndpoint(project.projectId, hook.url, ["purchase.completed"]);
+    try {
+      const api = client(() => app, project);
+      const player = await api.signIn();
+      const bought = (await api.buy(player.accessToken)) as { transactionId: string };
+      await until("the attempt in flight", () => hook.received.length >= 1, 10_000);
+      app.child.kill("SIGKILL");
+      await app.exited;
+      expect((await deliveries(endpoint.id))[0]?.status).toBe("PENDING");
+      app = await startApp(env);
+      // The dead attempt's lease runs out, then the delivery is attempted again.
+      await until("the delivery after the restart", () => hook.received.length >= 2, 30_000);
+      await until("the delivery recorded", async () => (await deliveries(endpoint.id))[0]?.status === "SUCCEEDED");
+      // A duplicate, not a loss: both requests carry the one event id and body a receiver dedupes by.
+      expect(hook.received.map((r) => r.id)).toEqual([hook.received[0]?.id, hook.received[0]?.id]);
+      expect(hook.received.map((r) => r.body.data.transactionId)).toEqual([bought.transactionId, bought.transactionId]);
+      expect(await deliveries(endpoint.id)).toHaveLength(1);
+    } finally {
+      hook.close();
+      await app.stop();
+    }
+  }, 120_000);
 });

@@ -13,7 +13,8 @@ import { signatureHeaders, signingSecrets } from "./signing";
  * one, and takes due deliveries with `FOR UPDATE SKIP LOCKED`, leasing each (its next_attempt_at
  * moved past the attempt's timeout) so one process attempts it at a time, without holding a
  * transaction open over the HTTP call. A process that dies mid-attempt leaves the lease to expire
- * and the delivery is attempted again: at least once, receivers dedupe by `webhook-id`.
+ * (WEBHOOK_TIMEOUT_MS + WEBHOOK_LEASE_MARGIN_MS, 40 s by default) and the delivery is attempted
+ * again: at least once, receivers dedupe by `webhook-id`.
  *
  * A delivery with an order key (the player) waits while an earlier (lower seq) pending delivery
  * with the same key to the same endpoint exists: one player's events reach an endpoint in order,
@@ -309,7 +310,7 @@ async function pass(): Promise<void> {
       s.again = false;
       const free = config.WEBHOOK_CONCURRENCY - s.inFlight.size;
       if (free <= 0 || s.stopped) break;
-      const rows = await claim(free, config.WEBHOOK_TIMEOUT_MS + 30_000);
+      const rows = await claim(free, config.WEBHOOK_TIMEOUT_MS + config.WEBHOOK_LEASE_MARGIN_MS);
       for (const d of rows) {
         const work: Promise<void> = deliverOne(d)
           .then((retryInMs) => {
