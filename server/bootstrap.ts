@@ -9,6 +9,7 @@ import { startWorkers } from "./queue";
 import { limiterKind, limiterReady } from "./ratelimit";
 import { registerAccountEmailJobs } from "./services/auth/account-email";
 import { registerPeriodCloses } from "./services/leaderboards/close-job";
+import { registerBanExpiry } from "./services/players/ban-expiry";
 import { startDispatcher } from "./services/webhooks/delivery";
 
 /**
@@ -31,6 +32,7 @@ export async function bootstrap(): Promise<void> {
   registerAccountEmailJobs();
   registerHousekeeping();
   registerPeriodCloses();
+  registerBanExpiry();
   await startWorkers();
   // Webhook deliveries: every process sends them (server/services/webhooks/delivery.ts).
   startDispatcher();

@@ -28,12 +28,15 @@ export const QUEUES = {
   housekeeping: "housekeeping",
   /** Every minute: closes ended leaderboard periods and pays their rewards. */
   periodClose: "leaderboard-period-close",
+  /** Every minute: announces timed bans that ran out (player.unbanned, expired). */
+  banExpiry: "player-ban-expiry",
 } as const;
 
 /** Cron expressions (UTC) of the scheduled queues; registered (upserted) by every instance at start. */
 export const SCHEDULES: Record<string, string> = {
   [QUEUES.housekeeping]: "7 * * * *",
   [QUEUES.periodClose]: "* * * * *",
+  [QUEUES.banExpiry]: "* * * * *",
 };
 
 /** A job's data and where it is in its retries (retryCount 0 on the first attempt). */

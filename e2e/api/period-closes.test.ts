@@ -396,14 +396,15 @@ describe("rewards are validated when a board is saved", () => {
 });
 
 describe("scheduled jobs", () => {
-  it("both schedules are registered with pg-boss's cron (UTC)", async () => {
+  it("the three schedules are registered with pg-boss's cron (UTC)", async () => {
     const { rows } = await pool().query<{ name: string; cron: string; timezone: string }>(
       "SELECT name, cron, timezone FROM pgboss.schedule WHERE name = ANY($1::text[]) ORDER BY name",
-      [[QUEUES.housekeeping, QUEUES.periodClose]],
+      [[QUEUES.housekeeping, QUEUES.periodClose, QUEUES.banExpiry]],
     );
     expect(rows).toEqual([
       { name: "housekeeping", cron: "7 * * * *", timezone: "UTC" },
       { name: "leaderboard-period-close", cron: "* * * * *", timezone: "UTC" },
+      { name: "player-ban-expiry", cron: "* * * * *", timezone: "UTC" },
     ]);
   });
 

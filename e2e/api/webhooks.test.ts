@@ -14,6 +14,7 @@ import { adjustPlayerEconomy } from "@/server/services/economy/wallet";
 import { createLeaderboard } from "@/server/services/leaderboards/definitions";
 import { upsertOperator } from "@/server/services/operators";
 import { deletePlayer } from "@/server/services/players/admin";
+import { announceEndedBans } from "@/server/services/players/ban-expiry";
 import { banPlayer, unbanPlayer } from "@/server/services/players/bans";
 import { EVENT_TYPES } from "@/server/services/webhooks/events";
 import { encryptSecret, newSecret } from "@/server/services/webhooks/signing";
@@ -432,6 +433,61 @@ describe("deliveries", () => {
     } finally {
       hook.close();
     }
+  });
+});
+
+describe("the end of a ban", () => {
+  const current = appForBlock("0.0001");
+  const unbannedEvents = async (projectId: string) =>
+    (
+      await pool().query<{ player_id: string; data: { playerId: string; expired: boolean } }>(
+        "SELECT player_id, data FROM webhook_events WHERE project_id = $1 AND type = 'player.unbanned' ORDER BY id",
+        [projectId],
+      )
+    ).rows;
+  const endBan = (playerId: string) =>
+    pool().query("UPDATE players SET banned_until = now() - interval '1 second' WHERE id = $1", [playerId]);
+
+  it("a timed ban that ran out is announced once as player.unbanned (expired), even by two runs at once; running bans and bans without an end are not", async () => {
+    const project = await economyProject();
+    const hook = await receiver([]);
+    try {
+      await addEndpoint(project.projectId, hook.url, ["player.unbanned"]);
+      const api = client(current, project);
+      const [ended, running, forever] = [await api.signIn(), await api.signIn(), await api.signIn()];
+      const { projectId } = project;
+      const inAnHour = new Date(Date.now() + 3_600_000);
+      await banPlayer({ projectId, playerId: ended.playerId, reason: "a day off", until: inAnHour });
+      await banPlayer({ projectId, playerId: running.playerId, reason: "a day off", until: inAnHour });
+      await banPlayer({ projectId, playerId: forever.playerId, reason: "cheating" });
+      await endBan(ended.playerId);
+      await Promise.all([announceEndedBans(), announceEndedBans()]);
+      await announceEndedBans();
+      expect(await unbannedEvents(projectId)).toEqual([{ player_id: ended.playerId, data: { playerId: ended.playerId, expired: true } }]);
+      await until("the delivery", () => hook.received.length >= 1, 10_000);
+      expect(hook.received[0]?.body.data).toEqual({ playerId: ended.playerId, expired: true });
+      expect(documented("player.unbanned", hook.received[0]?.body.data)).toBe(true);
+    } finally {
+      hook.close();
+    }
+  });
+  it("a new ban of the player is announced again when it runs out; an operator's unban says expired: false", async () => {
+    const project = await economyProject();
+    await addEndpoint(project.projectId, "http://127.0.0.1:9/hook", ["player.unbanned"]);
+    const api = client(current, project);
+    const player = await api.signIn();
+    const { projectId } = project;
+    const until = () => new Date(Date.now() + 3_600_000);
+    await banPlayer({ projectId, playerId: player.playerId, reason: "first", until: until() });
+    await endBan(player.playerId);
+    await announceEndedBans();
+    await banPlayer({ projectId, playerId: player.playerId, reason: "second", until: until() });
+    await endBan(player.playerId);
+    await announceEndedBans();
+    await banPlayer({ projectId, playerId: player.playerId, reason: "third", until: until() });
+    await unbanPlayer({ projectId, playerId: player.playerId });
+    await announceEndedBans();
+    expect((await unbannedEvents(projectId)).map((e) => e.data.expired)).toEqual([true, true, false]);
   });
 });
 

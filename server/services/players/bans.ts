@@ -16,7 +16,7 @@ export async function banPlayer(o: { projectId: string; playerId: string; reason
   await withEvents(o.projectId, async (emitting) => {
     const updated = await prisma().player.updateMany({
       where: { id: o.playerId, projectId: o.projectId },
-      data: { bannedAt: now, bannedUntil: o.until ?? null, banReason: o.reason },
+      data: { bannedAt: now, bannedUntil: o.until ?? null, banReason: o.reason, banExpirySent: false },
     });
     if (updated.count === 0) throw new AppError("PLAYER_NOT_FOUND");
     if (!emitting) return;
@@ -36,7 +36,12 @@ export async function unbanPlayer(o: { projectId: string; playerId: string }): P
     });
     if (updated.count === 0) throw new AppError("PLAYER_NOT_FOUND");
     if (emitting)
-      await emitEvent({ projectId: o.projectId, type: "player.unbanned", playerId: o.playerId, data: { playerId: o.playerId } });
+      await emitEvent({
+        projectId: o.projectId,
+        type: "player.unbanned",
+        playerId: o.playerId,
+        data: { playerId: o.playerId, expired: false },
+      });
   });
   await forgetSessions({ playerId: o.playerId });
   return { playerId: o.playerId, bannedAt: null, bannedUntil: null, banReason: null };

@@ -51,7 +51,14 @@ export const EVENT_PAYLOADS = {
   "player.banned": z
     .object({ playerId, reason: z.string(), until: z.string().datetime().nullable().meta({ description: "null: until unbanned." }) })
     .meta({ id: "WebhookPlayerBanned", description: "An operator banned the player; their sessions ended." }),
-  "player.unbanned": z.object({ playerId }).meta({ id: "WebhookPlayerUnbanned", description: "An operator lifted the player's ban." }),
+  "player.unbanned": z
+    .object({
+      playerId,
+      expired: z.boolean().meta({
+        description: "true: a timed ban ran out (sent within about a minute of its end); false: an operator lifted the ban.",
+      }),
+    })
+    .meta({ id: "WebhookPlayerUnbanned", description: "The player's ban ended: an operator lifted it, or a timed ban ran out." }),
   "player.email_linked": z
     .object({
       playerId,
