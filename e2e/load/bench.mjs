@@ -26,9 +26,12 @@
 //                    [--topologies embedded,postgres-redis,compare] [--workers 2] [--out dir]
 //                    [--observability-off METRICS=off,LOG_LEVEL=warn]  (the "off" side; one variable alone attributes the cost,
 //                    LOG_LEVEL=info makes both sides alike: the method's own noise) [--observability-rounds 12]
+//                    [--observability-on OTEL_EXPORTER_OTLP_ENDPOINT=sink]  (extra variables of the "on" side; the value
+//                    "sink" is the URL of an OTLP/HTTP receiver the bench runs, which answers 200 and keeps nothing)
 // Loopback only; every run is bounded in time.
 import { spawn } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import http from "node:http";
 import os from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
@@ -49,6 +52,8 @@ const { values: args } = parseArgs({
     // The "off" side of the observability topology (to attribute the cost: "METRICS=off" alone, "LOG_LEVEL=warn" alone).
     "observability-off": { type: "string", default: "METRICS=off,LOG_LEVEL=warn" },
     "observability-rounds": { type: "string", default: "12" },
+    // Extra variables of the "on" side (tracing: OTEL_EXPORTER_OTLP_ENDPOINT=sink).
+    "observability-on": { type: "string", default: "" },
     workers: { type: "string", default: String(Math.max(2, os.cpus().length)) },
     out: { type: "string", default: path.join(root, "e2e/load/results") },
   },
@@ -297,6 +302,28 @@ const observabilityOff = Object.fromEntries(
 );
 const OBSERVABILITY_BUDGET = 0.05;
 
+/** An OTLP/HTTP receiver on loopback that reads each export and answers 200 (the "on" side's traces go there). */
+async function otlpSink() {
+  let exports = 0;
+  const server = http.createServer((req, res) => {
+    req.resume();
+    req.on("end", () => {
+      exports++;
+      res.writeHead(200, { "Content-Type": "application/json" }).end("{}");
+    });
+  });
+  await new Promise((resolve) => server.listen(0, "127.0.0.1", resolve));
+  return { url: `http://127.0.0.1:${server.address().port}`, exports: () => exports, close: () => server.close() };
+}
+const sink = /=sink(,|$)/.test(args["observability-on"]) ? await otlpSink() : null;
+const observabilityOn = Object.fromEntries(
+  args["observability-on"]
+    .split(",")
+    .filter(Boolean)
+    .map((pair) => [pair.slice(0, pair.indexOf("=")), pair.slice(pair.indexOf("=") + 1)])
+    .map(([k, v]) => [k, v === "sink" && sink ? sink.url : v]),
+);
+
 if (topologies.has("observability")) {
   // Both sides at once on one seeded database of this machine's Postgres: "on" (the defaults) and
   // "off" (METRICS=off LOG_LEVEL=warn), launchers alike but for those variables (neither owns
@@ -319,7 +346,7 @@ if (topologies.has("observability")) {
     const launchers = [];
     try {
       for (const side of ["on", "off", "off", "on"]) {
-        const product = await startProduct(side === "on" ? alike : { ...alike, ...observabilityOff });
+        const product = await startProduct(side === "on" ? { ...alike, ...observabilityOn } : { ...alike, ...observabilityOff });
         product.volume = owner.volume;
         product.side = side;
         launchers.push(product);
@@ -484,7 +511,7 @@ if (report.observability) {
         ? "met"
         : `met on the estimate (the interval reaches ${cost(o.interval[1])})`;
   lines.push(
-    `**Observability on vs off** (one seeded database on this machine's Postgres, in-process limiter; on: metrics + one access line per request, the defaults; off: ${args["observability-off"].replaceAll(",", " ")}; two launchers per side started alike on the same database in the order on, off, off, on, beside the idle one that seeded it; ${OBSERVABILITY_ROUNDS} rounds of a ${Math.max(2, duration / 2)} s slice per launcher, in start order then reversed; CPU is the server's processes, Postgres left out; budget: ≤ ${OBSERVABILITY_BUDGET * 100} % of throughput)`,
+    `**Observability on vs off** (one seeded database on this machine's Postgres, in-process limiter; on: metrics + one access line per request, the defaults${args["observability-on"] ? ` and ${args["observability-on"].replaceAll(",", " ")}${sink ? ` (sink: an OTLP receiver of the bench, ${sink.exports()} exports received)` : ""}` : ""}; off: ${args["observability-off"].replaceAll(",", " ") || "the defaults"}; two launchers per side started alike on the same database in the order on, off, off, on, beside the idle one that seeded it; ${OBSERVABILITY_ROUNDS} rounds of a ${Math.max(2, duration / 2)} s slice per launcher, in start order then reversed; CPU is the server's processes, Postgres left out; budget: ≤ ${OBSERVABILITY_BUDGET * 100} % of throughput)`,
     "",
     "| scenario | on: req/s, p99 ms (median slice), CPU µs/request | off: req/s, p99 ms, CPU µs/request | cost of on per round (by req/s) | cost: all slices; median round; CPU per request; 95 % interval of the rounds' mean | budget |",
     "|---|---:|---:|---|---:|---:|",
@@ -514,4 +541,5 @@ if (report.compare.length) {
   writeFileSync(path.join(args.out, "bench-topologies.svg"), drawChart(rows, `topologies — ${header}`));
 }
 console.error(`[bench] wrote ${path.relative(process.cwd(), args.out)}/bench.{json,md} and bench-*.svg`);
+sink?.close();
 if (failed.length) process.exitCode = 1;
