@@ -294,12 +294,16 @@ if (topologies.has("postgres-redis") || topologies.has("compare")) {
 }
 
 const OBSERVABILITY_ROUNDS = Math.max(3, Number(args["observability-rounds"]) || 12);
-const observabilityOff = Object.fromEntries(
-  args["observability-off"]
-    .split(",")
-    .filter(Boolean)
-    .map((pair) => [pair.slice(0, pair.indexOf("=")), pair.slice(pair.indexOf("=") + 1)]),
-);
+/** "A=1,B=2" → { A: "1", B: "2" }: the variables of a side of the observability topology. */
+const envPairs = (text) =>
+  Object.fromEntries(
+    text
+      .split(",")
+      .filter(Boolean)
+      .map((pair) => [pair.slice(0, pair.indexOf("=")), pair.slice(pair.indexOf("=") + 1)]),
+  );
+const observabilityOff = envPairs(args["observability-off"]);
+const observabilityOn = envPairs(args["observability-on"]);
 const OBSERVABILITY_BUDGET = 0.05;
 
 /** An OTLP/HTTP receiver on loopback that reads each export and answers 200 (the "on" side's traces go there). */
@@ -315,14 +319,9 @@ async function otlpSink() {
   await new Promise((resolve) => server.listen(0, "127.0.0.1", resolve));
   return { url: `http://127.0.0.1:${server.address().port}`, exports: () => exports, close: () => server.close() };
 }
-const sink = /=sink(,|$)/.test(args["observability-on"]) ? await otlpSink() : null;
-const observabilityOn = Object.fromEntries(
-  args["observability-on"]
-    .split(",")
-    .filter(Boolean)
-    .map((pair) => [pair.slice(0, pair.indexOf("=")), pair.slice(pair.indexOf("=") + 1)])
-    .map(([k, v]) => [k, v === "sink" && sink ? sink.url : v]),
-);
+// A variable whose value is "sink" points at the bench's own receiver.
+const sink = Object.values(observabilityOn).includes("sink") ? await otlpSink() : null;
+for (const [name, value] of Object.entries(observabilityOn)) if (value === "sink" && sink) observabilityOn[name] = sink.url;
 
 if (topologies.has("observability")) {
   // Both sides at once on one seeded database of this machine's Postgres: "on" (the defaults) and

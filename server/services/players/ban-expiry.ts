@@ -28,7 +28,11 @@ export async function announceEndedBans(o: { batch?: number } = {}): Promise<num
         [batch],
       );
       const byProject = new Map<string, string[]>();
-      for (const r of rows) byProject.set(r.project_id, [...(byProject.get(r.project_id) ?? []), r.id]);
+      for (const r of rows) {
+        const players = byProject.get(r.project_id);
+        if (players) players.push(r.id);
+        else byProject.set(r.project_id, [r.id]);
+      }
       for (const [projectId, players] of byProject) {
         await emitEvents(
           projectId,
