@@ -652,7 +652,7 @@ describe("a crash", () => {
       const secrets = [endpoint.secret];
       hook = await receiver(secrets, () => 200, port);
       app = await startApp(env);
-      await until("the delivery after the restart", () => (hook && hook.received.length >= 1 ? true : undefined), 30_000);
+      await until("the delivery after the restart", () => (hook && hook.received.length >= 1 ? true : undefined), 60_000);
       expect(hook.received[0]?.body.data).toMatchObject({ transactionId: bought.transactionId });
       expect(hook.received[0]?.verified).toEqual([true]);
       // At least once: every request carried the one event id (a receiver dedupes by it).
@@ -662,11 +662,13 @@ describe("a crash", () => {
       hook?.close();
       await app.stop();
     }
-  }, 120_000);
+  }, 300_000);
 
   it("an app killed (kill -9) while a receiver holds its request open sends the event again after the restart, with the same webhook-id", async () => {
-    // A dead attempt's lease ends 0.5 s (timeout) + 1 s (margin) after it began, not 40 s.
-    const env = { ...appEnv("0.01"), WEBHOOK_LEASE_MARGIN_MS: "1000" };
+    // A dead attempt's lease ends 5 s (timeout) + 1 s (margin) after it began, not 40 s. The
+    // timeout is long enough that the attempt is surely still in flight when the kill lands on a
+    // busy machine (at 0.5 s it could time out and be retried first, leaving nothing to kill).
+    const env = { ...appEnv("0.01"), WEBHOOK_TIMEOUT_MS: "5000", WEBHOOK_LEASE_MARGIN_MS: "1000" };
     let app = await startApp(env);
     const project = await economyProject();
     // The first request is held open (the attempt is in flight when the app dies); later ones get 200.
@@ -682,7 +684,7 @@ describe("a crash", () => {
       expect((await deliveries(endpoint.id))[0]?.status).toBe("PENDING");
       app = await startApp(env);
       // The dead attempt's lease runs out, then the delivery is attempted again.
-      await until("the delivery after the restart", () => hook.received.length >= 2, 30_000);
+      await until("the delivery after the restart", () => hook.received.length >= 2, 60_000);
       await until("the delivery recorded", async () => (await deliveries(endpoint.id))[0]?.status === "SUCCEEDED");
       // A duplicate, not a loss: both requests carry the one event id and body a receiver dedupes by.
       expect(hook.received.map((r) => r.id)).toEqual([hook.received[0]?.id, hook.received[0]?.id]);
@@ -692,5 +694,5 @@ describe("a crash", () => {
       hook.close();
       await app.stop();
     }
-  }, 120_000);
+  }, 300_000);
 });
