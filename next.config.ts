@@ -1,4 +1,5 @@
 import type { NextConfig } from "next";
+import { docsSecurityHeaders } from "./server/http/security-headers";
 
 const nextConfig: NextConfig = {
   // Native modules and packages that locate files at run time stay outside the bundle; prom-client
@@ -27,6 +28,11 @@ const nextConfig: NextConfig = {
   // Under /api a trailing slash is just an unknown path (JSON 404), never a redirect.
   skipTrailingSlashRedirect: true,
   turbopack: { root: import.meta.dirname },
+  // /docs is outside proxy.ts's page list (its matcher stays off the API's hot path): its headers come from here.
+  headers: async () => [
+    { source: "/docs", headers: docsSecurityHeaders() },
+    { source: "/docs/:path*", headers: docsSecurityHeaders() },
+  ],
 };
 
 export default nextConfig;

@@ -44,7 +44,19 @@ export async function checkHealth(): Promise<Health> {
   };
 }
 
-const holder = globalThis as typeof globalThis & { __gameBackendDraining?: boolean };
+const holder = globalThis as typeof globalThis & { __gameBackendDraining?: boolean; __gameBackendObserverKey?: string };
+
+/** Set by the launcher (server/cli/edge.mjs) on /api/health for callers who may see the full report. */
+export const OBSERVER_HEADER = "x-gb-observer";
+
+/**
+ * The full report (version, latencies, counters) is for local probes and METRICS_TOKEN holders,
+ * as the launcher decided: its header carries this process's secret. Anyone else gets the status.
+ */
+export function mayObserve(headerValue: string | null): boolean {
+  const key = holder.__gameBackendObserverKey;
+  return typeof key === "string" && headerValue === key;
+}
 
 /** Liveness: the process answers. It checks nothing else: a restart would not bring a database back. */
 export function checkLiveness(): { status: "ok"; uptimeSeconds: number } {

@@ -41,7 +41,7 @@ function Sessions() {
         <ConfirmDialog
           trigger={<Button variant="danger">Sign out everywhere</Button>}
           title="Sign out everywhere?"
-          description="Every session of yours ends at once, this one included; copies of their cookies stop working too."
+          description="Every session of yours ends at once, this one included; copies of their cookies stop working too. Every access token of yours is revoked as well: scripts and the admin CLI need new ones."
           confirmLabel="Sign out everywhere"
           onConfirm={async () => {
             await everywhere.mutateAsync();
@@ -111,10 +111,12 @@ function ChangePassword() {
     event.preventDefault();
     setError(null);
     try {
-      const { endedSessions } = await change.mutateAsync({ currentPassword, newPassword });
+      const { endedSessions, revokedTokens } = await change.mutateAsync({ currentPassword, newPassword });
       setCurrent("");
       setNew("");
-      toast.success(`Password changed${endedSessions ? `; ${endedSessions} other session(s) ended` : ""}.`);
+      toast.success(
+        `Password changed${endedSessions ? `; ${endedSessions} other session(s) ended` : ""}${revokedTokens ? `; ${revokedTokens} access token(s) revoked` : ""}.`,
+      );
       await queryClient.invalidateQueries({ queryKey: trpc.account.sessions.queryKey() });
     } catch (e) {
       setError(messageOf(e));

@@ -391,7 +391,7 @@ describe("operator commands called without tRPC", () => {
     expect(await refusal(changeOwnPassword({ actor: viaToken, requestId: "s3", ...password }))).toBe("FORBIDDEN");
     expect(await operatorForSession({ operatorId: owner.id, sessionId })).not.toBeNull();
     expect(await prisma().auditEntry.count({ where: { operatorId: owner.id } })).toBe(0);
-    expect(await signOutEverywhere({ actor: { ...owner, sessionId }, requestId: "s4" })).toEqual({ ended: 1 });
+    expect(await signOutEverywhere({ actor: { ...owner, sessionId }, requestId: "s4" })).toEqual({ ended: 1, revokedTokens: 1 });
   });
 
   it("instance-level services refuse an operator who is not an instance admin (FORBIDDEN), and instance health an admin's project-scoped token", async () => {

@@ -92,7 +92,7 @@ describe("operator sessions end on the server", () => {
       [false, "sessions-test"],
       [true, "sessions-test"],
     ]);
-    expect((await call({ cookie: a }, "mutation", "account.signOutEverywhere")).data).toEqual({ ended: 2 });
+    expect((await call({ cookie: a }, "mutation", "account.signOutEverywhere")).data).toEqual({ ended: 2, revokedTokens: 0 });
     expect((await call({ cookie: a }, "query", "projects.list")).status).toBe(401);
     expect((await call({ cookie: b }, "query", "projects.list")).status).toBe(401);
   });
@@ -105,7 +105,7 @@ describe("operator sessions end on the server", () => {
     expect((await call({ cookie: b }, "query", "projects.list")).status).toBe(200); // a refused change ends nothing
     const fresh = "another long passphrase 77";
     const changed = await call({ cookie: a }, "mutation", "account.changePassword", { currentPassword: PASSWORD, newPassword: fresh });
-    expect(changed.data).toEqual({ endedSessions: 1 });
+    expect(changed.data).toEqual({ endedSessions: 1, revokedTokens: 0 });
     expect((await call({ cookie: a }, "query", "projects.list")).status).toBe(200);
     expect((await call({ cookie: b }, "query", "projects.list")).status).toBe(401);
     expect(await signIn(op.email)).toBeNull();

@@ -80,8 +80,9 @@ export default async function setup(project: TestProject) {
     SESSION_CACHE_TTL_SECONDS: String(sessionCacheTtlMs / 1000),
     // The health view's counts reach the database within this (5 s in production): tests poll, not sleep.
     USAGE_FLUSH_MS: "100",
-    // Webhook receivers in the tests listen on 127.0.0.1.
+    // Webhook receivers and the identity provider's key server in the tests listen on 127.0.0.1.
     WEBHOOK_ALLOW_PRIVATE_NETWORKS: "true",
+    IDP_ALLOW_PRIVATE_NETWORKS: "true",
   });
   project.provide("baseUrl", app.baseUrl);
   project.provide("databaseUrl", database.url);

@@ -113,6 +113,18 @@ export async function revokeOperatorToken(o: { operatorId: string; tokenId: stri
   if (count === 0) throw new AppError("NOT_FOUND", { message: "Token not found." });
 }
 
+/**
+ * Revokes every live token of the operator (password change, "sign out everywhere", disabling):
+ * revoked for good, so enabling the operator again does not bring them back. Answers how many.
+ */
+export async function revokeOperatorTokens(o: { operatorId: string }): Promise<number> {
+  const { count } = await prisma().operatorToken.updateMany({
+    where: { operatorId: o.operatorId, revokedAt: null },
+    data: { revokedAt: new Date() },
+  });
+  return count;
+}
+
 /** The operator a presented token acts as, with its scope; null for an unknown, revoked or expired token. */
 export async function operatorForToken(presented: string): Promise<SessionOperator | null> {
   if (!presented.startsWith(TOKEN_PREFIX) || presented.length > 200) return null;

@@ -3,13 +3,50 @@
 // otherwise close the socket with an empty body. Every answer is the API's JSON error shape
 // with X-Request-Id. Plain JavaScript (the launcher runs before anything is compiled); the
 // codes and statuses are the ones of server/errors.ts, which server/cli/edge.test.ts checks.
-import { randomUUID } from "node:crypto";
+import { randomUUID, timingSafeEqual } from "node:crypto";
 
 /** Methods Next's route handlers serve; any other one under /api is a 405 from the route itself. */
 const ROUTED_METHODS = new Set(["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"]);
 /** Set by the launcher only (a client-sent one is dropped): tells the route that the real method was another. */
 export const UNSUPPORTED_METHOD_HEADER = "x-gb-unsupported-method";
 const ALLOW_ANY_ROUTE = "GET, POST, PUT, PATCH, DELETE, OPTIONS";
+/**
+ * Set by the launcher only (a client-sent one is dropped) on GET /api/health when the caller may
+ * see the full report (observerRefusal is null). Its value is a secret of this process, which the
+ * route compares, so an app served without this launcher never shows the details.
+ */
+export const OBSERVER_HEADER = "x-gb-observer";
+const observerHolder = globalThis;
+observerHolder.__gameBackendObserverKey ??= randomUUID();
+const LOOPBACK = new Set(["127.0.0.1", "::1", "::ffff:127.0.0.1"]);
+/** Headers a reverse proxy adds; a request carrying one was relayed, whatever the socket's address. */
+const PROXY_HEADERS = new Set(["x-forwarded-for", "forwarded", "x-real-ip", "via", "x-forwarded-host", "x-forwarded-proto"]);
+
+/**
+ * A request from this host itself, not relayed: the socket's address is loopback and the
+ * request carries none of the headers a proxy adds, as received (rawHeaders: the launcher
+ * rewrites X-Forwarded-For in req.headers). A reverse proxy on the same host connects from
+ * loopback too; its forwarding header tells it apart.
+ */
+export function isLocalProbe(req) {
+  if (!LOOPBACK.has(req.socket?.remoteAddress ?? "")) return false;
+  const names = req.rawHeaders ? req.rawHeaders.filter((_, i) => i % 2 === 0) : Object.keys(req.headers ?? {});
+  return !names.some((name) => PROXY_HEADERS.has(name.toLowerCase()));
+}
+
+/**
+ * May the caller see the instance's internals (/api/metrics, /api/health's full report)?
+ * METRICS_TOKEN set: its bearer token only. Unset: local probes only (isLocalProbe). Answers
+ * null, or the refusal's code.
+ */
+export function observerRefusal(req, token = process.env.METRICS_TOKEN) {
+  if (!token) return isLocalProbe(req) ? null : "MISSING_TOKEN";
+  const header = req.headers.authorization ?? "";
+  if (!header.startsWith("Bearer ")) return "MISSING_TOKEN";
+  const presented = Buffer.from(header.slice("Bearer ".length));
+  const expected = Buffer.from(token);
+  return presented.length === expected.length && timingSafeEqual(presented, expected) ? null : "INVALID_TOKEN";
+}
 const SANE_REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
 export const EDGE_ERRORS = {
@@ -109,8 +146,10 @@ export function guardRequest(req, res) {
     }
   }
   if (Object.hasOwn(req.headers, UNSUPPORTED_METHOD_HEADER)) delete req.headers[UNSUPPORTED_METHOD_HEADER];
+  if (Object.hasOwn(req.headers, OBSERVER_HEADER)) delete req.headers[OBSERVER_HEADER];
   const query = url.indexOf("?");
   const path = query === -1 ? url : url.slice(0, query);
+  if (path === "/api/health" && observerRefusal(req) === null) req.headers[OBSERVER_HEADER] = observerHolder.__gameBackendObserverKey;
   const escaped = path.includes("%");
   if (escaped && !decodesCleanly(path)) {
     const issues = [{ path: "path", message: "Malformed percent-encoding (each % must start a valid UTF-8 escape)." }];

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { ERRORS } from "../errors";
-import { clientErrorAnswer, EDGE_ERRORS } from "./edge.mjs";
+import { clientErrorAnswer, EDGE_ERRORS, guardRequest, OBSERVER_HEADER } from "./edge.mjs";
 
 describe("the launcher's own answers", () => {
   it("use codes of the one error table, with the table's statuses", () => {
@@ -17,5 +17,27 @@ describe("the launcher's own answers", () => {
     expect(clientErrorAnswer({ code: "HPE_UNEXPECTED_CONTENT_LENGTH" })).toMatchObject({ status: 400, code: "VALIDATION_ERROR" });
     expect(clientErrorAnswer({ code: "ECONNRESET" })).toBeNull();
     expect(clientErrorAnswer({ code: "EPIPE" })).toBeNull();
+  });
+
+  it("(c): /api/health's observer header: a client's own is dropped; a local probe gets the process's secret, a relayed request none", () => {
+    const probe = (remoteAddress: string, rawHeaders: string[]) => {
+      const headers: Record<string, string> = { host: "h", [OBSERVER_HEADER]: "forged" };
+      const req = {
+        method: "GET",
+        url: "/api/health",
+        httpVersionMajor: 1,
+        httpVersionMinor: 1,
+        socket: { remoteAddress },
+        rawHeaders,
+        headers,
+      };
+      expect(guardRequest(req, {})).toBe(false);
+      return headers[OBSERVER_HEADER];
+    };
+    const key = (globalThis as { __gameBackendObserverKey?: string }).__gameBackendObserverKey;
+    expect(key).toMatch(/^[0-9a-f-]{36}$/);
+    expect(probe("127.0.0.1", ["Host", "h"])).toBe(key);
+    expect(probe("127.0.0.1", ["Host", "h", "X-Forwarded-For", "203.0.113.9"])).toBeUndefined();
+    expect(probe("203.0.113.9", ["Host", "h"])).toBeUndefined();
   });
 });

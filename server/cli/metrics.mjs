@@ -6,14 +6,12 @@
 // worker's registry over the cluster IPC channel (prom-client's AggregatorRegistry) and answers
 // the sum: one scrape reports the instance, not one random worker.
 import cluster from "node:cluster";
-import { timingSafeEqual } from "node:crypto";
 import client from "prom-client";
 import { logger } from "../log.mjs";
-import { replyError } from "./edge.mjs";
+import { observerRefusal, replyError } from "./edge.mjs";
 
 const REQUEST = "gb:metrics-request";
 const ANSWER = "gb:metrics-answer";
-const LOOPBACK = new Set(["127.0.0.1", "::1", "::ffff:127.0.0.1"]);
 
 /** In a worker or the single process: default process metrics, the in-flight gauge, the scrape endpoint. */
 export function workerMetrics({ clustered }) {
@@ -100,15 +98,12 @@ export function workerMetrics({ clustered }) {
   };
 }
 
-/** METRICS_TOKEN set: its bearer token only. Unset: loopback callers only (the socket's address, not X-Forwarded-For). */
-export function refusalOf(req, token = process.env.METRICS_TOKEN) {
-  if (!token) return LOOPBACK.has(req.socket.remoteAddress ?? "") ? null : "MISSING_TOKEN";
-  const header = req.headers.authorization ?? "";
-  if (!header.startsWith("Bearer ")) return "MISSING_TOKEN";
-  const presented = Buffer.from(header.slice("Bearer ".length));
-  const expected = Buffer.from(token);
-  return presented.length === expected.length && timingSafeEqual(presented, expected) ? null : "INVALID_TOKEN";
-}
+/**
+ * METRICS_TOKEN set: its bearer token only. Unset: local probes only — the socket's address is
+ * loopback (never X-Forwarded-For) and no proxy header is present, so a reverse proxy on the
+ * same host does not make every scrape local (edge.mjs, isLocalProbe).
+ */
+export const refusalOf = observerRefusal;
 
 /** In the primary: answers a worker's scrape with every worker's metrics, aggregated. */
 export function primaryMetrics() {

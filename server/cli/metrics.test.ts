@@ -22,4 +22,15 @@ describe("/api/metrics access", () => {
     expect(refusalOf(req("127.0.0.1", { authorization: `Bearer ${token}x` }), token)).toBe("INVALID_TOKEN");
     expect(refusalOf(req("127.0.0.1", { authorization: `Basic ${token}` }), token)).toBe("MISSING_TOKEN");
   });
+
+  it("(f): without METRICS_TOKEN a loopback socket relayed by a proxy on the same host (a forwarding header as received) is refused", () => {
+    const relayed = (name: string) => ({
+      socket: { remoteAddress: "127.0.0.1" },
+      headers: {},
+      rawHeaders: ["Host", "h", name, "203.0.113.7"],
+    });
+    for (const name of ["X-Forwarded-For", "Forwarded", "X-Real-IP", "Via"])
+      expect(refusalOf(relayed(name), ""), name).toBe("MISSING_TOKEN");
+    expect(refusalOf({ socket: { remoteAddress: "127.0.0.1" }, headers: {}, rawHeaders: ["Host", "h"] }, "")).toBeNull();
+  });
 });

@@ -45,6 +45,41 @@ describe("outbound requests to operators' URLs", () => {
     for (const a of ["8.8.8.8", "203.0.113.10", "2001:4860:4860::8888"]) expect(isPrivateAddress(a), a).toBe(false);
   });
 
+  it.each([
+    ["64:ff9b::7f00:1", "NAT64 of 127.0.0.1"],
+    ["64:ff9b::a9fe:a9fe", "NAT64 of 169.254.169.254"],
+    ["64:ff9b:1::1", "local-use NAT64"],
+    ["2002:7f00:1::1", "6to4 of 127.0.0.1"],
+    ["2002:c0a8:101::1", "6to4 of 192.168.1.1"],
+    ["::127.0.0.1", "IPv4-compatible 127.0.0.1"],
+    ["::7f00:1", "IPv4-compatible 127.0.0.1, hex"],
+    ["::ffff:10.0.0.1", "IPv4-mapped 10.0.0.1"],
+    ["::ffff:a9fe:a9fe", "IPv4-mapped 169.254.169.254, hex"],
+    ["::ffff:0:127.0.0.1", "IPv4-translated 127.0.0.1"],
+    ["fec0::1", "site-local"],
+    ["ff02::1", "IPv6 multicast"],
+    ["2001:0:4136:e378:8000:63bf:3fff:fdd2", "Teredo"],
+    ["198.18.0.1", "benchmarking"],
+    ["198.19.255.254", "benchmarking, end of the /15"],
+    ["100.64.0.1", "CGNAT"],
+    ["0.0.0.0", "this network"],
+    ["0.1.2.3", "this network, /8"],
+    ["240.0.0.1", "reserved"],
+    ["255.255.255.255", "broadcast"],
+    ["224.0.0.1", "multicast"],
+    ["239.255.255.250", "multicast, end"],
+    ["192.0.0.8", "IETF protocol assignments"],
+    ["fe80::1%eth0", "link-local with a zone"],
+  ])("SSRF gaps: %s (%s) is private", (address) => {
+    expect(isPrivateAddress(address)).toBe(true);
+  });
+
+  it("SSRF gaps: addresses that only carry a public IPv4 address stay public (DNS64, 6to4, mapped)", () => {
+    for (const a of ["64:ff9b::808:808", "2002:808:808::1", "::ffff:8.8.8.8", "198.20.0.1", "100.128.0.1", "223.255.255.255"]) {
+      expect(isPrivateAddress(a), a).toBe(false);
+    }
+  });
+
   it("a loopback address is refused before connecting when private networks are not allowed", async () => {
     const before = hits;
     await expect(post("/", { allowPrivate: false })).rejects.toBeInstanceOf(OutboundRefused);

@@ -35,3 +35,31 @@ export function securityHeaders(o: { csp: string; https: boolean }): Record<stri
     ...(o.https ? { "Strict-Transport-Security": "max-age=31536000; includeSubDomains" } : {}),
   };
 }
+
+/**
+ * The API reference and guides under /docs (static HTML, Swagger UI from our own files): no
+ * nonce needed, since no inline script runs there — Swagger UI is loaded and started from
+ * /docs/assets. Its styles and the page's own <style> are inline, and it draws SVG icons from
+ * data: URLs. Never framed (clickjacking), never sniffed.
+ */
+export const DOCS_CONTENT_SECURITY_POLICY = [
+  "default-src 'self'",
+  "script-src 'self'",
+  "style-src 'self' 'unsafe-inline'",
+  "img-src 'self' data:",
+  "font-src 'self' data:",
+  "connect-src 'self'",
+  "object-src 'none'",
+  "base-uri 'self'",
+  "form-action 'self'",
+  "frame-ancestors 'none'",
+].join("; ");
+
+export function docsSecurityHeaders(): Array<{ key: string; value: string }> {
+  return [
+    { key: "Content-Security-Policy", value: DOCS_CONTENT_SECURITY_POLICY },
+    { key: "X-Frame-Options", value: "DENY" },
+    { key: "X-Content-Type-Options", value: "nosniff" },
+    { key: "Referrer-Policy", value: "strict-origin-when-cross-origin" },
+  ];
+}

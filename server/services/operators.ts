@@ -2,7 +2,8 @@ import { randomBytes } from "node:crypto";
 import { assertNotToken, auditActorFor, type SessionOperator } from "../auth/operator";
 import { endOperatorSessions, revokeOperatorSession } from "../auth/operator-sessions";
 import type { CreateOperatorToken } from "../auth/operator-token-schemas";
-import { createOperatorToken, revokeOperatorToken } from "../auth/operator-tokens";
+import { createOperatorToken, revokeOperatorToken, revokeOperatorTokens } from "../auth/operator-tokens";
+import { beginPasswordCheck, passwordCheckPassed } from "../auth/password-change-budget";
 import { passwordProblem } from "../auth/password-policy";
 import { hashPassword, verifyPassword } from "../auth/passwords";
 import { pool, prisma, transaction } from "../db";
@@ -37,25 +38,44 @@ export async function upsertOperator(o: {
 
 /**
  * An operator changes their own password (signed in, with the current one): every other
- * session of theirs ends; this one stays. Audited. Answers how many sessions ended.
+ * session of theirs ends, this one stays, and every access token of theirs is revoked (a
+ * password change is what an operator does when the account may be compromised). Wrong current
+ * passwords are budgeted per operator (password-change-budget.ts): past the budget the change is
+ * refused with 429 before any hashing, and each refusal is audited as operator.password-limited.
+ * Audited. Answers how many sessions ended and tokens were revoked.
  */
 export async function changeOwnPassword(o: {
   actor: SessionOperator;
   requestId: string;
   currentPassword: string;
   newPassword: string;
-}): Promise<{ endedSessions: number }> {
+}): Promise<{ endedSessions: number; revokedTokens: number }> {
   assertSession(o.actor);
   const row = await prisma().operator.findUnique({ where: { id: o.actor.id }, select: { passwordHash: true, email: true } });
-  if (!row || !(await verifyPassword(row.passwordHash, o.currentPassword))) {
-    throw validationError([{ path: "input.currentPassword", message: "The current password is wrong." }]);
-  }
+  const wrong = () => validationError([{ path: "input.currentPassword", message: "The current password is wrong." }]);
+  if (!row) throw wrong();
+  await beginPasswordCheck(o.actor.id).catch(async (error: unknown) => {
+    if (error instanceof AppError && error.code === "RATE_LIMITED") {
+      await recordAudit({
+        actor: auditActorFor(o.actor, o.requestId),
+        projectId: null,
+        action: "operator.password-limited",
+        target: o.actor.id,
+      });
+    }
+    throw error;
+  });
+  if (!(await verifyPassword(row.passwordHash, o.currentPassword))) throw wrong();
+  await passwordCheckPassed(o.actor.id);
   const problem = passwordProblem(o.newPassword, row.email);
   if (problem) throw validationError([{ path: "input.newPassword", message: problem }]);
   const passwordHash = await hashPassword(o.newPassword);
   return accountCommand(o, { action: "operator.password", target: o.actor.id, after: (r) => r }, async () => {
     await prisma().operator.update({ where: { id: o.actor.id }, data: { passwordHash }, select: { id: true } });
-    return { endedSessions: await endOperatorSessions({ operatorId: o.actor.id, keep: o.actor.sessionId }) };
+    return {
+      endedSessions: await endOperatorSessions({ operatorId: o.actor.id, keep: o.actor.sessionId }),
+      revokedTokens: await revokeOperatorTokens({ operatorId: o.actor.id }),
+    };
   });
 }
 
@@ -125,7 +145,8 @@ async function updateOperator(operatorId: string, data: { disabledAt?: Date | nu
 /**
  * An instance admin disables (or enables again) an operator: a disabled operator cannot sign in,
  * and their sessions and access tokens stop working at once on every instance (each request
- * reads them). Not oneself (an installation must keep a way in). Audited.
+ * reads them). Disabling revokes the tokens for good: enabling the operator again does not bring
+ * them back (they create new ones). Not oneself (an installation must keep a way in). Audited.
  */
 export async function setOperatorDisabled(o: {
   actor: SessionOperator;
@@ -137,7 +158,10 @@ export async function setOperatorDisabled(o: {
   if (o.operatorId === o.actor.id) throw new AppError("FORBIDDEN", { message: "You cannot disable yourself." });
   await accountCommand(o, { action: o.disabled ? "operator.disable" : "operator.enable", target: o.operatorId }, async () => {
     await updateOperator(o.operatorId, { disabledAt: o.disabled ? new Date() : null });
-    if (o.disabled) await endOperatorSessions({ operatorId: o.operatorId });
+    if (o.disabled) {
+      await endOperatorSessions({ operatorId: o.operatorId });
+      await revokeOperatorTokens({ operatorId: o.operatorId });
+    }
   });
 }
 
@@ -209,10 +233,18 @@ export async function endOwnSession(o: { actor: SessionOperator; requestId: stri
   );
 }
 
-/** The operator ends every session of theirs, this one included; not with a token. Audited with how many ended. */
-export async function signOutEverywhere(o: { actor: SessionOperator; requestId: string }): Promise<{ ended: number }> {
+/**
+ * The operator ends every session of theirs, this one included, and revokes every access token
+ * of theirs (what someone does who thinks the account is in other hands); not with a token.
+ * Audited with how many ended and were revoked.
+ */
+export async function signOutEverywhere(o: {
+  actor: SessionOperator;
+  requestId: string;
+}): Promise<{ ended: number; revokedTokens: number }> {
   assertNotToken(o.actor);
   return accountCommand(o, { action: "session.revoke-all", after: (r) => r }, async () => ({
     ended: await endOperatorSessions({ operatorId: o.actor.id }),
+    revokedTokens: await revokeOperatorTokens({ operatorId: o.actor.id }),
   }));
 }

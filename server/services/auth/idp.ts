@@ -1,22 +1,13 @@
-import { createRemoteJWKSet, type JWTVerifyGetKey, errors as joseErrors, jwtVerify } from "jose";
+import { errors as joseErrors, jwtVerify } from "jose";
 import { assertNotBanned } from "../../auth/player";
 import { isUniqueViolation, prisma } from "../../db";
 import { AppError } from "../../errors";
+import { OutboundRefused } from "../../http/outbound";
 import { findIdentityProvider, type IdentityProviderDto } from "../identity-providers";
+import { providerKeySet } from "../identity-providers/key-set";
 import { withEvents } from "../webhooks/emit";
 import type { SessionDto } from "./schemas";
 import { issueSession } from "./sessions";
-
-/** One cached key set per JWKS URL: keys are fetched once, re-fetched on an unknown kid (with a cooldown). */
-const keySets = new Map<string, JWTVerifyGetKey>();
-function keySet(jwksUrl: string): JWTVerifyGetKey {
-  let found = keySets.get(jwksUrl);
-  if (!found) {
-    found = createRemoteJWKSet(new URL(jwksUrl), { timeoutDuration: 3_000, cooldownDuration: 30_000, cacheMaxAge: 10 * 60_000 });
-    keySets.set(jwksUrl, found);
-  }
-  return found;
-}
 
 function idpError(reason: string): AppError {
   return new AppError("INVALID_IDP_TOKEN", { details: { reason } });
@@ -24,7 +15,7 @@ function idpError(reason: string): AppError {
 
 async function verifyIdToken(provider: IdentityProviderDto, token: string): Promise<string> {
   try {
-    const { payload } = await jwtVerify(token, keySet(provider.jwksUrl), {
+    const { payload } = await jwtVerify(token, providerKeySet(provider.jwksUrl), {
       issuer: provider.issuer,
       audience: provider.audience,
       algorithms: provider.algorithms,
@@ -34,6 +25,9 @@ async function verifyIdToken(provider: IdentityProviderDto, token: string): Prom
     return payload.sub;
   } catch (error) {
     if (error instanceof AppError) throw error;
+    // The key-set URL now leads to a private or loopback address (checked on every fetch): the
+    // provider's configuration is at fault, and retrying would not help.
+    if (error instanceof OutboundRefused) throw idpError("provider_address");
     // The provider's key set could not be had (timeout, network, non-200, not a JWKS): not the token's fault.
     const keySetUnavailable =
       error instanceof joseErrors.JWKSTimeout ||

@@ -15,7 +15,8 @@ function invalidJwksUrl(message: string): AppError {
  * JWKS URLs come only from operators, never from clients. Unless private networks are allowed
  * (IDP_ALLOW_PRIVATE_NETWORKS, for development and tests), they must be https and every
  * address the host resolves to must be public, so the server cannot be pointed at its own
- * network. Checked when the provider is saved; a DNS change afterwards is not re-checked.
+ * network. Checked when the provider is saved, and again by every key-set fetch on the addresses
+ * it connects to (key-set.ts), so a DNS change afterwards cannot reach the server's network.
  */
 export async function assertJwksUrlAllowed(jwksUrl: string, allowPrivateNetwork: boolean): Promise<void> {
   const url = new URL(jwksUrl);

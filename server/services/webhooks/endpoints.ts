@@ -1,4 +1,5 @@
 import type { z } from "zod";
+import { uuidv7Floor } from "../../crypto";
 import { afterTransaction, pool, prisma } from "../../db";
 import { env } from "../../env";
 import { AppError } from "../../errors";
@@ -9,6 +10,7 @@ import {
   BODY_DISPLAY_LIMIT,
   MAX_ENDPOINTS_PER_PROJECT,
   MAX_REPLAY,
+  REPLAYS_PER_HOUR,
   type WebhookEndpointInput,
   type WebhookEndpointPatch,
   ZReplayRange,
@@ -457,7 +459,8 @@ export function resendWebhookDeliveryAs(
 /**
  * Admins; audited as webhook.replay: a new PENDING delivery to this endpoint for every stored
  * event of the types it subscribes to now, created in [from, to), oldest first. More than
- * MAX_REPLAY is refused (narrow the range). Only events that were written are there: a project
+ * MAX_REPLAY is refused (narrow the range), and so is a project's replay past REPLAYS_PER_HOUR
+ * in the last hour (counted from the audit rows, one per replay). Only events that were written are there: a project
  * stores an event only while some endpoint of it, enabled or not, subscribes to its type (so a
  * disabled endpoint's missed events are), and keeps it for the retention (retention.ts).
  */
@@ -474,6 +477,7 @@ export function replayWebhookEventsAs(
     run: async () => {
       const range = parse(ZReplayRange, { from: o.from, to: o.to });
       const endpoint = await readEndpoint(o.projectId, o.endpointId);
+      await assertReplayBudget(o.projectId);
       const { rows } = await pool().query<{ n: number }>(
         `SELECT count(*)::int AS n FROM webhook_events
           WHERE project_id = $1 AND type = ANY($2::text[]) AND created_at >= $3::timestamptz AND created_at < $4::timestamptz`,
@@ -497,6 +501,24 @@ export function replayWebhookEventsAs(
       return { count: inserted.rowCount ?? 0 };
     },
   });
+}
+
+/**
+ * Refuses a project's replay past REPLAYS_PER_HOUR in the last hour. Replays of one project take
+ * turns (a transaction lock) so two at once cannot both see the last free one. The audit rows'
+ * ids are UUIDv7 (time first): the hour is an id range on the (project_id, id) index.
+ */
+async function assertReplayBudget(projectId: string): Promise<void> {
+  await pool().query("SELECT pg_advisory_xact_lock(hashtext('webhook-replay:' || $1))", [projectId]);
+  const { rows } = await pool().query<{ n: number }>(
+    "SELECT count(*)::int AS n FROM audit_log WHERE project_id = $1 AND id >= $2::uuid AND action = 'webhook.replay'",
+    [projectId, uuidv7Floor(Date.now() - 3_600_000)],
+  );
+  if ((rows[0]?.n ?? 0) >= REPLAYS_PER_HOUR) {
+    throw new AppError("LIMIT_EXCEEDED", {
+      message: `This project started ${REPLAYS_PER_HOUR} replays in the last hour, the most allowed; try again later.`,
+    });
+  }
 }
 
 /** Admins; audited as webhook.test: a webhook.test event delivered to this endpoint only (even a disabled one). */

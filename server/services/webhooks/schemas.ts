@@ -46,6 +46,8 @@ export const MAX_DESCRIPTION = 200;
 export const BODY_DISPLAY_LIMIT = 4096;
 /** The most deliveries one replay writes; a wider range is refused (narrow it). */
 export const MAX_REPLAY = 10_000;
+/** Replays one project may start per hour (with MAX_REPLAY, at most 100,000 queued deliveries an hour). */
+export const REPLAYS_PER_HOUR = 10;
 export const DEFAULT_OVERLAP_HOURS = 24;
 
 function isHttpUrl(value: string): boolean {
