@@ -1,4 +1,4 @@
-import { createClient, GameApiError, memoryStorage, type SessionStorage } from "@game-backend/client";
+import { createClient, GameApiError, memoryStorage, SessionEndedError, type SessionStorage } from "@game-backend/client";
 import { beforeAll, describe, expect, it } from "vitest";
 import type { TestProject } from "@/e2e/support/fixtures";
 import { sha256 } from "@/server/crypto";
@@ -70,12 +70,33 @@ describe("recoverable anonymous players", () => {
     expect((await game.auth.anonymous()).playerId).not.toBe(first.playerId);
   });
 
-  it("with deviceSecret: false, auth.anonymous() sends no secret and a reused session is not recovered", async () => {
+  it("with deviceSecret: false, auth.anonymous() after logout creates a new player", async () => {
     const storage = memoryStorage();
     const game = client(project.clientKey, { storage, deviceSecret: false });
     const first = await game.auth.anonymous();
     await game.auth.logout();
     expect((await game.auth.anonymous()).playerId).not.toBe(first.playerId);
+  });
+
+  it("a revoked session the device secret cannot sign in again (the player signed up since) ends after one attempt", async () => {
+    const { fetch, log } = recordingFetch();
+    const storage = memoryStorage();
+    const game = client(project.clientKey, { storage, fetch });
+    await game.auth.anonymous();
+    const email = `device-${Date.now()}@example.com`;
+    const upgraded = await game.auth.register({ email, password: "a long and unusual passphrase" });
+    const twin = memoryStorage();
+    await twin.setItem(SESSION_KEY, JSON.stringify(upgraded));
+    await client(project.clientKey, { storage: twin }).auth.logout();
+
+    await expect(game.players.me()).rejects.toBeInstanceOf(SessionEndedError);
+    expect(game.session).toBeNull();
+    const after = log.slice(log.findIndex((e) => e.path === "/api/v1/auth/email/register") + 1);
+    expect(after.map((e) => `${e.status} ${e.path}`)).toEqual([
+      "401 /api/v1/players/me",
+      "401 /api/v1/auth/refresh",
+      "409 /api/v1/auth/anonymous",
+    ]);
   });
 });
 
