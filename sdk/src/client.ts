@@ -1,4 +1,4 @@
-import { GameApiError, VersionConflictError } from "./errors.js";
+import { type ConflictCopy, GameApiError, VersionConflictError } from "./errors.js";
 import type { Session } from "./session.js";
 import { type CallOptions, type ClientOptions, createTransport, idempotencyKey, type RequestSpec, type Transport } from "./transport.js";
 import type {
@@ -49,7 +49,7 @@ function versionHeaders(options: WriteOptions | undefined): Record<string, strin
  * A 412 becomes a VersionConflictError carrying the server's copy, read right after the conflict:
  * null when it no longer exists, undefined when it could not be read (read it again yourself).
  */
-async function withConflictCopy<T, C>(write: () => Promise<T>, readCurrent: () => Promise<C>): Promise<T> {
+async function withConflictCopy<T, C extends ConflictCopy | null>(write: () => Promise<T>, readCurrent: () => Promise<C>): Promise<T> {
   try {
     return await write();
   } catch (error) {
@@ -58,7 +58,7 @@ async function withConflictCopy<T, C>(write: () => Promise<T>, readCurrent: () =
       (copy): C | null | undefined => copy,
       (readError: unknown) => (readError instanceof GameApiError && GONE.has(readError.code) ? null : undefined),
     );
-    throw new VersionConflictError<C>(
+    throw new VersionConflictError(
       { status: error.status, code: error.code, message: error.message, details: error.details, requestId: error.requestId, cause: error },
       current,
     );
@@ -76,9 +76,17 @@ export function createClient(options: ClientOptions) {
   const idempotent = () => ({ auth: "player", resendable: true, headers: { "Idempotency-Key": idempotencyKey() } }) as const;
 
   const auth = {
-    /** A new anonymous player, signed in. Upgrade it later with `register` or `idp` to keep progress. */
-    anonymous: async (call?: CallOptions): Promise<Session> =>
-      t.signIn(await send({ method: "post", path: "/auth/anonymous", body: {}, auth: "none", resendable: true }, call)),
+    /**
+     * Signs in this device's anonymous player: a new one the first time, the same one on later
+     * calls (also after logout) through the device secret (see `ClientOptions.deviceSecret`).
+     * Upgrade it with `register` or `idp` to keep progress on other devices.
+     */
+    anonymous: async (call?: CallOptions): Promise<Session> => t.signIn(await t.anonymous(call)),
+    /**
+     * Forgets this device's secret (not the session): the next `anonymous()` creates a new player.
+     * Call it when the player wants to start over; the old anonymous player cannot be signed in again.
+     */
+    forgetDevice: (): Promise<void> => t.forgetDevice(),
     /**
      * Creates an e-mail account; while signed in as a player without an e-mail (an anonymous one),
      * links the e-mail to that player instead (same playerId). Not resent after a lost answer.

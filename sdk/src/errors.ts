@@ -42,18 +42,23 @@ export class GameApiError extends Error {
 
 export type VersionConflict = { key: string; expectedVersion: number | null; currentVersion: number | null };
 
+/** What a version conflict's `current` can be: a save with its data, or a data record. */
+export type ConflictCopy = Save | PlayerDataRecord;
+
 /**
  * 412 VERSION_CONFLICT: someone else wrote first. `current` is the server's copy, fetched by the
- * SDK (a save with its data, or a data record; null when it no longer exists), so the game can
- * offer "keep cloud" (use `current`) or "keep local" (write again with `ifVersion: current.version`).
+ * SDK (a save with its data from `saves.*`, a data record from `data.*`; null when it no longer
+ * exists), so the game can offer "keep cloud" (use `current`) or "keep local" (write again with
+ * `ifVersion: current.version`). Not generic, so `instanceof` gives a typed `current`; narrow it
+ * with `SaveConflictError` / `DataConflictError`.
  */
-export class VersionConflictError<T = unknown> extends GameApiError {
+export class VersionConflictError extends GameApiError {
   override readonly name: string = "VersionConflictError";
   readonly conflicts: VersionConflict[];
-  /** The server's copy; null when it no longer exists; undefined when the SDK could not read it. */
-  readonly current: T | null | undefined;
+  /** The server's copy; null when it no longer exists (and after `data.batch`); undefined when the SDK could not read it. */
+  readonly current: ConflictCopy | null | undefined;
 
-  constructor(init: ErrorInit, current: T | null | undefined) {
+  constructor(init: ErrorInit, current: ConflictCopy | null | undefined) {
     super(init);
     this.conflicts = Array.isArray(init.details?.conflicts) ? (init.details.conflicts as VersionConflict[]) : [];
     this.current = current;
@@ -88,7 +93,7 @@ export function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
-/** What `saves.put` rejects with on a 412: `current` is the cloud save, data included. */
-export type SaveConflictError = VersionConflictError<Save>;
-/** What `data.set` rejects with on a 412: `current` is the stored record. */
-export type DataConflictError = VersionConflictError<PlayerDataRecord>;
+/** What `saves.put` and `saves.delete` reject with on a 412: `current` is the cloud save, data included. */
+export type SaveConflictError = VersionConflictError & { readonly current: Save | null | undefined };
+/** What `data.set` and `data.delete` reject with on a 412: `current` is the stored record. */
+export type DataConflictError = VersionConflictError & { readonly current: PlayerDataRecord | null | undefined };

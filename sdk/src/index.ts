@@ -1,6 +1,7 @@
 export { createClient, type GameClient, type WriteOptions } from "./client.js";
 export {
   type ClientErrorCode,
+  type ConflictCopy,
   type DataConflictError,
   type ErrorCode,
   GameApiError,

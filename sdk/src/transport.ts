@@ -26,6 +26,14 @@ export type ClientOptions = {
   fetch?: typeof fetch;
   /** Refresh this many seconds before the access token expires. Default 30. */
   refreshMarginSeconds?: number;
+  /**
+   * Anonymous players that come back (default true): `auth.anonymous()` sends this device's secret
+   * (32+ random bytes, made once and kept in `storage` under `<storageKey>.device`, also after
+   * logout), so the device signs in the same player again, and an anonymous session the server
+   * ended (a session file copied to a second device and refreshed there) is signed in again
+   * once, transparently. `false`: every `auth.anonymous()` is a new player; nothing is recovered.
+   */
+  deviceSecret?: boolean;
 };
 
 /** The last, optional argument of every call. */
@@ -49,16 +57,45 @@ const RETRYABLE_STATUS = new Set([429, 503]);
 
 export type Transport = ReturnType<typeof createTransport>;
 
+/** This device's anonymous credential and the player it signed in last. */
+type Device = { secret: string; playerId: string | null };
+
+const B64URL = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
+
+/** 43 random base64url characters: 258 random bits (each byte's low 6 bits; 256 is a multiple of 64, so unbiased). */
+function newDeviceSecret(): string | null {
+  const c = (globalThis as { crypto?: Crypto }).crypto;
+  if (!c?.getRandomValues) return null;
+  return Array.from(c.getRandomValues(new Uint8Array(43)), (b) => B64URL[b & 63]).join("");
+}
+
+/** A path parameter as one segment: percent-encoded, and never one a URL would rewrite or drop. */
+function segment(name: string, value: unknown): string {
+  const text = String(value);
+  if (text === "" || text === "." || text === "..") {
+    const message = `${JSON.stringify(text)} cannot be a ${name}: a URL would rewrite it. Nothing was sent.`;
+    throw new GameApiError({ status: 400, code: "VALIDATION_ERROR", message, details: { issues: [{ path: `params.${name}`, message }] } });
+  }
+  return encodeURIComponent(text);
+}
+
 export function createTransport(options: ClientOptions) {
+  if (options.apiKey.startsWith("gb_server_")) {
+    throw new Error(
+      "createClient: this is a server key (gb_server_…), which can act as any player of the project; never ship it in a game. Use a client key (gb_client_…).",
+    );
+  }
   const api = `${options.baseUrl.replace(/\/+$/, "")}/api/v1`;
   const fetchImpl = options.fetch ?? ((input: RequestInfo | URL, init?: RequestInit) => globalThis.fetch(input, init));
   const storageKey = options.storageKey ?? "game-backend.session";
+  const deviceKey = `${storageKey}.device`;
   const { storage, shared } = options.storage ? { storage: options.storage, shared: false } : defaultStorage();
   const retry = options.retry === false ? { retries: 0, baseDelayMs: 0, maxDelayMs: 0 } : options.retry;
   const retries = retry?.retries ?? 3;
   const baseDelayMs = retry?.baseDelayMs ?? 200;
   const maxDelayMs = retry?.maxDelayMs ?? 5_000;
   const marginMs = (options.refreshMarginSeconds ?? 30) * 1000;
+  const devices = options.deviceSecret !== false;
   const listeners = new Set<(session: Session | null) => void>();
 
   let session: Session | null = null;
@@ -118,7 +155,7 @@ export function createTransport(options: ClientOptions) {
 
   function url<P extends ApiPath, M extends Method>(spec: RequestSpec<P, M>): string {
     const params = (spec.params ?? {}) as Record<string, string>;
-    let path = (spec.path as string).replace(/\{(\w+)\}/g, (_, name: string) => encodeURIComponent(String(params[name])));
+    let path = (spec.path as string).replace(/\{(\w+)\}/g, (_, name: string) => segment(name, params[name]));
     const query = Object.entries((spec.query ?? {}) as Record<string, unknown>).filter(([, v]) => v !== undefined && v !== null);
     // Built by hand: React Native's URLSearchParams takes no list of pairs.
     if (query.length) path += `?${query.map(([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent(String(v))}`).join("&")}`;
@@ -136,6 +173,7 @@ export function createTransport(options: ClientOptions) {
     call: CallOptions | undefined,
   ): Promise<SuccessOf<P, M>> {
     await ready;
+    const target = url(spec);
     const maxRetries = call?.retry === false ? 0 : retries;
     let attempt = 0;
     let refreshed = false;
@@ -152,7 +190,7 @@ export function createTransport(options: ClientOptions) {
       let response: Response;
       let body: unknown;
       try {
-        response = await fetchImpl(url(spec), {
+        response = await fetchImpl(target, {
           method: spec.method.toUpperCase(),
           headers,
           body: spec.body === undefined ? undefined : JSON.stringify(spec.body),
@@ -277,6 +315,9 @@ export function createTransport(options: ClientOptions) {
     } catch (error) {
       // Only the refresh token's refusal ends the session; a revoked API key or a proxy's 401 does not.
       if (error instanceof GameApiError && error.code === "INVALID_TOKEN" && session === before) {
+        const recovered = await recover(before);
+        if (recovered) return recovered;
+        if (session !== before) throw error;
         await setSession(null);
         throw new SessionEndedError({
           status: error.status,
@@ -288,6 +329,61 @@ export function createTransport(options: ClientOptions) {
         });
       }
       throw error;
+    }
+  }
+
+  async function loadDevice(): Promise<Device | null> {
+    try {
+      const value = JSON.parse((await storage.getItem(deviceKey)) ?? "null") as Partial<Device> | null;
+      return typeof value?.secret === "string" ? { secret: value.secret, playerId: value.playerId ?? null } : null;
+    } catch {
+      return null;
+    }
+  }
+
+  async function saveDevice(device: Device): Promise<Device> {
+    await storage.setItem(deviceKey, JSON.stringify(device));
+    return device;
+  }
+
+  const signInWith = (deviceSecret: string, call: CallOptions | undefined) =>
+    send({ method: "post", path: "/auth/anonymous", body: { deviceSecret }, auth: "none", resendable: true }, call);
+
+  /** POST /auth/anonymous, with this device's secret (made and stored before its first use, so a resend carries the same). */
+  async function anonymous(call: CallOptions | undefined): Promise<SessionResponse> {
+    await ready;
+    const fresh = devices ? newDeviceSecret() : null;
+    if (fresh === null) return send({ method: "post", path: "/auth/anonymous", body: {}, auth: "none", resendable: true }, call);
+    let device = (await loadDevice()) ?? (await saveDevice({ secret: fresh, playerId: null }));
+    let body: SessionResponse;
+    try {
+      body = await signInWith(device.secret, call);
+    } catch (error) {
+      // The device's player has signed up with an e-mail or a provider since: this device gets a new guest.
+      if (!(error instanceof GameApiError && error.code === "ACCOUNT_ALREADY_LINKED")) throw error;
+      device = await saveDevice({ secret: fresh, playerId: null });
+      body = await signInWith(device.secret, call);
+    }
+    await saveDevice({ secret: device.secret, playerId: body.playerId });
+    return body;
+  }
+
+  /** The device's anonymous player, whose session the server ended, signed in again with the device secret (once). */
+  async function recover(before: Session): Promise<Session | null> {
+    const device = devices ? await loadDevice() : null;
+    if (device?.playerId !== before.playerId) return null;
+    try {
+      const body = await signInWith(device.secret, undefined);
+      if (body.playerId !== before.playerId || session !== before) {
+        // The player was deleted: the secret made a new one, which the next auth.anonymous() signs in.
+        await saveDevice({ secret: device.secret, playerId: body.playerId });
+        return null;
+      }
+      const next = sessionFromResponse(body);
+      await setSession(next);
+      return next;
+    } catch {
+      return null;
     }
   }
 
@@ -305,6 +401,12 @@ export function createTransport(options: ClientOptions) {
       return refresh(null, call);
     },
     signIn,
+    anonymous,
+    /** Forgets this device's secret: the next auth.anonymous() creates a new player. */
+    forgetDevice: async () => {
+      await ready;
+      await storage.removeItem(deviceKey);
+    },
     setSession,
     get session() {
       return session;

@@ -1,4 +1,4 @@
-import { GameApiError, memoryStorage, SessionEndedError, VersionConflictError } from "@game-backend/client";
+import { GameApiError, memoryStorage, type SaveConflictError, SessionEndedError, VersionConflictError } from "@game-backend/client";
 import { beforeAll, describe, expect, it } from "vitest";
 import type { TestProject } from "@/e2e/support/fixtures";
 import { expiredAccessToken, sessionIdOf } from "@/e2e/support/tokens";
@@ -200,7 +200,8 @@ describe("sessions", () => {
     const twinStorage = memoryStorage();
     const session = await client(project.clientKey, { storage }).auth.anonymous();
     await twinStorage.setItem("game-backend.session", JSON.stringify(session));
-    const game = client(project.clientKey, { storage });
+    // Without the device secret, which would sign this anonymous player in again.
+    const game = client(project.clientKey, { storage, deviceSecret: false });
     const changes: unknown[] = [];
     game.onSessionChange((s) => changes.push(s));
     // The same session signed out from another device.
@@ -304,7 +305,7 @@ describe("versions", () => {
 
     const error = await game.saves.put("slot", { level: 2 }, { ifVersion: first.version }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(VersionConflictError);
-    const conflict = error as VersionConflictError<{ version: number; data: unknown }>;
+    const conflict = error as SaveConflictError;
     expect(conflict).toMatchObject({ status: 412, code: "VERSION_CONFLICT" });
     expect(conflict.current).toMatchObject({ version: 2, data: { level: 5 } });
     const kept = await game.saves.put("slot", { level: 2 }, { ifVersion: conflict.current?.version });

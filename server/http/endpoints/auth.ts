@@ -23,9 +23,18 @@ export const signInAnonymouslyEndpoint = endpoint({
   doc: {
     operationId: "signInAnonymously",
     tags,
-    summary: "Create a new anonymous player and session",
+    summary: "Sign in as an anonymous player: a new one, or the one of this device's secret",
+    description:
+      "Without a body (or with `{}`): a new player every call (`created: true`). With `{deviceSecret}`: the first call with " +
+      "that secret creates a player bound to it (`created: true`); every later call signs that player in again with a new " +
+      "session (`created: false`) — also after its sessions were revoked (a refresh token reused on a second device), which " +
+      "is how an anonymous player gets back. Two calls with one new secret at once create one player. A banned player gets " +
+      "403 PLAYER_BANNED; a player that has since signed up with an e-mail or an identity provider gets 409 " +
+      "ACCOUNT_ALREADY_LINKED (sign in with that account); a deleted player's secret creates a new player. A malformed " +
+      "secret is 400 VALIDATION_ERROR and changes nothing.",
     bodyOptional: true,
-    ok: { status: 200, description: "The new player's session.", schema: ZSession },
+    ok: { status: 200, description: "The player's session.", schema: ZSession },
+    errors: ["PLAYER_BANNED", "ACCOUNT_ALREADY_LINKED"],
   },
 });
 

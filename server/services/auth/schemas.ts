@@ -14,8 +14,22 @@ export const ZSession = z
   .meta({ id: "Session" });
 export type SessionDto = z.infer<typeof ZSession>;
 
-/** `POST /auth/anonymous` takes no body or `{}`. */
-export const ZAnonymousBody = z.strictObject({}).optional().meta({ id: "AnonymousBody" });
+/**
+ * 32–96 random bytes as base64url without padding: 43–128 characters of A–Z a–z 0–9 `-` `_`.
+ * Compared as sent (its SHA-256), never decoded.
+ */
+export const ZDeviceSecret = z
+  .string()
+  .regex(/^[A-Za-z0-9_-]{43,128}$/, "43–128 characters of A–Z, a–z, 0–9, '-' and '_' (base64url of 32+ random bytes, no padding).")
+  .meta({
+    description:
+      "A secret the device generated once and keeps (32–96 random bytes, base64url without padding: 43–128 characters). " +
+      "Stored only as its SHA-256. Must come from a cryptographic random generator: whoever presents it signs in as its player.",
+    example: "q3Zb1sV0r0cQm8q6mS1m4a2n9Yx7Kp0H2d5Jt8LwXeA",
+  });
+
+/** `POST /auth/anonymous` takes no body, `{}`, or `{deviceSecret}`. */
+export const ZAnonymousBody = z.strictObject({ deviceSecret: ZDeviceSecret.optional() }).optional().meta({ id: "AnonymousBody" });
 
 const ZEmail = z
   .string()

@@ -40,7 +40,7 @@ export async function issueSession(o: {
   projectId: string;
   playerId: string;
   created: boolean;
-  method: "email" | "idp";
+  method: "email" | "idp" | "anonymous";
 }): Promise<SessionDto> {
   const refresh = newRefreshToken();
   const session = await withEvents(o.projectId, async (emitting) => {

@@ -73,7 +73,7 @@ const isoOrNull = (d: Date | null) => (d ? d.toISOString() : null);
 /**
  * Everything the project holds about one player, read in one snapshot (a repeatable-read
  * transaction of its own; inside an operator command's transaction, that transaction's reads).
- * Never selected: the password hash, refresh-token hashes, known addresses' hashes.
+ * Never selected: the password hash, refresh-token hashes, the device secret's hash, known addresses' hashes.
  * The actor has been checked by the caller: the player themselves, or an operator's command.
  */
 export async function exportPlayerData(o: { actor: PlayerActor | OperatorActor; playerId: string }): Promise<PlayerExport> {
@@ -110,6 +110,10 @@ async function readExport(projectId: string, playerId: string): Promise<PlayerEx
   const args = [projectId, playerId];
   const identities = await db.query<{ provider: string; subject: string; created_at: Date }>(
     "SELECT provider, subject, created_at FROM identities WHERE project_id = $1 AND player_id = $2 ORDER BY provider",
+    args,
+  );
+  const device = await db.query<{ created_at: Date }>(
+    "SELECT created_at FROM device_credentials WHERE project_id = $1 AND player_id = $2",
     args,
   );
   const data = await db.query<{ key: string; value: unknown; version: number; visibility: string; created_at: Date; updated_at: Date }>(
@@ -211,6 +215,7 @@ async function readExport(projectId: string, playerId: string): Promise<PlayerEx
       ban: p.banned_at ? { bannedAt: iso(p.banned_at), until: isoOrNull(p.banned_until), reason: p.ban_reason } : null,
     },
     identities: identities.rows.map((i) => ({ provider: i.provider, subject: i.subject, createdAt: iso(i.created_at) })),
+    deviceCredential: device.rows[0] ? { createdAt: iso(device.rows[0].created_at) } : null,
     data: data.rows.map((d) => ({
       key: d.key,
       value: d.value as PlayerExport["data"][number]["value"],

@@ -91,6 +91,10 @@ export const ZPlayerExport = z
         createdAt: z.iso.datetime(),
       }),
     ),
+    deviceCredential: z
+      .object({ createdAt: z.iso.datetime() })
+      .nullable()
+      .meta({ description: "The device secret anonymous sign-in recognises this player by, if any (never the secret or its hash)." }),
     data: z.array(ZDataRecord).meta({ description: "Every key of every visibility, with its value." }),
     saves: z.array(ZSave).meta({ description: "Every save with its data, newest first." }),
     leaderboardEntries: z.array(ZExportEntry).meta({ description: "Entries of current and archived periods of every board." }),

@@ -3,5 +3,7 @@ import { signInAnonymouslyEndpoint } from "@/server/http/endpoints/auth";
 import { signInAnonymously } from "@/server/services/auth/anonymous";
 
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
-  POST: defineRoute(signInAnonymouslyEndpoint, ({ caller }) => signInAnonymously({ projectId: caller.projectId })),
+  POST: defineRoute(signInAnonymouslyEndpoint, ({ caller, body }) =>
+    signInAnonymously({ projectId: caller.projectId, deviceSecret: body?.deviceSecret }),
+  ),
 });
