@@ -252,7 +252,9 @@ describe("the published document", () => {
     const file = path.join(dir, "openapi.json");
     const result = spawnSync(
       process.execPath,
-      [path.join(root, "node_modules/@redocly/cli/bin/cli.js"), "lint", file, "--format", "json"],
+      // The served document names the server it came from (PUBLIC_URL), here the test's localhost,
+      // which this one rule warns about by design; everything else is linted as published.
+      [path.join(root, "node_modules/@redocly/cli/bin/cli.js"), "lint", file, "--format", "json", "--skip-rule", "no-server-example.com"],
       {
         cwd: root,
         encoding: "utf8",
