@@ -27,6 +27,20 @@ const nextConfig: NextConfig = {
   compress: false,
   // Under /api a trailing slash is just an unknown path (JSON 404), never a redirect.
   skipTrailingSlashRedirect: true,
+  // A game client that left out /api/v1 (an X-API-Key, or JSON and not HTML accepted) gets the
+  // API's JSON 404 with a hint instead of the HTML page; browsers keep the page. Fallback rewrites
+  // apply only after every page and route missed, so nothing that exists pays for them.
+  async rewrites() {
+    const destination = "/api/unprefixed/:path*";
+    return {
+      beforeFiles: [],
+      afterFiles: [],
+      fallback: [
+        { source: "/:path*", has: [{ type: "header", key: "x-api-key" }], destination },
+        { source: "/:path*", has: [{ type: "header", key: "accept", value: "(?!.*text/html).*application/json.*" }], destination },
+      ],
+    };
+  },
   turbopack: { root: import.meta.dirname },
   // /docs is outside proxy.ts's page list (its matcher stays off the API's hot path): its headers come from here.
   headers: async () => [

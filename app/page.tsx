@@ -9,6 +9,10 @@ export default function Home() {
         <a href="/api/v1/openapi.json">the OpenAPI document</a>. Health: <a href="/api/health">/api/health</a>. Studio operators sign in to
         the <a href="/projects">dashboard</a>.
       </p>
+      <p>
+        Start here: the <a href="/docs/guides">guides</a> (quickstart, auth, player data, saves, leaderboards, economy) and{" "}
+        <a href="/play">the sample game</a>, which plays against this backend with the demo project.
+      </p>
     </main>
   );
 }

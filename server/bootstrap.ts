@@ -51,7 +51,22 @@ export async function bootstrap(): Promise<void> {
     log.warn("the rate-limit store is not reachable yet: gameplay requests pass unlimited, e-mail auth answers 503 until it is");
   }
   if (!config.SEED_DEMO || !first) return;
-  const { demo, created } = await seedDemo();
+  const seeded = await seedDemo();
+  if (seeded.state === "elsewhere") {
+    // This instance cannot know the password (only its hash is stored) and never resets it.
+    const base = config.PUBLIC_URL ?? `http://localhost:${config.PORT}`;
+    const lines = [
+      `  Game backend ready: ${base}`,
+      `  Demo already seeded in this database (operator ${seeded.operatorEmail}); its keys and`,
+      "  password are in demo.json in the data directory of the instance that seeded it",
+      `  (not in ${config.DATA_DIR}); this instance did not seed again or change that password.`,
+    ];
+    process.stdout.write(`${["", ...lines, ""].join("\n")}\n`);
+    log.info({ operatorEmail: seeded.operatorEmail }, "demo already seeded in this database by another instance; not seeded again");
+    return;
+  }
+  const { demo } = seeded;
+  const created = seeded.state === "created";
   // Secrets are printed once, when they are made; later starts point to the file instead.
   const lines = created
     ? [

@@ -2,12 +2,13 @@ import { randomBytes } from "node:crypto";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { hashApiKey } from "./api-keys";
-import { prisma } from "./db";
+import { hashPassword } from "./auth/passwords";
+import { pool, prisma } from "./db";
 import { env } from "./env";
+import { holdMigrationLock } from "./migrate";
 import { createCurrency, createItem, createPurchase } from "./services/economy/definitions";
 import { createLeaderboard } from "./services/leaderboards/definitions";
 import type { CreateLeaderboard } from "./services/leaderboards/schemas";
-import { upsertOperator } from "./services/operators";
 import { createApiKey, createProject } from "./services/projects";
 
 /** The demo game's boards: a classic high score, a speedrun (lower is better), a running total. */
@@ -42,20 +43,56 @@ async function existingDemo(file: string): Promise<DemoFile | null> {
   }
 }
 
-/** Seeds the demo once per database + data directory; later starts reuse it. */
-export async function seedDemo(): Promise<{ demo: DemoFile; created: boolean }> {
+export const DEMO_OPERATOR_EMAIL = "admin@demo.local";
+
+/**
+ * created: seeded now, its secrets are in `demo` (and this data directory's demo.json);
+ * present: this data directory's demo.json belongs to this database;
+ * elsewhere: another instance (another data directory) seeded this database — its secrets are
+ * in that instance's demo.json and cannot be known here.
+ */
+export type SeedResult =
+  | { state: "created"; demo: DemoFile }
+  | { state: "present"; demo: DemoFile }
+  | { state: "elsewhere"; operatorEmail: string };
+
+/**
+ * Seeds the demo once per database, under the migration lock (held on a connection of its own,
+ * so instances starting together take turns): the demo operator's existence is the mark, so a
+ * second instance (or a second data directory) never seeds again and never changes an existing
+ * operator's password. The seed's own writes run as the services make them; the file with the
+ * secrets is written before the lock is released.
+ */
+export async function seedDemo(): Promise<SeedResult> {
   const file = demoFilePath();
   const baseUrl = env().PUBLIC_URL ?? `http://localhost:${env().PORT}`;
   const found = await existingDemo(file);
   if (found) {
     const demo = { ...found, baseUrl };
     if (found.baseUrl !== baseUrl) writeFileSync(file, `${JSON.stringify(demo, null, 2)}\n`, { mode: 0o600 });
-    return { demo, created: false };
+    return { state: "present", demo };
   }
-  const operatorEmail = "admin@demo.local";
-  const operatorPassword = randomBytes(12).toString("base64url");
-  const operator = await upsertOperator({ email: operatorEmail, name: "Demo Admin", password: operatorPassword, isInstanceAdmin: true });
+  const lock = await pool().connect();
+  try {
+    await lock.query("BEGIN");
+    await holdMigrationLock(lock);
+    const seeded = await prisma().operator.findUnique({ where: { email: DEMO_OPERATOR_EMAIL }, select: { id: true } });
+    if (seeded) return { state: "elsewhere", operatorEmail: DEMO_OPERATOR_EMAIL };
+    const demo = await seedAll(baseUrl);
+    writeFileSync(file, `${JSON.stringify(demo, null, 2)}\n`, { mode: 0o600 });
+    return { state: "created", demo };
+  } finally {
+    await lock.query("COMMIT").catch(() => undefined);
+    lock.release();
+  }
+}
 
+async function seedAll(baseUrl: string): Promise<DemoFile> {
+  const operatorPassword = randomBytes(12).toString("base64url");
+  const operator = await prisma().operator.create({
+    data: { email: DEMO_OPERATOR_EMAIL, name: "Demo Admin", passwordHash: await hashPassword(operatorPassword), isInstanceAdmin: true },
+    select: { id: true },
+  });
   const game = await createProject({ name: "Demo Game", plan: "PRO", ownerId: operator.id });
   const free = await createProject({ name: "Free Demo", plan: "FREE", ownerId: operator.id });
   for (const input of DEMO_LEADERBOARDS) await createLeaderboard({ projectId: game.id, input });
@@ -63,17 +100,14 @@ export async function seedDemo(): Promise<{ demo: DemoFile; created: boolean }> 
   const apiKey = await createApiKey({ projectId: game.id, kind: "CLIENT", name: "Demo client key" });
   const serverApiKey = await createApiKey({ projectId: game.id, kind: "SERVER", name: "Demo server key" });
   const freeApiKey = await createApiKey({ projectId: free.id, kind: "CLIENT", name: "Free demo client key" });
-
-  const demo: DemoFile = {
+  return {
     baseUrl,
     apiKey: apiKey.key,
     serverApiKey: serverApiKey.key,
     freeApiKey: freeApiKey.key,
-    operatorEmail,
+    operatorEmail: DEMO_OPERATOR_EMAIL,
     operatorPassword,
   };
-  writeFileSync(file, `${JSON.stringify(demo, null, 2)}\n`, { mode: 0o600 });
-  return { demo, created: true };
 }
 
 /**

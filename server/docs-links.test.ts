@@ -125,17 +125,24 @@ describe("the guides site (/docs/guides)", () => {
     expect(index.headers.get("content-type")).toBe("text/html; charset=utf-8");
     const indexHtml = await index.text();
     expect(indexHtml).toContain("<title>Documentation · Game backend docs</title>");
-    expect(indexHtml).toContain('href="/docs/guides/guides/economy"');
+    expect(indexHtml).toContain('href="/docs/guides/economy"');
 
-    const economy = await call(["guides", "economy"]);
+    const economy = await call(["economy"]);
     expect(economy.status).toBe(200);
     const html = await economy.text();
     expect(html).toMatch(/<h1 id="economy">/);
     expect(html).toContain('href="/docs"');
     // Relative .md links point at the rendered pages, anchors kept.
-    expect(html).toContain('href="/docs/guides/guides/rate-limits-and-errors#idempotency-keys"');
+    expect(html).toContain('href="/docs/guides/rate-limits-and-errors#idempotency-keys"');
     expect(html).toContain('href="/docs/guides/quickstart"');
     expect(html).not.toMatch(/href="[^"]*\.md[#"]/);
+  });
+
+  it("a guide's former address (/docs/guides/guides/economy) redirects to /docs/guides/economy", async () => {
+    const moved = await call(["guides", "economy"]);
+    expect(moved.status).toBe(308);
+    expect(moved.headers.get("location")).toBe("/docs/guides/economy");
+    expect((await call(["guides", "nope"])).status).toBe(404);
   });
 
   it("answers an HTML 404 for anything not in the list of docs, including path tricks", async () => {

@@ -97,7 +97,7 @@ async function appliedMigrations(client: pg.PoolClient): Promise<Map<string, App
 async function locked<T>(client: pg.PoolClient, work: () => Promise<T>): Promise<T> {
   await client.query("BEGIN");
   try {
-    await client.query("SELECT pg_advisory_xact_lock($1)", [PRISMA_ADVISORY_LOCK]);
+    await holdMigrationLock(client);
     const result = await work();
     await client.query("COMMIT");
     return result;
@@ -105,6 +105,14 @@ async function locked<T>(client: pg.PoolClient, work: () => Promise<T>): Promise
     await client.query("ROLLBACK").catch(() => undefined);
     throw error;
   }
+}
+
+/**
+ * Takes the migration lock for the rest of `client`'s open transaction: work that must happen
+ * once per database (the demo seed) runs under it, so two instances starting together take turns.
+ */
+export async function holdMigrationLock(client: pg.PoolClient): Promise<void> {
+  await client.query("SELECT pg_advisory_xact_lock($1)", [PRISMA_ADVISORY_LOCK]);
 }
 
 async function applyOne(client: pg.PoolClient, migration: Migration): Promise<void> {

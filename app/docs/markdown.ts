@@ -4,7 +4,8 @@ import { lexer, Marked, type Token, type Tokens, walkTokens } from "marked";
 
 /**
  * The guides site: `docs/**\/*.md` rendered at `/docs/guides/<path under docs/ without .md>`
- * (`docs/README.md` → `/docs/guides`, `docs/guides/economy.md` → `/docs/guides/guides/economy`).
+ * (`docs/README.md` → `/docs/guides`, `docs/quickstart.md` → `/docs/guides/quickstart`), except that the
+ * files of docs/guides/ are the guides themselves: `docs/guides/economy.md` → `/docs/guides/economy`.
  * The URL mirrors the folder, so a relative link between two docs means the same on GitHub and
  * here. Files are found by listing docs/ into a catalogue; a request is looked up in it by its
  * slug and never joined into a path.
@@ -15,12 +16,12 @@ export const GUIDES_URL = "/docs/guides";
 export const NAV: { label: string; slug: string }[] = [
   { label: "Quickstart", slug: "quickstart" },
   { label: "SDK", slug: "sdk" },
-  { label: "Auth", slug: "guides/auth-and-sessions" },
-  { label: "Player data", slug: "guides/player-data" },
-  { label: "Saves", slug: "guides/saves" },
-  { label: "Leaderboards", slug: "guides/leaderboards" },
-  { label: "Economy", slug: "guides/economy" },
-  { label: "Errors & limits", slug: "guides/rate-limits-and-errors" },
+  { label: "Auth", slug: "auth-and-sessions" },
+  { label: "Player data", slug: "player-data" },
+  { label: "Saves", slug: "saves" },
+  { label: "Leaderboards", slug: "leaderboards" },
+  { label: "Economy", slug: "economy" },
+  { label: "Errors & limits", slug: "rate-limits-and-errors" },
   { label: "Operating", slug: "operating/configuration" },
 ];
 
@@ -31,12 +32,27 @@ export function docsRoot(): string {
   return path.join(process.cwd(), "docs");
 }
 
-/** `guides/economy.md` → `guides/economy`; a folder's `README.md` → the folder (`README.md` → ``). */
+/** Where docs/guides/ files are served: straight under /docs/guides, not /docs/guides/guides. */
+const GUIDES_DIR = "guides/";
+
+/**
+ * `guides/economy.md` → `economy`; `operating/scaling.md` → `operating/scaling`; a folder's
+ * `README.md` → the folder (`README.md` → ``).
+ */
 export function slugOfFile(relFile: string): string {
   const posix = relFile.split(path.sep).join("/");
   const withoutExt = posix.replace(/\.md$/, "");
   if (withoutExt === "README") return "";
-  return withoutExt.endsWith("/README") ? withoutExt.slice(0, -"/README".length) : withoutExt;
+  const slug = withoutExt.endsWith("/README") ? withoutExt.slice(0, -"/README".length) : withoutExt;
+  return slug.startsWith(GUIDES_DIR) ? slug.slice(GUIDES_DIR.length) : slug;
+}
+
+/** The address a guide had before its /guides/ was dropped (`guides/economy`): where it is now, or null. */
+export function movedGuideSlug(slug: string, docs: Map<string, Doc>): string | null {
+  if (!slug.startsWith(GUIDES_DIR)) return null;
+  const now = slug.slice(GUIDES_DIR.length);
+  const doc = docs.get(now);
+  return doc && path.relative(docsRoot(), doc.file).split(path.sep)[0] === "guides" ? now : null;
 }
 
 export function urlOfSlug(slug: string): string {
@@ -56,6 +72,8 @@ export function listDocs(root = docsRoot()): Map<string, Doc> {
   for (const rel of entries.sort()) {
     if (!rel.endsWith(".md")) continue;
     const slug = slugOfFile(rel);
+    // docs/x.md and docs/guides/x.md would share an address: that is a mistake in docs/, said at once.
+    if (docs.has(slug)) throw new Error(`docs/${rel} and docs/${docs.get(slug)?.file} both render at ${urlOfSlug(slug)}`);
     docs.set(slug, { slug, file: path.join(/* turbopackIgnore: true */ root, rel) });
   }
   return docs;

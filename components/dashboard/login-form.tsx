@@ -4,16 +4,14 @@ import { useRouter, useSearchParams } from "next/navigation";
 import { signIn } from "next-auth/react";
 import { type FormEvent, useState } from "react";
 import { Button, Input, Label } from "@/components/ui/primitives";
-
-/** Only a path on this site: `//host` and `/\\host` are other sites to a browser. */
-const sameSitePath = (url: string | null) => (url && /^\/(?![/\\])/.test(url) ? url : null);
+import { safeRedirectPath } from "@/server/auth/safe-redirect";
 
 export function LoginForm() {
   const router = useRouter();
   const params = useSearchParams();
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
-  const next = sameSitePath(params.get("callbackUrl")) ?? "/projects";
+  const callbackUrl = params.get("callbackUrl");
 
   async function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
@@ -24,10 +22,13 @@ export function LoginForm() {
       email: String(form.get("email")),
       password: String(form.get("password")),
       redirect: false,
+      callbackUrl: callbackUrl ?? "/projects",
     });
     setBusy(false);
     if (result?.ok) {
-      router.push(next);
+      // next-auth's answer went through the server's check (its redirect callback); checked
+      // again here, against the origin the browser is on, before it is navigated to.
+      router.push(safeRedirectPath(result.url ?? callbackUrl, window.location.origin));
       router.refresh();
       return;
     }

@@ -127,6 +127,9 @@ export async function run(baseUrl: string, apiKey: string): Promise<Record<strin
   statuses["post /economy/currencies/{id}/add"] = added.response.status;
   const subtracted = await client.POST("/economy/currencies/{id}/subtract", { params: { path: { id: "coins" } }, headers: auth, body: { amount: 5 } });
   statuses["post /economy/currencies/{id}/subtract"] = subtracted.response.status;
+  // quantity has a default (1): with openapi-typescript's default flags it must stay optional.
+  const single = await client.POST("/economy/purchase", { headers: auth, body: { purchaseId: "potion" } });
+  if (single.response.status !== 200) throw new Error("a purchase without quantity answered " + single.response.status);
   const bought = await client.POST("/economy/purchase", { headers: auth, body: { purchaseId: "potion", quantity: 2 } });
   statuses["post /economy/purchase"] = bought.response.status;
   const items = await client.GET("/economy/inventory", { headers: auth });
@@ -167,6 +170,7 @@ beforeAll(async () => {
   doc = await (await fetch(`${baseUrl()}/api/v1/openapi.json`)).json();
   mkdirSync(dir, { recursive: true });
   writeFileSync(path.join(dir, "openapi.json"), JSON.stringify(doc, null, 2));
+  // openapi-typescript's default settings, as `npx openapi-typescript <url>` would run: no flags.
   writeFileSync(path.join(dir, "schema.d.ts"), astToString(await openapiTS(doc as never)));
   writeFileSync(path.join(dir, "program.ts"), PROGRAM);
 });
@@ -248,7 +252,9 @@ describe("the published document", () => {
     const file = path.join(dir, "openapi.json");
     const result = spawnSync(
       process.execPath,
-      [path.join(root, "node_modules/@redocly/cli/bin/cli.js"), "lint", file, "--format", "json"],
+      // The served document names the server it came from (PUBLIC_URL), here the test's localhost,
+      // which this one rule warns about by design; everything else is linted as published.
+      [path.join(root, "node_modules/@redocly/cli/bin/cli.js"), "lint", file, "--format", "json", "--skip-rule", "no-server-example.com"],
       {
         cwd: root,
         encoding: "utf8",

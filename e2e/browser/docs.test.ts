@@ -17,19 +17,19 @@ describe("guides next to the API reference (/docs, /docs/guides)", () => {
     const res = await fetch(`${baseUrl()}/docs`);
     expect(res.status).toBe(200);
     const html = await res.text();
-    for (const href of ["/docs/guides", "/docs/guides/quickstart", "/docs/guides/sdk", "/docs/guides/guides/economy"]) {
+    for (const href of ["/docs/guides", "/docs/guides/quickstart", "/docs/guides/sdk", "/docs/guides/economy"]) {
       expect(html).toContain(`href="${href}"`);
     }
   });
 
   it("renders a guide from docs/ with links to the other guides and back to the API reference", async () => {
-    const res = await fetch(`${baseUrl()}/docs/guides/guides/saves`);
+    const res = await fetch(`${baseUrl()}/docs/guides/saves`);
     expect(res.status).toBe(200);
     expect(res.headers.get("content-type")).toBe("text/html; charset=utf-8");
     const html = await res.text();
     expect(html).toContain("<title>Cloud saves · Game backend docs</title>");
     expect(html).toContain('href="/docs"');
-    expect(html).toContain('href="/docs/guides/guides/player-data#how-it-behaves"');
+    expect(html).toContain('href="/docs/guides/player-data#how-it-behaves"');
     expect((await fetch(`${baseUrl()}/docs/guides`)).status).toBe(200);
   });
 

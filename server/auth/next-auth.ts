@@ -5,6 +5,7 @@ import { AppError } from "../errors";
 import type { SessionOperator } from "./operator";
 import { endOperatorSession, operatorForSession, SESSION_SECONDS, startOperatorSession } from "./operator-sessions";
 import { dashboardSecret, verifyOperator } from "./operators";
+import { safeRedirectPath } from "./safe-redirect";
 
 /**
  * next-auth 4 for operators: the Credentials provider over verifyOperator, JWT sessions in an
@@ -47,6 +48,9 @@ export function authOptions(): NextAuthOptions {
       }),
     ],
     callbacks: {
+      redirect({ url, baseUrl }) {
+        return `${new URL(baseUrl).origin}${safeRedirectPath(url, baseUrl, "/projects")}`;
+      },
       jwt({ token, user }) {
         if (user) {
           token.sub = user.id;

@@ -438,6 +438,12 @@ async function main() {
   if (embeddedDefault || dev) {
     process.env.JWT_SECRET ??= secrets.jwtSecret;
   }
+  // The demo (an instance admin with a known password, API keys) is for trying the product: a
+  // production start on your own database seeds it only when asked with SEED_DEMO=true.
+  if (!embeddedDefault && !dev && process.env.SEED_DEMO === undefined) {
+    process.env.SEED_DEMO = "false";
+    log("no demo seeded: production on DATABASE_URL (SEED_DEMO=true seeds it, once per database)");
+  }
   process.env.PORT ??= "3000";
   const port = Number(process.env.PORT);
   const hostname = process.env.HOST ?? "0.0.0.0";

@@ -260,6 +260,16 @@ export const notFoundRoute: RouteHandler = answerWithoutRoute(
   (req) => new AppError("NOT_FOUND", { message: `No route for ${req.method} ${new URL(req.url).pathname}.` }),
 );
 
+/** Where next.config.ts sends an API-looking request (an API key, or JSON wanted) that matched no page or route. */
+export const UNPREFIXED_PATH = "/api/unprefixed";
+
+/** A game-API call that left out the /api/v1 prefix: the JSON 404 says where the API lives. */
+export const unprefixedRoute: RouteHandler = answerWithoutRoute("unprefixed", (req) => {
+  const pathname = new URL(req.url).pathname;
+  const asked = pathname.startsWith(`${UNPREFIXED_PATH}/`) ? pathname.slice(UNPREFIXED_PATH.length) : pathname;
+  return new AppError("NOT_FOUND", { message: `No route here. The game API lives under /api/v1: try /api/v1${asked}.` });
+});
+
 /** The service-layer view of a player request. */
 export function actorOf(caller: Caller, player: PlayerCaller): PlayerActor {
   return { kind: "player", projectId: caller.projectId, playerId: player.playerId, via: player.viaServerKey ? "server-key" : "token" };

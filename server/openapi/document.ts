@@ -1,5 +1,11 @@
 import { z } from "zod";
-import { createDocument, type ZodOpenApiOperationObject, type ZodOpenApiPathsObject, type ZodOpenApiResponsesObject } from "zod-openapi";
+import {
+  createDocument,
+  type ZodOpenApiOperationObject,
+  type ZodOpenApiPathsObject,
+  type ZodOpenApiResponseObject,
+  type ZodOpenApiResponsesObject,
+} from "zod-openapi";
 import { ERROR_CODES, ERRORS, type ErrorCode } from "../errors";
 import type { AuthMode } from "../http/define-route";
 import type { AnyEndpoint, Success } from "../http/endpoint";
@@ -21,26 +27,44 @@ const ZErrorBody = z
   })
   .meta({ id: "Error", description: "The one error shape. Clients branch on `code`." });
 
+/**
+ * Response headers are components, written once and referenced: inline on every response of every
+ * operation they were two thirds of the document's bytes.
+ */
+const header = <T extends z.ZodType>(id: string, schema: T) => schema.meta({ header: { id } });
+
 const rateLimitHeaders = z.object({
-  "X-Request-Id": z.string().meta({ description: "Echoes a sane incoming X-Request-Id, else generated." }),
-  "X-RateLimit-Limit": z.string().meta({ description: "Requests allowed in the window." }),
-  "X-RateLimit-Remaining": z.string(),
-  "X-RateLimit-Reset": z.string().meta({ description: "Unix seconds when the window resets." }),
-  RateLimit: z.string().meta({ description: 'IETF draft: `"<scope>";r=<remaining>;t=<seconds to reset>`, scope e.g. `player`' }),
-  "RateLimit-Policy": z.string().meta({ description: 'IETF draft: `"<scope>";q=<limit>;w=<window seconds>`' }),
+  "X-Request-Id": header("X-Request-Id", z.string().meta({ description: "Echoes a sane incoming X-Request-Id, else generated." })),
+  "X-RateLimit-Limit": header("X-RateLimit-Limit", z.string().meta({ description: "Requests allowed in the window." })),
+  "X-RateLimit-Remaining": header("X-RateLimit-Remaining", z.string()),
+  "X-RateLimit-Reset": header("X-RateLimit-Reset", z.string().meta({ description: "Unix seconds when the window resets." })),
+  RateLimit: header(
+    "RateLimit",
+    z.string().meta({ description: 'IETF draft: `"<scope>";r=<remaining>;t=<seconds to reset>`, scope e.g. `player`' }),
+  ),
+  "RateLimit-Policy": header("RateLimit-Policy", z.string().meta({ description: 'IETF draft: `"<scope>";q=<limit>;w=<window seconds>`' })),
 });
+
+/**
+ * One component per set of error codes answered with one status (`Error_RATE_LIMITED`), referenced
+ * by every operation that can answer it: the same few sets recur on most operations.
+ */
+const errorResponseComponents = new Map<string, ZodOpenApiResponseObject>();
+
+function errorResponse(list: ErrorCode[]): ZodOpenApiResponseObject {
+  const id = `Error_${list.join("_or_")}`;
+  const known = errorResponseComponents.get(id);
+  if (known) return known;
+  const response = { id, description: list.join(", "), headers: rateLimitHeaders, content: { "application/json": { schema: ZErrorBody } } };
+  errorResponseComponents.set(id, response);
+  return response;
+}
 
 function errorResponses(codes: ErrorCode[]): ZodOpenApiResponsesObject {
   const byStatus = new Map<number, ErrorCode[]>();
   for (const code of codes) byStatus.set(ERRORS[code].status, [...(byStatus.get(ERRORS[code].status) ?? []), code]);
   const out: ZodOpenApiResponsesObject = {};
-  for (const [status, list] of byStatus) {
-    out[String(status) as `${1 | 2 | 3 | 4 | 5}${string}`] = {
-      description: list.join(", "),
-      headers: rateLimitHeaders,
-      content: { "application/json": { schema: ZErrorBody } },
-    };
-  }
+  for (const [status, list] of byStatus) out[String(status) as `${1 | 2 | 3 | 4 | 5}${string}`] = errorResponse(list);
   return out;
 }
 
@@ -69,7 +93,7 @@ const SECURITY: Record<AuthMode, ZodOpenApiOperationObject["security"]> = {
 };
 
 const etagHeaders = rateLimitHeaders.extend({
-  ETag: z.string().meta({ description: 'The version in quotes, e.g. "3"; send it back as If-Match.' }),
+  ETag: header("ETag", z.string().meta({ description: 'The version in quotes, e.g. "3"; send it back as If-Match.' })),
 });
 
 function successResponse(ok: Success) {
@@ -158,41 +182,66 @@ function assembleWebhooks(): ZodOpenApiPathsObject {
   return out;
 }
 
-export function buildOpenApiDocument(serverUrl = "/api/v1") {
-  return createDocument({
-    openapi: "3.1.0",
-    info: {
-      title: "Game backend API",
-      version: "1.0.0",
-      license: { name: "MIT", identifier: "MIT" },
-      description:
-        "The game API: every request carries `X-API-Key`; player requests carry `Authorization: Bearer <accessToken>` " +
-        "(or a server key plus `X-Player-Id`). Every response carries `X-Request-Id` and rate-limit headers. " +
-        "Unknown body fields are rejected. Bodies are limited to 2 MiB, JSON nesting to 64 levels; strings may not contain U+0000 " +
-        "or unpaired surrogates and objects may not have `__proto__` keys (400 VALIDATION_ERROR); bodies must be valid UTF-8 " +
-        "(400 INVALID_JSON).\n\n" +
-        "**Rate limits.** Each request first spends a share of its project's per-minute budget — its player's (bearer token or " +
-        "server key + `X-Player-Id`; default 20 % of the budget, at least 60) or, for a client key without a player (sign-in, " +
-        "registration, refresh), its client IP's (default 30 %, at least 60) — and then the project budget (Free 100, Pro 1,000, " +
-        "Enterprise custom); a request refused by its share does not count against the project. Server keys without " +
-        "`X-Player-Id` spend only the project budget. Defaults: Free 60 player / 60 IP, Pro 200 / 300; an Enterprise budget of 60 " +
-        "or less has shares equal to the budget. Shares are configurable per project (from 1 to the budget). Per-IP budgets " +
-        "count an IPv6 client per /64. The rate-limit headers describe the " +
-        "budget closest to running out; a 429 names it in `details.scope` (`project`, `player`, `ip`, or for e-mail auth " +
-        "`login-account-ip`, `login-ip`, `login-account`, `register-ip`).\n\n" +
-        "**Additions to the error table.** Answered before routing, without rate-limit headers: 408 REQUEST_TIMEOUT and 431 " +
-        "REQUEST_HEADER_FIELDS_TOO_LARGE (from the HTTP parser), 400 VALIDATION_ERROR for malformed percent-encoding or HTTP, " +
-        "404 NOT_FOUND for `/api` in another case or with `//` or `\\` in the path (never a redirect), 405 for CONNECT.",
-    },
-    servers: [{ url: serverUrl }],
-    components: {
-      securitySchemes: {
-        apiKey: { type: "apiKey", in: "header", name: "X-API-Key" },
-        bearer: { type: "http", scheme: "bearer", bearerFormat: "JWT" },
-        actingPlayer: { type: "apiKey", in: "header", name: "X-Player-Id", description: "Server keys only: act as this player." },
+/**
+ * The served document names the API's absolute URL (PUBLIC_URL + /api/v1), so a generated client
+ * works without a base URL; the committed snapshot has one variable, `origin`, for it.
+ */
+const SNAPSHOT_SERVER = {
+  url: "{origin}/api/v1",
+  description: "The backend's PUBLIC_URL followed by /api/v1.",
+  variables: { origin: { default: "http://localhost:3000", description: "Scheme, host and port the backend is reached at." } },
+};
+
+/**
+ * A request field with a default is optional, but openapi-typescript (default flags) types a
+ * property with `default` in a component schema as required: in the input (request) side the
+ * default is stated in the description instead of the `default` keyword. Responses keep it.
+ */
+function defaultsIntoDescriptions({ jsonSchema, io }: { jsonSchema: Record<string, unknown>; io: "input" | "output" }): void {
+  if (io !== "input" || !("default" in jsonSchema)) return;
+  const stated = `Default: ${JSON.stringify(jsonSchema.default)}.`;
+  delete jsonSchema.default;
+  jsonSchema.description = typeof jsonSchema.description === "string" ? `${jsonSchema.description} ${stated}` : stated;
+}
+
+export function buildOpenApiDocument(serverUrl?: string) {
+  return createDocument(
+    {
+      openapi: "3.1.0",
+      info: {
+        title: "Game backend API",
+        version: "1.0.0",
+        license: { name: "MIT", identifier: "MIT" },
+        description:
+          "The game API: every request carries `X-API-Key`; player requests carry `Authorization: Bearer <accessToken>` " +
+          "(or a server key plus `X-Player-Id`). Every response carries `X-Request-Id` and rate-limit headers. " +
+          "Unknown body fields are rejected. Bodies are limited to 2 MiB, JSON nesting to 64 levels; strings may not contain U+0000 " +
+          "or unpaired surrogates and objects may not have `__proto__` keys (400 VALIDATION_ERROR); bodies must be valid UTF-8 " +
+          "(400 INVALID_JSON).\n\n" +
+          "**Rate limits.** Each request first spends a share of its project's per-minute budget — its player's (bearer token or " +
+          "server key + `X-Player-Id`; default 20 % of the budget, at least 60) or, for a client key without a player (sign-in, " +
+          "registration, refresh), its client IP's (default 30 %, at least 60) — and then the project budget (Free 100, Pro 1,000, " +
+          "Enterprise custom); a request refused by its share does not count against the project. Server keys without " +
+          "`X-Player-Id` spend only the project budget. Defaults: Free 60 player / 60 IP, Pro 200 / 300; an Enterprise budget of 60 " +
+          "or less has shares equal to the budget. Shares are configurable per project (from 1 to the budget). Per-IP budgets " +
+          "count an IPv6 client per /64. The rate-limit headers describe the " +
+          "budget closest to running out; a 429 names it in `details.scope` (`project`, `player`, `ip`, or for e-mail auth " +
+          "`login-account-ip`, `login-ip`, `login-account`, `register-ip`).\n\n" +
+          "**Additions to the error table.** Answered before routing, without rate-limit headers: 408 REQUEST_TIMEOUT and 431 " +
+          "REQUEST_HEADER_FIELDS_TOO_LARGE (from the HTTP parser), 400 VALIDATION_ERROR for malformed percent-encoding or HTTP, " +
+          "404 NOT_FOUND for `/api` in another case or with `//` or `\\` in the path (never a redirect), 405 for CONNECT.",
       },
+      servers: [serverUrl === undefined ? SNAPSHOT_SERVER : { url: serverUrl }],
+      components: {
+        securitySchemes: {
+          apiKey: { type: "apiKey", in: "header", name: "X-API-Key" },
+          bearer: { type: "http", scheme: "bearer", bearerFormat: "JWT" },
+          actingPlayer: { type: "apiKey", in: "header", name: "X-Player-Id", description: "Server keys only: act as this player." },
+        },
+      },
+      paths: assemblePaths(),
+      webhooks: assembleWebhooks(),
     },
-    paths: assemblePaths(),
-    webhooks: assembleWebhooks(),
-  });
+    { override: defaultsIntoDescriptions },
+  );
 }

@@ -81,7 +81,7 @@ export const ZAmountBody = z
 
 export const ZPurchaseBody = z
   .strictObject({
-    purchaseId: ZEconomyId,
+    purchaseId: ZEconomyId.meta({ example: "buy-potion" }),
     quantity: z.number().int().min(1).max(100).default(1).meta({ description: "1–100; costs and rewards are multiplied by it." }),
   })
   .meta({ id: "PurchaseBody" });
