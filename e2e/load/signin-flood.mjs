@@ -61,7 +61,7 @@ function request(base, { method = "GET", path, headers = {}, body, form }) {
   });
 }
 
-const pairs = (cookies) => cookies.map((c) => c.split(";")[0]);
+const pairs = (cookies = []) => cookies.map((c) => c.split(";")[0]);
 
 /** The dashboard's sign-in as a browser does it: CSRF token, then the credentials form. Answers the status and whether a session came back. */
 async function operatorSignIn(base, email, password, ip) {

@@ -44,6 +44,22 @@ export function hashGateState(): { running: number; waiting: number } {
   return { running: g.running, waiting: g.known.length + g.strangers.length };
 }
 
+/**
+ * Whether a stranger's password check would be refused now (every slot busy, the queue full).
+ * The sign-ins ask before anything else — budgets, the account lookup — and refuse a stranger
+ * at once (refuseStranger), so a refused attempt costs a flood as little as possible.
+ */
+export function hashGateFull(): boolean {
+  const g = gate();
+  return g.running >= hashConcurrency() && g.known.length + g.strangers.length >= env().PASSWORD_HASH_QUEUE;
+}
+
+/** The gate's refusal of a stranger, counted like its own. */
+export function refuseStranger(): never {
+  countPasswordHashRefusal("stranger", "queue_full");
+  throw busy();
+}
+
 function busy(): AppError {
   const retryAfterSeconds = Math.max(1, Math.ceil(env().PASSWORD_HASH_MAX_WAIT_MS / 1000));
   return new AppError("SERVICE_UNAVAILABLE", {

@@ -1,4 +1,5 @@
 import { createHmac } from "node:crypto";
+import { hashGateFull, refuseStranger } from "../auth/passwords";
 import { pool } from "../db";
 import { env } from "../env";
 import { AppError } from "../errors";
@@ -134,6 +135,8 @@ async function giveBack(taken: Budget[]): Promise<void> {
  */
 export async function beginLoginAttempt(o: { projectId: string; email: string; ip: string }): Promise<LoginAttempt> {
   const isKnown = once(() => isKnownIp(o));
+  // Password checks are being refused (a flood): a stranger is refused before its budgets.
+  if (hashGateFull() && !(await isKnown())) refuseStranger();
   try {
     return { taken: await takeLoginBudgets(o, isKnown), isKnown };
   } catch (error) {
