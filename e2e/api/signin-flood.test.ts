@@ -27,6 +27,8 @@ const base = () => app().baseUrl;
 
 const FLOOD = 30;
 const MAX_ROUNDS = 10;
+/** Up to MAX_ROUNDS floods of real argon2 checks on a busy machine (the first warms a cold app): generous. */
+const TEST_TIMEOUT_MS = 180_000;
 
 type Answer = { status: number; headers: Headers; body: Record<string, unknown> };
 const answer = async (res: Response): Promise<Answer> => ({
@@ -89,94 +91,114 @@ async function floodUntilRefused(key: string, beside: (firstRefusal: Promise<voi
 }
 
 describe("sign-in flood against a hashing gate of one slot and a queue of two", () => {
-  it("Medium: beyond the queue a wrong sign-in is refused with 503 and Retry-After in the error shape", async () => {
-    const project = await makeProject();
-    const answers = await floodUntilRefused(project.clientKey);
-    const refused = answers.filter((a) => a.status === 503);
-    expect(refused.length).toBeGreaterThan(0);
-    for (const a of refused) {
-      expect(a.body).toEqual({
-        error: {
-          code: "SERVICE_UNAVAILABLE",
-          message: expect.any(String),
-          details: { reason: "password_checks_busy", retryAfterSeconds: 60 },
-        },
-      });
-      expect(a.headers.get("retry-after")).toBe("60");
-    }
-    expect(answers.filter((a) => a.status !== 503 && a.status !== 401)).toEqual([]);
-  });
-
-  it("Medium: a sign-in refused by the full queue hashes nothing (one argon2 operation per 401, none per 503)", async () => {
-    const project = await makeProject();
-    const before = await hashCounts();
-    const answers = await floodUntilRefused(project.clientKey);
-    const after = await hashCounts();
-    const checked = answers.filter((a) => a.status === 401).length;
-    const refused = answers.filter(refusedByGate).length;
-    expect(refused).toBeGreaterThan(0);
-    expect({ hashes: after.hashes - before.hashes, refusals: after.refusals - before.refusals }).toEqual({
-      hashes: checked,
-      refusals: refused,
-    });
-  });
-
-  it("Medium: gameplay requests are answered while the hashing queue refuses a flood", async () => {
-    const project = await makeProject();
-    const player = await anonymousPlayer(project.clientKey);
-    const headers = { "X-API-Key": project.clientKey, Authorization: `Bearer ${player.accessToken}`, "Content-Type": "application/json" };
-    const gameplay: number[] = [];
-    const answers = await floodUntilRefused(project.clientKey, async (firstRefusal) => {
-      await firstRefusal;
-      for (let i = 0; i < 5; i++) {
-        const put = await fetch(`${base()}/api/v1/players/${player.playerId}/data/progress`, {
-          method: "PUT",
-          headers,
-          body: JSON.stringify({ value: { i } }),
+  it(
+    "Medium: beyond the queue a wrong sign-in is refused with 503 and Retry-After in the error shape",
+    async () => {
+      const project = await makeProject();
+      const answers = await floodUntilRefused(project.clientKey);
+      const refused = answers.filter((a) => a.status === 503);
+      expect(refused.length).toBeGreaterThan(0);
+      for (const a of refused) {
+        expect(a.body).toEqual({
+          error: {
+            code: "SERVICE_UNAVAILABLE",
+            message: expect.any(String),
+            details: { reason: "password_checks_busy", retryAfterSeconds: 60 },
+          },
         });
-        const get = await fetch(`${base()}/api/v1/players/${player.playerId}/data/progress`, { headers });
-        gameplay.push(put.status, get.status);
+        expect(a.headers.get("retry-after")).toBe("60");
       }
-    });
-    expect(answers.some(refusedByGate)).toBe(true);
-    expect(gameplay.every((s) => s === 200 || s === 201)).toBe(true);
-    expect(gameplay).toHaveLength(10);
-  });
+      expect(answers.filter((a) => a.status !== 503 && a.status !== 401)).toEqual([]);
+    },
+    TEST_TIMEOUT_MS,
+  );
 
-  it("Medium: a flood of wrong sign-ins does not refuse a player's correct sign-in from an address it signed in from before", async () => {
-    const project = await makeProject();
-    const email = `known-${randomBytes(4).toString("hex")}@example.com`;
-    const password = "the right password";
-    await registerWithEmail({ projectId: project.projectId, email, password, playerId: null });
-    const home = "203.0.113.77";
-    expect((await login(project.clientKey, email, password, home)).status).toBe(200);
+  it(
+    "Medium: a sign-in refused by the full queue hashes nothing (one argon2 operation per 401, none per 503)",
+    async () => {
+      const project = await makeProject();
+      const before = await hashCounts();
+      const answers = await floodUntilRefused(project.clientKey);
+      const after = await hashCounts();
+      const checked = answers.filter((a) => a.status === 401).length;
+      const refused = answers.filter(refusedByGate).length;
+      expect(refused).toBeGreaterThan(0);
+      expect({ hashes: after.hashes - before.hashes, refusals: after.refusals - before.refusals }).toEqual({
+        hashes: checked,
+        refusals: refused,
+      });
+    },
+    TEST_TIMEOUT_MS,
+  );
 
-    let known: Answer | undefined;
-    const answers = await floodUntilRefused(project.clientKey, async (firstRefusal) => {
-      await firstRefusal; // sent while the flood is being refused
-      known = await login(project.clientKey, email, password, home);
-    });
-    expect(answers.some(refusedByGate)).toBe(true);
-    expect(known?.status).toBe(200);
-  });
+  it(
+    "Medium: gameplay requests are answered while the hashing queue refuses a flood",
+    async () => {
+      const project = await makeProject();
+      const player = await anonymousPlayer(project.clientKey);
+      const headers = { "X-API-Key": project.clientKey, Authorization: `Bearer ${player.accessToken}`, "Content-Type": "application/json" };
+      const gameplay: number[] = [];
+      const answers = await floodUntilRefused(project.clientKey, async (firstRefusal) => {
+        await firstRefusal;
+        for (let i = 0; i < 5; i++) {
+          const put = await fetch(`${base()}/api/v1/players/${player.playerId}/data/progress`, {
+            method: "PUT",
+            headers,
+            body: JSON.stringify({ value: { i } }),
+          });
+          const get = await fetch(`${base()}/api/v1/players/${player.playerId}/data/progress`, { headers });
+          gameplay.push(put.status, get.status);
+        }
+      });
+      expect(answers.some(refusedByGate)).toBe(true);
+      expect(gameplay.every((s) => s === 200 || s === 201)).toBe(true);
+      expect(gameplay).toHaveLength(10);
+    },
+    TEST_TIMEOUT_MS,
+  );
 
-  it("Medium: a flood of wrong dashboard sign-ins does not refuse the operator's correct sign-in from an address it signed in from before", async () => {
-    const project = await makeProject();
-    const email = `op-${randomBytes(4).toString("hex")}@studio.test`;
-    const password = "the operator's password";
-    await upsertOperator({ email, name: email, password });
-    const office = "2001:db8:ffff:1::5";
-    expect(await dashboardSignIn(email, password, office)).toBe(true);
+  it(
+    "Medium: a flood of wrong sign-ins does not refuse a player's correct sign-in from an address it signed in from before",
+    async () => {
+      const project = await makeProject();
+      const email = `known-${randomBytes(4).toString("hex")}@example.com`;
+      const password = "the right password";
+      await registerWithEmail({ projectId: project.projectId, email, password, playerId: null });
+      const home = "203.0.113.77";
+      expect((await login(project.clientKey, email, password, home)).status).toBe(200);
 
-    let signedIn: boolean | undefined;
-    const answers = await floodUntilRefused(project.clientKey, async (firstRefusal) => {
-      await firstRefusal;
-      // Another address in the same /64 (a rotating privacy address) is the same client.
-      signedIn = await dashboardSignIn(email, password, "2001:db8:ffff:1::6");
-    });
-    expect(answers.some(refusedByGate)).toBe(true);
-    expect(signedIn).toBe(true);
-  });
+      let known: Answer | undefined;
+      const answers = await floodUntilRefused(project.clientKey, async (firstRefusal) => {
+        await firstRefusal; // sent while the flood is being refused
+        known = await login(project.clientKey, email, password, home);
+      });
+      expect(answers.some(refusedByGate)).toBe(true);
+      expect(known?.status).toBe(200);
+    },
+    TEST_TIMEOUT_MS,
+  );
+
+  it(
+    "Medium: a flood of wrong dashboard sign-ins does not refuse the operator's correct sign-in from an address it signed in from before",
+    async () => {
+      const project = await makeProject();
+      const email = `op-${randomBytes(4).toString("hex")}@studio.test`;
+      const password = "the operator's password";
+      await upsertOperator({ email, name: email, password });
+      const office = "2001:db8:ffff:1::5";
+      expect(await dashboardSignIn(email, password, office)).toBe(true);
+
+      let signedIn: boolean | undefined;
+      const answers = await floodUntilRefused(project.clientKey, async (firstRefusal) => {
+        await firstRefusal;
+        // Another address in the same /64 (a rotating privacy address) is the same client.
+        signedIn = await dashboardSignIn(email, password, "2001:db8:ffff:1::6");
+      });
+      expect(answers.some(refusedByGate)).toBe(true);
+      expect(signedIn).toBe(true);
+    },
+    TEST_TIMEOUT_MS,
+  );
 });
 
 const cookiesOf = (res: Response) => res.headers.getSetCookie().map((c) => c.split(";")[0] ?? "");
