@@ -68,6 +68,24 @@ const ZEnv = z.object({
   LOGIN_FAILURES_PER_ACCOUNT: z.coerce.number().int().min(1).default(100),
   LOGIN_FAILURES_PER_IP: z.coerce.number().int().min(1).default(50),
   LOGIN_FAILURE_WINDOW_SECONDS: z.coerce.number().int().min(1).default(900),
+  /**
+   * argon2 operations (password hash or check) in flight per process. Default: the cores shared
+   * among the launcher's workers (WEB_CONCURRENCY), at least 1 — hashing never takes more cores
+   * than the machine has, whatever the sign-in traffic.
+   */
+  PASSWORD_HASH_CONCURRENCY: z.coerce.number().int().min(1).max(64).optional(),
+  /** Password checks waiting for a hashing slot per process; beyond it they are refused (503, Retry-After). */
+  PASSWORD_HASH_QUEUE: z.coerce.number().int().min(0).max(10_000).default(8),
+  /** A password check still waiting for a slot after this long is refused (503) instead of hashing late. */
+  PASSWORD_HASH_MAX_WAIT_MS: z.coerce.number().int().min(10).max(60_000).default(2_000),
+  /** The launcher's worker count (read here only to share the cores among hashing slots; unset: one per core). */
+  WEB_CONCURRENCY: z.coerce.number().int().min(1).max(64).optional(),
+  /**
+   * How long a credential request (e-mail auth, dashboard sign-in; these fail closed) waits for
+   * the limiter store. Longer than RATE_LIMIT_STORE_TIMEOUT_MS: a sign-in is about to spend tens
+   * of ms on argon2 anyway, and a busy but working store must not refuse every sign-in.
+   */
+  RATE_LIMIT_CREDENTIAL_TIMEOUT_MS: z.coerce.number().int().min(10).max(10_000).default(1_000),
   /** E-mail registrations per client IP and project per LOGIN_FAILURE_WINDOW_SECONDS. */
   REGISTRATIONS_PER_IP: z.coerce.number().int().min(1).default(100),
   /** Serve the benchmark's bare baseline route (/api/internal/bare); only `npm run bench` sets it. */

@@ -222,3 +222,33 @@ export function observeWebhookAttempt(outcome: WebhookOutcome, durationSeconds: 
   webhookAttemptDuration.observe(durationSeconds);
   webhookLag.observe(Math.max(0, lagSeconds));
 }
+
+const passwordHashes = once(
+  "gb_password_hashes_total",
+  () =>
+    new client.Counter({
+      name: "gb_password_hashes_total",
+      help: "argon2 operations (password hash or verify) started, by queue priority (known: a client that signed in from here before; stranger).",
+      labelNames: ["priority"] as const,
+    }),
+);
+
+const passwordHashRefusals = once(
+  "gb_password_hash_refusals_total",
+  () =>
+    new client.Counter({
+      name: "gb_password_hash_refusals_total",
+      help: "Password checks refused with 503 before hashing, by priority and reason (queue_full, displaced by a known client, waited_too_long).",
+      labelNames: ["priority", "reason"] as const,
+    }),
+);
+
+export type HashPriority = "known" | "stranger";
+
+export function countPasswordHash(priority: HashPriority): void {
+  if (metricsOn) passwordHashes.inc({ priority });
+}
+
+export function countPasswordHashRefusal(priority: HashPriority, reason: "queue_full" | "displaced" | "waited_too_long"): void {
+  if (metricsOn) passwordHashRefusals.inc({ priority, reason });
+}

@@ -1,6 +1,6 @@
 import { prisma } from "../db";
 import { AppError } from "../errors";
-import { beginLoginAttempt, passwordConfirmed } from "../ratelimit/login";
+import { beginLoginAttempt, checkPassword, passwordConfirmed } from "../ratelimit/login";
 import type { SessionOperator } from "./operator";
 import { dummyPasswordHash, verifyPassword } from "./passwords";
 
@@ -16,7 +16,8 @@ export async function verifyOperator(o: { email: string; password: string; ip: s
     where: { email },
     select: { id: true, email: true, name: true, passwordHash: true, isInstanceAdmin: true, disabledAt: true },
   });
-  const valid = await verifyPassword(operator?.passwordHash ?? (await dummyPasswordHash()), o.password);
+  const hash = operator?.passwordHash ?? (await dummyPasswordHash());
+  const valid = await checkPassword(attempt, (known) => verifyPassword(hash, o.password, known));
   // A disabled operator is answered like a wrong password (no hint that the account exists).
   if (!operator || !valid || operator.disabledAt) throw new AppError("INVALID_CREDENTIALS");
   await passwordConfirmed(attempt);

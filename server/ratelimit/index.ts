@@ -18,6 +18,16 @@ export function storeTimeoutMs(): number {
   return env().RATE_LIMIT_STORE_TIMEOUT_MS;
 }
 
+/**
+ * How long a fail-closed (credential) decision waits for the store (RATE_LIMIT_CREDENTIAL_TIMEOUT_MS,
+ * default 1000): gameplay keeps the short deadline and fails open; a credential request would be
+ * refused instead, so a store slowed by load (not down: a refused connection fails at once) gets
+ * longer before everyone's sign-in is refused.
+ */
+export function credentialTimeoutMs(): number {
+  return Math.max(env().RATE_LIMIT_CREDENTIAL_TIMEOUT_MS, storeTimeoutMs());
+}
+
 export type LimitResult = {
   policy: string;
   allowed: boolean;
@@ -128,7 +138,10 @@ export type ConsumeOptions = { policy: string; identifier: string; limit: number
 async function consume({ policy, identifier, limit, windowSeconds, failClosed }: ConsumeOptions): Promise<LimitResult> {
   const started = performance.now();
   try {
-    const r = await withTimeout(instance(policy, limit, windowSeconds).limit(identifier), storeTimeoutMs());
+    const r = await withTimeout(
+      instance(policy, limit, windowSeconds).limit(identifier),
+      failClosed ? credentialTimeoutMs() : storeTimeoutMs(),
+    );
     observeRateLimitStore((performance.now() - started) / 1000);
     observeRateLimit(policy, r.success ? "allowed" : "limited");
     return { policy, allowed: r.success, limit: r.limit, remaining: r.remaining, resetMs: r.reset, windowSeconds, degraded: false };

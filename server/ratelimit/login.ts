@@ -1,8 +1,9 @@
 import { createHmac } from "node:crypto";
+import { hashGateFull, refuseStranger } from "../auth/passwords";
 import { pool } from "../db";
 import { env } from "../env";
 import { AppError } from "../errors";
-import { instance, storeFailed, storeTimeoutMs, storeUnavailable, withTimeout } from "./index";
+import { credentialTimeoutMs, instance, storeFailed, storeUnavailable, withTimeout } from "./index";
 import { ipSubject } from "./ip";
 
 /**
@@ -19,8 +20,18 @@ import { ipSubject } from "./ip";
  * back, so in effect only failures count. These budgets fail closed and stay on with
  * RATE_LIMITS=off.
  */
-export type LoginAttempt = { taken: Array<{ policy: string; limit: number; windowSeconds: number; identifier: string }> };
+export type LoginAttempt = {
+  taken: Array<{ policy: string; limit: number; windowSeconds: number; identifier: string }>;
+  /**
+   * Whether this is a known good client: the account signed in with the right password from this
+   * address (per /64 for IPv6) in the last 30 days. Asked lazily (a database query), remembered.
+   */
+  isKnown: () => Promise<boolean>;
+};
 type Budget = LoginAttempt["taken"][number];
+
+/** The pseudo project operators' sign-ins are counted under (server/auth/operators.ts). */
+const OPERATORS = "operators";
 
 const KNOWN_IP_DAYS = 30;
 
@@ -44,7 +55,7 @@ async function take(budget: Budget, rate: 1 | -1): Promise<{ allowed: boolean; r
   try {
     const r = await withTimeout(
       instance(budget.policy, budget.limit, budget.windowSeconds, { refundable: true }).limit(budget.identifier, { rate }),
-      storeTimeoutMs(),
+      credentialTimeoutMs(),
     );
     return { allowed: r.success, resetMs: r.reset };
   } catch (error) {
@@ -73,6 +84,7 @@ const ipHash = (ip: string) =>
     .digest();
 
 async function isKnownIp(o: { projectId: string; email: string; ip: string }): Promise<boolean> {
+  if (o.projectId === OPERATORS) return isKnownOperatorIp(o);
   const { rowCount } = await pool().query({
     name: "login-known-ip",
     text: `SELECT 1 FROM login_known_ips k JOIN players p ON p.id = k.player_id
@@ -81,6 +93,34 @@ async function isKnownIp(o: { projectId: string; email: string; ip: string }): P
   });
   return (rowCount ?? 0) > 0;
 }
+
+/**
+ * Operators keep no known-address table: an address is known when a dashboard session was
+ * started from it (per /64 for IPv6) in the last KNOWN_IP_DAYS — each session row records the
+ * address of the sign-in that started it.
+ */
+async function isKnownOperatorIp(o: { email: string; ip: string }): Promise<boolean> {
+  const { rows } = await pool().query<{ ip: string }>({
+    name: "login-known-operator-ip",
+    text: `SELECT DISTINCT s.ip FROM operator_sessions s JOIN operators o ON o.id = s.operator_id
+            WHERE o.email = $1 AND s.ip IS NOT NULL AND s.created_at > now() - make_interval(days => $2)
+            LIMIT 100`,
+    values: [o.email, KNOWN_IP_DAYS],
+  });
+  const subject = ipSubject(o.ip);
+  return rows.some((r) => ipSubject(r.ip) === subject);
+}
+
+function once(check: () => Promise<boolean>): () => Promise<boolean> {
+  let answer: Promise<boolean> | undefined;
+  return () => {
+    answer ??= check().catch(() => false);
+    return answer;
+  };
+}
+
+/** A 503: the limiter store is down or slow, or the hashing gate refused. */
+const storeDown = (error: unknown) => error instanceof AppError && error.code === "SERVICE_UNAVAILABLE";
 
 /** Gives units back: the attempt was refused (checked no password) or the password was right. */
 async function giveBack(taken: Budget[]): Promise<void> {
@@ -94,6 +134,20 @@ async function giveBack(taken: Budget[]): Promise<void> {
  * address out).
  */
 export async function beginLoginAttempt(o: { projectId: string; email: string; ip: string }): Promise<LoginAttempt> {
+  const isKnown = once(() => isKnownIp(o));
+  // Password checks are being refused (a flood): a stranger is refused before its budgets.
+  if (hashGateFull() && !(await isKnown())) refuseStranger();
+  try {
+    return { taken: await takeLoginBudgets(o, isKnown), isKnown };
+  } catch (error) {
+    // The store is down or missed RATE_LIMIT_CREDENTIAL_TIMEOUT_MS: strangers are refused (503),
+    // a known good client goes on to the (bounded) password check, counted in no budget.
+    if (storeDown(error) && (await isKnown())) return { taken: [], isKnown };
+    throw error;
+  }
+}
+
+async function takeLoginBudgets(o: { projectId: string; email: string; ip: string }, isKnown: () => Promise<boolean>): Promise<Budget[]> {
   const b = budgets(o);
   const [accountIp, ip] = await Promise.all([take(b.accountIp, 1), take(b.ip, 1)]);
   if (!accountIp.allowed || !ip.allowed) {
@@ -103,9 +157,9 @@ export async function beginLoginAttempt(o: { projectId: string; email: string; i
     throw refused(b.ip, ip.resetMs, "Too many failed logins from this address; try again later.");
   }
   const account = await take(b.account, 1);
-  if (account.allowed) return { taken: [b.accountIp, b.ip, b.account] };
+  if (account.allowed) return [b.accountIp, b.ip, b.account];
   await giveBack([b.account]);
-  if (await isKnownIp(o)) return { taken: [b.accountIp, b.ip] };
+  if (await isKnown()) return [b.accountIp, b.ip];
   await giveBack([b.accountIp, b.ip]);
   throw refused(b.account, account.resetMs, "Too many failed logins for this account; try again later from a known device.");
 }
@@ -144,6 +198,23 @@ export async function countRegistration(o: { projectId: string; ip: string }): P
   };
   const r = await take(budget, 1);
   if (!r.allowed) throw refused(budget, r.resetMs, "Too many registrations from this address; try again later.");
+}
+
+/**
+ * Checks the password of an attempt through the hashing gate, the known good client first in its
+ * queue. Refused by the gate (503, nothing hashed), the attempt gives its units back: it checked
+ * no password, so it is no failure.
+ */
+export async function checkPassword(
+  attempt: LoginAttempt,
+  check: (o: { isKnown: () => Promise<boolean> }) => Promise<boolean>,
+): Promise<boolean> {
+  try {
+    return await check({ isKnown: attempt.isKnown });
+  } catch (error) {
+    if (storeDown(error)) await giveBack(attempt.taken);
+    throw error;
+  }
 }
 
 /**

@@ -131,6 +131,7 @@ export type StoreConfig = {
   /** Set in a launcher worker: without Redis, the counters are the primary's. */
   GAME_BACKEND_WORKER_INDEX?: number;
   RATE_LIMIT_STORE_TIMEOUT_MS?: number;
+  RATE_LIMIT_CREDENTIAL_TIMEOUT_MS?: number;
 };
 
 export type Store = { kind: StoreKind; store: ScriptStore; ping: () => Promise<void>; ready: (timeoutMs: number) => Promise<boolean> };
@@ -178,7 +179,8 @@ export function createStore(config: StoreConfig): Store {
     };
   }
   if (config.GAME_BACKEND_WORKER_INDEX !== undefined && inWorker()) {
-    const store = new LauncherStore(config.RATE_LIMIT_STORE_TIMEOUT_MS ?? 100);
+    // The longest deadline a caller may give (credential requests'); shorter ones are the caller's withTimeout.
+    const store = new LauncherStore(Math.max(config.RATE_LIMIT_STORE_TIMEOUT_MS ?? 100, config.RATE_LIMIT_CREDENTIAL_TIMEOUT_MS ?? 1_000));
     return {
       kind: "memory",
       store,

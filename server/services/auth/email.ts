@@ -2,7 +2,7 @@ import { dummyPasswordHash, hashPassword, verifyPassword } from "../../auth/pass
 import { assertNotBanned } from "../../auth/player";
 import { isUniqueViolation, prisma } from "../../db";
 import { AppError } from "../../errors";
-import { beginLoginAttempt, countRegistration, loginSucceeded } from "../../ratelimit/login";
+import { beginLoginAttempt, checkPassword, countRegistration, loginSucceeded } from "../../ratelimit/login";
 import { withEvents } from "../webhooks/emit";
 import { emitEvent } from "../webhooks/events";
 import { mailVerificationCode } from "./account-email";
@@ -70,7 +70,8 @@ export async function loginWithEmail(o: { projectId: string; email: string; pass
       project: { select: { requireVerifiedEmail: true } },
     },
   });
-  const valid = await verifyPassword(player?.passwordHash ?? (await dummyPasswordHash()), o.password);
+  const hash = player?.passwordHash ?? (await dummyPasswordHash());
+  const valid = await checkPassword(attempt, (known) => verifyPassword(hash, o.password, known));
   if (!player?.passwordHash || !valid) throw new AppError("INVALID_CREDENTIALS");
   await loginSucceeded(attempt, { playerId: player.id, ip: o.ip });
   assertNotBanned(player);
