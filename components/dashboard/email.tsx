@@ -1,6 +1,6 @@
 "use client";
 
-import { useInfiniteQuery, useMutation } from "@tanstack/react-query";
+import { useInfiniteQuery, useQuery } from "@tanstack/react-query";
 import { useMemo, useState } from "react";
 import { type RouterOutputs, useTRPC } from "@/components/providers/trpc";
 import { columnsFor, DataTable, type DataTableColumns } from "@/components/ui/data-table";
@@ -31,7 +31,15 @@ const STATUS: Record<Message["status"], { label: string; tone: "neutral" | "red"
  */
 function MessageText({ projectId, message }: { projectId: string; message: Message }) {
   const trpc = useTRPC();
-  const open = useMutation(trpc.email.open.mutationOptions());
+  const [shown, setShown] = useState(false);
+  // Fetched once per click, never refetched in the background: every fetch is an audit row.
+  const open = useQuery({
+    ...trpc.email.open.queryOptions({ projectId, id: message.id }),
+    enabled: shown,
+    staleTime: Number.POSITIVE_INFINITY,
+    refetchOnWindowFocus: false,
+    retry: false,
+  });
   if (open.data) {
     return (
       <pre className="max-w-md whitespace-pre-wrap break-words rounded bg-zinc-50 p-2 text-xs" data-testid="email-text">
@@ -41,8 +49,8 @@ function MessageText({ projectId, message }: { projectId: string; message: Messa
   }
   return (
     <span className="flex flex-col gap-1">
-      <Button variant="secondary" disabled={open.isPending} onClick={() => open.mutate({ projectId, id: message.id })}>
-        {open.isPending ? "Opening…" : "Show text"}
+      <Button variant="secondary" disabled={shown && open.isFetching} onClick={() => setShown(true)}>
+        {shown && open.isFetching ? "Opening…" : "Show text"}
       </Button>
       {open.error && <span className="text-xs text-red-700">{messageOf(open.error)}</span>}
     </span>

@@ -21,10 +21,10 @@ export const emailRouter = router({
       listEmailsAs(ctx, { projectId: input.projectId, status: input.status, cursor: input.cursor ?? undefined, limit: input.limit }),
     ),
 
-  /** One message's text, its code masked; audited as email.open. */
+  /** One message's text, its code masked; a read that is audited (email.open), as exports are. */
   open: projectProcedure("VIEWER")
     .input(input(z.strictObject({ projectId: z.string().uuid(), id: z.string().uuid() })))
-    .mutation(({ ctx, input }) => openEmailAs(ctx, input)),
+    .query(({ ctx, input }) => openEmailAs(ctx, input)),
 
   /** The sender players see and the two verification rules, with the defaults an empty sender falls back to. */
   settings: projectProcedure("VIEWER")
