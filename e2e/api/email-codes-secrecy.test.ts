@@ -95,7 +95,7 @@ describe("codes", () => {
       body: { email: victim.email, password: PASSWORD },
     });
     expect(login.status).toBe(200);
-  });
+  }, 120_000);
 
   it("no role reads a code: the stored message holds it masked, and the sealed code is wiped once in the outbox", async () => {
     const { email } = await registered();
