@@ -127,6 +127,29 @@ const ZEnv = z.object({
   CODE_REQUESTS_PER_IP: z.coerce.number().int().min(1).default(30),
   /** How long a reset or verification code lives. */
   CODE_TTL_SECONDS: z.coerce.number().int().min(1).max(86_400).default(900),
+  /**
+   * Wrong code guesses per address and purpose, across codes, before guesses are refused for a
+   * back-off: CODE_GUESS_BACKOFF_SECONDS, doubling each time the cap trips, at most
+   * CODE_GUESS_BACKOFF_MAX_SECONDS. A right code resets both.
+   */
+  CODE_GUESS_LIMIT: z.coerce.number().int().min(1).max(1_000).default(10),
+  CODE_GUESS_BACKOFF_SECONDS: z.coerce.number().int().min(1).default(900),
+  CODE_GUESS_BACKOFF_MAX_SECONDS: z.coerce.number().int().min(1).default(86_400),
+  /** Messages to one address per project per hour; more are not queued (the caller's answer stays the same). */
+  EMAIL_PER_RECIPIENT_PER_HOUR: z.coerce.number().int().min(1).max(1_000).default(10),
+  /**
+   * The domains a project's sender address may use (comma-separated: `studio.com,mail.studio.com`,
+   * exact match, any case); unset or empty: any domain.
+   */
+  EMAIL_FROM_DOMAINS: z
+    .string()
+    .optional()
+    .transform((v) =>
+      (v ?? "")
+        .split(",")
+        .map((d) => d.trim().toLowerCase())
+        .filter((d) => d !== ""),
+    ),
   /** The job queue: how often an idle worker looks for jobs. */
   QUEUE_POLL_SECONDS: z.coerce.number().min(0.5).max(60).default(2),
   /** E-mail delivery retries: the first after this many seconds, then doubling (pg-boss backoff), EMAIL_RETRY_LIMIT times. */

@@ -1,6 +1,6 @@
 "use client";
 
-import { useInfiniteQuery } from "@tanstack/react-query";
+import { useInfiniteQuery, useQuery } from "@tanstack/react-query";
 import { useMemo, useState } from "react";
 import { type RouterOutputs, useTRPC } from "@/components/providers/trpc";
 import { columnsFor, DataTable, type DataTableColumns } from "@/components/ui/data-table";
@@ -25,8 +25,40 @@ const STATUS: Record<Message["status"], { label: string; tone: "neutral" | "red"
   OUTBOX: { label: "outbox", tone: "neutral" },
 };
 
+/**
+ * A message's text on request: opening it is recorded in the audit log (email.open), and its
+ * code is masked — codes reach players only, never the dashboard.
+ */
+function MessageText({ projectId, message }: { projectId: string; message: Message }) {
+  const trpc = useTRPC();
+  const [shown, setShown] = useState(false);
+  // Fetched once per click, never refetched in the background: every fetch is an audit row.
+  const open = useQuery({
+    ...trpc.email.open.queryOptions({ projectId, id: message.id }),
+    enabled: shown,
+    staleTime: Number.POSITIVE_INFINITY,
+    refetchOnWindowFocus: false,
+    retry: false,
+  });
+  if (open.data) {
+    return (
+      <pre className="max-w-md whitespace-pre-wrap break-words rounded bg-zinc-50 p-2 text-xs" data-testid="email-text">
+        {`From: ${open.data.from}\n\n${open.data.text}`}
+      </pre>
+    );
+  }
+  return (
+    <span className="flex flex-col gap-1">
+      <Button variant="secondary" disabled={shown && open.isFetching} onClick={() => setShown(true)}>
+        {shown && open.isFetching ? "Opening…" : "Show text"}
+      </Button>
+      {open.error && <span className="text-xs text-red-700">{messageOf(open.error)}</span>}
+    </span>
+  );
+}
+
 const col = columnsFor<Message>();
-const columns: DataTableColumns<Message> = [
+const columnsOf = (projectId: string): DataTableColumns<Message> => [
   col.accessor("createdAt", {
     header: "When",
     enableSorting: false,
@@ -53,12 +85,7 @@ const columns: DataTableColumns<Message> = [
   col.display({
     id: "body",
     header: "Message",
-    cell: ({ row: { original: m } }) => (
-      <details>
-        <summary className="cursor-pointer text-sm text-blue-700">Show</summary>
-        <pre className="mt-2 max-w-md whitespace-pre-wrap break-words rounded bg-zinc-50 p-2 text-xs">{`From: ${m.from}\n\n${m.text}`}</pre>
-      </details>
-    ),
+    cell: ({ row: { original: m } }) => <MessageText projectId={projectId} message={m} />,
   }),
 ];
 
@@ -76,17 +103,21 @@ export function EmailLog({ projectId }: { projectId: string }) {
     ),
   );
   const messages = useMemo(() => log.data?.pages.flatMap((p) => p.messages), [log.data]);
+  const columns = useMemo(() => columnsOf(projectId), [projectId]);
   const smtp = log.data?.pages[0]?.smtpConfigured;
   return (
     <div className="space-y-6">
       <div>
         <h1 className="text-2xl font-semibold">E-mail</h1>
-        <p className="text-sm text-zinc-600">Password reset and verification codes sent to players, and how their delivery went.</p>
+        <p className="text-sm text-zinc-600">
+          Password reset and verification messages sent to players, and how their delivery went. Codes are never shown here: only the
+          player's mailbox gets them. Opening a message's text is recorded in the audit log.
+        </p>
       </div>
       {smtp === false && (
         <State kind="empty">
-          No mail server is configured (SMTP_URL), so nothing is sent: messages are kept here as outbox. With SMTP_URL set, new messages are
-          sent; those already in the outbox stay here.
+          No mail server is configured (SMTP_URL), so nothing is sent: messages are kept here as outbox, their codes masked (under `npm run
+          dev` the code is printed in the terminal). With SMTP_URL set, new messages are sent; those already in the outbox stay here.
         </State>
       )}
       <EmailSettingsCard projectId={projectId} />

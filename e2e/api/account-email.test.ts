@@ -344,3 +344,103 @@ describe("delivery", () => {
     }
   }, 180_000);
 });
+
+describe("codes at rest", () => {
+  it("the stored message holds the code masked while the mail the SMTP server got has it; the sealed code is wiped once sent", async () => {
+    const { email, verificationCode } = await register();
+    expect(verificationCode).toMatch(/^\d{6}$/);
+    const row = await until("the message marked sent", async () => {
+      const { rows } = await sql.query<{ status: string; text: string; html: string; code_sealed: string | null }>(
+        "SELECT status, text, html, code_sealed FROM email_messages WHERE to_address = $1",
+        [email],
+      );
+      return rows[0]?.status === "SENT" ? rows[0] : undefined;
+    });
+    expect(row.text).toContain("\n    ••••••\n");
+    expect(row.html).toContain(">••••••</p>");
+    expect(`${row.text}${row.html}`).not.toContain(verificationCode);
+    expect(row.code_sealed).toBeNull();
+  });
+});
+
+/** `count` wrong verification guesses (never `live`, the code in the mailbox), each answered 401. */
+async function wrongGuesses(token: string, live: string, count: number) {
+  const wrong = live === "000000" ? "000001" : "000000";
+  for (let i = 0; i < count; i++) {
+    const res = await call("POST", "/auth/email/verify", { token, body: { code: wrong } });
+    expect([res.status, codeOf(res)]).toEqual([401, "INVALID_CODE"]);
+  }
+}
+
+/** A new verification code, from the next mail to `email` that has one (a lock notice has none). */
+async function resend(email: string, token: string): Promise<string> {
+  const since = smtp.mails.length;
+  expect((await call("POST", "/auth/email/verify/resend", { token })).status).toBe(202);
+  const mail = await until(`a code mail to ${email}`, () => smtp.mails.slice(since).find((m) => m.to === email && m.code !== ""), 20_000);
+  return mail.code;
+}
+
+describe("wrong code guesses", () => {
+  it("Medium: wrong guesses across new codes are capped: after 10, even the right new code is refused until the back-off ends", async () => {
+    const { email, session, verificationCode } = await register();
+    await wrongGuesses(session.accessToken, verificationCode, 5);
+    const second = await resend(email, session.accessToken);
+    const since = smtp.mails.length;
+    await wrongGuesses(session.accessToken, second, 5);
+    const third = await resend(email, session.accessToken);
+    const locked = await call("POST", "/auth/email/verify", { token: session.accessToken, body: { code: third } });
+    expect([locked.status, codeOf(locked)]).toEqual([401, "INVALID_CODE"]);
+    // The owner is told, with the time the back-off ends.
+    const notice = await until("the lock notice", () =>
+      smtp.mails.slice(since).find((m) => m.to === email && /too many wrong codes/.test(m.subject)),
+    );
+    expect(notice.raw).toMatch(/wait until \d{4}-\d{2}-\d{2} \d{2}:\d{2} UTC/);
+    // Once the back-off has passed, a new code from the mailbox works (the lock stops guesses, not the owner).
+    await sql.query("UPDATE code_guesses SET locked_until = now() - interval '1 second' WHERE address = $1", [email]);
+    const fourth = await resend(email, session.accessToken);
+    const ok = await call("POST", "/auth/email/verify", { token: session.accessToken, body: { code: fourth } });
+    expect([ok.status, ok.body?.emailVerified]).toEqual([200, true]);
+    const { rows } = await sql.query("SELECT 1 FROM code_guesses WHERE address = $1", [email]);
+    expect(rows).toEqual([]);
+  });
+
+  it("the back-off doubles each time the cap trips", async () => {
+    const { email, session, verificationCode } = await register();
+    await wrongGuesses(session.accessToken, verificationCode, 5);
+    await wrongGuesses(session.accessToken, await resend(email, session.accessToken), 5);
+    const first = await sql.query<{ s: number }>(
+      "SELECT extract(epoch FROM locked_until - updated_at)::int AS s FROM code_guesses WHERE address = $1",
+      [email],
+    );
+    await sql.query("UPDATE code_guesses SET locked_until = now() - interval '1 second' WHERE address = $1", [email]);
+    await wrongGuesses(session.accessToken, await resend(email, session.accessToken), 5);
+    await wrongGuesses(session.accessToken, await resend(email, session.accessToken), 5);
+    const second = await sql.query<{ s: number; trips: number }>(
+      "SELECT extract(epoch FROM locked_until - updated_at)::int AS s, trips FROM code_guesses WHERE address = $1",
+      [email],
+    );
+    expect([first.rows[0]?.s, second.rows[0]?.s, second.rows[0]?.trips]).toEqual([900, 1800, 2]);
+  });
+
+  it("L6: wrong guesses stay counted when the account is deleted and the address registers again", async () => {
+    const { email, session, verificationCode } = await register();
+    await wrongGuesses(session.accessToken, verificationCode, 5);
+    await wrongGuesses(session.accessToken, await resend(email, session.accessToken), 5);
+    const deleted = await call("DELETE", "/players/me", { token: session.accessToken, body: { password: PASSWORD } });
+    expect(deleted.status).toBe(204);
+    const again = await register(email);
+    const res = await call("POST", "/auth/email/verify", { token: again.session.accessToken, body: { code: again.verificationCode } });
+    expect([res.status, codeOf(res)]).toEqual([401, "INVALID_CODE"]);
+  });
+});
+
+describe("mail per recipient", () => {
+  it("L6: one address gets at most EMAIL_PER_RECIPIENT_PER_HOUR (10) messages an hour; more are not queued and the answer stays 202", async () => {
+    const { email, session } = await register();
+    for (let i = 0; i < 9; i++) expect((await call("POST", "/auth/email/verify/resend", { token: session.accessToken })).status).toBe(202);
+    const over = await call("POST", "/auth/email/verify/resend", { token: session.accessToken });
+    expect([over.status, over.body]).toEqual([202, {}]);
+    const { rows } = await sql.query<{ n: number }>("SELECT count(*)::int AS n FROM email_messages WHERE to_address = $1", [email]);
+    expect(rows[0]?.n).toBe(10);
+  });
+});

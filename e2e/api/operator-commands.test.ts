@@ -20,7 +20,7 @@ import {
   updateItemAs,
   updatePurchaseAs,
 } from "@/server/services/economy/commands";
-import { getEmailSettingsAs, listEmailsAs, setEmailSettingsAs } from "@/server/services/email";
+import { getEmailSettingsAs, listEmailsAs, openEmailAs, setEmailSettingsAs } from "@/server/services/email";
 import { exportAs } from "@/server/services/exports";
 import { instanceHealthAs, projectHealthAs } from "@/server/services/health";
 import { identityProvidersFor, removeIdentityProvider, saveIdentityProvider } from "@/server/services/identity-providers";
@@ -194,6 +194,7 @@ function projectReads({ projectId }: Fixture): Record<string, (c: Ctx) => Promis
     identityProvidersFor: (c) => identityProvidersFor(c, { projectId }),
     getEmailSettingsAs: (c) => getEmailSettingsAs(c, { projectId }),
     listEmailsAs: (c) => listEmailsAs(c, { projectId, limit: 10 }),
+    openEmailAs: (c) => openEmailAs(c, { projectId, id: missingId }),
     listWebhookEndpointsAs: (c) => listWebhookEndpointsAs(c, { projectId }),
     getWebhookEndpointAs: (c) => getWebhookEndpointAs(c, { projectId, endpointId: missingId }),
     listWebhookDeliveriesAs: (c) => listWebhookDeliveriesAs(c, { projectId, endpointId: missingId, limit: 10 }),

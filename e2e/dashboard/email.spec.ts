@@ -3,12 +3,12 @@ import { createKey, createProject, seriousAxeFindings, shoot, signIn } from "./s
 
 /**
  * Players' e-mail in the dashboard, on an app without SMTP_URL: a registration's verification
- * code lands in the outbox, readable on the E-mail page; from the player page an operator sends
+ * message lands in the outbox, its text (code masked) readable on the E-mail page; from the player page an operator sends
  * a reset code (audited). Screenshots: test-results/screenshots/email-*.png.
  */
 test.use({ viewport: { width: 1280, height: 900 } });
 
-test("without SMTP the verification mail waits in the outbox with its code; an operator sends a reset code from the player page", async ({
+test("without SMTP the verification mail waits in the outbox, its code masked; an operator sends a reset code from the player page", async ({
   page,
   request,
 }) => {
@@ -30,8 +30,9 @@ test("without SMTP the verification mail waits in the outbox with its code; an o
   const row = page.getByTestId("email-row").filter({ hasText: email });
   await expect(row).toContainText("outbox", { timeout: 20_000 });
   await expect(row).toContainText("confirm your e-mail address");
-  await row.getByText("Show").click();
-  await expect(row.locator("pre")).toContainText(/\b\d{6}\b/);
+  await row.getByRole("button", { name: "Show text" }).click();
+  await expect(row.locator("pre")).toContainText("••••••");
+  await expect(row.locator("pre")).not.toContainText(/\b\d{6}\b/);
   expect(await seriousAxeFindings(page)).toEqual([]);
   await shoot(page, "email-outbox");
 
@@ -81,7 +82,7 @@ test("an admin sets the sender and requires verified addresses: new mail comes f
 
   const row = page.getByTestId("email-row").filter({ hasText: email });
   await expect(row).toContainText("outbox", { timeout: 20_000 });
-  await row.getByText("Show").click();
+  await row.getByRole("button", { name: "Show text" }).click();
   await expect(row.locator("pre")).toContainText("From: Coin Cascade Support <support@coincascade.test>");
 
   await page.getByRole("link", { name: "Audit log" }).click();

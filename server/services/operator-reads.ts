@@ -1,3 +1,5 @@
+import { playerEmailFor } from "../email/privacy";
+import type { MemberRole } from "../generated/prisma/enums";
 import { auditOperators, listAudit } from "./audit";
 import type { AuditFilters } from "./audit-schemas";
 import { authorize, type OperatorContext } from "./command";
@@ -63,9 +65,20 @@ export const boardEntriesAs = viewerRead(async (o: { projectId: string; id: stri
   return { period: currentPeriod(board).period, total: page.total, offset: page.offset, limit: page.limit, entries: page.entries };
 });
 
-export const searchPlayersAs = viewerRead(searchPlayers);
-export const countPlayersAs = viewerRead(countPlayers);
-export const playerDetailAs = viewerRead(playerDetail);
+/** Player reads with players' addresses as the caller's role may see them (`mayReadPlayerEmails`: viewers see them masked). */
+function roleRead<I extends { projectId: string; role: MemberRole }, T>(run: (input: I) => Promise<T>) {
+  return async (ctx: OperatorContext, input: Omit<I, "role">): Promise<T> => {
+    const actor = await authorize(ctx, input.projectId, "VIEWER");
+    return run({ ...input, role: actor.role } as I);
+  };
+}
+
+export const searchPlayersAs = roleRead(searchPlayers);
+export const countPlayersAs = roleRead(countPlayers);
+export const playerDetailAs = roleRead(async (o: { projectId: string; playerId: string; role: MemberRole }) => {
+  const detail = await playerDetail(o);
+  return { ...detail, email: playerEmailFor(o.role, detail.email) };
+});
 export const playerSaveAs = viewerRead((o: { projectId: string; playerId: string; key: string }) =>
   getSave({ owner: { projectId: o.projectId, playerId: o.playerId }, key: o.key }),
 );

@@ -63,7 +63,13 @@ export async function confirmPasswordReset(o: {
     select: { id: true },
   });
   if (!player) throw new AppError("INVALID_CODE");
-  const sent = await consumeCode({ playerId: player.id, purpose: "PASSWORD_RESET", code: o.code });
+  const sent = await consumeCode({
+    projectId: o.projectId,
+    playerId: player.id,
+    purpose: "PASSWORD_RESET",
+    code: o.code,
+    address: o.email,
+  });
   if (sent.email !== o.email) throw new AppError("INVALID_CODE");
   const passwordHash = await hashPassword(o.password);
   await transaction(async () => {
@@ -116,7 +122,18 @@ export async function resendVerification(o: { actor: PlayerActor; ip: string }):
 
 /** POST /auth/email/verify: the code proves the player reads mail at their address. */
 export async function verifyEmail(o: { actor: PlayerActor; code: string }): Promise<OwnProfile> {
-  const sent = await consumeCode({ playerId: o.actor.playerId, purpose: "EMAIL_VERIFICATION", code: o.code });
+  const player = await prisma().player.findFirst({
+    where: { id: o.actor.playerId, projectId: o.actor.projectId },
+    select: { email: true },
+  });
+  if (!player?.email) throw new AppError("INVALID_CODE");
+  const sent = await consumeCode({
+    projectId: o.actor.projectId,
+    playerId: o.actor.playerId,
+    purpose: "EMAIL_VERIFICATION",
+    code: o.code,
+    address: player.email,
+  });
   const { count } = await prisma().player.updateMany({
     where: { id: o.actor.playerId, projectId: o.actor.projectId, email: sent.email },
     data: { emailVerifiedAt: new Date() },

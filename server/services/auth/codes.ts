@@ -1,5 +1,6 @@
 import { createHmac, randomInt, timingSafeEqual } from "node:crypto";
-import { pool } from "../../db";
+import { pool, transaction } from "../../db";
+import { queueEmail } from "../../email";
 import { env } from "../../env";
 import { AppError } from "../../errors";
 
@@ -8,6 +9,13 @@ import { AppError } from "../../errors";
  * per player and purpose (a new one replaces the old), stored as an HMAC keyed with the server's
  * secret (six digits are a million candidates: a plain hash would be reversed at once), valid
  * CODE_TTL_SECONDS, single use, dead after MAX_TRIES tries.
+ *
+ * Wrong guesses are also counted per (project, address, purpose) across codes (code_guesses): a
+ * new code does not reset that count, nor does deleting the account and registering the address
+ * again. After CODE_GUESS_LIMIT wrong guesses every guess is refused for a back-off
+ * (CODE_GUESS_BACKOFF_SECONDS, doubling with each trip up to CODE_GUESS_BACKOFF_MAX_SECONDS), the
+ * live code dies and the owner is told by mail. The lock stops guesses only: once it ends, a new
+ * code requested from the mailbox works, and a right code resets the count.
  */
 export type CodePurpose = "PASSWORD_RESET" | "EMAIL_VERIFICATION";
 export const MAX_TRIES = 5;
@@ -29,12 +37,74 @@ export async function issueCode(o: { playerId: string; purpose: CodePurpose; ema
   return code;
 }
 
+type Guess = { projectId: string; address: string; purpose: CodePurpose };
+
+/**
+ * Counts a guess before it is checked (one atomic statement, so parallel guesses cannot slip past
+ * the cap): its number since the last lock, or null while a lock lasts.
+ */
+async function reserveGuess(g: Guess): Promise<number | null> {
+  const { rows } = await pool().query<{ wrong: number }>(
+    `INSERT INTO code_guesses (project_id, address, purpose, wrong) VALUES ($1, $2, $3, 1)
+     ON CONFLICT (project_id, address, purpose) DO UPDATE SET wrong = code_guesses.wrong + 1, updated_at = now()
+       WHERE code_guesses.locked_until IS NULL OR code_guesses.locked_until <= now()
+     RETURNING wrong`,
+    [g.projectId, g.address.toLowerCase(), g.purpose],
+  );
+  return rows[0]?.wrong ?? null;
+}
+
+/** The cap tripped: guesses stop for the back-off, the live code dies, the owner is told. */
+async function lockGuesses(g: Guess & { playerId: string }): Promise<void> {
+  await transaction(async () => {
+    const { rows } = await pool().query<{ locked_until: Date }>(
+      `UPDATE code_guesses
+          SET wrong = 0, trips = trips + 1, updated_at = now(),
+              locked_until = now() + make_interval(secs => least($4::float8 * power(2, least(trips, 30)), $5::float8))
+        WHERE project_id = $1 AND address = $2 AND purpose = $3 AND wrong >= $6
+        RETURNING locked_until`,
+      [
+        g.projectId,
+        g.address.toLowerCase(),
+        g.purpose,
+        env().CODE_GUESS_BACKOFF_SECONDS,
+        env().CODE_GUESS_BACKOFF_MAX_SECONDS,
+        env().CODE_GUESS_LIMIT,
+      ],
+    );
+    const lock = rows[0];
+    if (!lock) return;
+    await pool().query("UPDATE player_codes SET used_at = now() WHERE player_id = $1 AND purpose = $2 AND used_at IS NULL", [
+      g.playerId,
+      g.purpose,
+    ]);
+    await queueEmail({
+      projectId: g.projectId,
+      playerId: g.playerId,
+      template: "code_guesses_locked",
+      to: g.address,
+      until: lock.locked_until,
+    });
+  });
+}
+
 /**
  * Uses the player's live code if `code` is it, and returns the address it was sent to; else
- * 401 INVALID_CODE. Every try counts (one atomic UPDATE, so parallel guesses cannot get past
- * MAX_TRIES); the right code is marked used by the same kind of statement, so it works once.
+ * 401 INVALID_CODE (the same answer while guesses are locked: a lock tells a guesser nothing).
+ * Every try counts, per code (MAX_TRIES) and per address (CODE_GUESS_LIMIT); the right code is
+ * marked used by one conditional statement, so it works once. `address` is where the player's
+ * codes go (their e-mail).
  */
-export async function consumeCode(o: { playerId: string; purpose: CodePurpose; code: string }): Promise<{ email: string }> {
+export async function consumeCode(o: {
+  projectId: string;
+  playerId: string;
+  purpose: CodePurpose;
+  code: string;
+  address: string;
+}): Promise<{ email: string }> {
+  const guess = { projectId: o.projectId, address: o.address, purpose: o.purpose };
+  const n = await reserveGuess(guess);
+  if (n === null || n > env().CODE_GUESS_LIMIT) throw new AppError("INVALID_CODE");
   const tried = await pool().query<{ id: string; code_hash: Buffer; email: string }>(
     `UPDATE player_codes SET attempts = attempts + 1
       WHERE player_id = $1 AND purpose = $2 AND used_at IS NULL AND expires_at > now() AND attempts < $3
@@ -43,8 +113,16 @@ export async function consumeCode(o: { playerId: string; purpose: CodePurpose; c
   );
   const live = tried.rows[0];
   const expected = hashOf(o.playerId, o.purpose, o.code);
-  if (!live || !timingSafeEqual(live.code_hash, expected)) throw new AppError("INVALID_CODE");
+  if (!live || !timingSafeEqual(live.code_hash, expected)) {
+    if (n === env().CODE_GUESS_LIMIT) await lockGuesses({ ...guess, playerId: o.playerId });
+    throw new AppError("INVALID_CODE");
+  }
   const used = await pool().query("UPDATE player_codes SET used_at = now() WHERE id = $1 AND used_at IS NULL", [live.id]);
   if (used.rowCount !== 1) throw new AppError("INVALID_CODE");
+  await pool().query("DELETE FROM code_guesses WHERE project_id = $1 AND address = $2 AND purpose = $3", [
+    o.projectId,
+    o.address.toLowerCase(),
+    o.purpose,
+  ]);
   return { email: live.email };
 }

@@ -1,6 +1,9 @@
 import { pool, prisma } from "../../db";
+import { playerEmailFor } from "../../email/privacy";
+import { maskCodes } from "../../email/templates";
 import { env } from "../../env";
 import { AppError } from "../../errors";
+import type { MemberRole } from "../../generated/prisma/enums";
 import { authorize, type OperatorContext, runCommand } from "../command";
 import type { EmailSettingsInput } from "./schemas";
 
@@ -45,6 +48,17 @@ export async function getEmailSettingsAs(ctx: OperatorContext, o: { projectId: s
   return readEmailSettings(o.projectId);
 }
 
+/** EMAIL_FROM_DOMAINS (empty: any): a project's sender must be at one of the instance's domains. */
+function assertFromDomainAllowed(address: string | null): void {
+  const allowed = env().EMAIL_FROM_DOMAINS;
+  if (!address || allowed.length === 0) return;
+  const domain = address.slice(address.lastIndexOf("@") + 1).toLowerCase();
+  if (allowed.includes(domain)) return;
+  throw new AppError("VALIDATION_ERROR", {
+    message: `The sender address must be at ${allowed.length === 1 ? allowed[0] : `one of ${allowed.join(", ")}`} (this instance's EMAIL_FROM_DOMAINS).`,
+  });
+}
+
 const settingsOf = ({ defaults: _, ...settings }: EmailSettings): EmailSettingsInput => settings;
 
 /**
@@ -54,6 +68,7 @@ const settingsOf = ({ defaults: _, ...settings }: EmailSettings): EmailSettingsI
  */
 export function setEmailSettingsAs(ctx: OperatorContext, o: { projectId: string } & EmailSettingsInput): Promise<EmailSettings> {
   const { projectId, ...settings } = o;
+  assertFromDomainAllowed(settings.fromAddress);
   return runCommand(ctx, {
     projectId,
     minimum: "ADMIN",
@@ -77,15 +92,15 @@ export function setEmailSettingsAs(ctx: OperatorContext, o: { projectId: string 
   });
 }
 
-/** One message players were (or will be) sent, as operators see it: the body too (the outbox is for reading). */
+/** One message players were (or will be) sent, as operators see it: never a code, nor a body (see `openEmailAs`). */
 export type EmailRow = {
   id: string;
   playerId: string | null;
   template: string;
+  /** The recipient, masked (`j•••@example.com`) for roles that may not read players' addresses. */
   to: string;
   from: string;
   subject: string;
-  text: string;
   status: "QUEUED" | "SENT" | "FAILED" | "OUTBOX";
   attempts: number;
   lastError: string | null;
@@ -93,31 +108,49 @@ export type EmailRow = {
   sentAt: string | null;
 };
 
+type RawRow = {
+  id: string;
+  player_id: string | null;
+  template: string;
+  to_address: string;
+  from_address: string;
+  subject: string;
+  status: EmailRow["status"];
+  attempts: number;
+  last_error: string | null;
+  created_at: Date;
+  sent_at: Date | null;
+};
+
+const ROW_COLUMNS = "id, player_id, template, to_address, from_address, subject, status, attempts, last_error, created_at, sent_at";
+
+const toEmailRow = (role: MemberRole, r: RawRow): EmailRow => ({
+  id: r.id,
+  playerId: r.player_id,
+  template: r.template,
+  to: playerEmailFor(role, r.to_address) ?? "",
+  from: r.from_address,
+  subject: r.subject,
+  status: r.status,
+  attempts: r.attempts,
+  lastError: r.last_error,
+  createdAt: r.created_at.toISOString(),
+  sentAt: r.sent_at ? r.sent_at.toISOString() : null,
+});
+
 /**
  * The project's e-mail, newest first, for any member: queued, sent, failed (with the SMTP
- * server's last answer) and, without SMTP_URL, the outbox. Codes in the bodies are single-use
- * and short-lived; members can already do more to a player than read them.
+ * server's last answer) and, without SMTP_URL, the outbox. No bodies: a one-time code is no
+ * operator's to read (stored messages hold it masked anyway), and the recipient follows the one
+ * rule for players' addresses (`mayReadPlayerEmails`).
  */
 export async function listEmailsAs(
   ctx: OperatorContext,
   o: { projectId: string; status?: EmailRow["status"]; cursor?: string; limit: number },
 ): Promise<{ smtpConfigured: boolean; messages: EmailRow[]; nextCursor: string | null }> {
-  await authorize(ctx, o.projectId, "VIEWER");
-  const { rows } = await pool().query<{
-    id: string;
-    player_id: string | null;
-    template: string;
-    to_address: string;
-    from_address: string;
-    subject: string;
-    text: string;
-    status: EmailRow["status"];
-    attempts: number;
-    last_error: string | null;
-    created_at: Date;
-    sent_at: Date | null;
-  }>(
-    `SELECT id, player_id, template, to_address, from_address, subject, text, status, attempts, last_error, created_at, sent_at
+  const actor = await authorize(ctx, o.projectId, "VIEWER");
+  const { rows } = await pool().query<RawRow>(
+    `SELECT ${ROW_COLUMNS}
        FROM email_messages
       WHERE project_id = $1 AND ($2::"EmailStatus" IS NULL OR status = $2::"EmailStatus")
         AND ($3::uuid IS NULL OR (created_at, id) < (SELECT created_at, id FROM email_messages WHERE id = $3::uuid AND project_id = $1))
@@ -128,20 +161,33 @@ export async function listEmailsAs(
   const page = rows.slice(0, o.limit);
   return {
     smtpConfigured: env().SMTP_URL !== undefined,
-    messages: page.map((r) => ({
-      id: r.id,
-      playerId: r.player_id,
-      template: r.template,
-      to: r.to_address,
-      from: r.from_address,
-      subject: r.subject,
-      text: r.text,
-      status: r.status,
-      attempts: r.attempts,
-      lastError: r.last_error,
-      createdAt: r.created_at.toISOString(),
-      sentAt: r.sent_at ? r.sent_at.toISOString() : null,
-    })),
+    messages: page.map((r) => toEmailRow(actor.role, r)),
     nextCursor: rows.length > o.limit ? (page[page.length - 1]?.id ?? null) : null,
   };
+}
+
+/** One message with its text, as the player got it but with the code masked. */
+export type EmailDetail = EmailRow & { text: string };
+
+/**
+ * Opens one message (its text, code masked) for any member; audited as `email.open` with the
+ * message's id, so who read which player's mail is on record. Another project's message is
+ * NOT_FOUND.
+ */
+export function openEmailAs(ctx: OperatorContext, o: { projectId: string; id: string }): Promise<EmailDetail> {
+  return runCommand(ctx, {
+    projectId: o.projectId,
+    minimum: "VIEWER",
+    action: "email.open",
+    target: o.id,
+    run: async (actor) => {
+      const { rows } = await pool().query<RawRow & { text: string }>(
+        `SELECT ${ROW_COLUMNS}, text FROM email_messages WHERE project_id = $1 AND id = $2::uuid`,
+        [o.projectId, o.id],
+      );
+      const row = rows[0];
+      if (!row) throw new AppError("NOT_FOUND", { message: "No such message." });
+      return { ...toEmailRow(actor.role, row), text: maskCodes(row.text) };
+    },
+  });
 }

@@ -1,4 +1,5 @@
 import { AppError } from "../../errors";
+import type { MemberRole } from "../../generated/prisma/enums";
 import { parseWith } from "../../validation";
 import { auditExport } from "../audit";
 import { type OperatorContext, runCommand } from "../command";
@@ -29,7 +30,7 @@ export async function exportAs(
     minimum: EXPORT_MINIMUM[kind],
     action: `export.${kind}`,
     target: (p: Prepared) => p.target,
-    run: () => prepare(o.projectId, kind, o.query),
+    run: (actor) => prepare(o.projectId, kind, o.query, actor.role),
     after: (p) => p.filters,
   });
   const format = prepared.format;
@@ -41,14 +42,14 @@ export async function exportAs(
   };
 }
 
-async function prepare(projectId: string, kind: ExportKind, raw: Record<string, string>): Promise<Prepared> {
+async function prepare(projectId: string, kind: ExportKind, raw: Record<string, string>, role: MemberRole): Promise<Prepared> {
   switch (kind) {
     case "players": {
       const { query, ...rest } = parseWith(ZExportQuery.players, raw, "query");
       // The search text may be part of an e-mail: the audit row records only that there was one.
       return {
         format: rest.format,
-        open: () => exportStream(playersExport(projectId, { query, ...rest }), rest.format),
+        open: () => exportStream(playersExport(projectId, { query, ...rest }, role), rest.format),
         filters: { ...rest, ...(query.trim() ? { search: "(text)" } : {}) },
       };
     }

@@ -1,4 +1,6 @@
 import { pool } from "../../db";
+import { mayReadPlayerEmails, playerEmailFor } from "../../email/privacy";
+import type { MemberRole } from "../../generated/prisma/enums";
 import type { ExportSource } from "../exports/stream";
 import type { PlayerFilters } from "./filter-schemas";
 
@@ -57,8 +59,12 @@ export function idPrefixRange(query: string): [string, string] | null {
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const likeEscaped = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`);
 
-/** `p.project_id = $1 AND …`: `params` must hold the project id as $1; the filters' values are appended. */
-export function playerWhere(f: PlayerFilters, params: unknown[]): string {
+/**
+ * `p.project_id = $1 AND …`: `params` must hold the project id as $1; the filters' values are
+ * appended. `emailPrefix: false` (callers who may not read players' addresses) matches a whole
+ * address only: a prefix search would spell out the addresses they see masked.
+ */
+export function playerWhere(f: PlayerFilters, params: unknown[], o: { emailPrefix: boolean } = { emailPrefix: true }): string {
   const bind = (value: unknown) => {
     params.push(value);
     return `$${params.length}`;
@@ -70,7 +76,7 @@ export function playerWhere(f: PlayerFilters, params: unknown[]): string {
     where.push(`p.id = ${bind(q)}::uuid`);
   } else if (q !== "") {
     const arms = [
-      `p.email LIKE ${bind(`${likeEscaped(q.toLowerCase())}%`)}`,
+      o.emailPrefix ? `p.email LIKE ${bind(`${likeEscaped(q.toLowerCase())}%`)}` : `p.email = ${bind(q.toLowerCase())}`,
       `p.display_name ILIKE ${bind(`%${likeEscaped(q)}%`)}`,
       `p.id = ANY(ARRAY(SELECT i.player_id FROM identities i WHERE i.project_id = $1 AND i.subject = ${bind(q)}))`,
     ];
@@ -94,24 +100,30 @@ export function playerWhere(f: PlayerFilters, params: unknown[]): string {
   return where.join(" AND ");
 }
 
-/** A page of the players the filters match, in one of three orders (the count is its own query: paging does not recount). */
+/**
+ * A page of the players the filters match, in one of three orders (the count is its own query:
+ * paging does not recount). Addresses as `role` may see them (`mayReadPlayerEmails`).
+ */
 export async function searchPlayers(
-  o: PlayerFilters & { projectId: string; limit: number; offset?: number; sort?: PlayerSort },
+  o: PlayerFilters & { projectId: string; limit: number; offset?: number; sort?: PlayerSort; role: MemberRole },
 ): Promise<{ players: PlayerRow[]; hasMore: boolean }> {
   const params: unknown[] = [o.projectId];
-  const where = playerWhere(o, params);
+  const where = playerWhere(o, params, { emailPrefix: mayReadPlayerEmails(o.role) });
   const n = params.length;
   const { rows } = await pool().query<Raw>(
     `SELECT ${COLUMNS} FROM players p WHERE ${where} ORDER BY ${ORDER[o.sort ?? "newest"]} OFFSET $${n + 1} LIMIT $${n + 2}`,
     [...params, o.offset ?? 0, o.limit + 1],
   );
-  return { players: rows.slice(0, o.limit).map(toRow), hasMore: rows.length > o.limit };
+  return {
+    players: rows.slice(0, o.limit).map((r) => ({ ...toRow(r), email: playerEmailFor(o.role, r.email) })),
+    hasMore: rows.length > o.limit,
+  };
 }
 
 /** How many players the filters match. */
-export async function countPlayers(o: PlayerFilters & { projectId: string }): Promise<{ total: number }> {
+export async function countPlayers(o: PlayerFilters & { projectId: string; role: MemberRole }): Promise<{ total: number }> {
   const params: unknown[] = [o.projectId];
-  const where = playerWhere(o, params);
+  const where = playerWhere(o, params, { emailPrefix: mayReadPlayerEmails(o.role) });
   const { rows } = await pool().query<{ total: number }>(`SELECT count(*)::int AS total FROM players p WHERE ${where}`, params);
   return { total: rows[0]?.total ?? 0 };
 }
@@ -131,13 +143,21 @@ export const PLAYER_EXPORT_COLUMNS = [
   "banReason",
 ] as const;
 
-/** The players the filters match, oldest first, keyset-paged over (created_at, id); no secret column is read. */
-export function playersExport(projectId: string, f: PlayerFilters): ExportSource<ExportRaw, { createdAt: Date; id: string }> {
+/**
+ * The players the filters match, oldest first, keyset-paged over (created_at, id); no secret
+ * column is read. Addresses (and the search over them) as `role` may see them.
+ */
+export function playersExport(
+  projectId: string,
+  f: PlayerFilters,
+  role: MemberRole,
+): ExportSource<ExportRaw, { createdAt: Date; id: string }> {
+  const emailPrefix = mayReadPlayerEmails(role);
   return {
     columns: PLAYER_EXPORT_COLUMNS,
     page: async (cursor, limit) => {
       const params: unknown[] = [projectId];
-      const where = playerWhere(f, params);
+      const where = playerWhere(f, params, { emailPrefix });
       const n = params.length;
       // The plain bound lets the (project, created_at) index start at the cursor; the row comparison breaks ties by id.
       const after = cursor
@@ -156,7 +176,7 @@ export function playersExport(projectId: string, f: PlayerFilters): ExportSource
     cells: (r) => [
       r.id,
       r.display_name,
-      r.email,
+      playerEmailFor(role, r.email),
       r.email !== null && r.email_verified,
       r.providers ?? "",
       r.created_at,

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { getEmailSettingsAs, listEmailsAs, setEmailSettingsAs } from "../../services/email";
+import { getEmailSettingsAs, listEmailsAs, openEmailAs, setEmailSettingsAs } from "../../services/email";
 import { ZEmailSettingsInput } from "../../services/email/schemas";
 import { input, projectProcedure, router } from "../init";
 
@@ -20,6 +20,11 @@ export const emailRouter = router({
     .query(({ ctx, input }) =>
       listEmailsAs(ctx, { projectId: input.projectId, status: input.status, cursor: input.cursor ?? undefined, limit: input.limit }),
     ),
+
+  /** One message's text, its code masked; a read that is audited (email.open), as exports are. */
+  open: projectProcedure("VIEWER")
+    .input(input(z.strictObject({ projectId: z.string().uuid(), id: z.string().uuid() })))
+    .query(({ ctx, input }) => openEmailAs(ctx, input)),
 
   /** The sender players see and the two verification rules, with the defaults an empty sender falls back to. */
   settings: projectProcedure("VIEWER")
