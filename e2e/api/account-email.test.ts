@@ -268,21 +268,26 @@ describe("password reset", () => {
     expect(smtp.mails.slice(since).filter((m) => m.to === email)).toEqual([]);
   });
 
-  it("answers known and unknown addresses in the same time, within noise (medians of 15 each, interleaved)", async () => {
-    const known = await Promise.all(Array.from({ length: 3 }, () => verified()));
-    const timings: Record<"known" | "unknown", number[]> = { known: [], unknown: [] };
-    for (let i = 0; i < 15; i++) {
-      for (const kind of ["known", "unknown"] as const) {
-        const email = kind === "known" ? (known[i % known.length]?.email as string) : newEmail();
-        const started = performance.now();
-        const res = await call("POST", "/auth/email/password-reset", { body: { email } });
-        timings[kind].push(performance.now() - started);
-        expect([res.status, res.body]).toEqual([202, {}]);
-      }
+  it("answers a reset request without reading the players table (answered while it is locked), so known and unknown addresses do the same work", async () => {
+    // The mechanism behind "same answer, same time": the request only counts and enqueues; the
+    // account is looked up by the job. Timing both paths was noise on a busy machine.
+    const { email: known } = await verified();
+    const lock = await sql.connect();
+    try {
+      await lock.query("BEGIN");
+      await lock.query("LOCK TABLE players IN ACCESS EXCLUSIVE MODE");
+      const blocked = new Promise<"blocked">((resolve) => setTimeout(() => resolve("blocked"), 20_000).unref());
+      const answers = await Promise.all(
+        [known, newEmail()].map((email) => Promise.race([call("POST", "/auth/email/password-reset", { body: { email } }), blocked])),
+      );
+      expect(answers.map((a) => (a === "blocked" ? a : [a.status, a.body]))).toEqual([
+        [202, {}],
+        [202, {}],
+      ]);
+    } finally {
+      await lock.query("ROLLBACK");
+      lock.release();
     }
-    const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] as number;
-    // Both answers do the same work (count the request, enqueue a job); the lookup runs later.
-    expect(Math.abs(median(timings.known) - median(timings.unknown))).toBeLessThan(Math.max(5, 0.5 * median(timings.unknown)));
   });
 });
 
