@@ -8,13 +8,13 @@
  * over plain HTTP it would be ignored, and on localhost it would pin a developer's browser.
  * Client-safe: no server imports, so `proxy.ts` stays light.
  */
-export function contentSecurityPolicy(nonce: string, development: boolean): string {
+/** The policy every HTML page shares; pages differ only in where scripts and images may come from. */
+function policy(o: { scripts: string; images: string }): string {
   return [
     "default-src 'self'",
-    // React's development build evaluates code (stack frames); production never does.
-    `script-src 'self' 'nonce-${nonce}' 'strict-dynamic'${development ? " 'unsafe-eval'" : ""}`,
+    `script-src ${o.scripts}`,
     "style-src 'self' 'unsafe-inline'",
-    "img-src 'self' data: blob:",
+    `img-src ${o.images}`,
     "font-src 'self' data:",
     "connect-src 'self'",
     "object-src 'none'",
@@ -22,6 +22,14 @@ export function contentSecurityPolicy(nonce: string, development: boolean): stri
     "form-action 'self'",
     "frame-ancestors 'none'",
   ].join("; ");
+}
+
+export function contentSecurityPolicy(nonce: string, development: boolean): string {
+  // React's development build evaluates code (stack frames); production never does.
+  return policy({
+    scripts: `'self' 'nonce-${nonce}' 'strict-dynamic'${development ? " 'unsafe-eval'" : ""}`,
+    images: "'self' data: blob:",
+  });
 }
 
 export function securityHeaders(o: { csp: string; https: boolean }): Record<string, string> {
@@ -42,18 +50,7 @@ export function securityHeaders(o: { csp: string; https: boolean }): Record<stri
  * /docs/assets. Its styles and the page's own <style> are inline, and it draws SVG icons from
  * data: URLs. Never framed (clickjacking), never sniffed.
  */
-export const DOCS_CONTENT_SECURITY_POLICY = [
-  "default-src 'self'",
-  "script-src 'self'",
-  "style-src 'self' 'unsafe-inline'",
-  "img-src 'self' data:",
-  "font-src 'self' data:",
-  "connect-src 'self'",
-  "object-src 'none'",
-  "base-uri 'self'",
-  "form-action 'self'",
-  "frame-ancestors 'none'",
-].join("; ");
+export const DOCS_CONTENT_SECURITY_POLICY = policy({ scripts: "'self'", images: "'self' data:" });
 
 export function docsSecurityHeaders(): Array<{ key: string; value: string }> {
   return [
