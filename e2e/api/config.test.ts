@@ -199,7 +199,8 @@ describe("export, dry run and apply into another project", () => {
     ];
     doc.leaderboards = doc.leaderboards.map((b) => (b.id === "high-scores" ? { ...b, sortOrder: "asc" } : b));
     doc.items = doc.items.map((i) => (i.id === "sword" ? { ...i, name: "Great sword" } : i));
-    doc.identityProviders.push({ id: "local", issuer: "x", jwksUrl: "http://127.0.0.1/jwks", audience: "game", algorithms: ["RS256"] });
+    // Not http(s): refused even where private networks are allowed (the suite allows them for its key server).
+    doc.identityProviders.push({ id: "local", issuer: "x", jwksUrl: "ftp://127.0.0.1/jwks", audience: "game", algorithms: ["RS256"] });
     const plan = await ok<Plan>(trpc(ownerToken.token, "mutation", "config.dryRun", { projectId: target.projectId, document: doc }));
     expect(plan.refusals.map((r) => [r.kind, r.id, r.action, r.code])).toEqual([
       ["currencies", "coins", "delete", "IN_USE"],
