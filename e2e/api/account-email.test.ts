@@ -14,7 +14,7 @@ import { until } from "../support/launch.mjs";
  * runs. The app has a database of its own: every app on one database is one queue cluster, and
  * the suite's shared app (no SMTP_URL) would take these jobs and keep them in its outbox.
  */
-type Mail = { to: string; subject: string; raw: string; code: string };
+type Mail = { to: string; subject: string; raw: string; code: string; recovery: string };
 
 function smtpServer() {
   const mails: Mail[] = [];
@@ -36,8 +36,9 @@ function smtpServer() {
           stream.on("end", () => {
             const subject = /^Subject: (.*)$/m.exec(raw)?.[1] ?? "";
             const code = /^ {4}(\d{6})\s*$/m.exec(raw)?.[1] ?? "";
+            const recovery = /^ {4}([0-9A-Z]{4}(?:-[0-9A-Z]{4}){3})\s*$/m.exec(raw)?.[1] ?? "";
             setTimeout(() => {
-              mails.push({ to: session.envelope.rcptTo.map((r) => r.address).join(","), subject, raw, code });
+              mails.push({ to: session.envelope.rcptTo.map((r) => r.address).join(","), subject, raw, code, recovery });
               callback();
             }, state.delayMs);
           });
@@ -76,6 +77,8 @@ const appEnv = () => ({
   EMAIL_RETRY_DELAY_SECONDS: "1",
   CODE_REQUESTS_PER_ACCOUNT: "1000",
   CODE_REQUESTS_PER_IP: "1000",
+  // The guesser and the owner share this test's address; the login budgets have tests of their own.
+  LOGIN_FAILURES_PER_ACCOUNT_IP: "1000",
 });
 
 beforeAll(async () => {
@@ -407,6 +410,37 @@ describe("wrong code guesses", () => {
     expect([ok.status, ok.body?.emailVerified]).toEqual([200, true]);
     const { rows } = await sql.query("SELECT 1 FROM code_guesses WHERE address = $1", [email]);
     expect(rows).toEqual([]);
+  });
+
+  it("Medium: while guesses are locked, the owner resets the password with the recovery code from the lock mail, also after a new six-digit code was requested", async () => {
+    const { email } = await verified();
+    const wrongResets = async (live: string) => {
+      const wrong = live === "000000" ? "000001" : "000000";
+      for (let i = 0; i < 5; i++) {
+        const res = await call("POST", "/auth/email/password-reset/confirm", {
+          body: { email, code: wrong, password: "guess guess guess" },
+        });
+        expect([res.status, codeOf(res)]).toEqual([401, "INVALID_CODE"]);
+      }
+    };
+    await wrongResets(await resetCode(email));
+    const since = smtp.mails.length;
+    await wrongResets(await resetCode(email));
+    const notice = await until("the lock notice", () =>
+      smtp.mails.slice(since).find((m) => m.to === email && /too many wrong codes/.test(m.subject)),
+    );
+    expect(notice.recovery).toMatch(/^[0-9A-Z]{4}(-[0-9A-Z]{4}){3}$/);
+    // Anyone may ask for a new code during the lock: it does not replace the recovery code.
+    await resetCode(email);
+    const body = { email, code: notice.recovery.toLowerCase(), password: "recovered passphrase" };
+    const res = await call("POST", "/auth/email/password-reset/confirm", { body });
+    expect(res.status).toBe(200);
+    const again = await call("POST", "/auth/email/password-reset/confirm", { body: { ...body, password: "second passphrase" } });
+    expect([again.status, codeOf(again)]).toEqual([401, "INVALID_CODE"]);
+    const { rows } = await sql.query("SELECT 1 FROM code_guesses WHERE address = $1", [email]);
+    expect(rows).toEqual([]);
+    const login = await call("POST", "/auth/email/login", { body: { email, password: "recovered passphrase" } });
+    expect(login.status).toBe(200);
   });
 
   it("the back-off doubles each time the cap trips", async () => {

@@ -30,4 +30,11 @@ describe("codes in messages", () => {
     const m = render("code_guesses_locked", { game: "Demo", minutes: 15, until: new Date("2026-12-08T10:30:00Z") });
     expect(m.text).toContain("wait until 2026-12-08 10:30 UTC");
   });
+
+  it("the lock notice carries its recovery code masked; the copy for the SMTP server has it in clear", () => {
+    const m = render("code_guesses_locked", { game: "Demo", minutes: 15, until: new Date("2026-12-08T10:30:00Z") });
+    expect(m.text).toContain("\n    ••••••\n");
+    const sent = withCode(m, "ABCD-EFGH-JKMN-PQRS");
+    expect([sent.text.includes("\n    ABCD-EFGH-JKMN-PQRS\n"), sent.html.includes(">ABCD-EFGH-JKMN-PQRS</p>")]).toEqual([true, true]);
+  });
 });

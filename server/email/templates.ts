@@ -28,11 +28,14 @@ export function render(template: Template, v: { game: string; minutes: number; u
   if (template === "code_guesses_locked") {
     const until = `${(v.until ?? new Date()).toISOString().slice(0, 16).replace("T", " ")} UTC`;
     const lead = `Someone entered wrong codes for your ${v.game} account too many times, so codes are not accepted until ${until}.`;
-    const after = `If it was you, wait until ${until}, then ask for a new code in the game. If it was not you, your account is safe: nobody can use a code without reading this mailbox.`;
+    const recovery =
+      "You can still go on now: enter this recovery code in the game instead of a code. It works once, for 7 days, even while codes are locked:";
+    const after = `Or wait until ${until}, then ask for a new code. If it was not you, your account is safe: nobody can use a code without reading this mailbox.`;
+    const line = codeLine(CODE_MASK);
     return {
       subject: `${v.game}: too many wrong codes`,
-      text: `${lead}\n\n${after}\n`,
-      html: page([`<p>${escapeHtml(lead)}</p>`, `<p>${escapeHtml(after)}</p>`]),
+      text: `${lead}\n\n${recovery}\n${line.text}\n${after}\n`,
+      html: page([`<p>${escapeHtml(lead)}</p>`, `<p>${escapeHtml(recovery)}</p>`, line.html, `<p>${escapeHtml(after)}</p>`]),
     };
   }
   const what =

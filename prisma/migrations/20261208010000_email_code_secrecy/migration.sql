@@ -6,7 +6,8 @@
 -- 2. Codes in rows stored before: masked. The text has the code on its own line (4 spaces, 6
 --    digits), the html in the <p> with letter-spacing.
 -- 3. An index for the per-recipient cap (messages to one address per project per hour).
--- 4. code_guesses: wrong guesses per (project, address, purpose) across codes, with the lock.
+-- 4. code_guesses: wrong guesses per (project, address, purpose) across codes, with the lock and
+--    the long recovery code (its HMAC) mailed to the owner when the lock trips.
 ALTER TABLE "email_messages" ADD COLUMN "code_sealed" TEXT;
 
 UPDATE "email_messages"
@@ -23,6 +24,8 @@ CREATE TABLE "code_guesses" (
     "wrong" INTEGER NOT NULL DEFAULT 0,
     "trips" INTEGER NOT NULL DEFAULT 0,
     "locked_until" TIMESTAMPTZ(3),
+    "recovery_hash" BYTEA,
+    "recovery_expires_at" TIMESTAMPTZ(3),
     "updated_at" TIMESTAMPTZ(3) NOT NULL DEFAULT CURRENT_TIMESTAMP,
     CONSTRAINT "code_guesses_pkey" PRIMARY KEY ("project_id", "address", "purpose"),
     CONSTRAINT "code_guesses_project_id_fkey" FOREIGN KEY ("project_id") REFERENCES "projects"("id") ON DELETE CASCADE ON UPDATE CASCADE

@@ -16,12 +16,35 @@ import { AppError } from "../../errors";
  * (CODE_GUESS_BACKOFF_SECONDS, doubling with each trip up to CODE_GUESS_BACKOFF_MAX_SECONDS), the
  * live code dies and the owner is told by mail. The lock stops guesses only: once it ends, a new
  * code requested from the mailbox works, and a right code resets the count.
+ *
+ * So that a guesser cannot keep the owner out by tripping the lock again and again, the lock mail
+ * carries a recovery code: 16 characters of Crockford's base32 (80 bits), stored as an HMAC on
+ * the address's code_guesses row. It works while guesses are locked, is not counted as a guess
+ * (nobody guesses 2^80), is not replaced by a new six-digit code, and dies when used, when the
+ * next lock mails a new one, or after RECOVERY_TTL_SECONDS.
  */
 export type CodePurpose = "PASSWORD_RESET" | "EMAIL_VERIFICATION";
 export const MAX_TRIES = 5;
 
 const hashOf = (playerId: string, purpose: CodePurpose, code: string) =>
   createHmac("sha256", env().JWT_SECRET).update(`player-code:${playerId}:${purpose}:${code}`).digest();
+
+const RECOVERY_ALPHABET = "0123456789ABCDEFGHJKMNPQRSTVWXYZ";
+const RECOVERY_TTL_SECONDS = 7 * 24 * 3600;
+const RECOVERY_FORMAT = /^[0-9A-Z]{16}$/;
+/** A recovery code as typed (any case, dashes or none) in its canonical form, or null if it is none. */
+const recoveryForm = (code: string): string | null => {
+  const canonical = code.toUpperCase().replace(/-/g, "");
+  return RECOVERY_FORMAT.test(canonical) ? canonical : null;
+};
+const recoveryHashOf = (g: Guess, canonical: string) =>
+  createHmac("sha256", env().JWT_SECRET)
+    .update(`recovery-code:${g.projectId}:${g.address.toLowerCase()}:${g.purpose}:${canonical}`)
+    .digest();
+const newRecoveryCode = (): string => {
+  const chars = Array.from({ length: 16 }, () => RECOVERY_ALPHABET[randomInt(0, RECOVERY_ALPHABET.length)]).join("");
+  return chars.replace(/(.{4})(?=.)/g, "$1-");
+};
 
 /** A new code for the player (replacing a live one), sent to `email`. */
 export async function issueCode(o: { playerId: string; purpose: CodePurpose; email: string }): Promise<string> {
@@ -54,13 +77,15 @@ async function reserveGuess(g: Guess): Promise<number | null> {
   return rows[0]?.wrong ?? null;
 }
 
-/** The cap tripped: guesses stop for the back-off, the live code dies, the owner is told. */
+/** The cap tripped: guesses stop for the back-off, the live code dies, the owner is told and given a recovery code. */
 async function lockGuesses(g: Guess & { playerId: string }): Promise<void> {
+  const recovery = newRecoveryCode();
   await transaction(async () => {
     const { rows } = await pool().query<{ locked_until: Date }>(
       `UPDATE code_guesses
           SET wrong = 0, trips = trips + 1, updated_at = now(),
-              locked_until = now() + make_interval(secs => least($4::float8 * power(2, least(trips, 30)), $5::float8))
+              locked_until = now() + make_interval(secs => least($4::float8 * power(2, least(trips, 30)), $5::float8)),
+              recovery_hash = $7, recovery_expires_at = now() + make_interval(secs => $8)
         WHERE project_id = $1 AND address = $2 AND purpose = $3 AND wrong >= $6
         RETURNING locked_until`,
       [
@@ -70,6 +95,8 @@ async function lockGuesses(g: Guess & { playerId: string }): Promise<void> {
         env().CODE_GUESS_BACKOFF_SECONDS,
         env().CODE_GUESS_BACKOFF_MAX_SECONDS,
         env().CODE_GUESS_LIMIT,
+        recoveryHashOf(g, recoveryForm(recovery) ?? ""),
+        RECOVERY_TTL_SECONDS,
       ],
     );
     const lock = rows[0];
@@ -83,6 +110,7 @@ async function lockGuesses(g: Guess & { playerId: string }): Promise<void> {
       playerId: g.playerId,
       template: "code_guesses_locked",
       to: g.address,
+      code: recovery,
       until: lock.locked_until,
     });
   });
@@ -103,6 +131,8 @@ export async function consumeCode(o: {
   address: string;
 }): Promise<{ email: string }> {
   const guess = { projectId: o.projectId, address: o.address, purpose: o.purpose };
+  const recovery = recoveryForm(o.code);
+  if (recovery) return redeemRecoveryCode({ ...guess, playerId: o.playerId }, recovery);
   const n = await reserveGuess(guess);
   if (n === null || n > env().CODE_GUESS_LIMIT) throw new AppError("INVALID_CODE");
   const tried = await pool().query<{ id: string; code_hash: Buffer; email: string }>(
@@ -125,4 +155,22 @@ export async function consumeCode(o: {
     o.purpose,
   ]);
   return { email: live.email };
+}
+
+/**
+ * The recovery code from the lock mail: one statement ends the lock and uses the code (so it
+ * works once, also against parallel tries); the player's live six-digit code dies with it.
+ */
+async function redeemRecoveryCode(g: Guess & { playerId: string }, canonical: string): Promise<{ email: string }> {
+  const used = await pool().query(
+    `DELETE FROM code_guesses
+      WHERE project_id = $1 AND address = $2 AND purpose = $3 AND recovery_hash = $4 AND recovery_expires_at > now()`,
+    [g.projectId, g.address.toLowerCase(), g.purpose, recoveryHashOf(g, canonical)],
+  );
+  if (used.rowCount !== 1) throw new AppError("INVALID_CODE");
+  await pool().query("UPDATE player_codes SET used_at = now() WHERE player_id = $1 AND purpose = $2 AND used_at IS NULL", [
+    g.playerId,
+    g.purpose,
+  ]);
+  return { email: g.address };
 }

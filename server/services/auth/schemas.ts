@@ -75,8 +75,12 @@ export const ZRefreshBody = z.strictObject({ refreshToken: z.string().min(1).max
 const ZCode = z
   .string()
   .trim()
-  .regex(/^\d{6}$/, "Six digits.")
-  .meta({ description: "The six-digit code from the e-mail.", example: "048213" });
+  .regex(/^(\d{6}|[0-9A-Za-z]{4}(-?[0-9A-Za-z]{4}){3})$/, "Six digits, or the 16-character recovery code (XXXX-XXXX-XXXX-XXXX).")
+  .meta({
+    description:
+      "The six-digit code from the e-mail, or the 16-character recovery code (`XXXX-XXXX-XXXX-XXXX`) mailed when too many wrong codes locked guessing.",
+    example: "048213",
+  });
 
 export const ZPasswordResetBody = z.strictObject({ email: ZEmail }).meta({ id: "PasswordResetBody" });
 
