@@ -1,4 +1,4 @@
-import { connect, type Socket } from "node:net";
+import { connect } from "node:net";
 
 /**
  * A raw HTTP/1.1 client for requests fetch refuses to send: invalid bytes in header values,
@@ -45,43 +45,10 @@ export function rawExchange(port: number, request: Buffer, o: RawOptions = {}): 
       const { answers, rest } = parseAnswers(data, o.headFirst === true, true);
       resolve({ answers, leftover: rest, timedOut, error });
     });
-    if (request.length <= EARLY_STOP_BYTES) {
-      socket.write(request, () => {
-        if (o.halfClose) socket.end();
-      });
-      return;
-    }
-    void writeUntilAnswered(socket, request, () => data.length > 0).then(() => {
-      if (o.halfClose && !socket.destroyed) socket.end();
+    socket.write(request, () => {
+      if (o.halfClose) socket.end();
     });
   });
-}
-
-/**
- * Requests larger than this (oversize bodies) are written in pieces and no longer once an answer
- * has begun to arrive, as HTTP clients do (RFC 9112 §9.6): a server that answers before reading
- * a body closes the connection, and a client still writing then gets EPIPE, and Node destroys the
- * socket with the answer unread. Smaller requests (the framing cases, pipelined bytes) are written
- * whole, as given.
- */
-const EARLY_STOP_BYTES = 1024 * 1024;
-const PIECE_BYTES = 64 * 1024;
-
-async function writeUntilAnswered(socket: Socket, request: Buffer, answered: () => boolean): Promise<void> {
-  for (let at = 0; at < request.length && !answered() && !socket.destroyed; at += PIECE_BYTES) {
-    const piece = request.subarray(at, at + PIECE_BYTES);
-    if (!socket.write(piece)) {
-      await new Promise<void>((resolve) => {
-        const done = () => {
-          socket.off("drain", done);
-          socket.off("close", done);
-          resolve();
-        };
-        socket.on("drain", done);
-        socket.on("close", done);
-      });
-    }
-  }
 }
 
 /** Parses complete HTTP/1.1 answers off the front of `data`; 1xx interim answers are skipped. */
