@@ -350,6 +350,7 @@ async function createAppServer({ headersTimeoutMs, hostname, port }) {
   // client's FIN at once: the request runs and its answer is lost. Node has no public option
   // for this; the property is the one its own half-close handling reads.
   server.httpAllowHalfOpen = true;
+  server.on("connection", lingerOnClose);
   server.on("clientError", answerClientError);
   // An Expect other than 100-continue: Node's default is a 417 with an empty body; HTTP lets a
   // server ignore the expectation instead, so the request is served as usual.
@@ -393,6 +394,33 @@ async function drain({ server, app }) {
   await globalThis.__gameBackendOtel?.shutdown().catch(() => {});
   // The app's pool (server/db.ts keeps it on globalThis) closes before Postgres stops.
   await globalThis.__gameBackendDb?.pool.end().catch(() => {});
+}
+
+/**
+ * Lingering close (as nginx and Apache do): Node closes a connection right after its last answer
+ * (`Connection: close`, or a refused body), and closing a socket with request bytes still unread
+ * makes the kernel reset the connection, which can throw the answer away on the client before it
+ * is read — a client still sending a large body got "connection reset" instead of its 413 or 401.
+ * So the close half-closes (the answer and a FIN go out), keeps reading and dropping what the
+ * client still sends, and ends the socket when the client closes its side or after LINGER_MS.
+ */
+const LINGER_MS = 5_000;
+function lingerOnClose(socket) {
+  socket.destroySoon = function lingeringDestroySoon() {
+    if (this.destroyed) return;
+    const destroy = () => this.destroy();
+    if (this.writable) this.end();
+    if (!this.readable || this.readableEnded) {
+      if (this.writableFinished) destroy();
+      else this.once("finish", destroy);
+      return;
+    }
+    const timer = setTimeout(destroy, LINGER_MS);
+    timer.unref();
+    this.once("close", () => clearTimeout(timer));
+    this.once("end", destroy);
+    this.resume();
+  };
 }
 
 /** Unanswered GET /api/health is { ok: false, status: why }. */
