@@ -56,7 +56,7 @@ export function ProjectNav() {
               key={label}
               href={`/projects/${projectId}${path}`}
               aria-current={segment === key ? "page" : undefined}
-              className={`inline-flex items-center gap-1.5 px-2 py-2 text-sm ${segment === key ? "-mb-px border-b-2 border-zinc-900 font-medium" : "text-zinc-600 hover:text-zinc-900"}`}
+              className={`inline-flex items-center gap-1 px-1 py-2 text-sm ${segment === key ? "-mb-px border-b-2 border-zinc-900 font-medium" : "text-zinc-600 hover:text-zinc-900"}`}
             >
               <Icon className="size-4" aria-hidden />
               {label}
