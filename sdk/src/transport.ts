@@ -34,6 +34,10 @@ export type ClientOptions = {
    * once, transparently. `false`: every `auth.anonymous()` is a new player; nothing is recovered.
    */
   deviceSecret?: boolean;
+  /** Sent as X-Client-Version: the game's build ("1.4.2"), for the operators' health views. */
+  clientVersion?: string;
+  /** Sent as X-Platform: "web", "ios", "android", "windows", … (free text, up to 32 characters). */
+  platform?: string;
 };
 
 /** The last, optional argument of every call. */
@@ -97,6 +101,9 @@ export function createTransport(options: ClientOptions) {
   const marginMs = (options.refreshMarginSeconds ?? 30) * 1000;
   const devices = options.deviceSecret !== false;
   const listeners = new Set<(session: Session | null) => void>();
+  const identity: Record<string, string> = {};
+  if (options.clientVersion) identity["X-Client-Version"] = options.clientVersion;
+  if (options.platform) identity["X-Platform"] = options.platform;
 
   let session: Session | null = null;
   let refreshing: Promise<Session> | null = null;
@@ -180,7 +187,7 @@ export function createTransport(options: ClientOptions) {
     // A player call belongs to the player signed in when it was made, whatever happens meanwhile.
     const caller = spec.auth === "player" ? session?.playerId : undefined;
     for (;;) {
-      const headers: Record<string, string> = { Accept: "application/json", "X-API-Key": options.apiKey, ...spec.headers };
+      const headers: Record<string, string> = { Accept: "application/json", "X-API-Key": options.apiKey, ...identity, ...spec.headers };
       if (spec.body !== undefined) headers["Content-Type"] = "application/json";
       let token: string | undefined;
       if (spec.auth === "player") token = (await validSession(call, caller)).accessToken;

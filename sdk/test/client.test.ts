@@ -334,6 +334,24 @@ describe("versions", () => {
   });
 });
 
+describe("client identification", () => {
+  it("clientVersion and platform are sent as X-Client-Version and X-Platform on every request, sign-in included", async () => {
+    const seen: Array<[string | null, string | null]> = [];
+    const watching: typeof fetch = (input, init) => {
+      const headers = new Headers(init?.headers);
+      seen.push([headers.get("x-client-version"), headers.get("x-platform")]);
+      return fetch(input, init);
+    };
+    const game = client(project.clientKey, { storage: memoryStorage(), fetch: watching, clientVersion: "1.4.2", platform: "web" });
+    await game.auth.anonymous();
+    await game.players.me();
+    expect(seen).toEqual([
+      ["1.4.2", "web"],
+      ["1.4.2", "web"],
+    ]);
+  });
+});
+
 function templateOf(templates: string[], path: string): string {
   const matches = templates.filter((t) => new RegExp(`^${t.replace(/\{[^}]+\}/g, "[^/]+")}$`).test(path));
   return matches.sort((a, b) => b.replace(/\{[^}]+\}/g, "").length - a.replace(/\{[^}]+\}/g, "").length)[0] ?? path;
