@@ -348,7 +348,7 @@ function generate(doc) {
         path: `${csPath}.${simple}`,
         members: [{ label: `${field.json} of ${members.map((m) => m.label).join("/")}`, schema: t.schema }],
         access: "public",
-        doc: t.schema.description,
+        doc: t.schema.description ?? (field.type.t === "list" ? `An item of ${name}.${field.cs}.` : field.type.t === "map" ? `A value of ${name}.${field.cs}.` : `The object of ${name}.${field.cs}.`),
         inBody,
       });
       nested.simple = simple;
@@ -529,11 +529,11 @@ function emitModel(cls, indent) {
     out.push(`${i1}public string ${cls.rawWhole} { get; internal set; }`, "");
   }
   for (const field of cls.fields) {
-    out.push(...docComment(i1, [field.description && xmlEscape(field.description), typeNote(field)]));
+    out.push(...docComment(i1, [field.description && xmlEscape(field.description), typeNote(field), `JSON: <c>${xmlEscape(field.json)}</c>.`]));
     out.push(`${i1}public ${csType(field.type, field.required)} ${field.cs} { get; internal set; }`, "");
   }
   out.push(`${i1}internal static ${simple} FromJson(JsonNode node)`, `${i1}{`, `${i2}return FromJson(node, "$");`, `${i1}}`, "");
-  out.push(`${i1}/// <param name="path">Where the node is in the answer, for error messages (\`$\` is the answer).</param>`);
+  out.push(`${i1}// path: where the node is in the answer, for error messages (\`$\` is the answer itself).`);
   out.push(`${i1}internal static ${simple} FromJson(JsonNode node, string path)`, `${i1}{`);
   out.push(`${i2}const string C = ${csString(cls.path)};`);
   out.push(`${i2}ModelJson.ExpectObject(node, C, path);`);
@@ -647,7 +647,7 @@ function emitBody(cls, indent) {
     out.push(`${i1}public ${csType(field.type, field.required)} ${field.cs} { get; set; }`, "");
   }
   if (!nested) out.push(`${i1}internal JsonNode ToJson()`, `${i1}{`, `${i2}return ToJson(${csString(simple)});`, `${i1}}`, "");
-  out.push(`${i1}/// <param name="name">The body's name in error messages.</param>`);
+  out.push(`${i1}// name: the body's name in error messages.`);
   out.push(`${i1}internal JsonNode ToJson(string name)`, `${i1}{`);
   out.push(`${i2}var node = JsonNode.NewObject();`);
   for (const field of cls.fields) out.push(...writeStatements(field, cls, i2));

@@ -16,27 +16,37 @@ namespace GameBackend
     /// </summary>
     internal sealed partial class SessionAnswer
     {
+        /// <summary>
+        /// JSON: <c>playerId</c>.
+        /// </summary>
         public string PlayerId { get; internal set; }
 
         /// <summary>
         /// JWT (HS256) for `Authorization: Bearer`.
+        /// JSON: <c>accessToken</c>.
         /// </summary>
         public string AccessToken { get; internal set; }
 
         /// <summary>
         /// Opaque; exchange at /auth/refresh. Valid 30 days, rotates on every use.
+        /// JSON: <c>refreshToken</c>.
         /// </summary>
         public string RefreshToken { get; internal set; }
 
         /// <summary>
         /// Seconds until the access token expires.
+        /// JSON: <c>expiresIn</c>.
         /// </summary>
         public long ExpiresIn { get; internal set; }
 
+        /// <summary>
+        /// JSON: <c>tokenType</c>.
+        /// </summary>
         public string TokenType { get; internal set; }
 
         /// <summary>
         /// True when this call created the player.
+        /// JSON: <c>created</c>.
         /// </summary>
         public bool Created { get; internal set; }
 
@@ -45,7 +55,7 @@ namespace GameBackend
             return FromJson(node, "$");
         }
 
-        /// <param name="path">Where the node is in the answer, for error messages (`$` is the answer).</param>
+        // path: where the node is in the answer, for error messages (`$` is the answer itself).
         internal static SessionAnswer FromJson(JsonNode node, string path)
         {
             const string C = "SessionAnswer";
@@ -74,29 +84,44 @@ namespace GameBackend
     /// </summary>
     public sealed partial class PlayerProfile
     {
+        /// <summary>
+        /// JSON: <c>playerId</c>.
+        /// </summary>
         public string PlayerId { get; internal set; }
 
+        /// <summary>
+        /// JSON: <c>displayName</c>.
+        /// </summary>
         public string DisplayName { get; internal set; }
 
+        /// <summary>
+        /// JSON: <c>createdAt</c>.
+        /// </summary>
         public DateTimeOffset CreatedAt { get; internal set; }
 
         /// <summary>
         /// Null when the answer has none.
+        /// JSON: <c>hasEmail</c>.
         /// </summary>
         public bool? HasEmail { get; internal set; }
 
         /// <summary>
         /// The player confirmed the address with an e-mailed code; false without an e-mail.
         /// Null when the answer has none.
+        /// JSON: <c>emailVerified</c>.
         /// </summary>
         public bool? EmailVerified { get; internal set; }
 
         /// <summary>
         /// Identity providers linked to this player.
         /// Null when the answer has none.
+        /// JSON: <c>providers</c>.
         /// </summary>
         public List<string> Providers { get; internal set; }
 
+        /// <summary>
+        /// JSON: <c>lastLoginAt</c>.
+        /// </summary>
         public DateTimeOffset? LastLoginAt { get; internal set; }
 
         internal static PlayerProfile FromJson(JsonNode node)
@@ -104,7 +129,7 @@ namespace GameBackend
             return FromJson(node, "$");
         }
 
-        /// <param name="path">Where the node is in the answer, for error messages (`$` is the answer).</param>
+        // path: where the node is in the answer, for error messages (`$` is the answer itself).
         internal static PlayerProfile FromJson(JsonNode node, string path)
         {
             const string C = "PlayerProfile";
@@ -138,6 +163,9 @@ namespace GameBackend
         /// </summary>
         public string Json { get; internal set; }
 
+        /// <summary>
+        /// JSON: <c>exportedAt</c>.
+        /// </summary>
         public DateTimeOffset ExportedAt { get; internal set; }
 
         internal static PlayerExport FromJson(JsonNode node)
@@ -145,7 +173,7 @@ namespace GameBackend
             return FromJson(node, "$");
         }
 
-        /// <param name="path">Where the node is in the answer, for error messages (`$` is the answer).</param>
+        // path: where the node is in the answer, for error messages (`$` is the answer itself).
         internal static PlayerExport FromJson(JsonNode node, string path)
         {
             const string C = "PlayerExport";
@@ -168,23 +196,37 @@ namespace GameBackend
     /// </summary>
     public sealed partial class DataRecord
     {
+        /// <summary>
+        /// JSON: <c>key</c>.
+        /// </summary>
         public string Key { get; internal set; }
 
         /// <summary>
         /// Raw JSON text (compact).
+        /// JSON: <c>value</c>.
         /// </summary>
         public string Value { get; internal set; }
 
+        /// <summary>
+        /// JSON: <c>version</c>.
+        /// </summary>
         public long Version { get; internal set; }
 
         /// <summary>
         /// private: owner reads and writes. public: any player of the project reads, owner writes. protected: owner reads, only a server key writes.
         /// One of the <see cref="GameBackend.Visibility"/> constants (other values may come from a newer server).
+        /// JSON: <c>visibility</c>.
         /// </summary>
         public string Visibility { get; internal set; }
 
+        /// <summary>
+        /// JSON: <c>createdAt</c>.
+        /// </summary>
         public DateTimeOffset CreatedAt { get; internal set; }
 
+        /// <summary>
+        /// JSON: <c>updatedAt</c>.
+        /// </summary>
         public DateTimeOffset UpdatedAt { get; internal set; }
 
         internal static DataRecord FromJson(JsonNode node)
@@ -192,7 +234,7 @@ namespace GameBackend
             return FromJson(node, "$");
         }
 
-        /// <param name="path">Where the node is in the answer, for error messages (`$` is the answer).</param>
+        // path: where the node is in the answer, for error messages (`$` is the answer itself).
         internal static DataRecord FromJson(JsonNode node, string path)
         {
             const string C = "DataRecord";
@@ -219,31 +261,47 @@ namespace GameBackend
     /// </summary>
     public sealed partial class SaveRecord
     {
+        /// <summary>
+        /// JSON: <c>key</c>.
+        /// </summary>
         public string Key { get; internal set; }
 
+        /// <summary>
+        /// JSON: <c>version</c>.
+        /// </summary>
         public long Version { get; internal set; }
 
         /// <summary>
         /// Bytes of `data` serialised as JSON (UTF-8).
+        /// JSON: <c>sizeBytes</c>.
         /// </summary>
         public long SizeBytes { get; internal set; }
 
         /// <summary>
         /// SHA-256 (hex) of `data` as the server serialised it (JSON.stringify); the stored text is returned unchanged.
+        /// JSON: <c>sha256</c>.
         /// </summary>
         public string Sha256 { get; internal set; }
 
         /// <summary>
         /// Raw JSON text of an object (compact).
+        /// JSON: <c>meta</c>.
         /// </summary>
         public string Meta { get; internal set; }
 
+        /// <summary>
+        /// JSON: <c>createdAt</c>.
+        /// </summary>
         public DateTimeOffset CreatedAt { get; internal set; }
 
+        /// <summary>
+        /// JSON: <c>updatedAt</c>.
+        /// </summary>
         public DateTimeOffset UpdatedAt { get; internal set; }
 
         /// <summary>
         /// Raw JSON text (compact). Null when the answer has none.
+        /// JSON: <c>data</c>.
         /// </summary>
         public string Data { get; internal set; }
 
@@ -252,7 +310,7 @@ namespace GameBackend
             return FromJson(node, "$");
         }
 
-        /// <param name="path">Where the node is in the answer, for error messages (`$` is the answer).</param>
+        // path: where the node is in the answer, for error messages (`$` is the answer itself).
         internal static SaveRecord FromJson(JsonNode node, string path)
         {
             const string C = "SaveRecord";
@@ -281,37 +339,59 @@ namespace GameBackend
     /// </summary>
     public sealed partial class LeaderboardPage
     {
+        /// <summary>
+        /// JSON: <c>id</c>.
+        /// </summary>
         public string Id { get; internal set; }
 
+        /// <summary>
+        /// JSON: <c>name</c>.
+        /// </summary>
         public string Name { get; internal set; }
 
         /// <summary>
         /// desc: higher is better. asc: lower is better (times).
         /// One of the <see cref="GameBackend.SortOrder"/> constants (other values may come from a newer server).
+        /// JSON: <c>sortOrder</c>.
         /// </summary>
         public string SortOrder { get; internal set; }
 
+        /// <summary>
+        /// JSON: <c>total</c>.
+        /// </summary>
         public long Total { get; internal set; }
 
+        /// <summary>
+        /// JSON: <c>offset</c>.
+        /// </summary>
         public long Offset { get; internal set; }
 
+        /// <summary>
+        /// JSON: <c>limit</c>.
+        /// </summary>
         public long Limit { get; internal set; }
 
         /// <summary>
         /// When the current period ends (UTC); null: never by itself.
+        /// JSON: <c>resetsAt</c>.
         /// </summary>
         public DateTimeOffset? ResetsAt { get; internal set; }
 
         /// <summary>
         /// The current period's key; a reward for it names the same period in `GET /economy/transactions` (`source`).
+        /// JSON: <c>period</c>.
         /// </summary>
         public string Period { get; internal set; }
 
         /// <summary>
         /// What the period's close pays, best first (empty: nothing). Rank tiers (`rank`, `fromRank`–`toRank`) then percent tiers (`topPercent`: the ranks after the previous tier up to ⌈topPercent × entries / 100⌉).
+        /// JSON: <c>rewards</c>.
         /// </summary>
         public List<LeaderboardRewardTier> Rewards { get; internal set; }
 
+        /// <summary>
+        /// JSON: <c>entries</c>.
+        /// </summary>
         public List<LeaderboardEntry> Entries { get; internal set; }
 
         internal static LeaderboardPage FromJson(JsonNode node)
@@ -319,7 +399,7 @@ namespace GameBackend
             return FromJson(node, "$");
         }
 
-        /// <param name="path">Where the node is in the answer, for error messages (`$` is the answer).</param>
+        // path: where the node is in the answer, for error messages (`$` is the answer itself).
         internal static LeaderboardPage FromJson(JsonNode node, string path)
         {
             const string C = "LeaderboardPage";
@@ -353,28 +433,38 @@ namespace GameBackend
         /// <summary>
         /// Exactly this rank.
         /// Null when the answer has none.
+        /// JSON: <c>rank</c>.
         /// </summary>
         public long? Rank { get; internal set; }
 
         /// <summary>
         /// With toRank: ranks fromRank–toRank.
         /// Null when the answer has none.
+        /// JSON: <c>fromRank</c>.
         /// </summary>
         public long? FromRank { get; internal set; }
 
         /// <summary>
         /// Null when the answer has none.
+        /// JSON: <c>toRank</c>.
         /// </summary>
         public long? ToRank { get; internal set; }
 
         /// <summary>
         /// The ranks after the previous tier up to ⌈topPercent × entries / 100⌉.
         /// Null when the answer has none.
+        /// JSON: <c>topPercent</c>.
         /// </summary>
         public double? TopPercent { get; internal set; }
 
+        /// <summary>
+        /// JSON: <c>currencies</c>.
+        /// </summary>
         public List<Currency> Currencies { get; internal set; }
 
+        /// <summary>
+        /// JSON: <c>items</c>.
+        /// </summary>
         public List<Item> Items { get; internal set; }
 
         internal static LeaderboardRewardTier FromJson(JsonNode node)
@@ -382,7 +472,7 @@ namespace GameBackend
             return FromJson(node, "$");
         }
 
-        /// <param name="path">Where the node is in the answer, for error messages (`$` is the answer).</param>
+        // path: where the node is in the answer, for error messages (`$` is the answer itself).
         internal static LeaderboardRewardTier FromJson(JsonNode node, string path)
         {
             const string C = "LeaderboardRewardTier";
@@ -402,10 +492,19 @@ namespace GameBackend
             return ModelJson.ReadListNode(node, "LeaderboardRewardTier[]", "$", FromJson);
         }
 
+        /// <summary>
+        /// An item of LeaderboardRewardTier.Currencies.
+        /// </summary>
         public sealed partial class Currency
         {
+            /// <summary>
+            /// JSON: <c>id</c>.
+            /// </summary>
             public string Id { get; internal set; }
 
+            /// <summary>
+            /// JSON: <c>amount</c>.
+            /// </summary>
             public long Amount { get; internal set; }
 
             internal static Currency FromJson(JsonNode node)
@@ -413,7 +512,7 @@ namespace GameBackend
                 return FromJson(node, "$");
             }
 
-            /// <param name="path">Where the node is in the answer, for error messages (`$` is the answer).</param>
+            // path: where the node is in the answer, for error messages (`$` is the answer itself).
             internal static Currency FromJson(JsonNode node, string path)
             {
                 const string C = "LeaderboardRewardTier.Currency";
@@ -425,10 +524,19 @@ namespace GameBackend
             }
         }
 
+        /// <summary>
+        /// An item of LeaderboardRewardTier.Items.
+        /// </summary>
         public sealed partial class Item
         {
+            /// <summary>
+            /// JSON: <c>id</c>.
+            /// </summary>
             public string Id { get; internal set; }
 
+            /// <summary>
+            /// JSON: <c>quantity</c>.
+            /// </summary>
             public long Quantity { get; internal set; }
 
             internal static Item FromJson(JsonNode node)
@@ -436,7 +544,7 @@ namespace GameBackend
                 return FromJson(node, "$");
             }
 
-            /// <param name="path">Where the node is in the answer, for error messages (`$` is the answer).</param>
+            // path: where the node is in the answer, for error messages (`$` is the answer itself).
             internal static Item FromJson(JsonNode node, string path)
             {
                 const string C = "LeaderboardRewardTier.Item";
@@ -455,36 +563,55 @@ namespace GameBackend
     /// </summary>
     public sealed partial class LeaderboardEntry
     {
+        /// <summary>
+        /// JSON: <c>rank</c>.
+        /// </summary>
         public long Rank { get; internal set; }
 
+        /// <summary>
+        /// JSON: <c>playerId</c>.
+        /// </summary>
         public string PlayerId { get; internal set; }
 
+        /// <summary>
+        /// JSON: <c>displayName</c>.
+        /// </summary>
         public string DisplayName { get; internal set; }
 
+        /// <summary>
+        /// JSON: <c>score</c>.
+        /// </summary>
         public double Score { get; internal set; }
 
         /// <summary>
         /// Raw JSON text of an object (compact).
+        /// JSON: <c>metadata</c>.
         /// </summary>
         public string Metadata { get; internal set; }
 
+        /// <summary>
+        /// JSON: <c>updatedAt</c>.
+        /// </summary>
         public DateTimeOffset UpdatedAt { get; internal set; }
 
         /// <summary>
         /// false when the operator kept the stored score (best: not better).
         /// Null when the answer has none.
+        /// JSON: <c>updated</c>.
         /// </summary>
         public bool? Updated { get; internal set; }
 
         /// <summary>
         /// With `range`: up to N better entries, best first.
         /// Empty when the answer has none.
+        /// JSON: <c>above</c>.
         /// </summary>
         public List<LeaderboardEntry> Above { get; internal set; }
 
         /// <summary>
         /// With `range`: up to N worse entries, best first.
         /// Empty when the answer has none.
+        /// JSON: <c>below</c>.
         /// </summary>
         public List<LeaderboardEntry> Below { get; internal set; }
 
@@ -493,7 +620,7 @@ namespace GameBackend
             return FromJson(node, "$");
         }
 
-        /// <param name="path">Where the node is in the answer, for error messages (`$` is the answer).</param>
+        // path: where the node is in the answer, for error messages (`$` is the answer itself).
         internal static LeaderboardEntry FromJson(JsonNode node, string path)
         {
             const string C = "LeaderboardEntry";
@@ -523,10 +650,19 @@ namespace GameBackend
     /// </summary>
     public sealed partial class CurrencyBalance
     {
+        /// <summary>
+        /// JSON: <c>id</c>.
+        /// </summary>
         public string Id { get; internal set; }
 
+        /// <summary>
+        /// JSON: <c>name</c>.
+        /// </summary>
         public string Name { get; internal set; }
 
+        /// <summary>
+        /// JSON: <c>balance</c>.
+        /// </summary>
         public long Balance { get; internal set; }
 
         internal static CurrencyBalance FromJson(JsonNode node)
@@ -534,7 +670,7 @@ namespace GameBackend
             return FromJson(node, "$");
         }
 
-        /// <param name="path">Where the node is in the answer, for error messages (`$` is the answer).</param>
+        // path: where the node is in the answer, for error messages (`$` is the answer itself).
         internal static CurrencyBalance FromJson(JsonNode node, string path)
         {
             const string C = "CurrencyBalance";
@@ -558,12 +694,24 @@ namespace GameBackend
     /// </summary>
     public sealed partial class CurrencyChange
     {
+        /// <summary>
+        /// JSON: <c>id</c>.
+        /// </summary>
         public string Id { get; internal set; }
 
+        /// <summary>
+        /// JSON: <c>name</c>.
+        /// </summary>
         public string Name { get; internal set; }
 
+        /// <summary>
+        /// JSON: <c>balance</c>.
+        /// </summary>
         public long Balance { get; internal set; }
 
+        /// <summary>
+        /// JSON: <c>transactionId</c>.
+        /// </summary>
         public string TransactionId { get; internal set; }
 
         internal static CurrencyChange FromJson(JsonNode node)
@@ -571,7 +719,7 @@ namespace GameBackend
             return FromJson(node, "$");
         }
 
-        /// <param name="path">Where the node is in the answer, for error messages (`$` is the answer).</param>
+        // path: where the node is in the answer, for error messages (`$` is the answer itself).
         internal static CurrencyChange FromJson(JsonNode node, string path)
         {
             const string C = "CurrencyChange";
@@ -596,12 +744,24 @@ namespace GameBackend
     /// </summary>
     public sealed partial class InventoryEntry
     {
+        /// <summary>
+        /// JSON: <c>itemId</c>.
+        /// </summary>
         public string ItemId { get; internal set; }
 
+        /// <summary>
+        /// JSON: <c>name</c>.
+        /// </summary>
         public string Name { get; internal set; }
 
+        /// <summary>
+        /// JSON: <c>quantity</c>.
+        /// </summary>
         public long Quantity { get; internal set; }
 
+        /// <summary>
+        /// JSON: <c>updatedAt</c>.
+        /// </summary>
         public DateTimeOffset UpdatedAt { get; internal set; }
 
         internal static InventoryEntry FromJson(JsonNode node)
@@ -609,7 +769,7 @@ namespace GameBackend
             return FromJson(node, "$");
         }
 
-        /// <param name="path">Where the node is in the answer, for error messages (`$` is the answer).</param>
+        // path: where the node is in the answer, for error messages (`$` is the answer itself).
         internal static InventoryEntry FromJson(JsonNode node, string path)
         {
             const string C = "InventoryEntry";
@@ -634,14 +794,29 @@ namespace GameBackend
     /// </summary>
     public sealed partial class PurchaseResult
     {
+        /// <summary>
+        /// JSON: <c>transactionId</c>.
+        /// </summary>
         public string TransactionId { get; internal set; }
 
+        /// <summary>
+        /// JSON: <c>purchaseId</c>.
+        /// </summary>
         public string PurchaseId { get; internal set; }
 
+        /// <summary>
+        /// JSON: <c>quantity</c>.
+        /// </summary>
         public long Quantity { get; internal set; }
 
+        /// <summary>
+        /// JSON: <c>balances</c>.
+        /// </summary>
         public List<BalanceEntry> Balances { get; internal set; }
 
+        /// <summary>
+        /// JSON: <c>inventory</c>.
+        /// </summary>
         public List<InventoryItem> Inventory { get; internal set; }
 
         internal static PurchaseResult FromJson(JsonNode node)
@@ -649,7 +824,7 @@ namespace GameBackend
             return FromJson(node, "$");
         }
 
-        /// <param name="path">Where the node is in the answer, for error messages (`$` is the answer).</param>
+        // path: where the node is in the answer, for error messages (`$` is the answer itself).
         internal static PurchaseResult FromJson(JsonNode node, string path)
         {
             const string C = "PurchaseResult";
@@ -668,10 +843,19 @@ namespace GameBackend
             return ModelJson.ReadListNode(node, "PurchaseResult[]", "$", FromJson);
         }
 
+        /// <summary>
+        /// An item of PurchaseResult.Balances.
+        /// </summary>
         public sealed partial class BalanceEntry
         {
+            /// <summary>
+            /// JSON: <c>id</c>.
+            /// </summary>
             public string Id { get; internal set; }
 
+            /// <summary>
+            /// JSON: <c>balance</c>.
+            /// </summary>
             public long Balance { get; internal set; }
 
             internal static BalanceEntry FromJson(JsonNode node)
@@ -679,7 +863,7 @@ namespace GameBackend
                 return FromJson(node, "$");
             }
 
-            /// <param name="path">Where the node is in the answer, for error messages (`$` is the answer).</param>
+            // path: where the node is in the answer, for error messages (`$` is the answer itself).
             internal static BalanceEntry FromJson(JsonNode node, string path)
             {
                 const string C = "PurchaseResult.BalanceEntry";
@@ -691,10 +875,19 @@ namespace GameBackend
             }
         }
 
+        /// <summary>
+        /// An item of PurchaseResult.Inventory.
+        /// </summary>
         public sealed partial class InventoryItem
         {
+            /// <summary>
+            /// JSON: <c>itemId</c>.
+            /// </summary>
             public string ItemId { get; internal set; }
 
+            /// <summary>
+            /// JSON: <c>quantity</c>.
+            /// </summary>
             public long Quantity { get; internal set; }
 
             internal static InventoryItem FromJson(JsonNode node)
@@ -702,7 +895,7 @@ namespace GameBackend
                 return FromJson(node, "$");
             }
 
-            /// <param name="path">Where the node is in the answer, for error messages (`$` is the answer).</param>
+            // path: where the node is in the answer, for error messages (`$` is the answer itself).
             internal static InventoryItem FromJson(JsonNode node, string path)
             {
                 const string C = "PurchaseResult.InventoryItem";
@@ -721,25 +914,42 @@ namespace GameBackend
     /// </summary>
     public sealed partial class EconomyTransaction
     {
+        /// <summary>
+        /// JSON: <c>id</c>.
+        /// </summary>
         public string Id { get; internal set; }
 
         /// <summary>
         /// reward: paid when a leaderboard period closed (`source` names the board and period).
         /// One of the <see cref="GameBackend.TransactionKind"/> constants (other values may come from a newer server).
+        /// JSON: <c>kind</c>.
         /// </summary>
         public string Kind { get; internal set; }
 
+        /// <summary>
+        /// JSON: <c>purchaseId</c>.
+        /// </summary>
         public string PurchaseId { get; internal set; }
 
         /// <summary>
         /// For a reward: the leaderboard and period it pays for (the period as in `GET /leaderboards/{id}`); else null.
+        /// JSON: <c>source</c>.
         /// </summary>
         public RewardSource Source { get; internal set; }
 
+        /// <summary>
+        /// JSON: <c>currencies</c>.
+        /// </summary>
         public List<Currency> Currencies { get; internal set; }
 
+        /// <summary>
+        /// JSON: <c>items</c>.
+        /// </summary>
         public List<Item> Items { get; internal set; }
 
+        /// <summary>
+        /// JSON: <c>createdAt</c>.
+        /// </summary>
         public DateTimeOffset CreatedAt { get; internal set; }
 
         internal static EconomyTransaction FromJson(JsonNode node)
@@ -747,7 +957,7 @@ namespace GameBackend
             return FromJson(node, "$");
         }
 
-        /// <param name="path">Where the node is in the answer, for error messages (`$` is the answer).</param>
+        // path: where the node is in the answer, for error messages (`$` is the answer itself).
         internal static EconomyTransaction FromJson(JsonNode node, string path)
         {
             const string C = "EconomyTransaction";
@@ -768,10 +978,19 @@ namespace GameBackend
             return ModelJson.ReadListNode(node, "EconomyTransaction[]", "$", FromJson);
         }
 
+        /// <summary>
+        /// The object of EconomyTransaction.Source.
+        /// </summary>
         public sealed partial class RewardSource
         {
+            /// <summary>
+            /// JSON: <c>leaderboardId</c>.
+            /// </summary>
             public string LeaderboardId { get; internal set; }
 
+            /// <summary>
+            /// JSON: <c>period</c>.
+            /// </summary>
             public string Period { get; internal set; }
 
             internal static RewardSource FromJson(JsonNode node)
@@ -779,7 +998,7 @@ namespace GameBackend
                 return FromJson(node, "$");
             }
 
-            /// <param name="path">Where the node is in the answer, for error messages (`$` is the answer).</param>
+            // path: where the node is in the answer, for error messages (`$` is the answer itself).
             internal static RewardSource FromJson(JsonNode node, string path)
             {
                 const string C = "EconomyTransaction.RewardSource";
@@ -791,12 +1010,24 @@ namespace GameBackend
             }
         }
 
+        /// <summary>
+        /// An item of EconomyTransaction.Currencies.
+        /// </summary>
         public sealed partial class Currency
         {
+            /// <summary>
+            /// JSON: <c>id</c>.
+            /// </summary>
             public string Id { get; internal set; }
 
+            /// <summary>
+            /// JSON: <c>delta</c>.
+            /// </summary>
             public long Delta { get; internal set; }
 
+            /// <summary>
+            /// JSON: <c>balance</c>.
+            /// </summary>
             public long Balance { get; internal set; }
 
             internal static Currency FromJson(JsonNode node)
@@ -804,7 +1035,7 @@ namespace GameBackend
                 return FromJson(node, "$");
             }
 
-            /// <param name="path">Where the node is in the answer, for error messages (`$` is the answer).</param>
+            // path: where the node is in the answer, for error messages (`$` is the answer itself).
             internal static Currency FromJson(JsonNode node, string path)
             {
                 const string C = "EconomyTransaction.Currency";
@@ -817,12 +1048,24 @@ namespace GameBackend
             }
         }
 
+        /// <summary>
+        /// An item of EconomyTransaction.Items.
+        /// </summary>
         public sealed partial class Item
         {
+            /// <summary>
+            /// JSON: <c>itemId</c>.
+            /// </summary>
             public string ItemId { get; internal set; }
 
+            /// <summary>
+            /// JSON: <c>delta</c>.
+            /// </summary>
             public long Delta { get; internal set; }
 
+            /// <summary>
+            /// JSON: <c>quantity</c>.
+            /// </summary>
             public long Quantity { get; internal set; }
 
             internal static Item FromJson(JsonNode node)
@@ -830,7 +1073,7 @@ namespace GameBackend
                 return FromJson(node, "$");
             }
 
-            /// <param name="path">Where the node is in the answer, for error messages (`$` is the answer).</param>
+            // path: where the node is in the answer, for error messages (`$` is the answer itself).
             internal static Item FromJson(JsonNode node, string path)
             {
                 const string C = "EconomyTransaction.Item";
@@ -850,8 +1093,14 @@ namespace GameBackend
     /// </summary>
     public sealed partial class EconomyTransactionPage
     {
+        /// <summary>
+        /// JSON: <c>transactions</c>.
+        /// </summary>
         public List<EconomyTransaction> Transactions { get; internal set; }
 
+        /// <summary>
+        /// JSON: <c>nextCursor</c>.
+        /// </summary>
         public string NextCursor { get; internal set; }
 
         internal static EconomyTransactionPage FromJson(JsonNode node)
@@ -859,7 +1108,7 @@ namespace GameBackend
             return FromJson(node, "$");
         }
 
-        /// <param name="path">Where the node is in the answer, for error messages (`$` is the answer).</param>
+        // path: where the node is in the answer, for error messages (`$` is the answer itself).
         internal static EconomyTransactionPage FromJson(JsonNode node, string path)
         {
             const string C = "EconomyTransactionPage";
@@ -893,7 +1142,7 @@ namespace GameBackend
             return ToJson("AnonymousBody");
         }
 
-        /// <param name="name">The body's name in error messages.</param>
+        // name: the body's name in error messages.
         internal JsonNode ToJson(string name)
         {
             var node = JsonNode.NewObject();
@@ -930,7 +1179,7 @@ namespace GameBackend
             return ToJson("RegisterBody");
         }
 
-        /// <param name="name">The body's name in error messages.</param>
+        // name: the body's name in error messages.
         internal JsonNode ToJson(string name)
         {
             var node = JsonNode.NewObject();
@@ -964,7 +1213,7 @@ namespace GameBackend
             return ToJson("LoginBody");
         }
 
-        /// <param name="name">The body's name in error messages.</param>
+        // name: the body's name in error messages.
         internal JsonNode ToJson(string name)
         {
             var node = JsonNode.NewObject();
@@ -992,7 +1241,7 @@ namespace GameBackend
             return ToJson("PasswordResetBody");
         }
 
-        /// <param name="name">The body's name in error messages.</param>
+        // name: the body's name in error messages.
         internal JsonNode ToJson(string name)
         {
             var node = JsonNode.NewObject();
@@ -1030,7 +1279,7 @@ namespace GameBackend
             return ToJson("PasswordResetConfirmBody");
         }
 
-        /// <param name="name">The body's name in error messages.</param>
+        // name: the body's name in error messages.
         internal JsonNode ToJson(string name)
         {
             var node = JsonNode.NewObject();
@@ -1061,7 +1310,7 @@ namespace GameBackend
             return ToJson("VerifyEmailBody");
         }
 
-        /// <param name="name">The body's name in error messages.</param>
+        // name: the body's name in error messages.
         internal JsonNode ToJson(string name)
         {
             var node = JsonNode.NewObject();
@@ -1094,7 +1343,7 @@ namespace GameBackend
             return ToJson("IdpBody");
         }
 
-        /// <param name="name">The body's name in error messages.</param>
+        // name: the body's name in error messages.
         internal JsonNode ToJson(string name)
         {
             var node = JsonNode.NewObject();
@@ -1122,7 +1371,7 @@ namespace GameBackend
             return ToJson("RefreshBody");
         }
 
-        /// <param name="name">The body's name in error messages.</param>
+        // name: the body's name in error messages.
         internal JsonNode ToJson(string name)
         {
             var node = JsonNode.NewObject();
@@ -1149,7 +1398,7 @@ namespace GameBackend
             return ToJson("PatchProfileBody");
         }
 
-        /// <param name="name">The body's name in error messages.</param>
+        // name: the body's name in error messages.
         internal JsonNode ToJson(string name)
         {
             var node = JsonNode.NewObject();
@@ -1175,7 +1424,7 @@ namespace GameBackend
             return ToJson("DeleteAccountBody");
         }
 
-        /// <param name="name">The body's name in error messages.</param>
+        // name: the body's name in error messages.
         internal JsonNode ToJson(string name)
         {
             var node = JsonNode.NewObject();
@@ -1207,7 +1456,7 @@ namespace GameBackend
             return ToJson("PatchPlayerDataBody");
         }
 
-        /// <param name="name">The body's name in error messages.</param>
+        // name: the body's name in error messages.
         internal JsonNode ToJson(string name)
         {
             var node = JsonNode.NewObject();
@@ -1234,6 +1483,9 @@ namespace GameBackend
             return node;
         }
 
+        /// <summary>
+        /// A value of PatchPlayerDataBody.Set.
+        /// </summary>
         internal sealed class SetOp
         {
             /// <summary>
@@ -1253,7 +1505,7 @@ namespace GameBackend
             /// </summary>
             public long? Version { get; set; }
 
-            /// <param name="name">The body's name in error messages.</param>
+            // name: the body's name in error messages.
             internal JsonNode ToJson(string name)
             {
                 var node = JsonNode.NewObject();
@@ -1287,7 +1539,7 @@ namespace GameBackend
             return ToJson("PutPlayerDataBody");
         }
 
-        /// <param name="name">The body's name in error messages.</param>
+        // name: the body's name in error messages.
         internal JsonNode ToJson(string name)
         {
             var node = JsonNode.NewObject();
@@ -1319,7 +1571,7 @@ namespace GameBackend
             return ToJson("PutSaveBody");
         }
 
-        /// <param name="name">The body's name in error messages.</param>
+        // name: the body's name in error messages.
         internal JsonNode ToJson(string name)
         {
             var node = JsonNode.NewObject();
@@ -1351,7 +1603,7 @@ namespace GameBackend
             return ToJson("SubmitScoreBody");
         }
 
-        /// <param name="name">The body's name in error messages.</param>
+        // name: the body's name in error messages.
         internal JsonNode ToJson(string name)
         {
             var node = JsonNode.NewObject();
@@ -1378,7 +1630,7 @@ namespace GameBackend
             return ToJson("CurrencyAmountBody");
         }
 
-        /// <param name="name">The body's name in error messages.</param>
+        // name: the body's name in error messages.
         internal JsonNode ToJson(string name)
         {
             var node = JsonNode.NewObject();
@@ -1409,7 +1661,7 @@ namespace GameBackend
             return ToJson("PurchaseBody");
         }
 
-        /// <param name="name">The body's name in error messages.</param>
+        // name: the body's name in error messages.
         internal JsonNode ToJson(string name)
         {
             var node = JsonNode.NewObject();
