@@ -458,7 +458,9 @@ function typeNote(field) {
   if (t.t === "raw") notes.push("Raw JSON text (compact).");
   if (t.t === "rawObject") notes.push("Raw JSON text of an object (compact).");
   if (field.emptyWhenAbsent) notes.push("Empty when the answer has none.");
-  else if (!field.required && !field.type.nullable) notes.push("Null when the answer has none.");
+  else if (!field.required && field.type.nullable) notes.push("May be null; null also when the answer has none.");
+  else if (!field.required) notes.push("Null when the answer has none.");
+  else if (field.type.nullable) notes.push("May be null.");
   return notes.join(" ");
 }
 

@@ -90,6 +90,7 @@ namespace GameBackend
         public string PlayerId { get; internal set; }
 
         /// <summary>
+        /// May be null.
         /// JSON: <c>displayName</c>.
         /// </summary>
         public string DisplayName { get; internal set; }
@@ -120,6 +121,7 @@ namespace GameBackend
         public List<string> Providers { get; internal set; }
 
         /// <summary>
+        /// May be null; null also when the answer has none.
         /// JSON: <c>lastLoginAt</c>.
         /// </summary>
         public DateTimeOffset? LastLoginAt { get; internal set; }
@@ -373,6 +375,7 @@ namespace GameBackend
 
         /// <summary>
         /// When the current period ends (UTC); null: never by itself.
+        /// May be null.
         /// JSON: <c>resetsAt</c>.
         /// </summary>
         public DateTimeOffset? ResetsAt { get; internal set; }
@@ -574,6 +577,7 @@ namespace GameBackend
         public string PlayerId { get; internal set; }
 
         /// <summary>
+        /// May be null.
         /// JSON: <c>displayName</c>.
         /// </summary>
         public string DisplayName { get; internal set; }
@@ -584,7 +588,7 @@ namespace GameBackend
         public double Score { get; internal set; }
 
         /// <summary>
-        /// Raw JSON text of an object (compact).
+        /// Raw JSON text of an object (compact). May be null.
         /// JSON: <c>metadata</c>.
         /// </summary>
         public string Metadata { get; internal set; }
@@ -927,12 +931,14 @@ namespace GameBackend
         public string Kind { get; internal set; }
 
         /// <summary>
+        /// May be null.
         /// JSON: <c>purchaseId</c>.
         /// </summary>
         public string PurchaseId { get; internal set; }
 
         /// <summary>
         /// For a reward: the leaderboard and period it pays for (the period as in `GET /leaderboards/{id}`); else null.
+        /// May be null.
         /// JSON: <c>source</c>.
         /// </summary>
         public RewardSource Source { get; internal set; }
@@ -1099,6 +1105,7 @@ namespace GameBackend
         public List<EconomyTransaction> Transactions { get; internal set; }
 
         /// <summary>
+        /// May be null.
         /// JSON: <c>nextCursor</c>.
         /// </summary>
         public string NextCursor { get; internal set; }
