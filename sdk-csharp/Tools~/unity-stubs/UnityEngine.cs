@@ -34,7 +34,6 @@ namespace UnityEngine
         WSAPlayerX64 = 19,
         WSAPlayerARM = 20,
         PS4 = 25,
-        XboxOne = 27,
         tvOS = 31,
         Switch = 32,
         GameCoreXboxSeries = 36,
@@ -69,7 +68,6 @@ namespace UnityEngine
 
     public class AsyncOperation : YieldInstruction
     {
-        public bool isDone { get { throw Stub.NotUnity(); } }
         public event Action<AsyncOperation> completed
         {
             add { throw Stub.NotUnity(); }
@@ -87,7 +85,6 @@ namespace UnityEngine
 
     public class Behaviour : Component
     {
-        public bool enabled { get { throw Stub.NotUnity(); } set { throw Stub.NotUnity(); } }
     }
 
     public class MonoBehaviour : Behaviour
@@ -116,6 +113,17 @@ namespace UnityEngine
     [AttributeUsage(AttributeTargets.Field, Inherited = true, AllowMultiple = false)]
     public sealed class SerializeField : Attribute
     {
+    }
+
+    public static class JsonUtility
+    {
+        public static string ToJson(object obj) { throw Stub.NotUnity(); }
+        public static T FromJson<T>(string json) { throw Stub.NotUnity(); }
+    }
+
+    public static class Random
+    {
+        public static int Range(int minInclusive, int maxExclusive) { throw Stub.NotUnity(); }
     }
 
     public class Debug
@@ -157,13 +165,11 @@ namespace UnityEngine.Networking
 
     public class UnityWebRequestAsyncOperation : AsyncOperation
     {
-        public UnityWebRequest webRequest { get { throw Stub.NotUnity(); } }
     }
 
     public class DownloadHandler : IDisposable
     {
         public byte[] data { get { throw Stub.NotUnity(); } }
-        public string text { get { throw Stub.NotUnity(); } }
         public void Dispose() { throw Stub.NotUnity(); }
     }
 
@@ -174,7 +180,6 @@ namespace UnityEngine.Networking
 
     public class UploadHandler : IDisposable
     {
-        public byte[] data { get { throw Stub.NotUnity(); } }
         public string contentType { get { throw Stub.NotUnity(); } set { throw Stub.NotUnity(); } }
         public void Dispose() { throw Stub.NotUnity(); }
     }
