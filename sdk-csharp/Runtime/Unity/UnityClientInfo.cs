@@ -11,7 +11,7 @@ namespace GameBackend
     public static class UnityClientInfo
     {
         /// <summary>Application.version, e.g. "1.4.2".</summary>
-        public static string ClientVersion
+        public static string Version
         {
             get { return Application.version; }
         }
