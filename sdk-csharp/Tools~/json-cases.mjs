@@ -7,13 +7,14 @@
 //   { "seed": n,
 //     "valid":   [{ "text": <JSON text with random whitespace and escapes>, "canonical": <compact form> }],
 //     "invalid": [<texts Node's JSON.parse refuses, made by mutating valid texts>],
-//     "doubles": [<JSON.stringify(x) for random finite doubles x, -0 excluded>] }
+//     "doubles": [{ "text": JSON.stringify(x), "bits": <x's IEEE 754 bits, 16 hex digits> }] for random
+//                finite doubles x (-0 excluded) }
 //
 // "canonical" is JSON.stringify(value) with U+2028/U+2029 escaped (the C# writer escapes them, JavaScript
 // does not). Number lexemes in "text" are JSON.stringify's, and members are written in the order
 // JSON.stringify uses, so JsonNode.Parse(text).ToJson() must equal canonical exactly.
-// "doubles": JsonNode.From(JsonNode.Parse(s).AsDouble()).ToJson() must give s back (the C# side
-// writes numbers the way JavaScript does).
+// "doubles": JsonNode.Parse(text).AsDouble() must have exactly those bits, and JsonNode.From(x).ToJson()
+// must give text back (the C# side writes numbers the way JavaScript does).
 import { writeFileSync } from 'node:fs';
 
 const out = process.argv[2];
@@ -212,11 +213,16 @@ while (valid.length < 2000) {
   valid.push({ text, canonical: c });
 }
 
+function wellFormed(s) {
+  return !/[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/.test(s);
+}
+
 const invalid = [];
 while (invalid.length < 1000) {
   const base = pick(valid).text;
   const text = mutate(chance(0.3) ? mutate(base) : base);
-  if (seen.has(text)) continue;
+  // A mutation may split a surrogate pair; keep the file valid UTF-16 (lone surrogates are covered by the unit tests).
+  if (seen.has(text) || !wellFormed(text)) continue;
   seen.add(text);
   try {
     JSON.parse(text);
@@ -229,7 +235,10 @@ const doubles = [];
 while (doubles.length < 1000) {
   const x = chance(0.7) ? randomDouble() : randomNumber();
   if (Object.is(x, -0)) continue;
-  doubles.push(JSON.stringify(x));
+  const view = new DataView(new ArrayBuffer(8));
+  view.setFloat64(0, x);
+  const bits = view.getBigUint64(0).toString(16).padStart(16, '0');
+  doubles.push({ text: JSON.stringify(x), bits });
 }
 
 writeFileSync(out, JSON.stringify({ seed, valid, invalid, doubles }) + '\n');

@@ -283,6 +283,32 @@ namespace GameBackend.Tests
             Assert.AreEqual(-2.5e-3, JsonNode.Parse("-2.5E-3").AsDouble());
         }
 
+        [TestCase("1.7976931348623158e308", 0x7FEFFFFFFFFFFFFFL)]     // rounds down to double.MaxValue
+        [TestCase("2.4703282292062328e-324", 1L)]                     // just above half of double.Epsilon
+        [TestCase("2.4703282292062327e-324", 0L)]                     // just below it
+        [TestCase("3e-324", 1L)]
+        [TestCase("9007199254740993", 0x4340000000000000L)]          // 2^53 + 1: the tie goes to the even 2^53
+        [TestCase("9007199254740995", 0x4340000000000002L)]          // 2^53 + 3: the tie goes to the even 2^53 + 4
+        [TestCase("5.648755457115915e-261", 0x09E63BEC22F6F257L)]   // Mono's double.Parse is one unit off here
+        [TestCase("0.1000000000000000055511151231257827021181583404541015625", 0x3FB999999999999AL)]   // 0.1 exactly
+        [TestCase("0.10000000000000000555111512312578270211815834045410156250000000000000000001", 0x3FB999999999999AL)]
+        public void AsDouble_RoundsToTheNearestDoubleExactly(string text, long bits)
+        {
+            Assert.AreEqual(bits, BitConverter.DoubleToInt64Bits(JsonNode.Parse(text).AsDouble()), text);
+        }
+
+        [Test]
+        public void AsDouble_HandlesHugeDigitCountsAndExponents()
+        {
+            Assert.AreEqual(1.0, JsonNode.Parse("1" + new string('0', 5000) + "e-5000").AsDouble());
+            Assert.AreEqual(0.1, JsonNode.Parse("0." + new string('0', 400) + "1e400").AsDouble());
+            Assert.AreEqual(0.0, JsonNode.Parse("1e-99999999999999999999").AsDouble());
+            Assert.AreEqual(double.NegativeInfinity, 1 / JsonNode.Parse("-1e-99999999999999999999").AsDouble());
+            Assert.AreEqual(0.0, JsonNode.Parse("0e99999999999999999999").AsDouble());
+            Assert.Throws<JsonException>(() => JsonNode.Parse("1e99999999999999999999").AsDouble());
+            Assert.Throws<JsonException>(() => JsonNode.Parse("1.7976931348623159e308").AsDouble());
+        }
+
         [TestCase(1.5, "1.5")]
         [TestCase(3.0, "3")]
         [TestCase(100.0, "100")]
@@ -308,6 +334,23 @@ namespace GameBackend.Tests
             var json = JsonNode.From(value).ToJson();
             Assert.AreEqual(expected, json);
             Assert.AreEqual(value, JsonNode.Parse(json).AsDouble());
+        }
+
+        // Given as bits: mcs reads double literals with Mono's double.Parse, which is off for some of these.
+        [TestCase(0x7758D9563E4B1ED8L, "8.012436601290304e+266")]     // Mono's "E15"/"R" give ...305e+266
+        [TestCase(unchecked((long)0xC3A67E129DFD1A81UL), "-810376692832747600")]
+        [TestCase(0x3EACB2E3EB9FEDDBL, "8.552906003429028e-7")]
+        [TestCase(0x09E63BEC22F6F257L, "5.648755457115915e-261")]
+        [TestCase(0x01AA74FE1C1E8908L, "1.2345678901234568e-300")]
+        [TestCase(0x58L, "4.35e-322")]
+        [TestCase(0x0010000000000000L, "2.2250738585072014e-308")]   // the smallest normal: a closer lower neighbour
+        [TestCase(0x000FFFFFFFFFFFFFL, "2.225073858507201e-308")]    // the largest subnormal
+        [TestCase(0x4340000000000001L, "9007199254740994")]
+        [TestCase(0x4415AF1D78B58C40L, "100000000000000000000")]
+        [TestCase(0x4415AF1D78B58C41L, "100000000000000020000")]
+        public void FromDouble_OfTheseBits_WritesWhatJavaScriptWrites(long bits, string expected)
+        {
+            Assert.AreEqual(expected, JsonNode.From(BitConverter.Int64BitsToDouble(bits)).ToJson());
         }
 
         [Test]
