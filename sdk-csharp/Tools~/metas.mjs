@@ -15,8 +15,8 @@
 // Moving or renaming a file changes its GUID: fine for this package, whose assets nothing
 // references by GUID (the sample is copied into the game's Assets/ with fresh metas by Unity).
 // The YAML is what Unity 2021.3 writes for each importer, byte for byte (trailing spaces included).
-import { createHash } from "node:crypto";
 import { execFileSync } from "node:child_process";
+import { createHash } from "node:crypto";
 import { existsSync, readdirSync, readFileSync, statSync, unlinkSync, writeFileSync } from "node:fs";
 import { dirname, join, relative, sep } from "node:path";
 import { fileURLToPath } from "node:url";
