@@ -29,7 +29,8 @@ namespace GameBackend.Json
         private string text;                                          // String: the value; Number: the lexeme
         private List<JsonNode> items;                                 // Array
         private List<KeyValuePair<string, JsonNode>> members;         // Object, in insertion order
-        private Dictionary<string, int> index;                        // Object: name -> position in members
+        private Dictionary<string, int> index;                        // Object with many members: name -> position
+        private const int IndexFrom = 9;                              // fewer members: a linear search is cheaper
 
         private JsonNode(JsonKind kind)
         {
@@ -114,11 +115,7 @@ namespace GameBackend.Json
         /// <summary>A new empty object.</summary>
         public static JsonNode NewObject()
         {
-            return new JsonNode(JsonKind.Object)
-            {
-                members = new List<KeyValuePair<string, JsonNode>>(),
-                index = new Dictionary<string, int>(StringComparer.Ordinal),
-            };
+            return new JsonNode(JsonKind.Object) { members = new List<KeyValuePair<string, JsonNode>>() };
         }
 
         /// <summary>A new empty array.</summary>
@@ -138,26 +135,46 @@ namespace GameBackend.Json
             if (name == null) throw new ArgumentNullException("name");
             if (kind != JsonKind.Object) throw new InvalidOperationException("Set needs an object, this is " + KindName(kind));
             if (value == null) value = Null;
-            int at;
-            if (index.TryGetValue(name, out at))
-            {
-                members[at] = new KeyValuePair<string, JsonNode>(name, value);
-            }
-            else
-            {
-                index.Add(name, members.Count);
-                members.Add(new KeyValuePair<string, JsonNode>(name, value));
-            }
+            int at = IndexOf(name);
+            if (at >= 0) members[at] = new KeyValuePair<string, JsonNode>(name, value);
+            else AppendMember(name, value);
             return this;
         }
 
         /// <summary>Adds a member while parsing; false when the name is already there.</summary>
         internal bool TryAddMember(string name, JsonNode value)
         {
-            if (index.ContainsKey(name)) return false;
-            index.Add(name, members.Count);
-            members.Add(new KeyValuePair<string, JsonNode>(name, value));
+            if (IndexOf(name) >= 0) return false;
+            AppendMember(name, value);
             return true;
+        }
+
+        private int IndexOf(string name)
+        {
+            if (index != null)
+            {
+                int at;
+                return index.TryGetValue(name, out at) ? at : -1;
+            }
+            for (int i = 0; i < members.Count; i++)
+            {
+                if (string.Equals(members[i].Key, name, StringComparison.Ordinal)) return i;
+            }
+            return -1;
+        }
+
+        private void AppendMember(string name, JsonNode value)
+        {
+            members.Add(new KeyValuePair<string, JsonNode>(name, value));
+            if (index != null)
+            {
+                index.Add(name, members.Count - 1);
+            }
+            else if (members.Count >= IndexFrom)
+            {
+                index = new Dictionary<string, int>(members.Count * 2, StringComparer.Ordinal);
+                for (int i = 0; i < members.Count; i++) index.Add(members[i].Key, i);
+            }
         }
 
         /// <summary>Appends an array item (null means the <see cref="Null"/> node). Returns this array.</summary>
@@ -214,14 +231,9 @@ namespace GameBackend.Json
         {
             if (kind != JsonKind.Object) throw WrongKind("an object");
             if (name == null) throw new ArgumentNullException("name");
-            int at;
-            if (index.TryGetValue(name, out at))
-            {
-                value = members[at].Value;
-                return true;
-            }
-            value = null;
-            return false;
+            int at = IndexOf(name);
+            value = at >= 0 ? members[at].Value : null;
+            return at >= 0;
         }
 
         /// <summary>An object's member names, in document (insertion) order.</summary>

@@ -85,7 +85,17 @@ namespace GameBackend.Tests
                 RedirectStandardOutput = true,
                 CreateNoWindow = true,
             };
-            using (var process = Process.Start(info))
+            Process started;
+            try
+            {
+                started = Process.Start(info);
+            }
+            catch (Exception e)
+            {
+                Assert.Fail("GB_JSON_CASES is unset and node could not be started to run " + script + ": " + e.Message);
+                return;
+            }
+            using (var process = started)
             {
                 var stderr = process.StandardError.ReadToEndAsync();
                 var stdout = process.StandardOutput.ReadToEndAsync();

@@ -649,6 +649,28 @@ namespace GameBackend.Tests
         }
 
         [Test]
+        public void LargeObjects_FindReplaceAndRefuseDuplicateMembers()
+        {
+            var sb = new StringBuilder("{");
+            for (int i = 0; i < 100; i++) sb.Append(i == 0 ? "" : ",").Append("\"k").Append(i).Append("\":").Append(i);
+            var text = sb.ToString() + "}";
+            var node = JsonNode.Parse(text);
+            Assert.AreEqual(100, node.Count);
+            for (int i = 0; i < 100; i++) Assert.AreEqual((long)i, node["k" + i].AsLong());
+            Assert.IsNull(node["k100"]);
+            node.Set("k50", JsonNode.From("x")).Set("new", JsonNode.Null);
+            Assert.AreEqual(101, node.Count);
+            Assert.AreEqual("k50", node.Keys.ElementAt(50));
+            Assert.AreEqual("x", node["k50"].AsString());
+            Assert.AreEqual("new", node.Keys.Last());
+            for (int dup = 1; dup < 100; dup += 7)
+            {
+                var withDuplicate = sb.ToString() + ",\"k" + dup + "\":0}";
+                Assert.AreEqual(sb.Length + 1, Refused(withDuplicate).Position, "duplicate of k" + dup);
+            }
+        }
+
+        [Test]
         public void Set_ReplacesAnExistingMemberInPlaceAndAppendsNewOnes()
         {
             var node = JsonNode.NewObject()
