@@ -1,7 +1,9 @@
 using System;
 using System.Collections.Generic;
+#if !UNITY_5_3_OR_NEWER || GAMEBACKEND_HTTPCLIENT
 using System.Net.Http;
 using System.Net.Http.Headers;
+#endif
 using System.Text;
 using System.Threading;
 using System.Threading.Tasks;
@@ -61,6 +63,9 @@ namespace GameBackend
         }
     }
 
+#if !UNITY_5_3_OR_NEWER || GAMEBACKEND_HTTPCLIENT
+    // Not compiled in Unity (UnityWebRequestTransport is the default there, and WebGL has no sockets) unless the
+    // project defines GAMEBACKEND_HTTPCLIENT, e.g. for a dedicated server build.
     /// <summary>The transport on System.Net.Http's <see cref="HttpClient"/>.</summary>
     public sealed class HttpClientTransport : IHttpTransport, IDisposable
     {
@@ -137,4 +142,5 @@ namespace GameBackend
             if (owned) client.Dispose();
         }
     }
+#endif
 }
