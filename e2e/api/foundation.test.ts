@@ -155,7 +155,7 @@ describe("routing", () => {
     }
   });
 
-  it("answers CORS preflights without a key", async () => {
+  it("answers CORS preflights without a key, allowing the headers the SDKs send (client identification included)", async () => {
     const res = await fetch(`${baseUrl()}${ANON}`, {
       method: "OPTIONS",
       headers: {
@@ -168,7 +168,8 @@ describe("routing", () => {
     expect(res.headers.get("access-control-allow-origin")).toBe("*");
     expect(res.headers.get("access-control-allow-methods")).toContain("POST");
     const allowed = res.headers.get("access-control-allow-headers") ?? "";
-    for (const h of ["X-API-Key", "Authorization", "Content-Type", "Idempotency-Key", "If-Match", "If-None-Match", "X-Player-Id"]) {
+    const sdkHeaders = ["X-Client-Version", "X-Platform"];
+    for (const h of ["X-API-Key", "Authorization", "Content-Type", "Idempotency-Key", "If-Match", "If-None-Match", "X-Player-Id", ...sdkHeaders]) {
       expect(allowed).toContain(h);
     }
   });

@@ -9,8 +9,9 @@ export function requestIdFrom(req: Request): string {
   return incoming && SANE_REQUEST_ID.test(incoming) ? incoming : randomUUID();
 }
 
+/** X-Client-Version and X-Platform: the SDKs' client identification (a WebGL build's preflight asks for them). */
 export const CORS_ALLOWED_HEADERS =
-  "X-API-Key, Authorization, Content-Type, Idempotency-Key, If-Match, If-None-Match, X-Player-Id, X-Request-Id";
+  "X-API-Key, Authorization, Content-Type, Idempotency-Key, If-Match, If-None-Match, X-Player-Id, X-Request-Id, X-Client-Version, X-Platform";
 export const CORS_EXPOSED_HEADERS =
   "X-Request-Id, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset, RateLimit-Policy, RateLimit, Retry-After, ETag, Idempotent-Replayed, Allow";
 
