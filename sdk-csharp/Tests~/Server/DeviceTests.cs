@@ -98,7 +98,7 @@ namespace GameBackend.Tests
         [Test]
         public void The_constructor_refuses_a_server_key_with_an_ArgumentException_that_says_why()
         {
-            var options = new GameClientOptions { BaseUrl = TestEnv.BaseUrl, ApiKey = "gb_server_0123456789abcdef", SessionStore = new MemorySessionStore() };
+            var options = new GameClientOptions { BaseUrl = TestEnv.BaseUrl, ApiKey = project.ServerKey ?? "gb_server_0123456789abcdef", SessionStore = new MemorySessionStore() };
             ArgumentException error = Assert.Throws<ArgumentException>(() => new GameClient(options));
             StringAssert.Contains("server key", error.Message.ToLowerInvariant());
         }

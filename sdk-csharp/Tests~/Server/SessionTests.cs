@@ -86,7 +86,7 @@ namespace GameBackend.Tests
             string expired = Fixtures.ExpiredAccessToken(project, session);
             // The client believes its token is good for ten more minutes; only the server knows better.
             Stores.Rewrite(store, "accessToken", JsonNode.From(expired));
-            Stores.Rewrite(store, "expiresAt", JsonNode.From(Clock.EpochMs(DateTimeOffset.UtcNow) + 600000));
+            Stores.Rewrite(store, "expiresAt", JsonNode.From(TestClock.EpochMs(DateTimeOffset.UtcNow) + 600000));
             var rec = new RecordingTransport();
             GameClient game = On(store, rec);
 

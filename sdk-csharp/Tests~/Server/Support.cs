@@ -76,7 +76,7 @@ namespace GameBackend.Tests
         }
     }
 
-    public static class Clock
+    public static class TestClock
     {
         static readonly Stopwatch watch = Stopwatch.StartNew();
 
@@ -167,7 +167,7 @@ namespace GameBackend.Tests
                 Path = PathOf(request.Url),
                 RequestHeaders = headers,
                 IdempotencyKey = key,
-                StartedMs = Clock.NowMs,
+                StartedMs = TestClock.NowMs,
             };
             try
             {
@@ -185,7 +185,7 @@ namespace GameBackend.Tests
             }
             finally
             {
-                entry.EndedMs = Clock.NowMs;
+                entry.EndedMs = TestClock.NowMs;
                 lock (log) log.Add(entry);
             }
         }
@@ -249,6 +249,8 @@ namespace GameBackend.Tests
     {
         public string ProjectId;
         public string ClientKey;
+        /// <summary>The project's server key (gb_server_…), which a game client must refuse.</summary>
+        public string ServerKey;
         /// <summary>The app this project is served by (a dedicated app for shortWindow projects).</summary>
         public string BaseUrl;
     }
@@ -310,6 +312,7 @@ namespace GameBackend.Tests
             {
                 ProjectId = made["projectId"].AsString(),
                 ClientKey = made["clientKey"].AsString(),
+                ServerKey = made["serverKey"] != null ? made["serverKey"].AsString() : null,
                 BaseUrl = made["baseUrl"].AsString().TrimEnd('/'),
             };
         }
@@ -383,7 +386,7 @@ namespace GameBackend.Tests
         /// <summary>The stored access token believed expired since a second ago.</summary>
         public static void ExpireLocally(ISessionStore store)
         {
-            Rewrite(store, "expiresAt", JsonNode.From(Clock.EpochMs(DateTimeOffset.UtcNow) - 1000));
+            Rewrite(store, "expiresAt", JsonNode.From(TestClock.EpochMs(DateTimeOffset.UtcNow) - 1000));
         }
 
         /// <summary>The session and the device secret, copied as a backup or a cloud-synced file would carry them.</summary>
@@ -406,7 +409,7 @@ namespace GameBackend.Tests
                 .Set("playerId", JsonNode.From(session.PlayerId))
                 .Set("accessToken", JsonNode.From(session.AccessToken))
                 .Set("refreshToken", JsonNode.From(session.RefreshToken))
-                .Set("expiresAt", JsonNode.From(Clock.EpochMs(session.ExpiresAt)));
+                .Set("expiresAt", JsonNode.From(TestClock.EpochMs(session.ExpiresAt)));
             Sync.Run(() => store.SetAsync(Fixtures.SessionKey, json.ToJson()));
             return store;
         }
