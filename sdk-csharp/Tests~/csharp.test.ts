@@ -179,7 +179,9 @@ it(
     const exe = path.join(bin, "HeadlessSample.exe");
     if (!existsSync(exe)) ctx.skip("sdk-csharp/Samples~/Headless/ has no sources yet");
     if (!fixtures || !work) throw new Error("the fixture server did not start");
-    const demo = (await (await fetch(`${fixtures.url}/demo`, { method: "POST" })).json()) as { clientKey: string; baseUrl: string };
+    const answer = await fetch(`${fixtures.url}/demo`, { method: "POST" });
+    const demo = (await answer.json()) as { clientKey: string; baseUrl: string; error?: string };
+    expect(answer.status, demo.error).toBe(200);
     const sample = await runProcess("mono", ["--debug", exe], {
       cwd: work,
       env: { ...NO_PROXY, GB_BASE_URL: demo.baseUrl, GB_API_KEY: demo.clientKey, GB_SESSION_FILE: path.join(work, "sample-session.json") },

@@ -1,15 +1,18 @@
-import { readFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import path from "node:path";
 import { inject } from "vitest";
+import { makeProject } from "@/e2e/support/fixtures";
 import { type StartedApp, startApp } from "@/e2e/support/global-setup";
 import { type TcpProxy, tcpProxy } from "@/e2e/support/tcp-proxy";
 import { expiredAccessToken, sessionIdOf } from "@/e2e/support/tokens";
 import { gameProject } from "@/sdk/test/support";
 import { prisma } from "@/server/db";
-import type { DemoFile } from "@/server/demo-seed";
+import { DEMO_LEADERBOARDS, type DemoFile } from "@/server/demo-seed";
 import { revokeSessions } from "@/server/services/auth/sessions";
+import { createCurrency, createItem, createPurchase } from "@/server/services/economy/definitions";
+import { createLeaderboard } from "@/server/services/leaderboards/definitions";
 
 /**
  * The fixture server: what only the test process can do, over HTTP for the C# suite (NUnit, in
@@ -26,10 +29,13 @@ import { revokeSessions } from "@/server/services/auth/sessions";
  *     first call can take a minute on a busy machine. Otherwise `baseUrl` is GB_BASE_URL.
  *
  *   POST /demo  → 200 { "clientKey", "baseUrl" }
- *     The demo the app seeded at start (server/demo-seed.ts, read from the data directory's
- *     demo.json): Pro plan; boards "high-scores", "speedrun", "total-kills"; currencies "coins"
- *     (initial 100, client-writable) and "gems" (server only); items "sword", "potion"; purchases
- *     "buy-potion", "drink-potion", "buy-sword". Shared by every caller (one per database).
+ *     A project shaped like the seeded demo (server/demo-seed.ts): Pro plan; boards
+ *     "high-scores", "speedrun", "total-kills" (DEMO_LEADERBOARDS); currencies "coins" (initial
+ *     100, client-writable) and "gems" (server only); items "sword", "potion"; purchases
+ *     "buy-potion", "drink-potion", "buy-sword". The app under test runs in production on its
+ *     own database, where the launcher seeds no demo; seedDemo() would add the demo's instance
+ *     admin to the suite's shared database, so the project is made here with the seed's ids (its
+ *     demo.json is reused when the app did seed one). One per fixture server, shared by callers.
  *
  *   POST /tokens/expired  { "projectId", "playerId", "accessToken" }  → 200 { "accessToken" }
  *     An access token of the same session (the `sid` of `accessToken`), signed with the app's
@@ -49,6 +55,48 @@ import { revokeSessions } from "@/server/services/auth/sessions";
  *     Revokes every session of the player server-side (as a password reset does); answers once
  *     the app's session cache has expired, so the app refuses the tokens from then on.
  */
+/** The client key of a project shaped like the demo: the app's own demo when it seeded one, else a copy made with the seed's ids. */
+async function demoProject(): Promise<string> {
+  const file = path.join(inject("dataDir"), "demo.json");
+  if (existsSync(file)) return (JSON.parse(readFileSync(file, "utf8")) as DemoFile).apiKey;
+  const { projectId, clientKey } = await makeProject({ plan: "PRO", name: "Demo Game" });
+  for (const input of DEMO_LEADERBOARDS) await createLeaderboard({ projectId, input });
+  // As seedDemoEconomy in server/demo-seed.ts (not exported).
+  await createCurrency({
+    projectId,
+    input: { id: "coins", name: "Coins", initialBalance: 100, maxBalance: 1_000_000, clientWritable: true },
+  });
+  await createCurrency({ projectId, input: { id: "gems", name: "Gems", initialBalance: 0, clientWritable: false } });
+  await createItem({ projectId, input: { id: "sword", name: "Sword" } });
+  await createItem({ projectId, input: { id: "potion", name: "Potion" } });
+  await createPurchase({
+    projectId,
+    input: {
+      id: "buy-potion",
+      name: "Buy a potion",
+      costs: [{ currencyId: "coins", amount: 10 }],
+      rewards: [{ itemId: "potion", quantity: 1 }],
+    },
+  });
+  await createPurchase({
+    projectId,
+    input: { id: "drink-potion", name: "Drink a potion", costs: [{ itemId: "potion", quantity: 1 }], rewards: [] },
+  });
+  await createPurchase({
+    projectId,
+    input: {
+      id: "buy-sword",
+      name: "Buy a sword",
+      costs: [
+        { currencyId: "coins", amount: 50 },
+        { currencyId: "gems", amount: 1 },
+      ],
+      rewards: [{ itemId: "sword", quantity: 1 }],
+    },
+  });
+  return clientKey;
+}
+
 export type FixtureServer = { url: string; close: () => Promise<void>; prewarmShortWindowApp: () => void };
 
 class HttpError extends Error {
@@ -85,6 +133,7 @@ export async function startFixtureServer(): Promise<FixtureServer> {
   const appUrl = inject("baseUrl");
   const proxies = new Map<number, TcpProxy>();
   let shortWindowApp: Promise<StartedApp> | undefined;
+  let demo: Promise<string> | undefined;
 
   const shortWindow = (): Promise<StartedApp> => {
     // As sdk/test/retries.test.ts's dedicatedApp: the suite's database, a 2-second window, no Redis.
@@ -117,14 +166,8 @@ export async function startFixtureServer(): Promise<FixtureServer> {
     }
     if (route === "POST /demo") {
       await readJson(req);
-      const file = path.join(inject("dataDir"), "demo.json");
-      let demo: DemoFile;
-      try {
-        demo = JSON.parse(readFileSync(file, "utf8")) as DemoFile;
-      } catch (error) {
-        throw new HttpError(500, `the app did not seed the demo (${file}: ${(error as Error).message})`);
-      }
-      return { status: 200, body: { clientKey: demo.apiKey, baseUrl: appUrl } };
+      demo ??= demoProject();
+      return { status: 200, body: { clientKey: await demo, baseUrl: appUrl } };
     }
     if (route === "POST /tokens/expired") {
       const body = await readJson(req);
