@@ -214,6 +214,7 @@ export function outputByTest(stdout: string): Map<string, string> {
   const byTest = new Map<string, string>();
   let current: string | undefined;
   for (const line of stdout.split("\n")) {
+    if (line.startsWith("Tests run: ")) break; // the summary after the last test
     const label = /^\*\*\*\*\* (\S+)/.exec(line);
     if (label?.[1]) {
       current = label[1];
