@@ -193,7 +193,15 @@ export function parseNUnitXml(xml: string): NUnitResult[] {
       success: attrs.success === "True",
       time: Number(attrs.time ?? 0),
       message: message === undefined ? "" : xmlText(message).trim(),
-      stackTrace: stack === undefined ? "" : xmlText(stack).trim(),
+      // NUnit's own reflection frames (how it invoked the test) say nothing about the failure.
+      stackTrace:
+        stack === undefined
+          ? ""
+          : xmlText(stack)
+              .split("\n")
+              .filter((line) => !/\(wrapper managed-to-native\)|System\.Reflection\.RuntimeMethodInfo\.Invoke/.test(line))
+              .join("\n")
+              .trim(),
     });
   }
   return results;
