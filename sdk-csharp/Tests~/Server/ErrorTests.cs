@@ -1,5 +1,7 @@
 using System;
 using System.Linq;
+using System.Threading;
+using System.Threading.Tasks;
 using GameBackend.Json;
 using NUnit.Framework;
 using static GameBackend.Tests.Sync;
@@ -62,6 +64,22 @@ namespace GameBackend.Tests
         {
             GameClient game = Fixtures.Client(project, o => o.Transport = new CaptivePortalTransport());
             ThrowsApi(200, "UNEXPECTED_RESPONSE", () => game.Leaderboards.PageAsync("high"));
+        }
+
+        [Test]
+        public void A_call_cancelled_while_its_answer_is_on_the_way_throws_OperationCanceledException_and_is_not_retried()
+        {
+            var rec = new RecordingTransport();
+            var holding = new HoldingTransport(rec, "/leaderboards/high");
+            GameClient game = Fixtures.Client(project, o => o.Transport = holding);
+            var cancel = new CancellationTokenSource();
+
+            Task<LeaderboardPage> page = Task.Run(() => game.Leaderboards.PageAsync("high", 0, 10, cancel.Token));
+            holding.WaitUntilHolding();
+            cancel.Cancel();
+
+            Throws<OperationCanceledException>(() => page);
+            Assert.AreEqual(1, rec.To("/leaderboards/high").Count, "sent once");
         }
 
         [Test]

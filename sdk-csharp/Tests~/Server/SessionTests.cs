@@ -2,6 +2,7 @@ using System;
 using System.Collections.Generic;
 using System.IO;
 using System.Linq;
+using System.Threading;
 using System.Threading.Tasks;
 using GameBackend.Json;
 using NUnit.Framework;
@@ -196,6 +197,61 @@ namespace GameBackend.Tests
             ThrowsApi(401, "INVALID_API_KEY", () => game.Players.MeAsync());
             Assert.AreEqual(session.RefreshToken, game.Session.RefreshToken);
             Assert.AreEqual(session.RefreshToken, Stores.StoredSession(store)["refreshToken"].AsString());
+        }
+        [Test]
+        public void A_store_that_answers_later_is_restored_once_ReadyAsync_completes()
+        {
+            var memory = new MemorySessionStore();
+            Session session = Run(() => On(memory).Auth.AnonymousAsync());
+            var slow = new GatedStore(memory);
+            GameClient restored = On(slow);
+            Assert.IsNull(restored.Session, "nothing read yet");
+            Task ready = restored.ReadyAsync();
+            slow.Open();
+            Run(() => ready);
+            Assert.IsNotNull(restored.Session);
+            Assert.AreEqual(session.PlayerId, restored.Session.PlayerId);
+        }
+
+        [Test]
+        public void LogoutAsync_called_before_a_slow_store_restored_the_session_still_ends_it_on_the_server()
+        {
+            var memory = new MemorySessionStore();
+            Session session = Run(() => On(memory).Auth.AnonymousAsync());
+            var slow = new GatedStore(memory);
+            GameClient game = On(slow);
+            Task logout = game.Auth.LogoutAsync();
+            slow.Open();
+            Run(() => logout);
+
+            Assert.IsNull(game.Session);
+            Assert.IsNull(Run(() => memory.GetAsync(Fixtures.SessionKey)), "the store forgot the session");
+            MemorySessionStore twin = Stores.Holding(session);
+            Stores.ExpireLocally(twin);
+            Throws<SessionEndedException>(() => On(twin).Players.MeAsync());
+        }
+
+        [Test]
+        public void One_caller_cancelling_a_shared_refresh_gets_OperationCanceledException_and_the_other_caller_and_the_session_go_on()
+        {
+            var store = new MemorySessionStore();
+            Session session = Run(() => On(store).Auth.AnonymousAsync());
+            Stores.ExpireLocally(store);
+            var holding = new HoldingTransport("/auth/refresh");
+            GameClient game = On(store, holding);
+            var cancel = new CancellationTokenSource();
+
+            Task<PlayerProfile> first = Task.Run(() => game.Players.MeAsync(cancel.Token));
+            Task<PlayerProfile> second = Task.Run(() => game.Players.MeAsync());
+            holding.WaitUntilHolding();
+            cancel.Cancel();
+            Throws<OperationCanceledException>(() => first);
+            holding.Release();
+
+            Assert.AreEqual(session.PlayerId, Run(() => second).PlayerId);
+            string stored = Stores.StoredSession(store)["refreshToken"].AsString();
+            Assert.AreNotEqual(session.RefreshToken, stored, "the refresh went through");
+            Assert.AreEqual(game.Session.RefreshToken, stored);
         }
     }
 }

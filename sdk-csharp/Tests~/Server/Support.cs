@@ -227,9 +227,44 @@ namespace GameBackend.Tests
             if (RecordingTransport.PathOf(request.Url).EndsWith(suffix, StringComparison.Ordinal))
             {
                 reached.TrySetResult(true);
-                await gate.Task;
+                // As a real transport: a cancelled call stops waiting with OperationCanceledException.
+                await Task.WhenAny(gate.Task, Task.Delay(Timeout.Infinite, cancellationToken));
+                cancellationToken.ThrowIfCancellationRequested();
             }
             return response;
+        }
+    }
+
+    /// <summary>A store whose reads wait until the test opens it (a slow disk, AsyncStorage, PlayerPrefs on a busy frame).</summary>
+    public sealed class GatedStore : ISessionStore
+    {
+        readonly ISessionStore inner;
+        readonly TaskCompletionSource<bool> gate = new TaskCompletionSource<bool>(TaskCreationOptions.RunContinuationsAsynchronously);
+
+        public GatedStore(ISessionStore inner)
+        {
+            this.inner = inner;
+        }
+
+        public void Open()
+        {
+            gate.TrySetResult(true);
+        }
+
+        public async Task<string> GetAsync(string key)
+        {
+            await gate.Task;
+            return await inner.GetAsync(key);
+        }
+
+        public Task SetAsync(string key, string value)
+        {
+            return inner.SetAsync(key, value);
+        }
+
+        public Task RemoveAsync(string key)
+        {
+            return inner.RemoveAsync(key);
         }
     }
 
