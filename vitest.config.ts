@@ -4,7 +4,8 @@ import { defineConfig } from "vitest/config";
 /**
  * Two projects: `unit` (server/**: pure functions, the OpenAPI document, migrations against a
  * scratch database — no app) and `integration` (e2e/api, e2e/browser: the real app started by
- * the launcher on a fresh database, tested over HTTP). `npm test` runs both;
+ * the launcher on a fresh database, tested over HTTP; the TypeScript SDK's and the C# SDK's
+ * real-server suites too). `npm test` runs both;
  * `npx vitest run --project unit` is the quick loop.
  */
 // `server-only` throws outside React's server condition; vitest runs server code as plain Node.
@@ -34,7 +35,7 @@ export default defineConfig({
         resolve: { alias },
         test: {
           name: "integration",
-          include: ["e2e/api/**/*.test.ts", "e2e/browser/**/*.test.ts", "sdk/test/**/*.test.ts"],
+          include: ["e2e/api/**/*.test.ts", "e2e/browser/**/*.test.ts", "sdk/test/**/*.test.ts", "sdk-csharp/Tests~/**/*.test.ts"],
           globalSetup: ["e2e/support/global-setup.ts"],
           setupFiles: ["e2e/support/worker-env.ts"],
           testTimeout: 30_000,
