@@ -169,7 +169,16 @@ describe("routing", () => {
     expect(res.headers.get("access-control-allow-methods")).toContain("POST");
     const allowed = res.headers.get("access-control-allow-headers") ?? "";
     const sdkHeaders = ["X-Client-Version", "X-Platform"];
-    for (const h of ["X-API-Key", "Authorization", "Content-Type", "Idempotency-Key", "If-Match", "If-None-Match", "X-Player-Id", ...sdkHeaders]) {
+    for (const h of [
+      "X-API-Key",
+      "Authorization",
+      "Content-Type",
+      "Idempotency-Key",
+      "If-Match",
+      "If-None-Match",
+      "X-Player-Id",
+      ...sdkHeaders,
+    ]) {
       expect(allowed).toContain(h);
     }
   });

@@ -2,10 +2,10 @@
 // Builds the C# SDK with Mono's C# compiler (mcs 6.8, C# 7.2): the compiler is the enforcement of
 // the C# subset that both mcs and Unity's Roslyn accept (sdk-csharp/DESIGN.md).
 //
-//   node sdk-csharp/Tools~/build.mjs            Runtime/**/*.cs -> sdk-csharp/bin/GameBackend.dll
+//   node sdk-csharp/Tools~/build.mjs            Runtime/**/*.cs -> sdk-csharp/bin~/GameBackend.dll
 //                                               (the Unity-only files are #if UNITY_5_3_OR_NEWER: empty here)
-//        --tests   also Tests~/**/*.cs          -> sdk-csharp/bin/GameBackend.Tests.dll (NUnit 2.6)
-//                  and  Samples~/Headless/*.cs  -> sdk-csharp/bin/HeadlessSample.exe
+//        --tests   also Tests~/**/*.cs          -> sdk-csharp/bin~/GameBackend.Tests.dll (NUnit 2.6)
+//                  and  Samples~/Headless/*.cs  -> sdk-csharp/bin~/HeadlessSample.exe
 //        --unity   also Runtime again with -define:UNITY_5_3_OR_NEWER against a stub UnityEngine.dll
 //                  built from Tools~/unity-stubs/*.cs (proves the Unity-only files compile; never run)
 //
@@ -18,7 +18,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSy
 import path from "node:path";
 
 const sdk = path.resolve(import.meta.dirname, "..");
-const bin = path.join(sdk, "bin");
+const bin = path.join(sdk, "bin~");
 const NUNIT_FRAMEWORK = "/usr/lib/cli/nunit.framework-2.6.3/nunit.framework.dll";
 const DOC_WARNINGS = "1570,1571,1572,1573,1574,1580,1581,1584,1587,1589,1590,1592,1710,1711,1712,1723";
 const DEBIAN_PACKAGES = "mono-mcs libmono-system-net-http4.0-cil nunit-console libnunit-framework2.6.3-cil";

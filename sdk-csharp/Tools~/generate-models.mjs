@@ -127,7 +127,9 @@ const KNOWN_KEYWORDS = new Set([
 const STRING_FORMATS = new Set(["uuid", "email", "date", "uri"]);
 
 function pascal(name) {
-  const parts = String(name).split(/[^A-Za-z0-9]+/).filter(Boolean);
+  const parts = String(name)
+    .split(/[^A-Za-z0-9]+/)
+    .filter(Boolean);
   const id = parts
     .map((p) => (p === p.toUpperCase() ? p.charAt(0) + p.slice(1).toLowerCase() : p.charAt(0).toUpperCase() + p.slice(1)))
     .join("");
@@ -150,7 +152,22 @@ const refName = (ref) => {
 
 /** Stable text of a schema without the keywords that do not change its shape (for comparing union members). */
 function shapeOf(schema) {
-  const ignore = new Set(["description", "example", "examples", "title", "pattern", "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "minLength", "maxLength", "minItems", "maxItems", "default"]);
+  const ignore = new Set([
+    "description",
+    "example",
+    "examples",
+    "title",
+    "pattern",
+    "minimum",
+    "maximum",
+    "exclusiveMinimum",
+    "exclusiveMaximum",
+    "minLength",
+    "maxLength",
+    "minItems",
+    "maxItems",
+    "default",
+  ]);
   const walk = (s) => {
     if (Array.isArray(s)) return s.map(walk);
     if (s === null || typeof s !== "object") return s;
@@ -169,9 +186,7 @@ function xmlEscape(text) {
 function docComment(indent, lines) {
   const text = lines.filter((l) => l !== undefined && l !== null && l !== "").join("\n");
   if (!text) return [];
-  const body = text
-    .split(/\r?\n/)
-    .map((l) => `${indent}/// ${l}`.trimEnd());
+  const body = text.split(/\r?\n/).map((l) => `${indent}/// ${l}`.trimEnd());
   return [`${indent}/// <summary>`, ...body, `${indent}/// </summary>`];
 }
 
@@ -220,7 +235,10 @@ function generate(doc) {
   };
 
   function mapType(schema, where, inBody) {
-    if (schema === true || (schema && typeof schema === "object" && Object.keys(schema).every((k) => k === "description" || k === "example")))
+    if (
+      schema === true ||
+      (schema && typeof schema === "object" && Object.keys(schema).every((k) => k === "description" || k === "example"))
+    )
       return { t: "raw", nullable: false };
     if (!schema || typeof schema !== "object") fail(`${where}: cannot map schema ${JSON.stringify(schema)}`);
     for (const key of Object.keys(schema)) if (!KNOWN_KEYWORDS.has(key)) fail(`${where}: cannot map keyword "${key}"`);
@@ -266,13 +284,14 @@ function generate(doc) {
         const props = Object.keys(schema.properties ?? {});
         const extra = schema.additionalProperties;
         if (props.length > 0) {
-          if (extra !== false && extra !== undefined) fail(`${where}: an object with both properties and additionalProperties cannot be mapped`);
+          if (extra !== false && extra !== undefined)
+            fail(`${where}: an object with both properties and additionalProperties cannot be mapped`);
           return { t: "nested", schema, nullable };
         }
         if (extra === undefined || extra === true || (typeof extra === "object" && mapType(extra, `${where}{}`, inBody).t === "raw"))
           return { t: "rawObject", nullable };
         if (extra && typeof extra === "object" && inBody) return { t: "map", of: mapType(extra, `${where}{}`, inBody), nullable };
-        fail(`${where}: cannot map an object without properties whose values are ${JSON.stringify(extra)}`);
+        return fail(`${where}: cannot map an object without properties whose values are ${JSON.stringify(extra)}`);
       }
       // falls through: fail() throws
       default:
@@ -296,7 +315,8 @@ function generate(doc) {
         if (existing) {
           const a = { ...existing.type, nullable: false, schema: existing.type.schema && shapeOf(existing.type.schema) };
           const b = { ...type, nullable: false, schema: type.schema && shapeOf(type.schema) };
-          if (JSON.stringify(a) !== JSON.stringify(b)) fail(`${where}: differs in type from ${existing.where}; the union ${name} cannot hold both`);
+          if (JSON.stringify(a) !== JSON.stringify(b))
+            fail(`${where}: differs in type from ${existing.where}; the union ${name} cannot hold both`);
           existing.type.nullable ||= type.nullable;
           existing.requiredEverywhere &&= required;
           existing.optionalSomewhere ||= !required;
@@ -307,7 +327,9 @@ function generate(doc) {
         }
       }
     }
-    if (only) for (const json of only) if (!fields.has(json)) fail(`${name}: the table lists field ${json}, which ${members.map((m) => m.label).join(", ")} lacks`);
+    if (only)
+      for (const json of only)
+        if (!fields.has(json)) fail(`${name}: the table lists field ${json}, which ${members.map((m) => m.label).join(", ")} lacks`);
 
     const cls = { name, path: csPath, access, doc, inBody, rawWhole, fields: [], nested: [] };
     const memberNames = new Set();
@@ -342,17 +364,25 @@ function generate(doc) {
       const simple = NESTED_NAMES[key] ?? (isItem && field.type.t === "list" ? pascal(singular(field.json)) : pascal(field.json));
       if (memberNames.has(simple))
         fail(`${key}: its nested class would be named ${simple}, like a member of ${name}: name it in NESTED_NAMES`);
-      if (cls.nested.some((n) => n.simple === simple)) fail(`${key}: two nested classes of ${name} are named ${simple}: name one in NESTED_NAMES`);
+      if (cls.nested.some((n) => n.simple === simple))
+        fail(`${key}: two nested classes of ${name} are named ${simple}: name one in NESTED_NAMES`);
       const nested = buildClass({
         name: `${name}.${simple}`,
         path: `${csPath}.${simple}`,
         members: [{ label: `${field.json} of ${members.map((m) => m.label).join("/")}`, schema: t.schema }],
         access: "public",
-        doc: t.schema.description ?? (field.type.t === "list" ? `An item of ${name}.${field.cs}.` : field.type.t === "map" ? `A value of ${name}.${field.cs}.` : `The object of ${name}.${field.cs}.`),
+        doc:
+          t.schema.description ??
+          (field.type.t === "list"
+            ? `An item of ${name}.${field.cs}.`
+            : field.type.t === "map"
+              ? `A value of ${name}.${field.cs}.`
+              : `The object of ${name}.${field.cs}.`),
         inBody,
       });
       nested.simple = simple;
-      if (nested.fields.some((f) => f.cs === simple)) fail(`${key}: its nested class ${simple} has a member named ${simple}: name it in NESTED_NAMES`);
+      if (nested.fields.some((f) => f.cs === simple))
+        fail(`${key}: its nested class ${simple} has a member named ${simple}: name it in NESTED_NAMES`);
       t.cls = simple;
       cls.nested.push(nested);
     }
@@ -363,10 +393,26 @@ function generate(doc) {
     const members = model.schemas.map((s) => ({ label: s, schema: schemas[s] }));
     const descriptions = members.map((m) => m.schema.description).filter(Boolean);
     const doc = [`The contract's ${model.schemas.join(" ∪ ")}.`, ...descriptions].join("\n");
-    return buildClass({ name: model.name, path: model.name, members, access: model.access ?? "public", doc, inBody: false, rawWhole: model.rawWhole, only: model.only });
+    return buildClass({
+      name: model.name,
+      path: model.name,
+      members,
+      access: model.access ?? "public",
+      doc,
+      inBody: false,
+      rawWhole: model.rawWhole,
+      only: model.only,
+    });
   });
   const bodies = BODIES.map((name) =>
-    buildClass({ name, path: name, members: [{ label: name, schema: schemas[name] }], access: "internal", doc: schemas[name].description, inBody: true }),
+    buildClass({
+      name,
+      path: name,
+      members: [{ label: name, schema: schemas[name] }],
+      access: "internal",
+      doc: schemas[name].description,
+      inBody: true,
+    }),
   );
   const takenBy = new Map(BODIES.map((name) => [name, []]));
 
@@ -398,9 +444,11 @@ function generate(doc) {
         const schema = response.content?.["application/json"]?.schema;
         if (!schema) continue;
         const names = refsIn(schema);
-        if (names.length === 0) fail(`${label} ${status}: an inline answer schema cannot be mapped; give it a component schema in the table`);
+        if (names.length === 0)
+          fail(`${label} ${status}: an inline answer schema cannot be mapped; give it a component schema in the table`);
         for (const n of names)
-          if (!classOfSchema.has(n) && !(n in NOT_MODELLED)) fail(`${label} ${status}: answers with schema ${n}, which the table does not map`);
+          if (!classOfSchema.has(n) && !(n in NOT_MODELLED))
+            fail(`${label} ${status}: answers with schema ${n}, which the table does not map`);
       }
     }
   }
@@ -482,7 +530,9 @@ function readExpr(field, cls) {
     case "bool":
     case "date": {
       const name = { long: "Long", double: "Double", bool: "Bool", date: "Date" }[t.t];
-      return nullableRead ? `ModelJson.Read${name}OrNull(${args(`, ${t.nullable ? "true" : "false"}`)})` : `ModelJson.Read${name}(node, C, path, ${csString(field.json)})`;
+      return nullableRead
+        ? `ModelJson.Read${name}OrNull(${args(`, ${t.nullable ? "true" : "false"}`)})`
+        : `ModelJson.Read${name}(node, C, path, ${csString(field.json)})`;
     }
     case "list":
       return `ModelJson.ReadList(${args(`, ${t.nullable ? "true" : "false"}, ${field.emptyWhenAbsent ? "true" : "false"}, ${itemReader(t.of, cls)}`)})`;
@@ -531,7 +581,9 @@ function emitModel(cls, indent) {
     out.push(`${i1}public string ${cls.rawWhole} { get; internal set; }`, "");
   }
   for (const field of cls.fields) {
-    out.push(...docComment(i1, [field.description && xmlEscape(field.description), typeNote(field), `JSON: <c>${xmlEscape(field.json)}</c>.`]));
+    out.push(
+      ...docComment(i1, [field.description && xmlEscape(field.description), typeNote(field), `JSON: <c>${xmlEscape(field.json)}</c>.`]),
+    );
     out.push(`${i1}public ${csType(field.type, field.required)} ${field.cs} { get; internal set; }`, "");
   }
   out.push(`${i1}internal static ${simple} FromJson(JsonNode node)`, `${i1}{`, `${i2}return FromJson(node, "$");`, `${i1}}`, "");
@@ -585,7 +637,8 @@ function writeStatements(field, cls, i2) {
     const of = t.of;
     if (of.nullable || ["list", "map"].includes(of.t)) fail(`${cls.name}.${field.json}: cannot write nested collections`);
     const itemValueType = ["long", "double", "bool"].includes(of.t);
-    const nullCheck = (v, lbl) => (itemValueType ? [] : [`${i2}        if (${v} == null) throw new ArgumentException(${lbl} + " must not hold null", ${lbl});`]);
+    const nullCheck = (v, lbl) =>
+      itemValueType ? [] : [`${i2}        if (${v} == null) throw new ArgumentException(${lbl} + " must not hold null", ${lbl});`];
     if (field.required) out.push(`${i2}if (${prop} == null) throw new ArgumentException(${label} + " is required", ${label});`);
     out.push(`${i2}if (${prop} != null)`, `${i2}{`);
     if (t.t === "list") {
@@ -609,7 +662,8 @@ function writeStatements(field, cls, i2) {
   if (field.required && t.nullable) {
     // Written even when null (null means something, e.g. PatchProfileBody.DisplayName clears the name).
     if (isValueType) out.push(`${i2}node.Set(${key}, ${prop}.HasValue ? ${valueExpr(t, `${prop}.Value`, label)} : JsonNode.Null);`);
-    else if (t.t === "raw" || t.t === "rawObject") out.push(`${i2}node.Set(${key}, ${prop} == null ? JsonNode.Null : ${valueExpr(t, prop, label)});`);
+    else if (t.t === "raw" || t.t === "rawObject")
+      out.push(`${i2}node.Set(${key}, ${prop} == null ? JsonNode.Null : ${valueExpr(t, prop, label)});`);
     else if (t.t === "nested") out.push(`${i2}node.Set(${key}, ${prop} == null ? JsonNode.Null : ${valueExpr(t, prop, label)});`);
     else out.push(`${i2}node.Set(${key}, ${valueExpr(t, prop, label)});`);
     return out;
@@ -618,7 +672,8 @@ function writeStatements(field, cls, i2) {
     if (isValueType) out.push(`${i2}node.Set(${key}, ${valueExpr(t, prop, label)});`);
     else {
       // (WriteRaw refuses null itself.)
-      if (t.t !== "raw" && t.t !== "rawObject") out.push(`${i2}if (${prop} == null) throw new ArgumentException(${label} + " is required", ${label});`);
+      if (t.t !== "raw" && t.t !== "rawObject")
+        out.push(`${i2}if (${prop} == null) throw new ArgumentException(${label} + " is required", ${label});`);
       out.push(`${i2}node.Set(${key}, ${valueExpr(t, prop, label)});`);
     }
     return out;
@@ -640,7 +695,8 @@ function emitBody(cls, indent) {
   for (const field of cls.fields) {
     const notes = [];
     if (field.type.t === "raw") notes.push("Raw JSON text, parsed when the body is written (ArgumentException when malformed).");
-    if (field.type.t === "rawObject") notes.push("Raw JSON text of an object, parsed when the body is written (ArgumentException when malformed or not an object).");
+    if (field.type.t === "rawObject")
+      notes.push("Raw JSON text of an object, parsed when the body is written (ArgumentException when malformed or not an object).");
     if (field.type.t === "enum") notes.push(`One of the <see cref="GameBackend.${field.type.name}"/> constants.`);
     if (field.required && field.type.nullable) notes.push("Required: written even when null.");
     else if (field.required) notes.push("Required.");
@@ -987,7 +1043,10 @@ function emit(ir, doc) {
 
   const header = [
     "// <auto-generated>",
-    `// Generated from ${DOCUMENT} (${doc.info?.title ?? "the contract"} ${doc.info?.version ?? ""}) by \`${COMMAND}\`.`.replace(/ \)/, ")"),
+    `// Generated from ${DOCUMENT} (${doc.info?.title ?? "the contract"} ${doc.info?.version ?? ""}) by \`${COMMAND}\`.`.replace(
+      / \)/,
+      ")",
+    ),
     `// Do not edit: change the contract (or the table in sdk-csharp/Tools~/generate-models.mjs) and run the command again.`,
     `// \`${COMMAND} --check\` fails when this file is not what the current document generates.`,
     "// </auto-generated>",

@@ -8,7 +8,7 @@
 // there without a .meta (it cannot write one). So every file and folder of the package that
 // Unity imports has a committed .meta: everything but hidden names (".x"), names ending in "~"
 // and whatever is inside such a folder (Samples~, Tests~, Tools~). Files git ignores (the build
-// output in bin/) are not part of a git install and get none.
+// output in bin~/) are not part of a git install and get none.
 //
 // GUIDs are derived from the path (md5 of "com.gamebackend.client/" + the path relative to the
 // package root), so the same file always gets the same GUID and a regenerated meta never differs.
@@ -59,7 +59,7 @@ function packageFiles() {
       .split("\0")
       .filter(Boolean);
   } catch {
-    listed = walk(root).filter((rel) => rel.split("/")[0] !== "bin"); // no git: skip the build output by name
+    listed = walk(root).filter((rel) => rel.split("/")[0] !== "bin~"); // no git: skip the build output by name
   }
   return [...new Set(listed)].filter((rel) => existsSync(join(root, rel)) && statSync(join(root, rel)).isFile()).sort();
 }

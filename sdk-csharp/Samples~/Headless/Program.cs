@@ -12,8 +12,8 @@
 // The project needs what the demo seeds: the board "high-scores", the currency "coins" and the
 // purchase "buy-potion" (10 coins for a potion).
 //
-// Build: node sdk-csharp/Tools~/build.mjs --tests  (writes sdk-csharp/bin/HeadlessSample.exe), or by hand:
-//   mcs -langversion:7.2 -r:sdk-csharp/bin/GameBackend.dll -out:HeadlessSample.exe sdk-csharp/Samples~/Headless/*.cs
+// Build: node sdk-csharp/Tools~/build.mjs --tests  (writes sdk-csharp/bin~/HeadlessSample.exe), or by hand:
+//   mcs -langversion:7.2 -r:sdk-csharp/bin~/GameBackend.dll -out:HeadlessSample.exe sdk-csharp/Samples~/Headless/*.cs
 using System;
 using System.Collections.Generic;
 using System.Globalization;
