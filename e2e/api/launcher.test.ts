@@ -151,6 +151,24 @@ describe("the embedded default", () => {
     expect(exit).toBe(0);
   }, 90_000);
 
+  it.skipIf(process.getuid?.() !== 0)(
+    "as root, a data folder the postgres user cannot enter (a 0700 parent) is named with the fix before Postgres is initialised",
+    async () => {
+      const closed = mkdtempSync(path.join(tmpdir(), "gb-closed-"));
+      chmodSync(closed, 0o700);
+      try {
+        const env = { ...embeddedEnv(await freePort(), await freePort()), DATA_DIR: path.join(closed, "data") };
+        const failure = await startFailure(env);
+        expect(failure).toContain(`"postgres" user, which cannot enter ${closed}`);
+        expect(failure).toContain(`chmod o+x ${closed}`);
+        expect(existsSync(path.join(closed, "data", "postgres", "PG_VERSION"))).toBe(false);
+      } finally {
+        rmSync(closed, { recursive: true, force: true });
+      }
+    },
+    90_000,
+  );
+
   it("names a bad HTTP_HEADERS_TIMEOUT_SECONDS and stops before starting anything", async () => {
     const failure = await startFailure({ DATA_DIR: dataDir, HTTP_HEADERS_TIMEOUT_SECONDS: "soon", PORT: String(await freePort()) });
     expect(failure).toMatch(/HTTP_HEADERS_TIMEOUT_SECONDS must be a whole number of seconds from 1 to 3600, not "soon"/);

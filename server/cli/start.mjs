@@ -252,6 +252,7 @@ async function startEmbeddedPostgres(password) {
     },
   });
   if (!existsSync(path.join(databaseDir, "PG_VERSION"))) {
+    if (process.getuid?.() === 0) assertPostgresCanEnter([root, dataDir]);
     log(`initialising embedded Postgres in ${path.relative(root, databaseDir)}`);
     await embedded.initialise().catch((error) => {
       if (process.getuid?.() === 0 && /Permission denied/.test(String(error))) {
@@ -756,3 +757,29 @@ process.on("exit", () => releaseDataDir());
   logError(`fatal: ${error instanceof Error ? error.message : String(error)}`);
   process.exit(1);
 });
+
+/**
+ * As root, Postgres runs as the "postgres" user, which must pass through every folder above the
+ * project (node_modules holds its binaries) and the data folder. A folder it cannot enter (a home
+ * folder or a mktemp folder, 0700) made initdb's spawn fail with a bare EACCES stack; say which and how.
+ */
+function assertPostgresCanEnter(folders) {
+  const blocked = new Set();
+  for (const folder of folders) {
+    for (let current = path.resolve(folder); ; current = path.dirname(current)) {
+      try {
+        const stat = statSync(current);
+        if (stat.isDirectory() && !(stat.mode & 0o001)) blocked.add(current);
+      } catch {
+        // Not there yet (the data folder is made later): its parents are checked.
+      }
+      if (path.dirname(current) === current) break;
+    }
+  }
+  if (blocked.size === 0) return;
+  const list = [...blocked];
+  throw new Error(
+    `Postgres may not run as root, so it runs as the "postgres" user, which cannot enter ${list.join(", ")}. ` +
+      `Let it pass through (chmod o+x ${list.join(" ")}), or keep the project and its DATA_DIR under folders it can enter (e.g. /srv or /opt).`,
+  );
+}
