@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // Builds the C# SDK with Mono's C# compiler (mcs 6.8, C# 7.2): the compiler is the enforcement of
-// the C# subset that both mcs and Unity's Roslyn accept (sdk-csharp/DESIGN.md).
+// the C# subset that both mcs and Unity's Roslyn accept (sdk-csharp/README.md, "Changing it").
 //
 //   node sdk-csharp/Tools~/build.mjs            Runtime/**/*.cs -> sdk-csharp/bin~/GameBackend.dll
 //                                               (the Unity-only files are #if UNITY_5_3_OR_NEWER: empty here)

@@ -19,7 +19,7 @@ const OUTPUT = "sdk-csharp/Runtime/Generated/Models.g.cs";
 const COMMAND = "node sdk-csharp/Tools~/generate-models.mjs";
 
 // ---------------------------------------------------------------------------------------------------
-// The table (DESIGN.md, "Generated models"): C# class -> the contract's schemas.
+// The table: C# class -> the contract's schemas (a class may merge several; a field missing from some is optional).
 // A class over several schemas has the union of their fields; a field missing from some is optional.
 
 /** Response models: `public sealed partial class`, `internal static X FromJson(JsonNode)`. */
