@@ -87,6 +87,11 @@ namespace GameBackend
                 {
                     known = error.Code == ErrorCodes.KeyNotFound || error.Code == ErrorCodes.SaveNotFound;
                 }
+                catch (OperationCanceledException)
+                {
+                    // The call was cancelled while the SDK read the copy: a cancelled call says so.
+                    throw;
+                }
                 catch (Exception)
                 {
                     known = false;

@@ -68,8 +68,17 @@ namespace GameBackend
         private readonly object gate = new object();
         private readonly Random jitter = new Random();
 
+        /// <summary>The longest finite attempt timeout CancellationTokenSource.CancelAfter takes (int.MaxValue ms).</summary>
+        private static readonly TimeSpan MaxTimeout = TimeSpan.FromMilliseconds(int.MaxValue);
+
         private Session session;
         private Task<Session> refreshing;
+        /// <summary>Bumped by every change of the session; events older than the last one delivered are dropped.</summary>
+        private long changes;
+        private long delivered;
+        private readonly object raiseGate = new object();
+        /// <summary>Store writes run one after another, each writing the session as it is then.</summary>
+        private Task lastWrite = Task.FromResult(0);
         private readonly Task ready;
 
         public event Action<Session> SessionChanged;
@@ -95,7 +104,9 @@ namespace GameBackend
             clock = options.Clock ?? (() => DateTimeOffset.UtcNow);
             retry = options.Retry ?? new RetryOptions();
             margin = TimeSpan.FromSeconds(Math.Max(0, options.RefreshMarginSeconds));
-            timeout = options.Timeout > TimeSpan.Zero ? options.Timeout : TimeSpan.FromSeconds(30);
+            timeout = options.Timeout == Timeout.InfiniteTimeSpan ? Timeout.InfiniteTimeSpan
+                : options.Timeout <= TimeSpan.Zero ? TimeSpan.FromSeconds(30)
+                : options.Timeout > MaxTimeout ? MaxTimeout : options.Timeout;
             devices = options.DeviceSecret;
             clientVersion = Clean(options.ClientVersion ?? Defaults.ClientVersion());
             platform = Clean(options.Platform ?? Defaults.Platform());
@@ -144,24 +155,52 @@ namespace GameBackend
 
         private void Adopt(Session next)
         {
+            AdoptIf(null, next, false);
+        }
+
+        /// <summary>
+        /// Makes <paramref name="next"/> the session, when <paramref name="onlyOver"/> is false or the session
+        /// is still <paramref name="expected"/> (compare and swap: a sign-in or sign-out on another thread
+        /// meanwhile stands). Tells the listeners when the player or the refresh token changed.
+        /// </summary>
+        private bool AdoptIf(Session expected, Session next, bool onlyOver = true)
+        {
             bool changed;
+            long change;
             lock (gate)
             {
                 Session before = session;
+                if (onlyOver && before != expected) return false;
                 changed = (next == null) != (before == null)
                     || (next != null && (next.RefreshToken != before.RefreshToken || next.PlayerId != before.PlayerId));
                 session = next;
+                change = changed ? ++changes : changes;
             }
-            if (changed) Raise(next);
+            if (changed) Raise(next, change);
+            return true;
         }
 
-        private void Raise(Session next)
+        /// <summary>
+        /// On the context the client was made on (at once when already there or when there is none), in the
+        /// order of the changes: an event overtaken by a later one is dropped, so the last one delivered is
+        /// always the current session.
+        /// </summary>
+        private void Raise(Session next, long change)
         {
-            Action<Session> handlers = SessionChanged;
-            if (handlers == null) return;
             SynchronizationContext current = SynchronizationContext.Current;
-            if (context == null || context == current) handlers(next);
-            else context.Post(state => handlers(next), null);
+            if (context == null || context == current) Deliver(next, change);
+            else context.Post(state => Deliver(next, change), null);
+        }
+
+        private void Deliver(Session next, long change)
+        {
+            lock (raiseGate)
+            {
+                if (change <= delivered) return;
+                delivered = change;
+                Action<Session> handlers = SessionChanged;
+                if (handlers != null) handlers(next);
+            }
         }
 
         public async Task SetSessionAsync(Session next)
@@ -169,8 +208,45 @@ namespace GameBackend
             // A restore that finishes later must not overwrite this change.
             await ready;
             Adopt(next);
-            if (next != null) await store.SetAsync(sessionKey, next.ToJson());
-            else await store.RemoveAsync(sessionKey);
+            await PersistAsync();
+        }
+
+        /// <summary>
+        /// Writes the session as it is now, after the writes before it: a slow store (a keychain) cannot
+        /// end with a refresh's tokens written after a sign-out's removal.
+        /// </summary>
+        private Task PersistAsync()
+        {
+            TaskCompletionSource<bool> mine = new TaskCompletionSource<bool>();
+            Task previous;
+            lock (gate)
+            {
+                previous = lastWrite;
+                lastWrite = mine.Task;
+            }
+            return WriteAfter(previous, mine);
+        }
+
+        private async Task WriteAfter(Task previous, TaskCompletionSource<bool> mine)
+        {
+            try
+            {
+                try
+                {
+                    await previous;
+                }
+                catch (Exception)
+                {
+                    // That write's caller got its error; this one writes the newer state regardless.
+                }
+                Session current = Session;
+                if (current != null) await store.SetAsync(sessionKey, current.ToJson());
+                else await store.RemoveAsync(sessionKey);
+            }
+            finally
+            {
+                mine.SetResult(true);
+            }
         }
 
         public Session SessionFrom(Answer answer)
@@ -269,12 +345,14 @@ namespace GameBackend
                 }
                 if (lost != null)
                 {
-                    if (spec.Resendable && attempt < maxRetries)
+                    // What no retry mends (a URL the platform refuses, a misconfigured transport) fails at once.
+                    bool mendable = !(lost is InvalidOperationException || lost is ArgumentException || lost is NotSupportedException);
+                    if (spec.Resendable && mendable && attempt < maxRetries)
                     {
                         await delay.DelayAsync(DelayFor(attempt++, null, TimeSpan.Zero), cancellationToken);
                         continue;
                     }
-                    throw new GameApiException(0, ErrorCodes.NetworkError, "The game backend could not be reached.", null, null, null, lost);
+                    throw new GameApiException(0, ErrorCodes.NetworkError, "The game backend could not be reached: " + lost.Message, null, null, null, lost);
                 }
 
                 JsonNode json = null;
@@ -417,6 +495,26 @@ namespace GameBackend
                 return before;
             }
             if (before == null) throw new SessionEndedException(401, ErrorCodes.MissingToken, "Not signed in.");
+            if (staleAccessToken != null)
+            {
+                // Another client on the same store (a second GameClient, a second instance of the game) may
+                // have rotated already: its tokens are in the store, and ours are spent. Sending them again
+                // would look like a stolen token to the server and end the session for both.
+                Session stored = null;
+                try
+                {
+                    stored = Session.FromJson(await store.GetAsync(sessionKey));
+                }
+                catch (Exception)
+                {
+                    // Unreadable: refresh with ours.
+                }
+                if (stored != null && stored.PlayerId == before.PlayerId && stored.AccessToken != staleAccessToken
+                    && stored.RefreshToken != before.RefreshToken && stored.ExpiresAt - margin > clock() && AdoptIf(before, stored))
+                {
+                    return stored;
+                }
+            }
             GameApiException refused = null;
             try
             {
@@ -430,13 +528,13 @@ namespace GameBackend
                 }, true, CancellationToken.None);
                 Session next = SessionFrom(answer);
                 // Signed out or into another account while this refresh ran: theirs stands, these tokens are dropped.
-                Session now = Session;
-                if (now != before)
+                if (!AdoptIf(before, next))
                 {
+                    Session now = Session;
                     if (now != null) return now;
                     throw new SessionEndedException(401, ErrorCodes.InvalidToken, "Signed out while this call waited.", "{\"reason\":\"signed-out\"}");
                 }
-                await SetSessionAsync(next);
+                await PersistAsync();
                 return next;
             }
             catch (GameApiException error)
@@ -447,8 +545,8 @@ namespace GameBackend
             }
             Session recovered = await RecoverAsync(before);
             if (recovered != null) return recovered;
-            if (Session != before) throw refused;
-            await SetSessionAsync(null);
+            if (!AdoptIf(before, null)) throw refused;
+            await PersistAsync();
             throw new SessionEndedException(refused.Status, refused.Code, "The session has ended; sign in again.", refused.DetailsJson, refused.RequestId, refused);
         }
 
@@ -543,13 +641,14 @@ namespace GameBackend
             {
                 Answer answer = await SignInWithDevice(device.Secret, true, CancellationToken.None);
                 Session next = SessionFrom(answer);
-                if (next.PlayerId != before.PlayerId || Session != before)
+                if (next.PlayerId != before.PlayerId)
                 {
                     // The player was deleted: the secret made a new one, which the next AnonymousAsync signs in.
                     await SaveDeviceAsync(new DeviceCredential(device.Secret, next.PlayerId));
                     return null;
                 }
-                await SetSessionAsync(next);
+                if (!AdoptIf(before, next)) return null;
+                await PersistAsync();
                 return next;
             }
             catch (Exception)

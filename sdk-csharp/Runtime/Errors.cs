@@ -114,10 +114,11 @@ namespace GameBackend
     }
 
     /// <summary>
-    /// The session cannot be used any more: its refresh token was refused (revoked by a logout elsewhere,
-    /// reuse detection, an operator, or 30 days old), or another player signed in while the call waited
-    /// (<c>DetailString("reason") == "player-changed"</c>). The stored session is already cleared and
-    /// <c>SessionChanged(null)</c> raised: show sign-in.
+    /// The call's session cannot be used any more. Either its refresh token was refused (revoked by a
+    /// logout elsewhere, reuse detection, an operator, or 30 days old): the stored session is already
+    /// cleared and <c>SessionChanged(null)</c> raised, so show sign-in. Or the session changed while the
+    /// call waited (<c>DetailString("reason")</c> is "player-changed": another player signed in, whose
+    /// session stands; "signed-out": a sign-out meanwhile): the call was not sent, and nothing else changed.
     /// </summary>
     public sealed class SessionEndedException : GameApiException
     {

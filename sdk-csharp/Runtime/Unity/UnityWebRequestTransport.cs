@@ -46,11 +46,25 @@ namespace GameBackend
             if (timeout > TimeSpan.Zero && timeout != Timeout.InfiniteTimeSpan)
                 www.timeout = (int)Math.Min(int.MaxValue, Math.Ceiling(timeout.TotalSeconds));
 
+            UnityWebRequestAsyncOperation operation;
+            try
+            {
+                // Throws at once for what no retry mends (Unity 2022.1+: "Insecure connection not allowed" for
+                // http without "Allow downloads over HTTP"); the client does not resend it.
+                operation = www.SendWebRequest();
+            }
+            catch (Exception)
+            {
+                www.Dispose();
+                throw;
+            }
+
             var done = new TaskCompletionSource<ApiResponse>();
             var context = SynchronizationContext.Current;
             var registration = default(CancellationTokenRegistration);
             if (cancellationToken.CanBeCanceled)
             {
+                // Registered once the request is on its way (a token that already fired aborts it at once).
                 // Abort on the thread the request was made on: UnityWebRequest is main-thread only.
                 registration = cancellationToken.Register(() =>
                 {
@@ -60,7 +74,6 @@ namespace GameBackend
                 });
             }
 
-            UnityWebRequestAsyncOperation operation = www.SendWebRequest();
             // Called at once when the operation has already completed.
             operation.completed += _ =>
             {

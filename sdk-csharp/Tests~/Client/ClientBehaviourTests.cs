@@ -35,6 +35,15 @@ namespace GameBackend.Tests
             public readonly ConcurrentQueue<Func<ApiRequest, ApiResponse>> Script = new ConcurrentQueue<Func<ApiRequest, ApiResponse>>();
             public readonly List<ApiRequest> Requests = new List<ApiRequest>();
 
+            /// <summary>Answers for one "METHOD /path" (checked before the script's order).</summary>
+            public readonly Dictionary<string, Func<ApiRequest, ApiResponse>> Routes = new Dictionary<string, Func<ApiRequest, ApiResponse>>();
+
+            public ScriptedTransport On(string line, int status, string body)
+            {
+                Routes[line] = request => new ApiResponse { Status = status, Headers = new Dictionary<string, string>(), Body = body };
+                return this;
+            }
+
             public ScriptedTransport Then(int status, string body, string retryAfter = null)
             {
                 Script.Enqueue(request =>
@@ -46,10 +55,19 @@ namespace GameBackend.Tests
                 return this;
             }
 
+            public readonly List<TimeSpan> Timeouts = new List<TimeSpan>();
+            public Exception Refusal;
+
             public Task<ApiResponse> SendAsync(ApiRequest request, TimeSpan timeout, CancellationToken cancellationToken)
             {
-                lock (Requests) Requests.Add(request);
+                lock (Requests)
+                {
+                    Requests.Add(request);
+                    Timeouts.Add(timeout);
+                }
+                if (Refusal != null) throw Refusal;
                 Func<ApiRequest, ApiResponse> next;
+                if (Routes.TryGetValue(request.Method + " " + new Uri(request.Url).AbsolutePath, out next)) return Task.Run(() => next(request));
                 if (!Script.TryDequeue(out next)) throw new InvalidOperationException("No scripted answer for " + request.Method + " " + request.Url);
                 return Task.Run(() => next(request));
             }
@@ -223,6 +241,93 @@ namespace GameBackend.Tests
             GameClient client = Client(transport, null, store);
             Assert.Throws<ArgumentException>(() => client.Data.SetAsync("settings", "{volume: 3}").GetAwaiter().GetResult());
             Assert.AreEqual(0, transport.Requests.Count);
+        }
+
+        /// <summary>A store whose writes wait until the test opens it (a slow keychain); removals are quick.</summary>
+        private sealed class GatedStore : ISessionStore
+        {
+            public readonly MemorySessionStore Inner = new MemorySessionStore();
+            public readonly TaskCompletionSource<bool> Open = new TaskCompletionSource<bool>();
+            public int WritesWaiting;
+
+            public Task<string> GetAsync(string key)
+            {
+                return Inner.GetAsync(key);
+            }
+
+            public async Task SetAsync(string key, string value)
+            {
+                Interlocked.Increment(ref WritesWaiting);
+                await Open.Task;
+                await Inner.SetAsync(key, value);
+            }
+
+            public Task RemoveAsync(string key)
+            {
+                return Inner.RemoveAsync(key);
+            }
+        }
+
+        [Test]
+        public void A_second_client_on_the_same_store_uses_the_tokens_the_first_one_refreshed_instead_of_spending_its_own_again()
+        {
+            DateTimeOffset now = new DateTimeOffset(2030, 1, 1, 12, 0, 0, TimeSpan.Zero);
+            MemorySessionStore store = new MemorySessionStore();
+            store.SetAsync("game-backend.session", new Session(PlayerId, "a1", "r1", now.AddSeconds(-1)).ToJson()).Wait();
+            ScriptedTransport transport = new ScriptedTransport()
+                .On("POST /api/v1/auth/refresh", 200, SessionJson("a2", "r2"))
+                .On("GET /api/v1/players/me", 200, ProfileJson);
+            GameClient first = Client(transport, null, store, () => now);
+            GameClient second = Client(transport, null, store, () => now);
+            first.Players.MeAsync().GetAwaiter().GetResult();
+            second.Players.MeAsync().GetAwaiter().GetResult();
+            Assert.AreEqual(new[] { "POST /api/v1/auth/refresh", "GET /api/v1/players/me", "GET /api/v1/players/me" }, transport.Lines().ToArray());
+            Assert.AreEqual("Bearer a2", transport.Requests[2].Headers["Authorization"]);
+            Assert.AreEqual("r2", second.Session.RefreshToken);
+        }
+
+        [Test]
+        public void A_sign_out_while_a_slow_store_still_writes_the_refreshed_session_leaves_the_store_empty()
+        {
+            DateTimeOffset now = new DateTimeOffset(2030, 1, 1, 12, 0, 0, TimeSpan.Zero);
+            GatedStore store = new GatedStore();
+            store.Inner.SetAsync("game-backend.session", new Session(PlayerId, "a1", "r1", now.AddSeconds(-1)).ToJson()).Wait();
+            ScriptedTransport transport = new ScriptedTransport()
+                .On("POST /api/v1/auth/refresh", 200, SessionJson("a2", "r2"))
+                .On("GET /api/v1/players/me", 200, ProfileJson)
+                .On("POST /api/v1/auth/logout", 204, "");
+            GameClient client = Client(transport, null, store, () => now);
+            Task call = client.Players.MeAsync();
+            // The refresh is done and its tokens are being written (held by the store).
+            Assert.IsTrue(SpinWait.SpinUntil(() => Volatile.Read(ref store.WritesWaiting) == 1, TimeSpan.FromSeconds(30)));
+            Task signOut = client.Auth.LogoutAsync();
+            store.Open.SetResult(true);
+            Assert.IsTrue(Task.WaitAll(new[] { call, signOut }, TimeSpan.FromSeconds(30)));
+            Assert.IsNull(client.Session);
+            Assert.IsNull(store.Inner.GetAsync("game-backend.session").Result, "the refreshed tokens were written after the sign-out");
+        }
+
+        [Test]
+        public void A_request_the_platform_refuses_to_send_fails_at_once_with_NETWORK_ERROR_naming_why_and_is_not_retried()
+        {
+            ScriptedTransport transport = new ScriptedTransport { Refusal = new InvalidOperationException("Insecure connection not allowed") };
+            GameApiException error = Assert.Throws<GameApiException>(() => Client(transport).Leaderboards.PageAsync("high").GetAwaiter().GetResult());
+            Assert.AreEqual(ErrorCodes.NetworkError, error.Code);
+            Assert.AreEqual(0, error.Status);
+            StringAssert.Contains("Insecure connection not allowed", error.Message);
+            Assert.AreEqual(1, transport.Requests.Count);
+        }
+
+        [Test]
+        public void An_infinite_Timeout_reaches_the_transport_as_infinite()
+        {
+            ScriptedTransport transport = new ScriptedTransport().Then(200, PageJson);
+            GameClient client = new GameClient(new GameClientOptions
+            {
+                BaseUrl = "http://game.test", ApiKey = "gb_client_test", Transport = transport, Timeout = Timeout.InfiniteTimeSpan,
+            });
+            client.Leaderboards.PageAsync("high").GetAwaiter().GetResult();
+            Assert.AreEqual(Timeout.InfiniteTimeSpan, transport.Timeouts[0]);
         }
     }
 }
