@@ -23,6 +23,9 @@ import { loadSecrets } from "./secrets.mjs";
 
 // An empty variable (`REDIS_URL=`) means unset, here and in server/env.ts.
 for (const [name, value] of Object.entries(process.env)) if (value === "") delete process.env[name];
+// A self-hosted product sends nothing home: Next's anonymous telemetry (its build, dev server and
+// server) stays off unless the operator opts in with NEXT_TELEMETRY_DISABLED=0.
+process.env.NEXT_TELEMETRY_DISABLED ??= "1";
 const root = process.cwd();
 const dev = process.argv.includes("--dev");
 const buildOnly = process.argv.includes("--build-only");
