@@ -32,6 +32,17 @@ it("a transaction opened by one module copy is joined by queries through the poo
   });
 });
 
+// A Prisma call starts on its first then(): returned from `work` as it is, it must still start
+// inside the transaction (it ran on another connection, outside it, before transaction() awaited
+// work inside the store).
+it("a Prisma call `work` returns without awaiting runs inside the transaction", async () => {
+  const db: DbModule = await import("./db");
+  const sql = "SELECT now() <> statement_timestamp() AS in_transaction";
+  const rows = await db.transaction(() => db.prisma().$queryRawUnsafe<Array<{ in_transaction: boolean }>>(sql));
+  expect(rows).toEqual([{ in_transaction: true }]);
+  await expect(db.prisma().$queryRawUnsafe(sql)).resolves.toEqual([{ in_transaction: false }]);
+});
+
 it("afterTransaction work runs once the outermost transaction has committed, outside it", async () => {
   const db: DbModule = await import("./db");
   const seen: string[] = [];

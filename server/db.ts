@@ -265,7 +265,8 @@ function create(): Db {
   // Each Prisma call made inside a transaction() runs as one owner of the connection (see checkedClient).
   const prisma = new PrismaClient({ adapter: new PrismaPg(pool) }).$extends({
     query: {
-      $allOperations: ({ args, query }) => (inTransaction() ? currentOperation.run({}, () => query(args)) : query(args)),
+      // Awaited inside run(): query(args) is lazy, it starts on its first then().
+      $allOperations: ({ args, query }) => (inTransaction() ? currentOperation.run({}, async () => await query(args)) : query(args)),
     },
   }) as unknown as PrismaClient;
   watchPool(() => holder.__gameBackendDb?.pool ?? null);
@@ -305,7 +306,9 @@ export async function transaction<T>(work: (client: pg.PoolClient) => Promise<T>
   const state: TransactionState = outer ?? { client: checked, savepoints: 0, running };
   try {
     await client.query("BEGIN");
-    const result = await currentTransaction.run(state, () => work(checked));
+    // Awaited inside the store: a lazy promise `work` returns (a Prisma call's, which starts on
+    // its first then()) must start in the transaction, not after run() has left it.
+    const result = await currentTransaction.run(state, async () => await work(checked));
     // Checked too: a statement still running here was sent and not awaited.
     await checked.query("COMMIT");
     return result;
