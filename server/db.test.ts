@@ -86,9 +86,7 @@ describe("two queries at once in one transaction", () => {
     await expect(
       db.transaction(() => Promise.all([db.prisma().$queryRawUnsafe(slow), db.prisma().$queryRawUnsafe("SELECT 2")])),
     ).rejects.toThrow(RULE);
-    await expect(db.transaction(() => Promise.all([db.pool().query(slow), db.prisma().$queryRawUnsafe("SELECT 2")]))).rejects.toThrow(
-      RULE,
-    );
+    await expect(db.transaction(() => Promise.all([db.pool().query(slow), db.prisma().$queryRawUnsafe("SELECT 2")]))).rejects.toThrow(RULE);
   });
 
   it("refuses COMMIT while a statement sent and not awaited still runs", async () => {
