@@ -59,9 +59,11 @@ it("afterTransaction work runs once the outermost transaction has committed, out
 
 // The rule the pool enforces: one statement at a time on a transaction's connection. Under
 // vitest a second statement sent while one runs is refused with the rule and the statement.
-describe("two queries at once in one transaction", () => {
+describe("two queries at once in one transaction", { timeout: 30_000 }, () => {
   const RULE = /two queries at once in one transaction: await each before the next/;
   const slow = "SELECT pg_sleep(0.05)::text AS slept";
+  // Beside a Prisma call, which takes a while to reach the connection (more on a busy machine).
+  const slower = "SELECT pg_sleep(0.5)::text AS slept";
 
   it("refuses a second pool() query while one runs, naming the rule and the statement's first words", async () => {
     const db: DbModule = await import("./db");
@@ -84,9 +86,11 @@ describe("two queries at once in one transaction", () => {
   it("refuses two Prisma calls at once, and a Prisma call beside a raw query", async () => {
     const db: DbModule = await import("./db");
     await expect(
-      db.transaction(() => Promise.all([db.prisma().$queryRawUnsafe(slow), db.prisma().$queryRawUnsafe("SELECT 2")])),
+      db.transaction(() => Promise.all([db.prisma().$queryRawUnsafe(slower), db.prisma().$queryRawUnsafe("SELECT 2")])),
     ).rejects.toThrow(RULE);
-    await expect(db.transaction(() => Promise.all([db.pool().query(slow), db.prisma().$queryRawUnsafe("SELECT 2")]))).rejects.toThrow(RULE);
+    await expect(db.transaction(() => Promise.all([db.pool().query(slower), db.prisma().$queryRawUnsafe("SELECT 2")]))).rejects.toThrow(
+      RULE,
+    );
   });
 
   it("refuses COMMIT while a statement sent and not awaited still runs", async () => {
@@ -124,7 +128,7 @@ describe("two queries at once in one transaction", () => {
   it("in warn mode (production's default) lets the statement run and warns once per call site", async () => {
     const logs = globalThis as { __gameBackendLogger?: unknown };
     const saved = logs.__gameBackendLogger;
-    const warnings: Array<{ fields: { site: string; sql: string }; message: string }> = [];
+    const warnings: Array<{ fields: { site: string[]; sql: string }; message: string }> = [];
     logs.__gameBackendLogger = { child: () => ({ warn: (fields: never, message: string) => warnings.push({ fields, message }) }) };
     process.env.TRANSACTION_CONCURRENCY_CHECK = "warn";
     vi.resetModules();
@@ -137,7 +141,14 @@ describe("two queries at once in one transaction", () => {
       expect(warnings).toHaveLength(1);
       expect(warnings[0]?.message).toMatch(RULE);
       expect(warnings[0]?.fields.sql).toBe("SELECT 2 AS n");
-      expect(warnings[0]?.fields.site).toMatch(/db\.test\.ts/);
+      expect(warnings[0]?.fields.site[0]).toMatch(/db\.test\.ts/);
+      // Another call site: another warning.
+      await db.transaction(() => Promise.all([db.pool().query(slow), db.pool().query("SELECT 3 AS n")]));
+      // A Prisma call's site: the line awaiting it, here (handed to Promise.all) the transaction's.
+      await db.prisma().$queryRawUnsafe("SELECT 1"); // this module copy's client, started
+      await db.transaction(() => Promise.all([db.pool().query(slower), db.prisma().$queryRawUnsafe("SELECT 4 AS n")]));
+      expect(warnings.map((w) => w.fields.sql)).toEqual(["SELECT 2 AS n", "SELECT 3 AS n", "SELECT 4 AS n"]);
+      expect(warnings[2]?.fields.site[0]).toMatch(/db\.test\.ts/);
     } finally {
       delete process.env.TRANSACTION_CONCURRENCY_CHECK;
       logs.__gameBackendLogger = saved;

@@ -54,6 +54,8 @@ function statementText(query: unknown): string {
 }
 
 const warnedSites = new Set<string>();
+/** The file this module runs from (a chunk of the production build): its frames lead every stack below. */
+const ownFile = /\(?([^()\s]+):\d+:\d+\)?$/.exec(new Error().stack?.split("\n")[1]?.trim() ?? "")?.[1];
 
 /**
  * The rule every transaction's connection keeps: one statement at a time. A connection runs one
@@ -66,12 +68,21 @@ const warnedSites = new Set<string>();
 function refuseConcurrent(sql: string, running: Running): Error | null {
   const message = `${CONCURRENT_QUERY_RULE} ("${firstWords(sql)}" sent while "${firstWords(running.sql)}" runs)`;
   if (env().TRANSACTION_CONCURRENCY_CHECK === "throw") return new Error(message);
-  const stack = new Error().stack?.split("\n").slice(1) ?? [];
-  // The first frame outside this file and node_modules: the caller that did not await.
-  const site =
-    stack.find((line) => !/node_modules|node:internal|[\\/]db\.(ts|js)|\(native\)|<anonymous>/.test(line))?.trim() ?? firstWords(sql);
-  if (!warnedSites.has(site) && warnedSites.size < 1_000) {
-    warnedSites.add(site);
+  // The call site: the stack without pg's, Prisma's and this module's frames (async frames
+  // included: a Prisma call's stack reaches its caller only through them). Best effort: a Prisma
+  // call handed to Promise.all leaves only the line that opened the transaction.
+  const limit = Error.stackTraceLimit;
+  Error.stackTraceLimit = 60; // Prisma's frames alone pass the default 10
+  const stack = new Error().stack;
+  Error.stackTraceLimit = limit;
+  const frames = (stack?.split("\n").slice(1) ?? [])
+    .map((line) => line.trim())
+    .filter((line) => /:\d+:\d+\)?$/.test(line) && !/node_modules|node:internal/.test(line) && !(ownFile && line.includes(ownFile)));
+  // The first of them (the statement's line, or the line awaiting the Prisma call) is the site.
+  const site = frames.slice(0, 6);
+  const key = site[0] ?? firstWords(sql);
+  if (!warnedSites.has(key) && warnedSites.size < 1_000) {
+    warnedSites.add(key);
     logger("db").warn({ site, sql: firstWords(sql), running: firstWords(running.sql) }, CONCURRENT_QUERY_RULE);
   }
   return null;
