@@ -11,7 +11,7 @@ type Db = { pool: pg.Pool; prisma: PrismaClient };
 
 /** The statements running on a transaction's connection: `count` of them, all issued by `owner`. */
 type Running = { count: number; owner: object | null; sql: string };
-type TransactionState = { client: pg.PoolClient; savepoints: number; running: Running; after?: Array<() => void> };
+type TransactionState = { client: pg.PoolClient; savepoints: number; after?: Array<() => void> };
 type TransactionStore = AsyncLocalStorage<TransactionState>;
 
 // One pool per process, kept on globalThis so dev hot reload and separately bundled
@@ -310,11 +310,10 @@ export type { PrismaClient } from "./generated/prisma/client";
 export async function transaction<T>(work: (client: pg.PoolClient) => Promise<T>): Promise<T> {
   const client = await pool().connect();
   const outer = currentTransaction.getStore();
-  const running: Running = { count: 0, owner: null, sql: "" };
   // The outermost transaction checks every statement on its connection (a nested one's client
   // already goes through that check).
-  const checked = outer ? client : checkedClient(client, running);
-  const state: TransactionState = outer ?? { client: checked, savepoints: 0, running };
+  const checked = outer ? client : checkedClient(client, { count: 0, owner: null, sql: "" });
+  const state: TransactionState = outer ?? { client: checked, savepoints: 0 };
   try {
     await client.query("BEGIN");
     // Awaited inside the store: a lazy promise `work` returns (a Prisma call's, which starts on
