@@ -9,12 +9,18 @@ import { watchPool } from "./metrics";
 
 type Db = { pool: pg.Pool; prisma: PrismaClient };
 
+/** The statements running on a transaction's connection: `count` of them, all issued by `owner`. */
+type Running = { count: number; owner: object | null; sql: string };
 type TransactionState = { client: pg.PoolClient; savepoints: number; after?: Array<() => void> };
 type TransactionStore = AsyncLocalStorage<TransactionState>;
 
 // One pool per process, kept on globalThis so dev hot reload and separately bundled
 // entry points (instrumentation, route handlers) share it.
-const holder = globalThis as typeof globalThis & { __gameBackendDb?: Db; __gameBackendTransaction?: TransactionStore };
+const holder = globalThis as typeof globalThis & {
+  __gameBackendDb?: Db;
+  __gameBackendTransaction?: TransactionStore;
+  __gameBackendOperation?: AsyncLocalStorage<object>;
+};
 
 /**
  * The connection of the `transaction()` the current async call chain runs in, if any. On
@@ -25,6 +31,122 @@ const holder = globalThis as typeof globalThis & { __gameBackendDb?: Db; __gameB
  */
 holder.__gameBackendTransaction ??= new AsyncLocalStorage();
 const currentTransaction: TransactionStore = holder.__gameBackendTransaction;
+
+/**
+ * The Prisma call (one `prisma().x.y()`) the current async call chain is inside, when it runs in a
+ * transaction: Prisma may send one call's queries at once (an include's relations are loaded
+ * with Promise.all), which is Prisma's business; two calls at once, or a call beside a raw query,
+ * is the caller's bug. On globalThis like the transaction store.
+ */
+holder.__gameBackendOperation ??= new AsyncLocalStorage();
+const currentOperation: AsyncLocalStorage<object> = holder.__gameBackendOperation;
+
+export const CONCURRENT_QUERY_RULE = "two queries at once in one transaction: await each before the next";
+
+/** The first words of a statement, for messages. */
+function firstWords(sql: string): string {
+  const words = sql.replace(/\s+/g, " ").trim().split(" ").slice(0, 6).join(" ");
+  return words.length > 80 ? `${words.slice(0, 80)}…` : words;
+}
+
+function statementText(query: unknown): string {
+  return typeof query === "string" ? query : (((query as { text?: unknown } | null)?.text as string | undefined) ?? "");
+}
+
+const warnedSites = new Set<string>();
+/** The file this module runs from (a chunk of the production build): its frames lead every stack below. */
+const ownFile = /\(?([^()\s]+):\d+:\d+\)?$/.exec(new Error().stack?.split("\n")[1]?.trim() ?? "")?.[1];
+
+/**
+ * The rule every transaction's connection keeps: one statement at a time. A connection runs one
+ * statement anyway — pg queues a second one, deprecated since pg 8.19 and refused by pg 9 — and
+ * two statements sent at once in a transaction interleave with each other's savepoints and
+ * errors (one failing aborts the other's transaction under it). Broken in tests (throws, see
+ * TRANSACTION_CONCURRENCY_CHECK); in production the statement goes ahead, as pg queues it, with
+ * one warning per call site.
+ */
+function refuseConcurrent(sql: string, running: Running): Error | null {
+  const message = `${CONCURRENT_QUERY_RULE} ("${firstWords(sql)}" sent while "${firstWords(running.sql)}" runs)`;
+  if (env().TRANSACTION_CONCURRENCY_CHECK === "throw") return new Error(message);
+  // The call site: the stack without pg's, Prisma's and this module's frames (async frames
+  // included: a Prisma call's stack reaches its caller only through them). Best effort: a Prisma
+  // call handed to Promise.all leaves only the line that opened the transaction.
+  const limit = Error.stackTraceLimit;
+  Error.stackTraceLimit = 60; // Prisma's frames alone pass the default 10
+  const stack = new Error().stack;
+  Error.stackTraceLimit = limit;
+  const frames = (stack?.split("\n").slice(1) ?? [])
+    .map((line) => line.trim())
+    .filter((line) => /:\d+:\d+\)?$/.test(line) && !/node_modules|node:internal/.test(line) && !(ownFile && line.includes(ownFile)));
+  // The first of them (the statement's line, or the line awaiting the Prisma call) is the site.
+  const site = frames.slice(0, 6);
+  const key = site[0] ?? firstWords(sql);
+  if (!warnedSites.has(key) && warnedSites.size < 1_000) {
+    warnedSites.add(key);
+    logger("db").warn({ site, sql: firstWords(sql), running: firstWords(running.sql) }, CONCURRENT_QUERY_RULE);
+  }
+  return null;
+}
+
+/**
+ * The transaction's connection with every statement checked against the rule above. The queries
+ * of one Prisma call share an owner (currentOperation); every other statement is its own. A
+ * ROLLBACK is never refused: it cleans up after an error already on its way.
+ */
+function checkedClient(client: pg.PoolClient, running: Running): pg.PoolClient {
+  // biome-ignore lint/suspicious/noExplicitAny: pg's overloads (text, config, callback forms) pass through unchanged
+  const query = (...args: any[]): any => {
+    const sql = statementText(args[0]);
+    const owner = currentOperation.getStore() ?? {};
+    if (running.count > 0 && running.owner !== owner && !/^\s*ROLLBACK\b/i.test(sql)) {
+      const refused = refuseConcurrent(sql, running);
+      if (refused) {
+        const callback = args.at(-1);
+        if (typeof callback !== "function") return Promise.reject(refused);
+        process.nextTick(() => callback(refused));
+        return undefined;
+      }
+    }
+    if (running.count === 0) {
+      running.owner = owner;
+      running.sql = sql;
+    }
+    running.count += 1;
+    let ended = false;
+    const end = () => {
+      if (ended) return;
+      ended = true;
+      running.count -= 1;
+      if (running.count === 0) running.owner = null;
+    };
+    const callback = args.at(-1);
+    if (typeof callback === "function") {
+      args[args.length - 1] = (error: unknown, result: unknown) => {
+        end();
+        callback(error, result);
+      };
+    }
+    let result: unknown;
+    try {
+      result = (client.query as (...a: unknown[]) => unknown)(...args);
+    } catch (error) {
+      end();
+      throw error;
+    }
+    if (result instanceof Promise) result.then(end, end);
+    else if (typeof callback !== "function" && typeof (result as { once?: unknown } | null)?.once === "function") {
+      // A submittable (cursor, stream): running until it ends or fails.
+      (result as pg.Query).once("end", end);
+      (result as pg.Query).once("error", end);
+    }
+    return result;
+  };
+  return new Proxy(client, {
+    get(target, property, receiver) {
+      return property === "query" ? query : Reflect.get(target, property, receiver);
+    },
+  });
+}
 
 /**
  * A pool that, inside `transaction()`, runs every query on that transaction's connection — so a
@@ -49,7 +171,7 @@ class TransactionAwarePool extends pg.Pool {
 }
 
 /** The transaction's connection seen as a fresh pooled client whose BEGIN/COMMIT/ROLLBACK are a savepoint's. */
-function savepointClient(tx: { client: pg.PoolClient; savepoints: number }): pg.PoolClient {
+function savepointClient(tx: TransactionState): pg.PoolClient {
   tx.savepoints += 1;
   const name = `nested_${tx.savepoints}`;
   const translate: Record<string, string> = {
@@ -151,7 +273,13 @@ function create(): Db {
   });
   // An idle client losing its connection must not crash the process; the next query reconnects.
   pool.on("error", (error) => logger("db").error({ reason: error.message }, "idle client error"));
-  const prisma = new PrismaClient({ adapter: new PrismaPg(pool) });
+  // Each Prisma call made inside a transaction() runs as one owner of the connection (see checkedClient).
+  const prisma = new PrismaClient({ adapter: new PrismaPg(pool) }).$extends({
+    query: {
+      // Awaited inside run(): query(args) is lazy, it starts on its first then().
+      $allOperations: ({ args, query }) => (inTransaction() ? currentOperation.run({}, async () => await query(args)) : query(args)),
+    },
+  }) as unknown as PrismaClient;
   watchPool(() => holder.__gameBackendDb?.pool ?? null);
   return { pool, prisma };
 }
@@ -182,11 +310,17 @@ export type { PrismaClient } from "./generated/prisma/client";
 export async function transaction<T>(work: (client: pg.PoolClient) => Promise<T>): Promise<T> {
   const client = await pool().connect();
   const outer = currentTransaction.getStore();
-  const state: TransactionState = outer ?? { client, savepoints: 0 };
+  // The outermost transaction checks every statement on its connection (a nested one's client
+  // already goes through that check).
+  const checked = outer ? client : checkedClient(client, { count: 0, owner: null, sql: "" });
+  const state: TransactionState = outer ?? { client: checked, savepoints: 0 };
   try {
     await client.query("BEGIN");
-    const result = await currentTransaction.run(state, () => work(client));
-    await client.query("COMMIT");
+    // Awaited inside the store: a lazy promise `work` returns (a Prisma call's, which starts on
+    // its first then()) must start in the transaction, not after run() has left it.
+    const result = await currentTransaction.run(state, async () => await work(checked));
+    // Checked too: a statement still running here was sent and not awaited.
+    await checked.query("COMMIT");
     return result;
   } catch (error) {
     await client.query("ROLLBACK").catch(() => undefined);

@@ -7,6 +7,13 @@ const ZEnv = z.object({
   DATABASE_URL: z.string().url(),
   DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(200).default(10),
   /**
+   * A statement sent on a transaction's connection while another of that transaction still runs
+   * (Promise.all inside transaction()): `throw` refuses it with an error naming the rule, `warn`
+   * lets it run (pg queues it) and logs a warning once per call site. Unset: `throw` in tests
+   * (NODE_ENV=test or under vitest), `warn` otherwise.
+   */
+  TRANSACTION_CONCURRENCY_CHECK: z.enum(["throw", "warn"]).optional(),
+  /**
    * How long each process keeps a project's economy and leaderboard definitions: a change made on
    * another instance applies here within this time. Tests shorten it instead of sleeping 2 s.
    */
@@ -195,7 +202,7 @@ const ZEnv = z.object({
   WEBHOOK_CONCURRENCY: z.coerce.number().int().min(1).max(256).default(16),
 });
 
-export type Env = z.infer<typeof ZEnv> & { JWT_SECRET: string };
+export type Env = z.infer<typeof ZEnv> & { JWT_SECRET: string; TRANSACTION_CONCURRENCY_CHECK: "throw" | "warn" };
 
 let cached: Env | undefined;
 
@@ -215,6 +222,11 @@ export function env(): Env {
     }
     throw new Error("Invalid environment:\n  JWT_SECRET: required (npm start and npm run dev generate one into .data)");
   }
-  cached = { ...value, JWT_SECRET: value.JWT_SECRET };
+  const underTest = value.NODE_ENV === "test" || Boolean(set.VITEST);
+  cached = {
+    ...value,
+    JWT_SECRET: value.JWT_SECRET,
+    TRANSACTION_CONCURRENCY_CHECK: value.TRANSACTION_CONCURRENCY_CHECK ?? (underTest ? "throw" : "warn"),
+  };
   return cached;
 }

@@ -77,6 +77,18 @@ describe("audit log filters", () => {
     expect(refOf(bare.endpoint.id)).toEqual({ kind: "webhook", id: bare.endpoint.id, name: "https://hooks.example.com/bare" });
   });
 
+  // createBoard and updateBoard run in runCommand's transaction: the rewards check there sent two
+  // queries at once on its connection, which the pool refuses under test (server/db.ts).
+  it("a board with rewards is created and edited by an audited command, its rewards in the audit entry", async () => {
+    const rewards = [{ rank: 1, currencies: [{ id: "coins", amount: 5 }], items: [] }];
+    const board = { id: "monthly", name: "Monthly", sortOrder: "desc", operator: "best", rewards } as const;
+    expect((await as(alice).leaderboards.create({ projectId: project.projectId, board })).rewards).toEqual(rewards);
+    const patch = { rewards: [{ rank: 1, currencies: [{ id: "coins", amount: 7 }], items: [] }] };
+    expect((await as(alice).leaderboards.update({ projectId: project.projectId, id: "monthly", patch })).rewards).toEqual(patch.rewards);
+    const { entries } = await list(alice, { target: "monthly" });
+    expect(entries.map((e) => e.action)).toEqual(["leaderboard.update", "leaderboard.create"]);
+  });
+
   it("another project's entries never appear, whatever the filters", async () => {
     const other = await makeProject();
     const stranger = await operatorWith("OWNER", other.projectId);

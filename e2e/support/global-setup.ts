@@ -54,7 +54,8 @@ export async function createDatabase(): Promise<{ name: string; url: string; dro
  * suite runs beside its app on two cores, and its files test behaviour, not the workers.
  */
 export function startApp(env: Record<string, string | undefined>, timeoutMs = 600_000): Promise<StartedApp> {
-  return launchApp({ env: { NODE_ENV: "production", WEB_CONCURRENCY: "1", ...env }, timeoutMs });
+  // A statement sent while another of its transaction runs fails the request (server/db.ts).
+  return launchApp({ env: { NODE_ENV: "production", WEB_CONCURRENCY: "1", TRANSACTION_CONCURRENCY_CHECK: "throw", ...env }, timeoutMs });
 }
 
 export default async function setup(project: TestProject) {

@@ -52,7 +52,7 @@ export async function economyConfig(projectId: string): Promise<EconomyConfig> {
   const hit = cache.get(projectId);
   if (hit && hit.expiresAt > now) return hit.value;
   // One after another, not Promise.all: inside a transaction() (a dashboard change and its audit
-  // entry) these run on the transaction's one connection, where concurrent queries are deprecated by pg.
+  // entry) these run on the transaction's one connection, which refuses two at once (server/db.ts).
   const currencies = await pool().query<{
     id: string;
     name: string;

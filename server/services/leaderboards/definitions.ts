@@ -88,7 +88,7 @@ export async function listLeaderboards(o: { projectId: string }): Promise<Leader
 }
 
 /**
- * Rewards must name the project's currencies and items (one query each; inside a transaction it
+ * Rewards must name the project's currencies and items (one query for both; inside a transaction it
  * sees that transaction's definitions, so a config import may create a currency and a board
  * rewarding it together). null or []: none, stored as SQL NULL.
  */
@@ -98,14 +98,15 @@ async function rewardsToStore(
 ): Promise<Prisma.InputJsonValue | typeof Prisma.DbNull> {
   if (!rewards || rewards.length === 0) return Prisma.DbNull;
   const wanted = (side: "currencies" | "items") => [...new Set(rewards.flatMap((t) => t[side].map((l) => l.id)))];
-  const [currencies, items] = await Promise.all([
-    pool().query<{ id: string }>("SELECT id FROM currencies WHERE project_id = $1 AND id = ANY($2::text[])", [
-      projectId,
-      wanted("currencies"),
-    ]),
-    pool().query<{ id: string }>("SELECT id FROM items WHERE project_id = $1 AND id = ANY($2::text[])", [projectId, wanted("items")]),
-  ]);
-  const known = { currencies: new Set(currencies.rows.map((r) => r.id)), items: new Set(items.rows.map((r) => r.id)) };
+  // One statement: two sent at once would share a transaction's one connection (server/db.ts refuses that).
+  const { rows } = await pool().query<{ side: "currencies" | "items"; id: string }>(
+    `SELECT 'currencies' AS side, id FROM currencies WHERE project_id = $1 AND id = ANY($2::text[])
+     UNION ALL
+     SELECT 'items' AS side, id FROM items WHERE project_id = $1 AND id = ANY($3::text[])`,
+    [projectId, wanted("currencies"), wanted("items")],
+  );
+  const known = { currencies: new Set<string>(), items: new Set<string>() };
+  for (const row of rows) known[row.side].add(row.id);
   const issues: Array<{ path: string; message: string }> = [];
   rewards.forEach((tier, i) => {
     for (const side of ["currencies", "items"] as const) {
