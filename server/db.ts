@@ -62,7 +62,7 @@ const ownFile = /\(?([^()\s]+):\d+:\d+\)?$/.exec(new Error().stack?.split("\n")[
  * statement anyway — pg queues a second one, deprecated since pg 8.19 and refused by pg 9 — and
  * two statements sent at once in a transaction interleave with each other's savepoints and
  * errors (one failing aborts the other's transaction under it). Broken in tests (throws, see
- * TRANSACTION_CONCURRENCY_CHECK); in production the statement goes ahead, as pg queues it, with
+ * TRANSACTION_CONCURRENCY_CHECK); with `warn` the statement goes ahead, as pg queues it, with
  * one warning per call site.
  */
 function refuseConcurrent(sql: string, running: Running): Error | null {
@@ -273,13 +273,19 @@ function create(): Db {
   });
   // An idle client losing its connection must not crash the process; the next query reconnects.
   pool.on("error", (error) => logger("db").error({ reason: error.message }, "idle client error"));
-  // Each Prisma call made inside a transaction() runs as one owner of the connection (see checkedClient).
-  const prisma = new PrismaClient({ adapter: new PrismaPg(pool) }).$extends({
-    query: {
-      // Awaited inside run(): query(args) is lazy, it starts on its first then().
-      $allOperations: ({ args, query }) => (inTransaction() ? currentOperation.run({}, async () => await query(args)) : query(args)),
-    },
-  }) as unknown as PrismaClient;
+  const plain = new PrismaClient({ adapter: new PrismaPg(pool) });
+  // With the check on (tests, or an operator's TRANSACTION_CONCURRENCY_CHECK), each Prisma call made
+  // inside a transaction() runs as one owner of the connection (see checkedClient). Off (production's
+  // default), Prisma calls pay for no extension.
+  const prisma =
+    env().TRANSACTION_CONCURRENCY_CHECK === "off"
+      ? plain
+      : (plain.$extends({
+          query: {
+            // Awaited inside run(): query(args) is lazy, it starts on its first then().
+            $allOperations: ({ args, query }) => (inTransaction() ? currentOperation.run({}, async () => await query(args)) : query(args)),
+          },
+        }) as unknown as PrismaClient);
   watchPool(() => holder.__gameBackendDb?.pool ?? null);
   return { pool, prisma };
 }
@@ -312,7 +318,8 @@ export async function transaction<T>(work: (client: pg.PoolClient) => Promise<T>
   const outer = currentTransaction.getStore();
   // The outermost transaction checks every statement on its connection (a nested one's client
   // already goes through that check).
-  const checked = outer ? client : checkedClient(client, { count: 0, owner: null, sql: "" });
+  const checked =
+    outer || env().TRANSACTION_CONCURRENCY_CHECK === "off" ? client : checkedClient(client, { count: 0, owner: null, sql: "" });
   const state: TransactionState = outer ?? { client: checked, savepoints: 0 };
   try {
     await client.query("BEGIN");

@@ -9,10 +9,10 @@ const ZEnv = z.object({
   /**
    * A statement sent on a transaction's connection while another of that transaction still runs
    * (Promise.all inside transaction()): `throw` refuses it with an error naming the rule, `warn`
-   * lets it run (pg queues it) and logs a warning once per call site. Unset: `throw` in tests
-   * (NODE_ENV=test or under vitest), `warn` otherwise.
+   * lets it run (pg queues it) and logs a warning once per call site, `off` checks nothing (no cost
+   * per query). Unset: `throw` in tests (NODE_ENV=test or under vitest), `off` otherwise.
    */
-  TRANSACTION_CONCURRENCY_CHECK: z.enum(["throw", "warn"]).optional(),
+  TRANSACTION_CONCURRENCY_CHECK: z.enum(["throw", "warn", "off"]).optional(),
   /**
    * How long each process keeps a project's economy and leaderboard definitions: a change made on
    * another instance applies here within this time. Tests shorten it instead of sleeping 2 s.
@@ -202,7 +202,7 @@ const ZEnv = z.object({
   WEBHOOK_CONCURRENCY: z.coerce.number().int().min(1).max(256).default(16),
 });
 
-export type Env = z.infer<typeof ZEnv> & { JWT_SECRET: string; TRANSACTION_CONCURRENCY_CHECK: "throw" | "warn" };
+export type Env = z.infer<typeof ZEnv> & { JWT_SECRET: string; TRANSACTION_CONCURRENCY_CHECK: "throw" | "warn" | "off" };
 
 let cached: Env | undefined;
 
@@ -226,7 +226,7 @@ export function env(): Env {
   cached = {
     ...value,
     JWT_SECRET: value.JWT_SECRET,
-    TRANSACTION_CONCURRENCY_CHECK: value.TRANSACTION_CONCURRENCY_CHECK ?? (underTest ? "throw" : "warn"),
+    TRANSACTION_CONCURRENCY_CHECK: value.TRANSACTION_CONCURRENCY_CHECK ?? (underTest ? "throw" : "off"),
   };
   return cached;
 }
