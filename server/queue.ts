@@ -1,5 +1,5 @@
 import PgBoss from "pg-boss";
-import { pool } from "./db";
+import { outsideTransaction, pool } from "./db";
 import { env } from "./env";
 import { logger } from "./log";
 
@@ -57,7 +57,11 @@ function boss(): PgBoss {
       supervise: true,
     });
     created.on("error", (error) => logger("queue").error({ reason: error.message }, "queue error"));
-    holder.__gameBackendQueue = { boss: created, started: created.start() };
+    // Started outside any transaction: pg-boss's timers (supervisor, cron, polling) inherit the async
+    // context they start in, and one started by the first enqueue inside a transaction() ran all
+    // its later queries on that transaction's connection, long after it was released to the pool
+    // (found by the pool's one-statement-at-a-time check: "cron_on" sent beside a fetch).
+    holder.__gameBackendQueue = { boss: created, started: outsideTransaction(() => created.start()) };
   }
   return holder.__gameBackendQueue.boss;
 }
@@ -76,7 +80,12 @@ export function handle(queue: string, handler: Handler): void {
 }
 
 /** Starts polling every registered queue in this process (bootstrap), and registers the schedules. */
-export async function startWorkers(): Promise<void> {
+export function startWorkers(): Promise<void> {
+  // The polling loops, like the timers above, must not run inside a caller's transaction.
+  return outsideTransaction(() => registerWorkers());
+}
+
+async function registerWorkers(): Promise<void> {
   const b = boss();
   holder.__gameBackendStopQueue = () => stopQueue();
   await holder.__gameBackendQueue?.started;
