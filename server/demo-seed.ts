@@ -115,7 +115,7 @@ async function seedAll(baseUrl: string): Promise<DemoFile> {
  * sample game at /play drinks a potion through `drink-potion` (costs one, gives nothing), so the
  * ledger shows every potion used.
  */
-async function seedDemoEconomy(projectId: string): Promise<void> {
+export async function seedDemoEconomy(projectId: string): Promise<void> {
   await createCurrency({
     projectId,
     input: { id: "coins", name: "Coins", initialBalance: 100, maxBalance: 1_000_000, clientWritable: true },

@@ -9,9 +9,8 @@ import { type TcpProxy, tcpProxy } from "@/e2e/support/tcp-proxy";
 import { expiredAccessToken, sessionIdOf } from "@/e2e/support/tokens";
 import { gameProject } from "@/sdk/test/support";
 import { prisma } from "@/server/db";
-import { DEMO_LEADERBOARDS, type DemoFile } from "@/server/demo-seed";
+import { DEMO_LEADERBOARDS, type DemoFile, seedDemoEconomy } from "@/server/demo-seed";
 import { revokeSessions } from "@/server/services/auth/sessions";
-import { createCurrency, createItem, createPurchase } from "@/server/services/economy/definitions";
 import { createLeaderboard } from "@/server/services/leaderboards/definitions";
 
 /**
@@ -61,39 +60,7 @@ async function demoProject(): Promise<string> {
   if (existsSync(file)) return (JSON.parse(readFileSync(file, "utf8")) as DemoFile).apiKey;
   const { projectId, clientKey } = await makeProject({ plan: "PRO", name: "Demo Game" });
   for (const input of DEMO_LEADERBOARDS) await createLeaderboard({ projectId, input });
-  // As seedDemoEconomy in server/demo-seed.ts (not exported).
-  await createCurrency({
-    projectId,
-    input: { id: "coins", name: "Coins", initialBalance: 100, maxBalance: 1_000_000, clientWritable: true },
-  });
-  await createCurrency({ projectId, input: { id: "gems", name: "Gems", initialBalance: 0, clientWritable: false } });
-  await createItem({ projectId, input: { id: "sword", name: "Sword" } });
-  await createItem({ projectId, input: { id: "potion", name: "Potion" } });
-  await createPurchase({
-    projectId,
-    input: {
-      id: "buy-potion",
-      name: "Buy a potion",
-      costs: [{ currencyId: "coins", amount: 10 }],
-      rewards: [{ itemId: "potion", quantity: 1 }],
-    },
-  });
-  await createPurchase({
-    projectId,
-    input: { id: "drink-potion", name: "Drink a potion", costs: [{ itemId: "potion", quantity: 1 }], rewards: [] },
-  });
-  await createPurchase({
-    projectId,
-    input: {
-      id: "buy-sword",
-      name: "Buy a sword",
-      costs: [
-        { currencyId: "coins", amount: 50 },
-        { currencyId: "gems", amount: 1 },
-      ],
-      rewards: [{ itemId: "sword", quantity: 1 }],
-    },
-  });
+  await seedDemoEconomy(projectId);
   return clientKey;
 }
 
