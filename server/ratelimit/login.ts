@@ -1,8 +1,8 @@
 import { createHmac } from "node:crypto";
-import { hashGateFull, refuseStranger } from "../auth/passwords";
 import { pool } from "../db";
 import { env } from "../env";
 import { AppError } from "../errors";
+import { hashGateFull, refuseStranger } from "../passwords";
 import { credentialTimeoutMs, instance, storeFailed, storeUnavailable, withTimeout } from "./index";
 import { ipSubject } from "./ip";
 

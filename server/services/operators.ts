@@ -4,10 +4,10 @@ import { endOperatorSessions, revokeOperatorSession } from "../auth/operator-ses
 import type { CreateOperatorToken } from "../auth/operator-token-schemas";
 import { createOperatorToken, revokeOperatorToken, revokeOperatorTokens } from "../auth/operator-tokens";
 import { beginPasswordCheck, passwordCheckPassed } from "../auth/password-change-budget";
-import { passwordProblem } from "../auth/password-policy";
-import { hashPassword, verifyPassword } from "../auth/passwords";
 import { pool, prisma, transaction } from "../db";
 import { AppError } from "../errors";
+import { passwordProblem } from "../password-policy";
+import { hashPassword, verifyPassword } from "../passwords";
 import { validationError } from "../validation";
 import { recordAudit } from "./audit";
 

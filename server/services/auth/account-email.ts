@@ -1,8 +1,8 @@
 import type { PlayerActor } from "../../actor";
-import { hashPassword } from "../../auth/passwords";
 import { prisma, transaction } from "../../db";
 import { queueEmail } from "../../email";
 import { AppError } from "../../errors";
+import { hashPassword } from "../../passwords";
 import { enqueue, handle, QUEUES } from "../../queue";
 import { beginLoginAttempt, countCodeRequest, loginSucceeded } from "../../ratelimit/login";
 import { getProfile } from "../players/profile";

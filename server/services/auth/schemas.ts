@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { passwordProblem } from "../../auth/password-policy";
+import { passwordProblem } from "../../password-policy";
 import { ZDisplayName } from "../players/schemas";
 
 export const ZSession = z
