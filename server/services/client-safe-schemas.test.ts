@@ -17,7 +17,7 @@ const CLIENT_IMPORTED = [
   "server/services/config/document-text.ts",
   "server/services/config/webhook-schemas.ts",
   "server/services/webhooks/schemas.ts",
-  "server/auth/operator-token-schemas.ts",
+  "server/services/operator-token-schemas.ts",
   "server/ratelimit/plans.ts",
 ];
 const root = path.resolve(import.meta.dirname, "../..");

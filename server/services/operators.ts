@@ -1,7 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { assertNotToken, auditActorFor, type SessionOperator } from "../auth/operator";
 import { endOperatorSessions, revokeOperatorSession } from "../auth/operator-sessions";
-import type { CreateOperatorToken } from "../auth/operator-token-schemas";
 import { createOperatorToken, revokeOperatorToken, revokeOperatorTokens } from "../auth/operator-tokens";
 import { beginPasswordCheck, passwordCheckPassed } from "../auth/password-change-budget";
 import { pool, prisma, transaction } from "../db";
@@ -10,6 +9,7 @@ import { passwordProblem } from "../password-policy";
 import { hashPassword, verifyPassword } from "../passwords";
 import { validationError } from "../validation";
 import { recordAudit } from "./audit";
+import type { CreateOperatorToken } from "./operator-token-schemas";
 
 export type OperatorDto = { id: string; email: string; name: string };
 export type OperatorListDto = OperatorDto & { isInstanceAdmin: boolean; disabled: boolean; canCreateProjects: boolean; createdAt: string };
