@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
-import { createOperatorToken } from "@/server/auth/operator-tokens";
 import { prisma } from "@/server/db";
+import { createOperatorToken } from "@/server/identity/operator-tokens";
 import { hashPassword } from "@/server/passwords";
 
 const cookiesOf = (res: Response) => res.headers.getSetCookie().map((c) => c.split(";")[0] ?? "");

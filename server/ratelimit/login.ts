@@ -30,7 +30,7 @@ export type LoginAttempt = {
 };
 type Budget = LoginAttempt["taken"][number];
 
-/** The pseudo project operators' sign-ins are counted under (server/auth/operators.ts). */
+/** The pseudo project operators' sign-ins are counted under (server/identity/operators.ts). */
 const OPERATORS = "operators";
 
 const KNOWN_IP_DAYS = 30;

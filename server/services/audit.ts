@@ -1,7 +1,7 @@
 import type { OperatorActor } from "../actor";
-import type { AuditActor } from "../auth/operator";
 import { uuidv7, uuidv7Floor } from "../crypto";
 import { pool } from "../db";
+import type { AuditActor } from "../identity/operator";
 import type { AuditFilters } from "./audit-schemas";
 import type { ExportSource } from "./exports/stream";
 

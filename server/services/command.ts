@@ -1,8 +1,8 @@
 import type { OperatorActor } from "../actor";
-import { cappedByToken, inTokenScope, ROLE_RANK, type SessionOperator } from "../auth/operator";
 import { pool, transaction } from "../db";
 import { AppError } from "../errors";
 import type { MemberRole } from "../generated/prisma/enums";
+import { cappedByToken, inTokenScope, ROLE_RANK, type SessionOperator } from "../identity/operator";
 import { auditActorOf, recordAudit } from "./audit";
 import { membershipOf } from "./projects";
 

@@ -1,10 +1,10 @@
 import { randomBytes } from "node:crypto";
-import { assertNotToken, auditActorFor, type SessionOperator } from "../auth/operator";
-import { endOperatorSessions, revokeOperatorSession } from "../auth/operator-sessions";
-import { createOperatorToken, revokeOperatorToken, revokeOperatorTokens } from "../auth/operator-tokens";
-import { beginPasswordCheck, passwordCheckPassed } from "../auth/password-change-budget";
 import { pool, prisma, transaction } from "../db";
 import { AppError } from "../errors";
+import { assertNotToken, auditActorFor, type SessionOperator } from "../identity/operator";
+import { endOperatorSessions, revokeOperatorSession } from "../identity/operator-sessions";
+import { createOperatorToken, revokeOperatorToken, revokeOperatorTokens } from "../identity/operator-tokens";
+import { beginPasswordCheck, passwordCheckPassed } from "../identity/password-change-budget";
 import { passwordProblem } from "../password-policy";
 import { hashPassword, verifyPassword } from "../passwords";
 import { validationError } from "../validation";

@@ -1,7 +1,7 @@
 import { errors as joseErrors, jwtVerify } from "jose";
-import { assertNotBanned } from "../../auth/player";
 import { isUniqueViolation, prisma } from "../../db";
 import { AppError } from "../../errors";
+import { assertNotBanned } from "../../identity/player";
 import { OutboundRefused } from "../../outbound";
 import { findIdentityProvider, type IdentityProviderDto } from "../identity-providers";
 import { providerKeySet } from "../identity-providers/key-set";

@@ -1,9 +1,9 @@
 import { clearApiKeyCache, generateApiKey } from "../../api-keys";
-import { assertUnscoped, auditActorFor, type SessionOperator } from "../../auth/operator";
 import { pool, prisma, transaction } from "../../db";
 import { env } from "../../env";
 import { AppError } from "../../errors";
 import type { ApiKeyKind, Plan } from "../../generated/prisma/enums";
+import { assertUnscoped, auditActorFor, type SessionOperator } from "../../identity/operator";
 import { projectLimit } from "../../ratelimit";
 import { validationError } from "../../validation";
 import { recordAudit } from "../audit";
