@@ -1,7 +1,7 @@
 import type { PlayerActor } from "../../actor";
 import { prisma, transaction } from "../../db";
-import { queueEmail } from "../../email";
 import { AppError } from "../../errors";
+import { queueEmail } from "../../mailer";
 import { hashPassword } from "../../passwords";
 import { enqueue, handle, QUEUES } from "../../queue";
 import { beginLoginAttempt, countCodeRequest, loginSucceeded } from "../../ratelimit/login";

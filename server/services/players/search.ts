@@ -1,5 +1,5 @@
 import { pool } from "../../db";
-import { mayReadPlayerEmails, playerEmailFor } from "../../email/privacy";
+import { mayReadPlayerEmails, playerEmailFor } from "../../email-privacy";
 import type { MemberRole } from "../../generated/prisma/enums";
 import type { ExportSource } from "../exports/stream";
 import type { PlayerFilters } from "./filter-schemas";
