@@ -3,7 +3,7 @@ import { uuidv7, uuidv7Floor } from "../crypto";
 import { pool } from "../db";
 import type { AuditActor } from "../identity/operator";
 import type { AuditFilters } from "./audit-schemas";
-import type { ExportSource } from "./exports/stream";
+import type { ExportSource } from "./export-source";
 
 /**
  * The audit log of operator mutations. `recordAudit` is called inside the mutation's
