@@ -4,7 +4,7 @@ import { AppError } from "../errors";
 import type { MemberRole } from "../generated/prisma/enums";
 import { cappedByToken, inTokenScope, ROLE_RANK, type SessionOperator } from "../identity/operator";
 import { auditActorOf, recordAudit } from "./audit";
-import { membershipOf } from "./projects";
+import { membershipOf } from "./membership";
 
 /**
  * The one way an operator command runs (see docs/architecture.md, "The operator command path"):

@@ -175,15 +175,6 @@ export async function listProjectsFor(o: { operatorId: string; isInstanceAdmin: 
   return rows.map(({ members, _count, ...p }) => ({ ...p, role: members[0]?.role ?? null, players: _count.players }));
 }
 
-/** The caller's role on the project; null when not a member. */
-export async function membershipOf(o: { operatorId: string; projectId: string }): Promise<MemberRole | null> {
-  const row = await prisma().projectMember.findUnique({
-    where: { projectId_operatorId: { projectId: o.projectId, operatorId: o.operatorId } },
-    select: { role: true },
-  });
-  return row?.role ?? null;
-}
-
 export async function getProject(o: { projectId: string }): Promise<ProjectDto> {
   const row = await prisma().project.findUnique({ where: { id: o.projectId }, select: projectSelect });
   if (!row) throw new AppError("NOT_FOUND", { message: "Project not found." });
