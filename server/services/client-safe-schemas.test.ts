@@ -11,6 +11,7 @@ const CLIENT_IMPORTED = [
   "server/services/members/schemas.ts",
   "server/services/identity-providers/schemas.ts",
   "server/services/players/schemas.ts",
+  "server/services/profiles/schemas.ts",
   "server/services/email/schemas.ts",
   "server/services/leaderboards/board-schemas.ts",
   "server/services/economy/schemas.ts",

@@ -1,7 +1,7 @@
 import type { PlayerActor } from "../../actor";
 import { prisma } from "../../db";
 import { AppError } from "../../errors";
-import type { OwnProfile, PublicProfile } from "../players/schemas";
+import type { OwnProfile, PublicProfile } from "./schemas";
 
 /**
  * Player profiles. Other players see id, display name and creation time; the owner (or a server
