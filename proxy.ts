@@ -1,8 +1,8 @@
 import { type NextRequest, NextResponse } from "next/server";
 import { getToken } from "next-auth/jwt";
-import { dashboardSecret } from "@/server/auth/dashboard-secret";
 import { env } from "@/server/env";
 import { contentSecurityPolicy, securityHeaders } from "@/server/http/security-headers";
+import { dashboardSecret } from "@/server/identity/dashboard-secret";
 
 /**
  * Every HTML page gets the browser security headers (server/http/security-headers.ts) and a

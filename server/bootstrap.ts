@@ -1,8 +1,8 @@
 import { pool } from "./db";
 import { seedDemo } from "./demo-seed";
-import { registerEmailDelivery } from "./email";
 import { env } from "./env";
 import { logger } from "./log";
+import { registerEmailDelivery } from "./mailer";
 import { registerHousekeeping } from "./maintenance";
 import { migrate } from "./migrate";
 import { startWorkers } from "./queue";

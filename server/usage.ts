@@ -1,6 +1,6 @@
 import { pool, transaction } from "./db";
 import { env } from "./env";
-import type { FinishedRequest } from "./http/observe";
+import type { FinishedRequest } from "./finished-request";
 import { logger } from "./log";
 import { addBuckets, LATENCY_BUCKETS, latencyBucketOf } from "./services/health/quantile";
 

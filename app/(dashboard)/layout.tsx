@@ -5,7 +5,7 @@ import type { ReactNode } from "react";
 import { SignOutButton } from "@/components/dashboard/sign-out";
 import { TrpcProvider } from "@/components/providers/trpc";
 import { Toaster } from "@/components/ui/toaster";
-import { signedInOperator } from "@/server/auth/next-auth";
+import { signedInOperator } from "@/server/identity/next-auth";
 
 export const dynamic = "force-dynamic";
 

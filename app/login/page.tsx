@@ -1,7 +1,7 @@
 import { redirect } from "next/navigation";
 import { Suspense } from "react";
 import { LoginForm } from "@/components/dashboard/login-form";
-import { signedInOperator } from "@/server/auth/next-auth";
+import { signedInOperator } from "@/server/identity/next-auth";
 
 export const dynamic = "force-dynamic";
 

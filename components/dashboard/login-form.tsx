@@ -4,7 +4,7 @@ import { useRouter, useSearchParams } from "next/navigation";
 import { signIn } from "next-auth/react";
 import { type FormEvent, useState } from "react";
 import { Button, Input, Label } from "@/components/ui/primitives";
-import { safeRedirectPath } from "@/server/auth/safe-redirect";
+import { safeRedirectPath } from "@/server/identity/safe-redirect";
 
 export function LoginForm() {
   const router = useRouter();

@@ -11,7 +11,7 @@ import { useTRPC } from "@/components/providers/trpc";
 import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle, DialogTrigger } from "@/components/ui/dialog";
 import { Field, FieldError } from "@/components/ui/field";
 import { Button, Input, State } from "@/components/ui/primitives";
-import { ZDisplayName } from "@/server/services/players/schemas";
+import { ZDisplayName } from "@/server/services/profiles/schemas";
 import { applyServerError, messageOf } from "./errors";
 import { plainly } from "./plain-issues";
 

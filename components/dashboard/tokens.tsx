@@ -14,7 +14,7 @@ import { Field, FieldError } from "@/components/ui/field";
 import { OnceSecret } from "@/components/ui/once-secret";
 import { Badge, Button, Card, Input, State } from "@/components/ui/primitives";
 import { SelectMenu } from "@/components/ui/select";
-import { TOKEN_ROLES, ZCreateOperatorToken } from "@/server/auth/operator-token-schemas";
+import { TOKEN_ROLES, ZCreateOperatorToken } from "@/server/services/operator-token-schemas";
 import { applyServerError, messageOf } from "./errors";
 import { checkedWith } from "./form-schema";
 import { createdOn } from "./format";

@@ -1,8 +1,8 @@
 import { randomBytes } from "node:crypto";
 import { beforeAll, describe, expect, it } from "vitest";
-import type { SessionOperator } from "@/server/auth/operator";
 import { pool, prisma } from "@/server/db";
 import type { MemberRole } from "@/server/generated/prisma/enums";
+import type { SessionOperator } from "@/server/identity/operator";
 import { upsertOperator } from "@/server/services/operators";
 import { appRouter } from "@/server/trpc/router";
 import { anonymousPlayer, makeProject, type TestProject } from "../support/fixtures";

@@ -5,7 +5,7 @@ import http from "node:http";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { createOperatorToken } from "@/server/auth/operator-tokens";
+import { createOperatorToken } from "@/server/identity/operator-tokens";
 import { createLeaderboard } from "@/server/services/leaderboards/definitions";
 import { upsertOperator } from "@/server/services/operators";
 import { createApiKey } from "@/server/services/projects";

@@ -1,10 +1,10 @@
 import { randomBytes } from "node:crypto";
 import type { TRPCError } from "@trpc/server";
 import { beforeAll, describe, expect, it } from "vitest";
-import type { SessionOperator } from "@/server/auth/operator";
 import { pool, prisma } from "@/server/db";
 import { env } from "@/server/env";
 import type { MemberRole } from "@/server/generated/prisma/enums";
+import type { SessionOperator } from "@/server/identity/operator";
 import { exportAs } from "@/server/services/exports";
 import { upsertOperator } from "@/server/services/operators";
 import { appRouter } from "@/server/trpc/router";

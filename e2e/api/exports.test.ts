@@ -1,9 +1,9 @@
 import { randomBytes } from "node:crypto";
 import { beforeAll, describe, expect, it } from "vitest";
-import type { SessionOperator } from "@/server/auth/operator";
-import { createOperatorToken } from "@/server/auth/operator-tokens";
 import { pool, prisma } from "@/server/db";
 import type { MemberRole } from "@/server/generated/prisma/enums";
+import type { SessionOperator } from "@/server/identity/operator";
+import { createOperatorToken } from "@/server/identity/operator-tokens";
 import { adjustPlayerAs } from "@/server/services/economy/commands";
 import { createCurrency } from "@/server/services/economy/definitions";
 import { createLeaderboard, resetLeaderboard } from "@/server/services/leaderboards/definitions";

@@ -1,8 +1,8 @@
 import { randomBytes } from "node:crypto";
 import { beforeAll, describe, expect, it } from "vitest";
-import type { SessionOperator } from "@/server/auth/operator";
 import { pool, prisma } from "@/server/db";
 import { AppError } from "@/server/errors";
+import type { SessionOperator } from "@/server/identity/operator";
 import { instanceHealthAs, type ProjectHealth, projectHealthAs } from "@/server/services/health";
 import type { HealthRange } from "@/server/services/health/schemas";
 import { upsertOperator } from "@/server/services/operators";

@@ -2,11 +2,11 @@ import { randomBytes } from "node:crypto";
 import { readdirSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import type { SessionOperator } from "@/server/auth/operator";
-import { operatorForSession, startOperatorSession } from "@/server/auth/operator-sessions";
-import { createOperatorToken } from "@/server/auth/operator-tokens";
 import { prisma } from "@/server/db";
 import { AppError } from "@/server/errors";
+import type { SessionOperator } from "@/server/identity/operator";
+import { operatorForSession, startOperatorSession } from "@/server/identity/operator-sessions";
+import { createOperatorToken } from "@/server/identity/operator-tokens";
 import { applyImport, dryRunImport } from "@/server/services/config";
 import {
   adjustPlayerAs,

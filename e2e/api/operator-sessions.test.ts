@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { describe, expect, it } from "vitest";
-import { createOperatorToken } from "@/server/auth/operator-tokens";
 import { prisma } from "@/server/db";
+import { createOperatorToken } from "@/server/identity/operator-tokens";
 import { upsertOperator } from "@/server/services/operators";
 import { baseUrl } from "../support/api";
 import { makeProject } from "../support/fixtures";

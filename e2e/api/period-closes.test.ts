@@ -1,8 +1,8 @@
 import { randomBytes, randomUUID } from "node:crypto";
 import { TRPCError } from "@trpc/server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { SessionOperator } from "@/server/auth/operator";
 import { pool, prisma } from "@/server/db";
+import type { SessionOperator } from "@/server/identity/operator";
 import { enqueue, QUEUES, stopQueue } from "@/server/queue";
 import { createCurrency, createItem } from "@/server/services/economy/definitions";
 import { closeEndedPeriods } from "@/server/services/leaderboards/closes";

@@ -1,9 +1,9 @@
 import { randomBytes, randomUUID } from "node:crypto";
 import type { TRPCError } from "@trpc/server";
 import { beforeAll, describe, expect, it } from "vitest";
-import type { SessionOperator } from "@/server/auth/operator";
 import { pool, prisma } from "@/server/db";
 import type { MemberRole } from "@/server/generated/prisma/enums";
+import type { SessionOperator } from "@/server/identity/operator";
 import { createCurrency } from "@/server/services/economy/definitions";
 import { upsertOperator } from "@/server/services/operators";
 import { appRouter } from "@/server/trpc/router";

@@ -1,10 +1,10 @@
 import { randomBytes } from "node:crypto";
 import { TRPCError } from "@trpc/server";
 import { beforeAll, describe, expect, it } from "vitest";
-import type { SessionOperator } from "@/server/auth/operator";
-import { createOperatorToken, operatorForToken } from "@/server/auth/operator-tokens";
 import { prisma } from "@/server/db";
 import { AppError } from "@/server/errors";
+import type { SessionOperator } from "@/server/identity/operator";
+import { createOperatorToken, operatorForToken } from "@/server/identity/operator-tokens";
 import { upsertOperator } from "@/server/services/operators";
 import type { Access } from "@/server/trpc/init";
 import { appRouter } from "@/server/trpc/router";
@@ -101,7 +101,7 @@ beforeAll(async () => {
   callers.set("owner", await op("OWNER"));
   callers.set("instanceAdmin", await op(null, true));
   callers.set("scopedViewerToken", { ...tokenOwner, token: { id: token.id, role: "VIEWER", projectIds: [projectId] } });
-  // Resolved as the tRPC route resolves a presented token (server/auth/operator-tokens.ts).
+  // Resolved as the tRPC route resolves a presented token (server/identity/operator-tokens.ts).
   const admin = await op(null, true);
   const adminToken = await createOperatorToken({
     operator: admin,

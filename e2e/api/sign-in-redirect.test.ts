@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { beforeAll, describe, expect, it } from "vitest";
-import { hashPassword } from "@/server/auth/passwords";
 import { prisma } from "@/server/db";
+import { hashPassword } from "@/server/passwords";
 import { baseUrl } from "../support/api";
 import { operatorSignIn } from "../support/operator-sign-in";
 

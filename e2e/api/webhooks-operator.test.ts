@@ -1,8 +1,8 @@
 import { randomBytes } from "node:crypto";
 import { TRPCError } from "@trpc/server";
 import { beforeAll, describe, expect, it } from "vitest";
-import type { SessionOperator } from "@/server/auth/operator";
 import { pool, prisma, transaction } from "@/server/db";
+import type { SessionOperator } from "@/server/identity/operator";
 import { upsertOperator } from "@/server/services/operators";
 import { emitEvent, eventId } from "@/server/services/webhooks/events";
 import { decryptSecret } from "@/server/services/webhooks/signing";

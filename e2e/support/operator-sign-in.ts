@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
-import { createOperatorToken } from "@/server/auth/operator-tokens";
-import { hashPassword } from "@/server/auth/passwords";
 import { prisma } from "@/server/db";
+import { createOperatorToken } from "@/server/identity/operator-tokens";
+import { hashPassword } from "@/server/passwords";
 
 const cookiesOf = (res: Response) => res.headers.getSetCookie().map((c) => c.split(";")[0] ?? "");
 

@@ -1,6 +1,6 @@
-import { signedInOperator } from "../auth/next-auth";
-import { operatorForToken } from "../auth/operator-tokens";
 import { AppError } from "../errors";
+import { signedInOperator } from "../identity/next-auth";
+import { operatorForToken } from "../identity/operator-tokens";
 import type { OperatorContext } from "../services/command";
 
 /**

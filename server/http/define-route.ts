@@ -1,9 +1,9 @@
 import type { z } from "zod";
 import type { PlayerActor } from "../actor";
 import { type ApiKeyContext, resolveApiKey } from "../api-keys";
-import { authenticateActingPlayer, authenticateBearer } from "../auth/player";
 import { toAppError } from "../error-normalisation";
 import { AppError } from "../errors";
+import { authenticateActingPlayer, authenticateBearer } from "../identity/player";
 import { decisiveLimit, type LimitResult, limitIp, limitKeyed, type Share, storeUnavailable } from "../ratelimit";
 import { ipSubject } from "../ratelimit/ip";
 import { type AccessClaims, verifyAccessToken } from "../tokens/access-token";

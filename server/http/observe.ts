@@ -1,4 +1,5 @@
 import { type Span, SpanStatusCode } from "@opentelemetry/api";
+import type { FinishedRequest } from "../finished-request";
 import { lineWriter } from "../log";
 import { recordRequestMetrics } from "../metrics";
 import { recordRequestStats } from "../usage";
@@ -6,20 +7,9 @@ import { recordRequestStats } from "../usage";
 /**
  * What every answered request leaves behind, in one place: its Prometheus series, its access
  * log line (never a body, header, token or key), and its span's status. Requests of a known
- * project also feed the dashboard's health view.
+ * project also feed the dashboard's health view. The record's shape (FinishedRequest) lives
+ * below this file and usage.ts, which both read it.
  */
-export type FinishedRequest = {
-  requestId: string;
-  route: string;
-  method: string;
-  status: number;
-  /** The error code of an error answer, '' on success. */
-  code: string;
-  durationMs: number;
-  projectId: string | null;
-  playerId: string | null;
-};
-
 let http: ReturnType<typeof lineWriter> | undefined;
 const accessLog = () => {
   http ??= lineWriter("http");

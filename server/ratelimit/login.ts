@@ -1,8 +1,8 @@
 import { createHmac } from "node:crypto";
-import { hashGateFull, refuseStranger } from "../auth/passwords";
 import { pool } from "../db";
 import { env } from "../env";
 import { AppError } from "../errors";
+import { hashGateFull, refuseStranger } from "../passwords";
 import { credentialTimeoutMs, instance, storeFailed, storeUnavailable, withTimeout } from "./index";
 import { ipSubject } from "./ip";
 
@@ -30,7 +30,7 @@ export type LoginAttempt = {
 };
 type Budget = LoginAttempt["taken"][number];
 
-/** The pseudo project operators' sign-ins are counted under (server/auth/operators.ts). */
+/** The pseudo project operators' sign-ins are counted under (server/identity/operators.ts). */
 const OPERATORS = "operators";
 
 const KNOWN_IP_DAYS = 30;

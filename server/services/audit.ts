@@ -1,9 +1,9 @@
 import type { OperatorActor } from "../actor";
-import type { AuditActor } from "../auth/operator";
 import { uuidv7, uuidv7Floor } from "../crypto";
 import { pool } from "../db";
+import type { AuditActor } from "../identity/operator";
 import type { AuditFilters } from "./audit-schemas";
-import type { ExportSource } from "./exports/stream";
+import type { ExportSource } from "./export-source";
 
 /**
  * The audit log of operator mutations. `recordAudit` is called inside the mutation's

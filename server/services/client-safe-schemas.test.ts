@@ -11,13 +11,14 @@ const CLIENT_IMPORTED = [
   "server/services/members/schemas.ts",
   "server/services/identity-providers/schemas.ts",
   "server/services/players/schemas.ts",
+  "server/services/profiles/schemas.ts",
   "server/services/email/schemas.ts",
   "server/services/leaderboards/board-schemas.ts",
   "server/services/economy/schemas.ts",
   "server/services/config/document-text.ts",
   "server/services/config/webhook-schemas.ts",
   "server/services/webhooks/schemas.ts",
-  "server/auth/operator-token-schemas.ts",
+  "server/services/operator-token-schemas.ts",
   "server/ratelimit/plans.ts",
 ];
 const root = path.resolve(import.meta.dirname, "../..");

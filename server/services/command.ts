@@ -1,10 +1,10 @@
 import type { OperatorActor } from "../actor";
-import { cappedByToken, inTokenScope, ROLE_RANK, type SessionOperator } from "../auth/operator";
 import { pool, transaction } from "../db";
 import { AppError } from "../errors";
 import type { MemberRole } from "../generated/prisma/enums";
+import { cappedByToken, inTokenScope, ROLE_RANK, type SessionOperator } from "../identity/operator";
 import { auditActorOf, recordAudit } from "./audit";
-import { membershipOf } from "./projects";
+import { membershipOf } from "./membership";
 
 /**
  * The one way an operator command runs (see docs/architecture.md, "The operator command path"):

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { ZCreateOperatorToken } from "../auth/operator-token-schemas";
 import { hasHiddenCharacters, zLabel } from "./labels";
+import { ZCreateOperatorToken } from "./operator-token-schemas";
 
 describe("labels", () => {
   it.each([

@@ -1,4 +1,4 @@
-import { playerEmailFor } from "../email/privacy";
+import { playerEmailFor } from "../email-privacy";
 import type { MemberRole } from "../generated/prisma/enums";
 import { auditOperators, listAudit } from "./audit";
 import type { AuditFilters } from "./audit-schemas";

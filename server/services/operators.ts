@@ -1,15 +1,15 @@
 import { randomBytes } from "node:crypto";
-import { assertNotToken, auditActorFor, type SessionOperator } from "../auth/operator";
-import { endOperatorSessions, revokeOperatorSession } from "../auth/operator-sessions";
-import type { CreateOperatorToken } from "../auth/operator-token-schemas";
-import { createOperatorToken, revokeOperatorToken, revokeOperatorTokens } from "../auth/operator-tokens";
-import { beginPasswordCheck, passwordCheckPassed } from "../auth/password-change-budget";
-import { passwordProblem } from "../auth/password-policy";
-import { hashPassword, verifyPassword } from "../auth/passwords";
 import { pool, prisma, transaction } from "../db";
 import { AppError } from "../errors";
+import { assertNotToken, auditActorFor, type SessionOperator } from "../identity/operator";
+import { endOperatorSessions, revokeOperatorSession } from "../identity/operator-sessions";
+import { createOperatorToken, revokeOperatorToken, revokeOperatorTokens } from "../identity/operator-tokens";
+import { beginPasswordCheck, passwordCheckPassed } from "../identity/password-change-budget";
+import { passwordProblem } from "../password-policy";
+import { hashPassword, verifyPassword } from "../passwords";
 import { validationError } from "../validation";
 import { recordAudit } from "./audit";
+import type { CreateOperatorToken } from "./operator-token-schemas";
 
 export type OperatorDto = { id: string; email: string; name: string };
 export type OperatorListDto = OperatorDto & { isInstanceAdmin: boolean; disabled: boolean; canCreateProjects: boolean; createdAt: string };

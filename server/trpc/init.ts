@@ -1,10 +1,10 @@
 import { initTRPC, TRPCError } from "@trpc/server";
 import type { Logger } from "pino";
 import type { z } from "zod";
-import { assertNotToken, assertUnscoped, cappedByToken, inTokenScope, type SessionOperator } from "../auth/operator";
 import { toAppError } from "../error-normalisation";
 import { AppError, ERRORS, type ErrorCode } from "../errors";
 import type { MemberRole } from "../generated/prisma/enums";
+import { assertNotToken, assertUnscoped, cappedByToken, inTokenScope, type SessionOperator } from "../identity/operator";
 import { logger } from "../log";
 import { recordProcedureMetrics } from "../metrics";
 import { authorize } from "../services/command";

@@ -1,6 +1,6 @@
 import { notFound } from "next/navigation";
 import { InstanceHealth } from "@/components/dashboard/instance-health";
-import { signedInOperator } from "@/server/auth/next-auth";
+import { signedInOperator } from "@/server/identity/next-auth";
 
 export default async function InstancePage() {
   const operator = await signedInOperator();

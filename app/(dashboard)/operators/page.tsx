@@ -1,7 +1,7 @@
 import { notFound } from "next/navigation";
 import { Operators } from "@/components/dashboard/operators";
-import { signedInOperator } from "@/server/auth/next-auth";
 import { env } from "@/server/env";
+import { signedInOperator } from "@/server/identity/next-auth";
 
 export default async function OperatorsPage() {
   const operator = await signedInOperator();

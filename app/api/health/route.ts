@@ -1,5 +1,5 @@
-import { checkHealth, mayObserve, OBSERVER_HEADER } from "@/server/health";
 import { getOnly } from "@/server/http/get-only";
+import { checkHealth, mayObserve, OBSERVER_HEADER } from "@/server/probes";
 
 export const dynamic = "force-dynamic";
 

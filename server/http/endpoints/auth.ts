@@ -10,7 +10,7 @@ import {
   ZSession,
   ZVerifyEmailBody,
 } from "../../services/auth/schemas";
-import { ZOwnProfile } from "../../services/players/schemas";
+import { ZOwnProfile } from "../../services/profiles/schemas";
 import { endpoint } from "../endpoint";
 
 const tags = ["auth"];

@@ -1,12 +1,6 @@
 import { z } from "zod";
-import {
-  ZDeleteAccountBody,
-  ZOwnProfile,
-  ZPatchProfileBody,
-  ZPlayerExport,
-  ZPlayerParams,
-  ZPublicProfile,
-} from "../../services/players/schemas";
+import { ZDeleteAccountBody, ZPlayerExport, ZPlayerParams } from "../../services/players/schemas";
+import { ZOwnProfile, ZPatchProfileBody, ZPublicProfile } from "../../services/profiles/schemas";
 import { endpoint } from "../endpoint";
 
 const tags = ["players"];

@@ -1,12 +1,12 @@
 import type { PlayerActor } from "../../actor";
-import { hashPassword } from "../../auth/passwords";
 import { prisma, transaction } from "../../db";
-import { queueEmail } from "../../email";
 import { AppError } from "../../errors";
+import { queueEmail } from "../../mailer";
+import { hashPassword } from "../../passwords";
 import { enqueue, handle, QUEUES } from "../../queue";
 import { beginLoginAttempt, countCodeRequest, loginSucceeded } from "../../ratelimit/login";
-import { getProfile } from "../players/profile";
-import type { OwnProfile } from "../players/schemas";
+import { getProfile } from "../profiles";
+import type { OwnProfile } from "../profiles/schemas";
 import { type CodePurpose, consumeCode, issueCode } from "./codes";
 import type { SessionDto } from "./schemas";
 import { issueSession, revokeSessions } from "./sessions";

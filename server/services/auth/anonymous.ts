@@ -1,7 +1,7 @@
-import { assertNotBanned } from "../../auth/player";
 import { sha256, uuidv7 } from "../../crypto";
 import { pool } from "../../db";
 import { AppError } from "../../errors";
+import { assertNotBanned } from "../../identity/player";
 import { countEvent } from "../../metrics";
 import { withEvents } from "../webhooks/emit";
 import { emitEvent } from "../webhooks/events";

@@ -1,8 +1,8 @@
 import { createHmac, randomInt, timingSafeEqual } from "node:crypto";
 import { pool, transaction } from "../../db";
-import { queueEmail } from "../../email";
 import { env } from "../../env";
 import { AppError } from "../../errors";
+import { queueEmail } from "../../mailer";
 
 /**
  * One-time codes sent by e-mail (password reset, e-mail verification): six digits, one live code

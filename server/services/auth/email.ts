@@ -1,7 +1,7 @@
-import { dummyPasswordHash, hashPassword, verifyPassword } from "../../auth/passwords";
-import { assertNotBanned } from "../../auth/player";
 import { isUniqueViolation, prisma } from "../../db";
 import { AppError } from "../../errors";
+import { assertNotBanned } from "../../identity/player";
+import { dummyPasswordHash, hashPassword, verifyPassword } from "../../passwords";
 import { beginLoginAttempt, checkPassword, countRegistration, loginSucceeded } from "../../ratelimit/login";
 import { withEvents } from "../webhooks/emit";
 import { emitEvent } from "../webhooks/events";

@@ -1,8 +1,8 @@
 import { errors as joseErrors, jwtVerify } from "jose";
-import { assertNotBanned } from "../../auth/player";
 import { isUniqueViolation, prisma } from "../../db";
 import { AppError } from "../../errors";
-import { OutboundRefused } from "../../http/outbound";
+import { assertNotBanned } from "../../identity/player";
+import { OutboundRefused } from "../../outbound";
 import { findIdentityProvider, type IdentityProviderDto } from "../identity-providers";
 import { providerKeySet } from "../identity-providers/key-set";
 import { withEvents } from "../webhooks/emit";

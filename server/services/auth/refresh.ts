@@ -1,9 +1,9 @@
 import type pg from "pg";
-import { bannedError, isBanned } from "../../auth/player";
-import { forgetSessions } from "../../auth/session-cache";
 import { uuidv7 } from "../../crypto";
 import { transaction } from "../../db";
 import { env } from "../../env";
+import { bannedError, isBanned } from "../../identity/player";
+import { forgetSessions } from "../../identity/session-cache";
 import { invalidToken } from "../../tokens/access-token";
 import type { SessionDto } from "./schemas";
 import { hashRefreshToken, newRefreshToken, refreshExpiry, sessionDto } from "./sessions";

@@ -1,6 +1,6 @@
 import { z } from "zod";
-import { passwordProblem } from "../../auth/password-policy";
-import { ZDisplayName } from "../players/schemas";
+import { passwordProblem } from "../../password-policy";
+import { ZDisplayName } from "../profiles/schemas";
 
 export const ZSession = z
   .object({

@@ -1,8 +1,8 @@
 import { randomBytes } from "node:crypto";
-import { forgetSessions } from "../../auth/session-cache";
 import { sha256 } from "../../crypto";
 import { pool, prisma } from "../../db";
 import { env } from "../../env";
+import { forgetSessions } from "../../identity/session-cache";
 import { countEvent } from "../../metrics";
 import { signAccessToken } from "../../tokens/access-token";
 import { withEvents } from "../webhooks/emit";

@@ -1,9 +1,9 @@
 import { pool, prisma } from "../../db";
-import { playerEmailFor } from "../../email/privacy";
-import { maskCodes } from "../../email/templates";
+import { playerEmailFor } from "../../email-privacy";
 import { env } from "../../env";
 import { AppError } from "../../errors";
 import type { MemberRole } from "../../generated/prisma/enums";
+import { maskCodes } from "../../mailer/templates";
 import { authorize, type OperatorContext, runCommand } from "../command";
 import type { EmailSettingsInput } from "./schemas";
 

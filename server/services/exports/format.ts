@@ -1,3 +1,5 @@
+import type { Cell } from "../export-source";
+
 /**
  * Export encodings, written row by row. CSV per RFC 4180 (CRLF line ends, a field with a comma,
  * quote, CR or LF quoted, quotes doubled) with a guard against formula injection: a text cell
@@ -5,8 +7,6 @@
  * leading apostrophe. Numbers are written as they are (a negative score stays a number).
  * JSON is one array, written element by element.
  */
-/** A cell: text, a number, a boolean, a date, null, or any JSON value (written as compact JSON). */
-export type Cell = unknown;
 export type ExportFormat = "csv" | "json";
 
 const FORMULA_START = /^[=+\-@\t\r]/;

@@ -1,8 +1,8 @@
 import { pool } from "../../db";
 import { AppError } from "../../errors";
+import type { ExportSource } from "../export-source";
 import { loadLeaderboard } from "../leaderboards/definitions";
 import { currentPeriod } from "../leaderboards/entries";
-import type { ExportSource } from "./stream";
 
 /** A player's ledger and a leaderboard period's entries as export sources (keyset-paged, tenant-scoped). */
 

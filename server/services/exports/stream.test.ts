@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { type ExportSource, exportStream, readAll } from "./stream";
+import type { ExportSource } from "../export-source";
+import { exportStream, readAll } from "./stream";
 
 /** A source of `total` numbered rows that counts the pages read. */
 function numbers(total: number) {

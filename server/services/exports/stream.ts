@@ -1,5 +1,8 @@
 import { logger } from "../../log";
-import { type Cell, csvLine, type ExportFormat, jsonElement } from "./format";
+import type { ExportSource } from "../export-source";
+import { csvLine, type ExportFormat, jsonElement } from "./format";
+
+export const EXPORT_PAGE_ROWS = 1_000;
 
 /**
  * One export as a byte stream, read from the database a page at a time (keyset paging: each
@@ -7,17 +10,6 @@ import { type Cell, csvLine, type ExportFormat, jsonElement } from "./format";
  * `pull` runs only when the consumer wants more, so at most about one page is held in memory
  * however slowly the client reads (backpressure); a client that goes away cancels it.
  */
-export type ExportSource<R, C> = {
-  columns: readonly string[];
-  /** Up to `limit` rows after `cursor` (null: from the start), in the export's order. */
-  page: (cursor: C | null, limit: number) => Promise<R[]>;
-  cursorOf: (row: R) => C;
-  /** One row's cells, in `columns` order; `index` counts rows from 0 across pages (a rank). */
-  cells: (row: R, index: number) => Cell[];
-};
-
-export const EXPORT_PAGE_ROWS = 1_000;
-
 export function exportStream<R, C>(
   source: ExportSource<R, C>,
   format: ExportFormat,

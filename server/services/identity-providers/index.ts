@@ -1,7 +1,7 @@
 import { prisma } from "../../db";
 import { env } from "../../env";
 import { AppError } from "../../errors";
-import { hostOf, isPrivateAddress, resolveHost } from "../../http/outbound";
+import { hostOf, isPrivateAddress, resolveHost } from "../../outbound";
 import { authorize, type OperatorContext, runCommand } from "../command";
 import { type IdentityProviderInput, ZIdentityProviderInput } from "./schemas";
 

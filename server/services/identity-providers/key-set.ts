@@ -1,6 +1,6 @@
 import { createRemoteJWKSet, customFetch, type JWTVerifyGetKey } from "jose";
 import { env } from "../../env";
-import { OutboundRefused, sendOutbound } from "../../http/outbound";
+import { OutboundRefused, sendOutbound } from "../../outbound";
 
 /** A key set larger than this is refused (a JWKS holds a few keys, about 1 KiB each). */
 const MAX_KEY_SET_BYTES = 256 * 1024;

@@ -1,10 +1,10 @@
 import { randomBytes } from "node:crypto";
-import { passwordProblem } from "../../auth/password-policy";
-import { hashPassword } from "../../auth/passwords";
 import { sha256, uuidv7 } from "../../crypto";
 import { pool, prisma, transaction } from "../../db";
 import { AppError } from "../../errors";
 import type { MemberRole } from "../../generated/prisma/enums";
+import { passwordProblem } from "../../password-policy";
+import { hashPassword } from "../../passwords";
 import { validationError } from "../../validation";
 import { recordAudit } from "../audit";
 import { authorize, type OperatorContext, runCommand } from "../command";

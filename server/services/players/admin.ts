@@ -1,7 +1,7 @@
 import type pg from "pg";
-import { forgetSessions } from "../../auth/session-cache";
 import { afterTransaction, inTransaction, pool, transaction } from "../../db";
 import { AppError } from "../../errors";
+import { forgetSessions } from "../../identity/session-cache";
 import { indexRemove } from "../leaderboards/rank-index";
 import { emitEvent } from "../webhooks/events";
 import { PERSONAL_EVENT_FIELDS } from "../webhooks/payloads";

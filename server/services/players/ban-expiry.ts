@@ -9,7 +9,7 @@ import { emitEvents } from "../webhooks/events";
  * announced yet, and marks it announced (players.ban_expiry_sent) in the transaction that writes
  * the events, so each ban's end is announced once even if the job runs twice or concurrently
  * (rows are taken FOR UPDATE SKIP LOCKED). A ban ends for the game at its `until` whatever this
- * job does (server/auth/player.ts): the event follows within about a minute, later if no
+ * job does (server/identity/player.ts): the event follows within about a minute, later if no
  * instance was running (the next run catches up). An operator lifting a ban sends
  * player.unbanned with `expired: false` (bans.ts); a new ban clears the mark.
  */

@@ -1,6 +1,6 @@
-import { forgetSessions } from "../../auth/session-cache";
 import { prisma } from "../../db";
 import { AppError } from "../../errors";
+import { forgetSessions } from "../../identity/session-cache";
 import { revokeSessions } from "../auth/sessions";
 import { withEvents } from "../webhooks/emit";
 import { emitEvent } from "../webhooks/events";

@@ -1,7 +1,7 @@
 import type { OperatorActor, PlayerActor } from "../../actor";
-import { dummyPasswordHash, verifyPassword } from "../../auth/passwords";
 import { inTransaction, pool, transaction } from "../../db";
 import { AppError } from "../../errors";
+import { dummyPasswordHash, verifyPassword } from "../../passwords";
 import { beginLoginAttempt, passwordConfirmed } from "../../ratelimit/login";
 import { recordAudit } from "../audit";
 import type { TransactionDto } from "../economy/schemas";

@@ -1,47 +1,12 @@
 import { z } from "zod";
 import { ZTransaction } from "../economy/schemas";
 import { ZJsonValue } from "../json-value";
-import { HIDDEN_CHARACTERS_MESSAGE, hasHiddenCharacters } from "../labels";
 import { ZDataRecord } from "../player-data/schemas";
 import { ZSave } from "../saves/schemas";
-
-/** 1–32 characters after trimming (code points), no control or format characters; not unique. */
-export const ZDisplayName = z
-  .string()
-  .trim()
-  .refine((s) => [...s].length >= 1 && [...s].length <= 32, "Must be 1–32 characters after trimming.")
-  .refine((s) => !hasHiddenCharacters(s), HIDDEN_CHARACTERS_MESSAGE)
-  .meta({
-    description:
-      "1–32 characters after trimming, no control characters and no Unicode format characters (bidi overrides and isolates, zero-width spaces; ZWJ and ZWNJ are allowed). Not unique.",
-    example: "Ada",
-  });
 
 export const ZPlayerParams = z.strictObject({
   id: z.union([z.literal("me"), z.string().uuid()]).meta({ description: "A player id, or `me` for the caller.", example: "me" }),
 });
-
-export const ZPublicProfile = z
-  .object({
-    playerId: z.string().uuid(),
-    displayName: z.string().nullable(),
-    createdAt: z.iso.datetime(),
-  })
-  .meta({ id: "PublicProfile", description: "A player as other players see them." });
-
-export const ZOwnProfile = ZPublicProfile.extend({
-  hasEmail: z.boolean(),
-  emailVerified: z.boolean().meta({ description: "The player confirmed the address with an e-mailed code; false without an e-mail." }),
-  providers: z.array(z.string()).meta({ description: "Identity providers linked to this player." }),
-  lastLoginAt: z.iso.datetime().nullable(),
-}).meta({ id: "OwnProfile", description: "The caller's own profile (or a server key's view with X-Player-Id)." });
-
-export const ZPatchProfileBody = z
-  .strictObject({ displayName: ZDisplayName.nullable().meta({ description: "`null` clears it." }) })
-  .meta({ id: "PatchProfileBody" });
-
-export type PublicProfile = z.infer<typeof ZPublicProfile>;
-export type OwnProfile = z.infer<typeof ZOwnProfile>;
 
 /** An operator's ban: the reason is shown to the player; no end means until unbanned. */
 export const ZBanReason = z.string().trim().min(1, "Give a reason (the player sees it).").max(500, "At most 500 characters.");

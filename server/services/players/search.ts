@@ -1,7 +1,7 @@
 import { pool } from "../../db";
-import { mayReadPlayerEmails, playerEmailFor } from "../../email/privacy";
+import { mayReadPlayerEmails, playerEmailFor } from "../../email-privacy";
 import type { MemberRole } from "../../generated/prisma/enums";
-import type { ExportSource } from "../exports/stream";
+import type { ExportSource } from "../export-source";
 import type { PlayerFilters } from "./filter-schemas";
 
 /**

@@ -1,9 +1,9 @@
 import { clearApiKeyCache, generateApiKey } from "../../api-keys";
-import { assertUnscoped, auditActorFor, type SessionOperator } from "../../auth/operator";
 import { pool, prisma, transaction } from "../../db";
 import { env } from "../../env";
 import { AppError } from "../../errors";
 import type { ApiKeyKind, Plan } from "../../generated/prisma/enums";
+import { assertUnscoped, auditActorFor, type SessionOperator } from "../../identity/operator";
 import { projectLimit } from "../../ratelimit";
 import { validationError } from "../../validation";
 import { recordAudit } from "../audit";
@@ -173,15 +173,6 @@ export async function listProjectsFor(o: { operatorId: string; isInstanceAdmin: 
     orderBy: { createdAt: "asc" },
   });
   return rows.map(({ members, _count, ...p }) => ({ ...p, role: members[0]?.role ?? null, players: _count.players }));
-}
-
-/** The caller's role on the project; null when not a member. */
-export async function membershipOf(o: { operatorId: string; projectId: string }): Promise<MemberRole | null> {
-  const row = await prisma().projectMember.findUnique({
-    where: { projectId_operatorId: { projectId: o.projectId, operatorId: o.operatorId } },
-    select: { role: true },
-  });
-  return row?.role ?? null;
 }
 
 export async function getProject(o: { projectId: string }): Promise<ProjectDto> {

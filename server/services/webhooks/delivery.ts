@@ -1,8 +1,8 @@
 import { afterTransaction, pool, transaction } from "../../db";
 import { env } from "../../env";
-import { OutboundRefused, postOutbound } from "../../http/outbound";
 import { logger } from "../../log";
 import { observeWebhookAttempt, type WebhookOutcome } from "../../metrics";
+import { OutboundRefused, postOutbound } from "../../outbound";
 import { recordAudit } from "../audit";
 import { endpointsChanged, onDeliveriesWritten } from "./events";
 import type { WebhookPolicy } from "./schemas";

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { listOperatorSessions } from "../../auth/operator-sessions";
+import { listOperatorSessions } from "../../identity/operator-sessions";
 import { listAccountActivity } from "../../services/audit";
 import {
   changeOwnPassword,

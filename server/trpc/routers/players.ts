@@ -25,7 +25,8 @@ import {
   unbanPlayerAs,
 } from "../../services/players/commands";
 import { ZPlayerFilters } from "../../services/players/filter-schemas";
-import { ZBanReason, ZBanUntil, ZDisplayName } from "../../services/players/schemas";
+import { ZBanReason, ZBanUntil } from "../../services/players/schemas";
+import { ZDisplayName } from "../../services/profiles/schemas";
 import { input, projectProcedure, router } from "../init";
 
 const ZProjectId = z.string().uuid();

@@ -1,6 +1,6 @@
 import { z } from "zod";
-import { ZCreateOperatorToken } from "../../auth/operator-token-schemas";
-import { listOperatorTokens } from "../../auth/operator-tokens";
+import { listOperatorTokens } from "../../identity/operator-tokens";
+import { ZCreateOperatorToken } from "../../services/operator-token-schemas";
 import { createTokenAs, revokeTokenAs } from "../../services/operators";
 import { input, operatorProcedure, router, sessionProcedure } from "../init";
 

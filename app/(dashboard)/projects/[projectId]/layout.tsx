@@ -4,8 +4,8 @@ import type { ReactNode } from "react";
 import { ProjectProvider } from "@/components/dashboard/project-context";
 import { ProjectNav } from "@/components/dashboard/project-nav";
 import { FailingWebhooksNotice } from "@/components/dashboard/webhooks/failing-notice";
-import { signedInOperator } from "@/server/auth/next-auth";
 import { AppError } from "@/server/errors";
+import { signedInOperator } from "@/server/identity/next-auth";
 import { projectFor } from "@/server/services/projects/commands";
 
 /**

@@ -1,5 +1,5 @@
 import { ProjectOverview } from "@/components/dashboard/overview";
-import { signedInOperator } from "@/server/auth/next-auth";
+import { signedInOperator } from "@/server/identity/next-auth";
 
 export default async function ProjectPage({ params }: { params: Promise<{ projectId: string }> }) {
   const { projectId } = await params;

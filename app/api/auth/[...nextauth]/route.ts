@@ -1,6 +1,6 @@
 import NextAuth from "next-auth";
-import { authOptions } from "@/server/auth/next-auth";
 import { boundedRequest } from "@/server/http/body";
+import { authOptions } from "@/server/identity/next-auth";
 
 /** Sign-in forms and CSRF posts are a few hundred bytes: anything over 64 KiB is refused while streaming, before next-auth parses it. */
 const AUTH_BODY_LIMIT_BYTES = 64 * 1024;

@@ -1,5 +1,5 @@
-import { checkLiveness } from "@/server/health";
 import { getOnly } from "@/server/http/get-only";
+import { checkLiveness } from "@/server/probes";
 
 export const dynamic = "force-dynamic";
 

@@ -1,5 +1,5 @@
-import { checkReadiness } from "@/server/health";
 import { getOnly } from "@/server/http/get-only";
+import { checkReadiness } from "@/server/probes";
 
 export const dynamic = "force-dynamic";
 

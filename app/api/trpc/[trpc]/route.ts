@@ -1,10 +1,10 @@
 import { fetchRequestHandler } from "@trpc/server/adapters/fetch";
-import { signedInOperator } from "@/server/auth/next-auth";
-import { operatorForToken } from "@/server/auth/operator-tokens";
 import { AppError } from "@/server/errors";
 import { boundedRequest, MAX_BODY_BYTES } from "@/server/http/body";
 import { requestIdFrom } from "@/server/http/headers";
 import { errorResponse } from "@/server/http/respond";
+import { signedInOperator } from "@/server/identity/next-auth";
+import { operatorForToken } from "@/server/identity/operator-tokens";
 import { appRouter } from "@/server/trpc/router";
 
 /**

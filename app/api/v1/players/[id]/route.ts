@@ -2,7 +2,7 @@ import { actorOf, defineRoute, methods, playerRef } from "@/server/http/define-r
 import { deleteAccountEndpoint, getProfileEndpoint, updateProfileEndpoint } from "@/server/http/endpoints/players";
 import { noContent } from "@/server/http/respond";
 import { deleteOwnAccount } from "@/server/services/players/lifecycle";
-import { getProfile, updateProfile } from "@/server/services/players/profile";
+import { getProfile, updateProfile } from "@/server/services/profiles";
 
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
   GET: defineRoute(getProfileEndpoint, ({ caller, player, params }) =>

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { maskEmail, mayReadPlayerEmails, playerEmailFor } from "./privacy";
+import { maskEmail, mayReadPlayerEmails, playerEmailFor } from "./email-privacy";
 
 describe("players' addresses by role", () => {
   it("admins and owners read them, viewers do not", () => {

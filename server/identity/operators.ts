@@ -1,8 +1,8 @@
 import { prisma } from "../db";
 import { AppError } from "../errors";
+import { dummyPasswordHash, verifyPassword } from "../passwords";
 import { beginLoginAttempt, checkPassword, passwordConfirmed } from "../ratelimit/login";
 import type { SessionOperator } from "./operator";
-import { dummyPasswordHash, verifyPassword } from "./passwords";
 
 /**
  * Operator sign-in: e-mail + password (argon2id), under the same failed-login budgets as

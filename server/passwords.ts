@@ -1,8 +1,8 @@
 import { availableParallelism } from "node:os";
 import argon2 from "argon2";
-import { env } from "../env";
-import { AppError } from "../errors";
-import { countPasswordHash, countPasswordHashRefusal, type HashPriority } from "../metrics";
+import { env } from "./env";
+import { AppError } from "./errors";
+import { countPasswordHash, countPasswordHashRefusal, type HashPriority } from "./metrics";
 
 /** argon2id with OWASP's recommended floor: 19 MiB memory, 2 iterations, parallelism 1. */
 export const ARGON2_OPTIONS = { type: argon2.argon2id, memoryCost: 19_456, timeCost: 2, parallelism: 1 } as const;

@@ -2,6 +2,12 @@ import packageJson from "../package.json";
 import { pool } from "./db";
 import { limiterKind, limiterStats, pingStore } from "./ratelimit";
 
+/**
+ * The instance's probes, for load balancers, orchestrators and monitors: /api/health (the
+ * report: database, rate-limit store, version), /api/health/live and /api/health/ready. Not the
+ * dashboard's health view of a project's traffic, which is services/health.
+ */
+
 export type Health = {
   status: "ok" | "degraded" | "down";
   version: string;

@@ -4,7 +4,7 @@ import { dictionary } from "@zxcvbn-ts/language-common";
  * Password rules (NIST SP 800-63B §3.1.1.2): 8–128 characters (checked by the schemas), not one
  * of the commonly used passwords, not the account's own e-mail or its local part, not blank.
  * The list is `@zxcvbn-ts/language-common`'s, ranked by frequency in breach corpora (49,000+
- * entries), compared case-insensitively. Used for players and, later, operators.
+ * entries), compared case-insensitively. Used for players and operators.
  */
 let common: ReadonlySet<string> | undefined;
 function commonPasswords(): ReadonlySet<string> {

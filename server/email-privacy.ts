@@ -1,9 +1,9 @@
-import type { MemberRole } from "../generated/prisma/enums";
+import type { MemberRole } from "./generated/prisma/enums";
 
 /**
  * The one rule for players' e-mail addresses on the operator side (player search, a player's
  * page, the e-mail log, exports): admins and owners read them; viewers see them masked. One-time
- * codes are no one's to read: they are masked in every stored message (see ./templates).
+ * codes are no one's to read: they are masked in every stored message (see mailer/templates.ts).
  */
 export function mayReadPlayerEmails(role: MemberRole): boolean {
   return role === "ADMIN" || role === "OWNER";

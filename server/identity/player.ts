@@ -30,7 +30,7 @@ type SessionRow = {
 /**
  * Verifies a bearer token for the API key's project, then its session: revoked, ended, or its
  * player banned. The session state is one primary-key query joined to the player, cached for a
- * couple of seconds per instance (server/auth/session-cache.ts): logout, reuse detection and
+ * couple of seconds per instance (server/identity/session-cache.ts): logout, reuse detection and
  * bans take effect at once on the instance that made them and within the TTL everywhere.
  */
 export async function authenticateBearer(

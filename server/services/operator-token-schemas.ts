@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { zLabel } from "../services/labels";
+import { zLabel } from "./labels";
 
 /**
  * What creating an operator access token takes (the tRPC router's input and the dashboard's

@@ -1,10 +1,10 @@
 import nodemailer, { type Transporter } from "nodemailer";
 import { uuidv7 } from "../crypto";
 import { pool } from "../db";
+import { maskEmail } from "../email-privacy";
 import { env } from "../env";
 import { logger } from "../log";
 import { enqueue, handle, QUEUES } from "../queue";
-import { maskEmail } from "./privacy";
 import { openCode, sealCode } from "./seal";
 import { render, type Template, withCode } from "./templates";
 

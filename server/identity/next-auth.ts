@@ -10,7 +10,7 @@ import { safeRedirectPath } from "./safe-redirect";
 /**
  * next-auth 4 for operators: the Credentials provider over verifyOperator, JWT sessions in an
  * httpOnly, SameSite=Lax cookie (Secure over https), 8 hours, renewed while used (rolling). The
- * JWT names a server-side session row (`sid`, server/auth/operator-sessions.ts) that every
+ * JWT names a server-side session row (`sid`, server/identity/operator-sessions.ts) that every
  * request checks with the operator: sign-out, "sign out everywhere", a password change or a
  * disabled operator end it at once, whatever copies of the cookie exist.
  */
