@@ -2,7 +2,7 @@
 
 import { zodResolver } from "@hookform/resolvers/zod";
 import { Pencil, Plus, Save, Trash2 } from "lucide-react";
-import { type ReactNode, useState } from "react";
+import { createContext, type ReactNode, useContext, useMemo, useState } from "react";
 import { type DefaultValues, type FieldError, type FieldValues, type Path, type UseFormReturn, useForm } from "react-hook-form";
 import { toast } from "sonner";
 import type { z } from "zod";
@@ -77,60 +77,87 @@ export function DefinitionsCard<T extends Definition, New, Patch>({
   form: (props: DefinitionFormProps<T, New, Patch>) => ReactNode;
 }) {
   const noun = title.toLowerCase();
-  // Built on every render: the kind's callbacks are new each time, and a table of definitions is short.
-  const col = columnsFor<T>();
-  const all: DataTableColumns<T> = [
-    col.accessor((row) => row.name, {
-      id: "name",
-      header: capitalized(kind),
-      cell: (c) => <NameWithId name={c.row.original.name} id={c.row.original.id} />,
-    }),
-    ...columns,
-    col.display({
-      id: "actions",
-      header: () => <span className="sr-only">Actions</span>,
-      cell: ({ row: { original: d } }) =>
-        canEdit ? (
-          <RowActions kind={kind} id={d.id} deleteDescription={deleteDescription} onDelete={() => remove(d.id)} onChanged={refresh}>
-            {({ saved, cancel }) =>
-              form({
-                mode: "edit",
-                initial: d,
-                onSubmit: async (patch) => {
-                  await update(d.id, patch);
-                  await saved();
-                },
-                onCancel: cancel,
-              })
-            }
-          </RowActions>
-        ) : null,
-    }),
-  ];
+  // The columns, their cell functions included, must stay the same objects from render to render:
+  // the table renders each cell function as a component, so a new one would remount the row's
+  // actions and close a dialog that is open (a refusal shown in the Delete question, say). The
+  // calls, new on every render, reach the actions through a context instead.
+  const all = useMemo<DataTableColumns<T>>(() => {
+    const col = columnsFor<T>();
+    return [
+      col.accessor((row) => row.name, {
+        id: "name",
+        header: capitalized(kind),
+        cell: (c) => <NameWithId name={c.row.original.name} id={c.row.original.id} />,
+      }),
+      ...columns,
+      col.display({
+        id: "actions",
+        header: () => <span className="sr-only">Actions</span>,
+        cell: ({ row: { original } }) => <DefinitionActions definition={original} />,
+      }),
+    ];
+  }, [kind, columns]);
+  const calls = { kind, canEdit, deleteDescription, refresh, update, remove, form } as unknown as RowCalls;
   return (
-    <Card title={title}>
-      {query.isPending ? (
-        <State kind="loading">Loading {noun}…</State>
-      ) : query.error ? (
-        <State kind="error">{messageOf(query.error)}</State>
-      ) : !query.data?.length ? (
-        <State kind="empty">No {noun} yet.</State>
-      ) : (
-        <DataTable columns={all} data={query.data} getRowId={(row) => row.id} rowTestId={rowTestId} minWidth={minWidth} />
-      )}
-      {canEdit && (
-        <div className="mt-4 rounded-md border border-dashed border-zinc-300 p-3">
-          {form({
-            mode: "create",
-            onSubmit: async (value) => {
-              const created = await create(value);
-              toast.success(`Created the ${kind} "${created.id}".`);
-              await refresh();
-            },
-          })}
-        </div>
-      )}
-    </Card>
+    <RowCallsContext.Provider value={calls}>
+      <Card title={title}>
+        {query.isPending ? (
+          <State kind="loading">Loading {noun}…</State>
+        ) : query.error ? (
+          <State kind="error">{messageOf(query.error)}</State>
+        ) : !query.data?.length ? (
+          <State kind="empty">No {noun} yet.</State>
+        ) : (
+          <DataTable columns={all} data={query.data} getRowId={(row) => row.id} rowTestId={rowTestId} minWidth={minWidth} />
+        )}
+        {canEdit && (
+          <div className="mt-4 rounded-md border border-dashed border-zinc-300 p-3">
+            {form({
+              mode: "create",
+              onSubmit: async (value) => {
+                const created = await create(value);
+                toast.success(`Created the ${kind} "${created.id}".`);
+                await refresh();
+              },
+            })}
+          </div>
+        )}
+      </Card>
+    </RowCallsContext.Provider>
+  );
+}
+
+/** What a row's Edit and Delete need from their card, with the kind's types erased. */
+type RowCalls = {
+  kind: DefinitionKind;
+  canEdit: boolean;
+  deleteDescription: string;
+  refresh: () => Promise<unknown>;
+  update: (id: string, patch: unknown) => Promise<unknown>;
+  remove: (id: string) => Promise<unknown>;
+  form: (props: DefinitionFormProps<Definition, unknown, unknown>) => ReactNode;
+};
+const RowCallsContext = createContext<RowCalls | null>(null);
+
+/** A row's Edit and Delete, for operators who may edit (nothing for the others). */
+function DefinitionActions({ definition: d }: { definition: Definition }) {
+  const calls = useContext(RowCallsContext);
+  if (!calls?.canEdit) return null;
+  const { kind, deleteDescription, refresh, update, remove, form } = calls;
+  return (
+    <RowActions kind={kind} id={d.id} deleteDescription={deleteDescription} onDelete={() => remove(d.id)} onChanged={refresh}>
+      {({ saved, cancel }) =>
+        form({
+          mode: "edit",
+          initial: d,
+          onSubmit: async (patch) => {
+            await update(d.id, patch);
+            await saved();
+          },
+          onCancel: cancel,
+        })
+      }
+    </RowActions>
   );
 }
 
