@@ -1,11 +1,9 @@
 "use client";
 
-import { zodResolver } from "@hookform/resolvers/zod";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { Plus, Save, X } from "lucide-react";
+import { Plus, X } from "lucide-react";
 import { useMemo, useState } from "react";
-import { type Control, Controller, type FieldErrors, useFieldArray, useForm } from "react-hook-form";
-import { toast } from "sonner";
+import { type Control, Controller, type FieldErrors, useFieldArray } from "react-hook-form";
 import { z } from "zod";
 import { type RouterOutputs, useTRPC } from "@/components/providers/trpc";
 import { ConfirmDialog } from "@/components/ui/alert-dialog";
@@ -22,8 +20,7 @@ import {
   ZPurchaseInput,
   ZPurchaseUpdate,
 } from "@/server/services/economy/schemas";
-import { DefinitionsCard, NameWithId, RowActions } from "./economy-row-actions";
-import { applyServerError } from "./errors";
+import { DefinitionFormButtons, type DefinitionFormProps, DefinitionsCard, IdField, useDefinitionForm } from "./definitions-kit";
 import { checkedWith } from "./form-schema";
 import { countOf } from "./format";
 import { plainly } from "./plain-issues";
@@ -83,30 +80,24 @@ const ZPurchasePatch = checkedWith(
 );
 type NewPurchase = z.output<typeof ZNewPurchase>;
 type PurchasePatch = z.output<typeof ZPurchasePatch>;
+type PurchaseFormProps = DefinitionFormProps<Purchase, NewPurchase, PurchasePatch>;
 const col = columnsFor<Purchase>();
 
 export function PurchasesCard({ projectId, canEdit }: { projectId: string; canEdit: boolean }) {
   const trpc = useTRPC();
   const queryClient = useQueryClient();
-  const purchases = useQuery(trpc.economy.purchases.queryOptions({ projectId }));
-  const refresh = () => queryClient.invalidateQueries({ queryKey: trpc.economy.purchases.queryKey({ projectId }) });
   const create = useMutation(trpc.economy.createPurchase.mutationOptions());
+  const update = useMutation(trpc.economy.updatePurchase.mutationOptions());
+  const remove = useMutation(trpc.economy.deletePurchase.mutationOptions());
+  const purchases = useQuery(trpc.economy.purchases.queryOptions({ projectId }));
   const currencies = useQuery(trpc.economy.currencies.queryOptions({ projectId }));
   const items = useQuery(trpc.economy.items.queryOptions({ projectId }));
-  const names = useMemo<Names>(
-    () =>
-      new Map([
-        ...(currencies.data ?? []).map((c) => [`currency:${c.id}`, c.name] as const),
-        ...(items.data ?? []).map((i) => [`item:${i.id}`, i.name] as const),
-      ]),
-    [currencies.data, items.data],
-  );
-  const columns = useMemo<DataTableColumns<Purchase>>(
-    () => [
-      col.accessor("name", {
-        header: "Purchase",
-        cell: (c) => <NameWithId name={c.getValue()} id={c.row.original.id} />,
-      }),
+  const columns = useMemo<DataTableColumns<Purchase>>(() => {
+    const names: Names = new Map([
+      ...(currencies.data ?? []).map((c) => [`currency:${c.id}`, c.name] as const),
+      ...(items.data ?? []).map((i) => [`item:${i.id}`, i.name] as const),
+    ]);
+    return [
       col.accessor((p) => p.costs.map((l) => describeLine(l, names)).join(", ") || "Free", {
         id: "costs",
         header: "Costs",
@@ -117,94 +108,66 @@ export function PurchasesCard({ projectId, canEdit }: { projectId: string; canEd
         header: "Rewards",
         enableSorting: false,
       }),
-      col.display({
-        id: "actions",
-        header: () => <span className="sr-only">Actions</span>,
-        cell: ({ row: { original: p } }) => (canEdit ? <PurchaseActions projectId={projectId} purchase={p} /> : null),
-      }),
-    ],
-    [canEdit, projectId, names],
-  );
+    ];
+  }, [currencies.data, items.data]);
   return (
-    <DefinitionsCard
+    <DefinitionsCard<Purchase, NewPurchase, PurchasePatch>
+      kind="purchase"
       title="Purchases"
       query={purchases}
       columns={columns}
       rowTestId="purchase-row"
       minWidth={560}
-      createForm={
-        canEdit && (
-          <PurchaseForm
-            projectId={projectId}
-            mode="create"
-            onSubmit={async (purchase) => {
-              const created = await create.mutateAsync({ projectId, purchase });
-              toast.success(`Created the purchase "${created.id}".`);
-              await refresh();
-            }}
-          />
-        )
-      }
+      canEdit={canEdit}
+      deleteDescription="Players can no longer buy it. Their ledger keeps the purchases already made."
+      refresh={() => queryClient.invalidateQueries({ queryKey: trpc.economy.purchases.queryKey({ projectId }) })}
+      create={(purchase) => create.mutateAsync({ projectId, purchase })}
+      update={(id, patch) => update.mutateAsync({ projectId, id, patch })}
+      remove={(id) => remove.mutateAsync({ projectId, id })}
+      form={(props) => <PurchaseForm projectId={projectId} {...props} />}
     />
   );
 }
 
 type Option = { value: string; label: string };
-type PurchaseProps = { projectId: string; onCancel?: () => void } & (
-  | { mode: "create"; initial?: undefined; onSubmit: (p: NewPurchase) => Promise<unknown> }
-  | { mode: "edit"; initial: Purchase; onSubmit: (p: PurchasePatch) => Promise<unknown> }
-);
 const EMPTY: PurchaseFields = { id: "", name: "", costs: [], rewards: [] };
 
-function PurchaseForm(props: PurchaseProps) {
+function PurchaseForm(props: PurchaseFormProps & { projectId: string }) {
   const { projectId, mode, initial, onCancel } = props;
   const trpc = useTRPC();
   const currencies = useQuery(trpc.economy.currencies.queryOptions({ projectId }));
   const items = useQuery(trpc.economy.items.queryOptions({ projectId }));
-  const form = useForm<PurchaseFields, unknown, NewPurchase | PurchasePatch>({
-    resolver: zodResolver(mode === "edit" ? ZPurchasePatch : ZNewPurchase, plainly) as never,
-    defaultValues: initial
-      ? { id: initial.id, name: initial.name, costs: initial.costs.map(draftOf), rewards: initial.rewards.map(draftOf) }
-      : EMPTY,
+  const {
+    form,
+    errors,
+    save,
+    prefix: p,
+  } = useDefinitionForm(props, {
+    kind: "purchase",
+    schemas: { create: ZNewPurchase, edit: ZPurchasePatch },
+    empty: EMPTY,
+    fieldsOf: (purchase) => ({
+      id: purchase.id,
+      name: purchase.name,
+      costs: purchase.costs.map(draftOf),
+      rewards: purchase.rewards.map(draftOf),
+    }),
+    serverFields: ["id", "name"],
   });
-  const errors = form.formState.errors;
   const options: Option[] = [
     ...(currencies.data ?? []).map((c) => ({ value: `currency:${c.id}`, label: `Currency: ${c.name} (${c.id})` })),
     ...(items.data ?? []).map((i) => ({ value: `item:${i.id}`, label: `Item: ${i.name} (${i.id})` })),
   ];
-  const save = async (values: NewPurchase | PurchasePatch) => {
-    try {
-      if (props.mode === "create") {
-        await props.onSubmit(values as NewPurchase);
-        form.reset(EMPTY);
-      } else await props.onSubmit(values as PurchasePatch);
-    } catch (error) {
-      applyServerError(error, form.setError, ["id", "name"], { ALREADY_EXISTS: "id" });
-    }
-  };
   // A purchase without costs is a gift players take for nothing: allowed, but asked about first.
   const [free, setFree] = useState<NewPurchase | PurchasePatch | null>(null);
   const submit = form.handleSubmit(async (values) => {
     if ((values.costs ?? initial?.costs ?? []).length === 0) setFree(values);
     else await save(values);
   });
-  const p = `purchase-${mode}`;
   return (
     <form onSubmit={submit} noValidate className="space-y-3">
       <div className="grid grid-cols-1 gap-3 sm:grid-cols-2">
-        <Field label="Purchase id" htmlFor={`${p}-id`} error={errors.id}>
-          {mode === "edit" ? (
-            <Input id={`${p}-id`} value={initial?.id} disabled readOnly />
-          ) : (
-            <Input
-              id={`${p}-id`}
-              placeholder="starter-pack"
-              autoComplete="off"
-              aria-invalid={errors.id ? true : undefined}
-              {...form.register("id")}
-            />
-          )}
-        </Field>
+        <IdField kind="purchase" prefix={p} form={form} fixed={initial?.id} placeholder="starter-pack" />
         <Field label="Purchase name" htmlFor={`${p}-name`} error={errors.name}>
           <Input id={`${p}-name`} placeholder="Starter pack" aria-invalid={errors.name ? true : undefined} {...form.register("name")} />
         </Field>
@@ -229,17 +192,13 @@ function PurchaseForm(props: PurchaseProps) {
           if (free) await save(free);
         }}
       />
-      <div className="flex gap-2">
-        <Button type="submit" disabled={form.formState.isSubmitting}>
-          {mode === "create" ? <Plus className="mr-1 size-4" aria-hidden /> : <Save className="mr-1 size-4" aria-hidden />}
-          {mode === "create" ? "Create purchase" : "Save purchase"}
-        </Button>
-        {onCancel && (
-          <Button variant="secondary" onClick={onCancel}>
-            Cancel
-          </Button>
-        )}
-      </div>
+      <DefinitionFormButtons
+        kind="purchase"
+        mode={mode}
+        submitting={form.formState.isSubmitting}
+        onCancel={onCancel}
+        className="flex gap-2"
+      />
     </form>
   );
 }
@@ -315,34 +274,5 @@ function Lines({
         Add {title === "Costs" ? "a cost" : "a reward"}
       </Button>
     </fieldset>
-  );
-}
-
-function PurchaseActions({ projectId, purchase: p }: { projectId: string; purchase: Purchase }) {
-  const trpc = useTRPC();
-  const queryClient = useQueryClient();
-  const update = useMutation(trpc.economy.updatePurchase.mutationOptions());
-  const remove = useMutation(trpc.economy.deletePurchase.mutationOptions());
-  return (
-    <RowActions
-      kind="purchase"
-      id={p.id}
-      deleteDescription="Players can no longer buy it. Their ledger keeps the purchases already made."
-      onDelete={() => remove.mutateAsync({ projectId, id: p.id })}
-      onChanged={() => queryClient.invalidateQueries({ queryKey: trpc.economy.purchases.queryKey({ projectId }) })}
-    >
-      {({ saved, cancel }) => (
-        <PurchaseForm
-          projectId={projectId}
-          mode="edit"
-          initial={p}
-          onSubmit={async (patch) => {
-            await update.mutateAsync({ projectId, id: p.id, patch });
-            await saved();
-          }}
-          onCancel={cancel}
-        />
-      )}
-    </RowActions>
   );
 }

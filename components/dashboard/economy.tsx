@@ -1,22 +1,16 @@
 "use client";
 
-import { zodResolver } from "@hookform/resolvers/zod";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { Plus, Save } from "lucide-react";
-import { useEffect, useMemo, useState } from "react";
-import { useForm } from "react-hook-form";
-import { toast } from "sonner";
+import { useEffect, useState } from "react";
 import { z } from "zod";
 import { type RouterOutputs, useTRPC } from "@/components/providers/trpc";
 import { columnsFor, type DataTableColumns } from "@/components/ui/data-table";
 import { Field, FieldError } from "@/components/ui/field";
-import { Badge, Button, Input } from "@/components/ui/primitives";
+import { Badge, Input } from "@/components/ui/primitives";
 import { MAX_AMOUNT, ZCurrencyInput, ZCurrencyUpdate, ZItemInput, ZItemUpdate } from "@/server/services/economy/schemas";
+import { DefinitionFormButtons, type DefinitionFormProps, DefinitionsCard, IdField, useDefinitionForm } from "./definitions-kit";
 import { PurchasesCard } from "./economy-purchases";
-import { DefinitionsCard, NameWithId, RowActions } from "./economy-row-actions";
-import { applyServerError } from "./errors";
 import { checkedWith } from "./form-schema";
-import { plainly } from "./plain-issues";
 import { useProject } from "./project-context";
 
 /** Currencies, items and purchases of a project: create, edit and delete with the services' rules. */
@@ -81,113 +75,78 @@ const currencyOf = (f: CurrencyFields) => ({
 /** The form's text, checked with the service's schema on what would be sent (its errors land on the same field names). */
 const ZNewCurrency = checkedWith(ZCurrencyFields, (f) => ({ id: f.id, ...currencyOf(f) }), ZCurrencyInput);
 const ZCurrencyPatch = checkedWith(ZCurrencyFields, currencyOf, ZCurrencyUpdate);
-const CURRENCY_FIELDS = ["id", "name", "initialBalance", "maxBalance"] as const;
+type NewCurrency = z.output<typeof ZNewCurrency>;
+type CurrencyPatch = z.output<typeof ZCurrencyPatch>;
+type CurrencyFormProps = DefinitionFormProps<Currency, NewCurrency, CurrencyPatch>;
 const currencyCol = columnsFor<Currency>();
+const currencyColumns: DataTableColumns<Currency> = [
+  currencyCol.accessor("initialBalance", { header: "Initial", cell: (c) => c.getValue().toLocaleString() }),
+  currencyCol.accessor((c) => c.maxBalance ?? -1, {
+    id: "max",
+    header: "Max",
+    cell: (c) => c.row.original.maxBalance?.toLocaleString() ?? "none",
+  }),
+  currencyCol.accessor("clientWritable", {
+    header: "Writes",
+    cell: (c) => (c.getValue() ? <Badge>clients</Badge> : <Badge tone="red">server only</Badge>),
+  }),
+];
 
 function CurrenciesCard({ projectId, canEdit }: { projectId: string; canEdit: boolean }) {
   const trpc = useTRPC();
   const queryClient = useQueryClient();
-  const currencies = useQuery(trpc.economy.currencies.queryOptions({ projectId }));
-  const refresh = () => queryClient.invalidateQueries({ queryKey: trpc.economy.currencies.queryKey({ projectId }) });
   const create = useMutation(trpc.economy.createCurrency.mutationOptions());
-  const columns = useMemo<DataTableColumns<Currency>>(
-    () => [
-      currencyCol.accessor("name", {
-        header: "Currency",
-        cell: (c) => <NameWithId name={c.getValue()} id={c.row.original.id} />,
-      }),
-      currencyCol.accessor("initialBalance", { header: "Initial", cell: (c) => c.getValue().toLocaleString() }),
-      currencyCol.accessor((c) => c.maxBalance ?? -1, {
-        id: "max",
-        header: "Max",
-        cell: (c) => c.row.original.maxBalance?.toLocaleString() ?? "none",
-      }),
-      currencyCol.accessor("clientWritable", {
-        header: "Writes",
-        cell: (c) => (c.getValue() ? <Badge>clients</Badge> : <Badge tone="red">server only</Badge>),
-      }),
-      currencyCol.display({
-        id: "actions",
-        header: () => <span className="sr-only">Actions</span>,
-        cell: ({ row: { original: c } }) => (canEdit ? <CurrencyActions projectId={projectId} currency={c} /> : null),
-      }),
-    ],
-    [canEdit, projectId],
-  );
+  const update = useMutation(trpc.economy.updateCurrency.mutationOptions());
+  const remove = useMutation(trpc.economy.deleteCurrency.mutationOptions());
+  const currencies = useQuery(trpc.economy.currencies.queryOptions({ projectId }));
   return (
-    <DefinitionsCard
+    <DefinitionsCard<Currency, NewCurrency, CurrencyPatch>
+      kind="currency"
       title="Currencies"
       query={currencies}
-      columns={columns}
+      columns={currencyColumns}
       rowTestId="currency-row"
       minWidth={600}
-      createForm={
-        canEdit && (
-          <CurrencyForm
-            mode="create"
-            onSubmit={async (currency) => {
-              const created = await create.mutateAsync({ projectId, currency });
-              toast.success(`Created the currency "${created.id}".`);
-              await refresh();
-            }}
-          />
-        )
-      }
+      canEdit={canEdit}
+      deleteDescription="Wallets that were never used go with it. A currency that a purchase refers to or a player holds is not deleted."
+      refresh={() => queryClient.invalidateQueries({ queryKey: trpc.economy.currencies.queryKey({ projectId }) })}
+      create={(currency) => create.mutateAsync({ projectId, currency })}
+      update={(id, patch) => update.mutateAsync({ projectId, id, patch })}
+      remove={(id) => remove.mutateAsync({ projectId, id })}
+      form={(props) => <CurrencyForm projectId={projectId} {...props} />}
     />
   );
 }
 
-type CurrencyProps =
-  | { mode: "create"; initial?: undefined; onSubmit: (c: z.output<typeof ZNewCurrency>) => Promise<unknown>; onCancel?: () => void }
-  | {
-      mode: "edit";
-      projectId: string;
-      initial: Currency;
-      onSubmit: (c: z.output<typeof ZCurrencyPatch>) => Promise<unknown>;
-      onCancel?: () => void;
-    };
+const EMPTY_CURRENCY: CurrencyFields = { id: "", name: "", initialBalance: "0", maxBalance: "", clientWritable: true };
 
-function CurrencyForm(props: CurrencyProps) {
-  const { mode, initial, onCancel } = props;
-  const empty: CurrencyFields = { id: "", name: "", initialBalance: "0", maxBalance: "", clientWritable: true };
-  const form = useForm<CurrencyFields, unknown, z.output<typeof ZNewCurrency> | z.output<typeof ZCurrencyPatch>>({
-    resolver: zodResolver(mode === "edit" ? ZCurrencyPatch : ZNewCurrency, plainly) as never,
-    defaultValues: initial
-      ? {
-          id: initial.id,
-          name: initial.name,
-          initialBalance: String(initial.initialBalance),
-          maxBalance: initial.maxBalance == null ? "" : String(initial.maxBalance),
-          clientWritable: initial.clientWritable,
-        }
-      : empty,
+function CurrencyForm(props: CurrencyFormProps & { projectId: string }) {
+  const {
+    form,
+    errors,
+    save,
+    prefix: p,
+  } = useDefinitionForm(props, {
+    kind: "currency",
+    schemas: { create: ZNewCurrency, edit: ZCurrencyPatch },
+    empty: EMPTY_CURRENCY,
+    fieldsOf: (c) => ({
+      id: c.id,
+      name: c.name,
+      initialBalance: String(c.initialBalance),
+      maxBalance: c.maxBalance == null ? "" : String(c.maxBalance),
+      clientWritable: c.clientWritable,
+    }),
+    serverFields: ["id", "name", "initialBalance", "maxBalance"],
   });
-  const errors = form.formState.errors;
-  const submit = form.handleSubmit(async (values) => {
-    try {
-      if (props.mode === "create") {
-        await props.onSubmit(values as z.output<typeof ZNewCurrency>);
-        form.reset(empty);
-      } else await props.onSubmit(values as z.output<typeof ZCurrencyPatch>);
-    } catch (error) {
-      applyServerError(error, form.setError, CURRENCY_FIELDS, { ALREADY_EXISTS: "id" });
-    }
-  });
-  const p = `currency-${mode}`;
   const invalid = (name: keyof CurrencyFields) => (errors[name] ? true : undefined);
   return (
     <form
-      onSubmit={submit}
+      onSubmit={form.handleSubmit(save)}
       noValidate
       className="grid grid-cols-1 gap-3 sm:grid-cols-2 lg:grid-cols-[repeat(4,minmax(0,1fr))_auto] lg:items-start"
     >
-      <Field label="Currency id" htmlFor={`${p}-id`} error={errors.id}>
-        {mode === "edit" ? (
-          <Input id={`${p}-id`} value={initial?.id} disabled readOnly />
-        ) : (
-          <Input id={`${p}-id`} placeholder="coins" autoComplete="off" aria-invalid={invalid("id")} {...form.register("id")} />
-        )}
-      </Field>
+      <IdField kind="currency" prefix={p} form={form} fixed={props.initial?.id} placeholder="coins" />
       <Field label="Currency name" htmlFor={`${p}-name`} error={errors.name}>
         <Input id={`${p}-name`} placeholder="Coins" aria-invalid={invalid("name")} {...form.register("name")} />
       </Field>
@@ -231,17 +190,7 @@ function CurrencyForm(props: CurrencyProps) {
           />
         )}
         <FieldError error={errors.root?.server} />
-        <div className="mt-1 flex gap-2">
-          <Button type="submit" disabled={form.formState.isSubmitting}>
-            {mode === "create" ? <Plus className="mr-1 size-4" aria-hidden /> : <Save className="mr-1 size-4" aria-hidden />}
-            {mode === "create" ? "Create currency" : "Save currency"}
-          </Button>
-          {onCancel && (
-            <Button variant="secondary" onClick={onCancel}>
-              Cancel
-            </Button>
-          )}
-        </div>
+        <DefinitionFormButtons kind="currency" mode={props.mode} submitting={form.formState.isSubmitting} onCancel={props.onCancel} />
       </div>
     </form>
   );
@@ -252,98 +201,63 @@ type ItemFields = { id: string; name: string; maxStack: string };
 const ZItemFields = z.object({ id: z.string(), name: z.string(), maxStack: z.string() });
 const ZNewItem = checkedWith(ZItemFields, (f) => ({ id: f.id, name: f.name, maxStack: numberText(f.maxStack, null) }), ZItemInput);
 const ZItemPatch = checkedWith(ZItemFields, (f) => ({ name: f.name, maxStack: numberText(f.maxStack, null) }), ZItemUpdate);
-const ITEM_FIELDS = ["id", "name", "maxStack"] as const;
+type NewItem = z.output<typeof ZNewItem>;
+type ItemPatch = z.output<typeof ZItemPatch>;
+type ItemFormProps = DefinitionFormProps<Item, NewItem, ItemPatch>;
 const itemCol = columnsFor<Item>();
+const itemColumns: DataTableColumns<Item> = [
+  itemCol.accessor((i) => i.maxStack ?? -1, {
+    id: "maxStack",
+    header: "Max stack",
+    cell: (c) => c.row.original.maxStack?.toLocaleString() ?? "none",
+  }),
+];
 
 function ItemsCard({ projectId, canEdit }: { projectId: string; canEdit: boolean }) {
   const trpc = useTRPC();
   const queryClient = useQueryClient();
-  const items = useQuery(trpc.economy.items.queryOptions({ projectId }));
-  const refresh = () => queryClient.invalidateQueries({ queryKey: trpc.economy.items.queryKey({ projectId }) });
   const create = useMutation(trpc.economy.createItem.mutationOptions());
-  const columns = useMemo<DataTableColumns<Item>>(
-    () => [
-      itemCol.accessor("name", {
-        header: "Item",
-        cell: (c) => <NameWithId name={c.getValue()} id={c.row.original.id} />,
-      }),
-      itemCol.accessor((i) => i.maxStack ?? -1, {
-        id: "maxStack",
-        header: "Max stack",
-        cell: (c) => c.row.original.maxStack?.toLocaleString() ?? "none",
-      }),
-      itemCol.display({
-        id: "actions",
-        header: () => <span className="sr-only">Actions</span>,
-        cell: ({ row: { original: i } }) => (canEdit ? <ItemActions projectId={projectId} item={i} /> : null),
-      }),
-    ],
-    [canEdit, projectId],
-  );
+  const update = useMutation(trpc.economy.updateItem.mutationOptions());
+  const remove = useMutation(trpc.economy.deleteItem.mutationOptions());
+  const items = useQuery(trpc.economy.items.queryOptions({ projectId }));
   return (
-    <DefinitionsCard
+    <DefinitionsCard<Item, NewItem, ItemPatch>
+      kind="item"
       title="Items"
       query={items}
-      columns={columns}
+      columns={itemColumns}
       rowTestId="item-row"
       minWidth={480}
-      createForm={
-        canEdit && (
-          <ItemForm
-            mode="create"
-            onSubmit={async (item) => {
-              const created = await create.mutateAsync({ projectId, item });
-              toast.success(`Created the item "${created.id}".`);
-              await refresh();
-            }}
-          />
-        )
-      }
+      canEdit={canEdit}
+      deleteDescription="An item that a purchase refers to or a player holds is not deleted."
+      refresh={() => queryClient.invalidateQueries({ queryKey: trpc.economy.items.queryKey({ projectId }) })}
+      create={(item) => create.mutateAsync({ projectId, item })}
+      update={(id, patch) => update.mutateAsync({ projectId, id, patch })}
+      remove={(id) => remove.mutateAsync({ projectId, id })}
+      form={(props) => <ItemForm projectId={projectId} {...props} />}
     />
   );
 }
 
-type ItemProps =
-  | { mode: "create"; initial?: undefined; onSubmit: (i: z.output<typeof ZNewItem>) => Promise<unknown>; onCancel?: () => void }
-  | {
-      mode: "edit";
-      projectId: string;
-      initial: Item;
-      onSubmit: (i: z.output<typeof ZItemPatch>) => Promise<unknown>;
-      onCancel?: () => void;
-    };
+const EMPTY_ITEM: ItemFields = { id: "", name: "", maxStack: "" };
 
-function ItemForm(props: ItemProps) {
-  const { mode, initial, onCancel } = props;
-  const empty: ItemFields = { id: "", name: "", maxStack: "" };
-  const form = useForm<ItemFields, unknown, z.output<typeof ZNewItem> | z.output<typeof ZItemPatch>>({
-    resolver: zodResolver(mode === "edit" ? ZItemPatch : ZNewItem, plainly) as never,
-    defaultValues: initial
-      ? { id: initial.id, name: initial.name, maxStack: initial.maxStack == null ? "" : String(initial.maxStack) }
-      : empty,
+function ItemForm(props: ItemFormProps & { projectId: string }) {
+  const {
+    form,
+    errors,
+    save,
+    prefix: p,
+  } = useDefinitionForm(props, {
+    kind: "item",
+    schemas: { create: ZNewItem, edit: ZItemPatch },
+    empty: EMPTY_ITEM,
+    fieldsOf: (i) => ({ id: i.id, name: i.name, maxStack: i.maxStack == null ? "" : String(i.maxStack) }),
+    serverFields: ["id", "name", "maxStack"],
   });
-  const errors = form.formState.errors;
-  const submit = form.handleSubmit(async (values) => {
-    try {
-      if (props.mode === "create") {
-        await props.onSubmit(values as z.output<typeof ZNewItem>);
-        form.reset(empty);
-      } else await props.onSubmit(values as z.output<typeof ZItemPatch>);
-    } catch (error) {
-      applyServerError(error, form.setError, ITEM_FIELDS, { ALREADY_EXISTS: "id" });
-    }
-  });
-  const p = `item-${mode}`;
   const invalid = (name: keyof ItemFields) => (errors[name] ? true : undefined);
   return (
-    <form onSubmit={submit} noValidate className="grid grid-cols-1 gap-3 sm:grid-cols-3 sm:items-start">
-      <Field label="Item id" htmlFor={`${p}-id`} error={errors.id}>
-        {mode === "edit" ? (
-          <Input id={`${p}-id`} value={initial?.id} disabled readOnly />
-        ) : (
-          <Input id={`${p}-id`} placeholder="sword" autoComplete="off" aria-invalid={invalid("id")} {...form.register("id")} />
-        )}
-      </Field>
+    <form onSubmit={form.handleSubmit(save)} noValidate className="grid grid-cols-1 gap-3 sm:grid-cols-3 sm:items-start">
+      <IdField kind="item" prefix={p} form={form} fixed={props.initial?.id} placeholder="sword" />
       <Field label="Item name" htmlFor={`${p}-name`} error={errors.name}>
         <Input id={`${p}-name`} placeholder="Sword" aria-invalid={invalid("name")} {...form.register("name")} />
       </Field>
@@ -370,76 +284,8 @@ function ItemForm(props: ItemProps) {
           />
         )}
         <FieldError error={errors.root?.server} />
-        <div className="mt-1 flex gap-2">
-          <Button type="submit" disabled={form.formState.isSubmitting}>
-            {mode === "create" ? <Plus className="mr-1 size-4" aria-hidden /> : <Save className="mr-1 size-4" aria-hidden />}
-            {mode === "create" ? "Create item" : "Save item"}
-          </Button>
-          {onCancel && (
-            <Button variant="secondary" onClick={onCancel}>
-              Cancel
-            </Button>
-          )}
-        </div>
+        <DefinitionFormButtons kind="item" mode={props.mode} submitting={form.formState.isSubmitting} onCancel={props.onCancel} />
       </div>
     </form>
-  );
-}
-
-function CurrencyActions({ projectId, currency: c }: { projectId: string; currency: Currency }) {
-  const trpc = useTRPC();
-  const queryClient = useQueryClient();
-  const update = useMutation(trpc.economy.updateCurrency.mutationOptions());
-  const remove = useMutation(trpc.economy.deleteCurrency.mutationOptions());
-  return (
-    <RowActions
-      kind="currency"
-      id={c.id}
-      deleteDescription="Wallets that were never used go with it. A currency that a purchase refers to or a player holds is not deleted."
-      onDelete={() => remove.mutateAsync({ projectId, id: c.id })}
-      onChanged={() => queryClient.invalidateQueries({ queryKey: trpc.economy.currencies.queryKey({ projectId }) })}
-    >
-      {({ saved, cancel }) => (
-        <CurrencyForm
-          mode="edit"
-          projectId={projectId}
-          initial={c}
-          onSubmit={async (patch) => {
-            await update.mutateAsync({ projectId, id: c.id, patch });
-            await saved();
-          }}
-          onCancel={cancel}
-        />
-      )}
-    </RowActions>
-  );
-}
-
-function ItemActions({ projectId, item: i }: { projectId: string; item: Item }) {
-  const trpc = useTRPC();
-  const queryClient = useQueryClient();
-  const update = useMutation(trpc.economy.updateItem.mutationOptions());
-  const remove = useMutation(trpc.economy.deleteItem.mutationOptions());
-  return (
-    <RowActions
-      kind="item"
-      id={i.id}
-      deleteDescription="An item that a purchase refers to or a player holds is not deleted."
-      onDelete={() => remove.mutateAsync({ projectId, id: i.id })}
-      onChanged={() => queryClient.invalidateQueries({ queryKey: trpc.economy.items.queryKey({ projectId }) })}
-    >
-      {({ saved, cancel }) => (
-        <ItemForm
-          mode="edit"
-          projectId={projectId}
-          initial={i}
-          onSubmit={async (patch) => {
-            await update.mutateAsync({ projectId, id: i.id, patch });
-            await saved();
-          }}
-          onCancel={cancel}
-        />
-      )}
-    </RowActions>
   );
 }
