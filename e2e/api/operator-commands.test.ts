@@ -7,6 +7,7 @@ import { operatorForSession, startOperatorSession } from "@/server/auth/operator
 import { createOperatorToken } from "@/server/auth/operator-tokens";
 import { prisma } from "@/server/db";
 import { AppError } from "@/server/errors";
+import { runCommand, system } from "@/server/services/command";
 import { applyImportAs, dryRunImportAs } from "@/server/services/config";
 import {
   adjustPlayerAs,
@@ -436,6 +437,49 @@ describe("operator commands called without tRPC", () => {
   });
 });
 
+describe("the runner's authorization strategies and prepare hook", () => {
+  it("a project an operator creates (the creator rule) is audited in the new project as theirs", async () => {
+    const email = `cmd-${randomBytes(4).toString("hex")}@studio.test`;
+    const admin = {
+      ...(await upsertOperator({ email, name: email, password: "a long operator passphrase 9", isInstanceAdmin: true })),
+      isInstanceAdmin: true,
+    };
+    const c = ctx(admin);
+    const project = await createProjectAs(c, { name: `created-${randomBytes(3).toString("hex")}` });
+    const rows = await prisma().auditEntry.findMany({ where: { projectId: project.id } });
+    expect(rows.map((r) => [r.action, r.target, r.operatorId, r.requestId, r.tokenId])).toEqual([
+      ["project.create", project.id, admin.id, c.requestId, null],
+    ]);
+  });
+
+  it("a change by the system is audited with no operator and no token", async () => {
+    const { projectId } = await makeProject();
+    await runCommand(null, {
+      authorization: system(projectId, "system-1"),
+      action: "webhook.disabled",
+      target: missingId,
+      run: async () => 1,
+    });
+    const rows = await prisma().auditEntry.findMany({ where: { projectId } });
+    expect(rows.map((r) => [r.action, r.operatorId, r.requestId, r.tokenId])).toEqual([["webhook.disabled", null, "system-1", null]]);
+  });
+
+  it("prepare runs in the transaction before the caller is checked", async () => {
+    const { projectId } = await makeProject();
+    const prepared = new Error("prepared first");
+    const call = runCommand(ctx(null), {
+      projectId,
+      minimum: "VIEWER",
+      prepare: async () => {
+        throw prepared;
+      },
+      action: "test.prepare",
+      run: async () => undefined,
+    });
+    await expect(call).rejects.toBe(prepared);
+  });
+});
+
 /**
  * A new operator service cannot ship without a refusal test: every function the operator service
  * modules export, and every function named `…As` anywhere under server/services, is in one of
@@ -460,7 +504,17 @@ const OPERATOR_SERVICE_MODULES = [
   "operator-reads.ts",
 ];
 /** command.ts is the machinery every service goes through, not a service. */
-const MACHINERY = new Set(["authorize", "runCommand", "signedIn", "projectRole", "accountRule", "system", "player", "creator"]);
+const MACHINERY = new Set([
+  "authorize",
+  "runCommand",
+  "signedIn",
+  "projectRole",
+  "accountRule",
+  "lockProject",
+  "system",
+  "player",
+  "creator",
+]);
 
 describe("the refusal tables cover every operator service", () => {
   it("every exported function of an operator service module, and every …As under server/services, has a refusal test", async () => {

@@ -9,7 +9,7 @@ import {
   ROLE_RANK,
   type SessionOperator,
 } from "../auth/operator";
-import { pool, transaction } from "../db";
+import { transaction } from "../db";
 import { AppError } from "../errors";
 import type { MemberRole } from "../generated/prisma/enums";
 import { recordAudit } from "./audit";
@@ -23,9 +23,9 @@ import { membershipOf } from "./projects";
  *      the role and hides projects outside its scope; not a member is NOT_FOUND, too low a role
  *      FORBIDDEN. Services check it themselves, so a CLI, a job or a test calling them without
  *      tRPC gets the same answer;
- *   2. one transaction: (optionally) a lock on the project's row taken *before* the role is read,
- *      so commands that must not interleave (member changes) also see a demotion that just
- *      committed; the "before" read; the change; the audit row (with the token used, if any);
+ *   2. one transaction: `prepare` first (e.g. `lockProject`: the project's row locked *before* the
+ *      role is read, so commands that must not interleave — member changes — also see a demotion
+ *      that just committed); the "before" read; the change; the audit row (with the token used, if any);
  *   3. once the transaction has ended (committed or rolled back), before answering: cache
  *      invalidation.
  */
@@ -111,6 +111,17 @@ export const player =
   (actor: PlayerActor, requestId?: string): Authorization<PlayerActor> =>
   async () => ({ actor, projectId: actor.projectId, audit: { kind: "player", playerId: actor.playerId, requestId } });
 
+/**
+ * A `prepare` that locks the project's row before the caller's role is read: commands of this kind
+ * on one project run one at a time, and each sees a demotion that just committed (member changes).
+ */
+export const lockProject =
+  (projectId: string) =>
+  async (client: pg.PoolClient): Promise<void> => {
+    const { rowCount } = await client.query("SELECT 1 FROM projects WHERE id = $1 FOR UPDATE", [projectId]);
+    if (rowCount === 0 && /^[0-9a-f-]{36}$/i.test(projectId)) throw new AppError("NOT_FOUND", { message: "Project not found." });
+  };
+
 type Who<A> =
   | { authorization: Authorization<A>; projectId?: undefined; minimum?: undefined }
   | { authorization?: undefined; projectId: string; minimum: Minimum };
@@ -118,11 +129,9 @@ type Who<A> =
 export type Command<T, B = unknown, A = OperatorActor> = Who<A> & {
   /**
    * First in the transaction, before the caller is checked: statement and lock timeouts, locks
-   * that must be taken before the role is read (see `serialize`).
+   * that must be taken before the role is read (`lockProject`).
    */
   prepare?: (client: pg.PoolClient) => Promise<void>;
-  /** Lock the project's row first: commands of this kind on one project run one at a time. */
-  serialize?: boolean;
   action: string | ((result: T) => string);
   target?: string | ((result: T) => string | undefined);
   /** Read before the change, in its transaction: recorded as the audit row's "before" and handed to `run`. */
@@ -173,10 +182,6 @@ function authorizationOf<T, B, A>(ctx: OperatorContext | null, c: Command<T, B, 
 function inTransaction<T, B, A>(ctx: OperatorContext | null, c: Command<T, B, A>): Promise<T> {
   return transaction(async (client) => {
     await c.prepare?.(client);
-    if (c.serialize && c.projectId !== undefined) {
-      const { rowCount } = await pool().query("SELECT 1 FROM projects WHERE id = $1 FOR UPDATE", [c.projectId]);
-      if (rowCount === 0 && /^[0-9a-f-]{36}$/i.test(c.projectId)) throw new AppError("NOT_FOUND", { message: "Project not found." });
-    }
     const who = await authorizationOf(ctx, c)();
     const before = (c.before ? await c.before() : undefined) as B;
     const audit = async (result: T | undefined) => {

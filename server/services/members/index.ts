@@ -6,7 +6,7 @@ import { pool, prisma } from "../../db";
 import { AppError } from "../../errors";
 import type { MemberRole } from "../../generated/prisma/enums";
 import { validationError } from "../../validation";
-import { type Authorization, authorize, type OperatorContext, runCommand } from "../command";
+import { type Authorization, authorize, lockProject, type OperatorContext, runCommand } from "../command";
 
 /**
  * Project members and invites, managed by owners. An e-mail with an operator account is added at
@@ -59,7 +59,7 @@ export function addMemberAs(ctx: OperatorContext, o: { projectId: string; email:
   return runCommand(ctx, {
     projectId: o.projectId,
     minimum: "OWNER",
-    serialize: true,
+    prepare: lockProject(o.projectId),
     action: (r) => (r.added ? "member.add" : "member.invite"),
     target: email,
     after: () => ({ role: o.role }),
@@ -120,7 +120,7 @@ export function setMemberRoleAs(ctx: OperatorContext, o: { projectId: string; op
   return runCommand(ctx, {
     projectId: o.projectId,
     minimum: "OWNER",
-    serialize: true,
+    prepare: lockProject(o.projectId),
     action: "member.role",
     target: o.operatorId,
     after: () => ({ role: o.role }),
@@ -140,7 +140,7 @@ export function removeMemberAs(ctx: OperatorContext, o: { projectId: string; ope
   return runCommand(ctx, {
     projectId: o.projectId,
     minimum: "OWNER",
-    serialize: true,
+    prepare: lockProject(o.projectId),
     action: "member.remove",
     target: o.operatorId,
     run: async () => {
