@@ -77,7 +77,7 @@ describe("audit log filters", () => {
     expect(refOf(bare.endpoint.id)).toEqual({ kind: "webhook", id: bare.endpoint.id, name: "https://hooks.example.com/bare" });
   });
 
-  // createBoard and updateBoard run in runCommand's transaction: the rewards check there sent two
+  // createBoardAs and updateBoardAs run in runCommand's transaction: the rewards check there sent two
   // queries at once on its connection, which the pool refuses under test (server/db.ts).
   it("a board with rewards is created and edited by an audited command, its rewards in the audit entry", async () => {
     const rewards = [{ rank: 1, currencies: [{ id: "coins", amount: 5 }], items: [] }];

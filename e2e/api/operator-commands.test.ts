@@ -7,7 +7,8 @@ import { AppError } from "@/server/errors";
 import type { SessionOperator } from "@/server/identity/operator";
 import { operatorForSession, startOperatorSession } from "@/server/identity/operator-sessions";
 import { createOperatorToken } from "@/server/identity/operator-tokens";
-import { applyImport, dryRunImport } from "@/server/services/config";
+import { runCommand, system } from "@/server/services/command";
+import { applyImportAs, dryRunImportAs } from "@/server/services/config";
 import {
   adjustPlayerAs,
   createCurrencyAs,
@@ -23,20 +24,30 @@ import {
 import { getEmailSettingsAs, listEmailsAs, openEmailAs, setEmailSettingsAs } from "@/server/services/email";
 import { exportAs } from "@/server/services/exports";
 import { instanceHealthAs, projectHealthAs } from "@/server/services/health";
-import { identityProvidersFor, removeIdentityProvider, saveIdentityProvider } from "@/server/services/identity-providers";
-import { createBoard, deleteBoard, removeEntryAs, resetBoard, setScoreAs, updateBoard } from "@/server/services/leaderboards/commands";
-import { addMember, listMembers, removeMember, revokeInvite, setMemberRole } from "@/server/services/members";
+import { identityProvidersAs, removeIdentityProviderAs, saveIdentityProviderAs } from "@/server/services/identity-providers";
+import {
+  createBoardAs,
+  deleteBoardAs,
+  removeEntryAs,
+  resetBoardAs,
+  setScoreAs,
+  updateBoardAs,
+} from "@/server/services/leaderboards/commands";
+import { addMemberAs, listMembersAs, removeMemberAs, revokeInviteAs, setMemberRoleAs } from "@/server/services/members";
 import * as reads from "@/server/services/operator-reads";
 import {
-  changeOwnPassword,
+  accountActivityAs,
+  changePasswordAs,
   createTokenAs,
-  endOwnSession,
-  listOperators,
-  removeOperator,
+  endSessionAs,
+  listOperatorsAs,
+  listSessionsAs,
+  listTokensAs,
+  removeOperatorAs,
   revokeTokenAs,
-  setOperatorCanCreateProjects,
-  setOperatorDisabled,
-  signOutEverywhere,
+  setOperatorCanCreateProjectsAs,
+  setOperatorDisabledAs,
+  signOutEverywhereAs,
   upsertOperator,
 } from "@/server/services/operators";
 import { banPlayersAs, grantPlayersAs } from "@/server/services/players/bulk";
@@ -44,6 +55,7 @@ import {
   banPlayerAs,
   deletePlayerAs,
   exportPlayerAs,
+  playerDataAs,
   resendVerificationAs,
   revokePlayerSessionsAs,
   sendResetCodeAs,
@@ -51,11 +63,12 @@ import {
   setPlayerDataAs,
   unbanPlayerAs,
 } from "@/server/services/players/commands";
-import { createProjectAs } from "@/server/services/projects";
 import {
   createApiKeyAs,
+  createProjectAs,
   deleteProjectAs,
-  projectFor,
+  listProjectsAs,
+  projectAs,
   renameProjectAs,
   revokeApiKeyAs,
   setDataSettingsAs,
@@ -138,10 +151,10 @@ function projectCommands({ projectId, viewerId }: Fixture): Record<string, (c: C
     deletePurchaseAs: (c) => deletePurchaseAs(c, { projectId, id }),
     adjustPlayerAs: (c) =>
       adjustPlayerAs(c, { projectId, playerId, direction: "grant", currencies: [{ currencyId: id, amount: 1 }], items: [], reason: "x" }),
-    createBoard: (c) => createBoard(c, { projectId, board: { id: board.id } as never }),
-    updateBoard: (c) => updateBoard(c, { ...board, patch: {} }),
-    deleteBoard: (c) => deleteBoard(c, board),
-    resetBoard: (c) => resetBoard(c, board),
+    createBoardAs: (c) => createBoardAs(c, { projectId, board: { id: board.id } as never }),
+    updateBoardAs: (c) => updateBoardAs(c, { ...board, patch: {} }),
+    deleteBoardAs: (c) => deleteBoardAs(c, board),
+    resetBoardAs: (c) => resetBoardAs(c, board),
     removeEntryAs: (c) => removeEntryAs(c, { ...board, playerId }),
     setScoreAs: (c) => setScoreAs(c, { ...board, playerId, score: 1, reason: "correction" }),
     banPlayerAs: (c) => banPlayerAs(c, { projectId, playerId, reason: "cheating" }),
@@ -160,19 +173,19 @@ function projectCommands({ projectId, viewerId }: Fixture): Record<string, (c: C
     deleteProjectAs: (c) => deleteProjectAs(c, { projectId, confirmName: "x" }),
     createApiKeyAs: (c) => createApiKeyAs(c, { projectId, kind: "CLIENT", name: "k" }),
     revokeApiKeyAs: (c) => revokeApiKeyAs(c, { projectId, keyId: missingId }),
-    dryRunImport: (c) => dryRunImport(c, { projectId, document }),
-    applyImport: (c) => applyImport(c, { projectId, document }),
+    dryRunImportAs: (c) => dryRunImportAs(c, { projectId, document }),
+    applyImportAs: (c) => applyImportAs(c, { projectId, document }),
     exportAs: (c) => exportAs(c, { projectId, kind: "players", query: {} }),
-    addMember: (c) => addMember(c, { projectId, email: "new-member@studio.test", role: "VIEWER" }),
-    setMemberRole: (c) => setMemberRole(c, { projectId, operatorId: viewerId, role: "ADMIN" }),
-    removeMember: (c) => removeMember(c, { projectId, operatorId: viewerId }),
-    revokeInvite: (c) => revokeInvite(c, { projectId, inviteId: missingId }),
-    saveIdentityProvider: (c) =>
-      saveIdentityProvider(c, {
+    addMemberAs: (c) => addMemberAs(c, { projectId, email: "new-member@studio.test", role: "VIEWER" }),
+    setMemberRoleAs: (c) => setMemberRoleAs(c, { projectId, operatorId: viewerId, role: "ADMIN" }),
+    removeMemberAs: (c) => removeMemberAs(c, { projectId, operatorId: viewerId }),
+    revokeInviteAs: (c) => revokeInviteAs(c, { projectId, inviteId: missingId }),
+    saveIdentityProviderAs: (c) =>
+      saveIdentityProviderAs(c, {
         projectId,
         provider: { id: "studio", issuer: "https://id.example.com", jwksUrl: "https://id.example.com/jwks", audience: "game" },
       }),
-    removeIdentityProvider: (c) => removeIdentityProvider(c, { projectId, id: "studio" }),
+    removeIdentityProviderAs: (c) => removeIdentityProviderAs(c, { projectId, id: "studio" }),
     setEmailSettingsAs: (c) =>
       setEmailSettingsAs(c, { projectId, fromName: null, fromAddress: null, requireVerifiedEmail: true, resetUnverifiedEmail: false }),
     createWebhookEndpointAs: (c) =>
@@ -189,9 +202,9 @@ function projectCommands({ projectId, viewerId }: Fixture): Record<string, (c: C
 /** Every project read service (viewer and up). */
 function projectReads({ projectId }: Fixture): Record<string, (c: Ctx) => Promise<unknown>> {
   return {
-    projectFor: (c) => projectFor(c, { projectId }),
-    listMembers: (c) => listMembers(c, { projectId }),
-    identityProvidersFor: (c) => identityProvidersFor(c, { projectId }),
+    projectAs: (c) => projectAs(c, { projectId }),
+    listMembersAs: (c) => listMembersAs(c, { projectId }),
+    identityProvidersAs: (c) => identityProvidersAs(c, { projectId }),
     getEmailSettingsAs: (c) => getEmailSettingsAs(c, { projectId }),
     listEmailsAs: (c) => listEmailsAs(c, { projectId, limit: 10 }),
     openEmailAs: (c) => openEmailAs(c, { projectId, id: missingId }),
@@ -222,6 +235,7 @@ function projectReads({ projectId }: Fixture): Record<string, (c: Ctx) => Promis
     listAuditAs: (c) => reads.listAuditAs(c, { projectId, limit: 10 }),
     auditOperatorsAs: (c) => reads.auditOperatorsAs(c, { projectId }),
     listApiKeysAs: (c) => reads.listApiKeysAs(c, { projectId }),
+    playerDataAs: (c) => playerDataAs(c, { projectId, playerId: missingId, key: "k" }),
     exportConfigAs: (c) => reads.exportConfigAs(c, { projectId }),
   };
 }
@@ -233,13 +247,17 @@ const CHECKED_ELSEWHERE: Record<string, string> = {
   createProjectAs: "creating a project follows the unscoped rule",
   createTokenAs: "a token cannot mint tokens",
   revokeTokenAs: "a token cannot mint tokens",
-  changeOwnPassword: "account services follow the session rule",
-  endOwnSession: "account services follow the session rule",
-  signOutEverywhere: "account services follow the session rule",
-  listOperators: "instance-level services refuse",
-  setOperatorDisabled: "instance-level services refuse",
-  setOperatorCanCreateProjects: "instance-level services refuse",
-  removeOperator: "instance-level services refuse",
+  changePasswordAs: "account services follow the session rule",
+  endSessionAs: "account services follow the session rule",
+  signOutEverywhereAs: "account services follow the session rule",
+  listSessionsAs: "account services follow the session rule",
+  accountActivityAs: "account services follow the session rule",
+  listTokensAs: "a token cannot mint tokens",
+  listProjectsAs: "creating a project follows the unscoped rule",
+  listOperatorsAs: "instance-level services refuse",
+  setOperatorDisabledAs: "instance-level services refuse",
+  setOperatorCanCreateProjectsAs: "instance-level services refuse",
+  removeOperatorAs: "instance-level services refuse",
 };
 
 /**
@@ -249,8 +267,8 @@ const CHECKED_ELSEWHERE: Record<string, string> = {
  */
 const NOT_OPERATOR_SERVICES = new Set([
   "upsertOperator",
-  "inviteInfo",
-  "acceptInvite",
+  "inviteInfoAs",
+  "acceptInviteAs",
   "exportConfig",
   "schemaUrl",
   "assertJwksUrlAllowed",
@@ -274,10 +292,10 @@ describe("operator commands called without tRPC", () => {
       await operator(null, projectId),
     ];
     const demote = { projectId, operatorId: owner.id, role: "VIEWER" as const };
-    expect(await refusal(setMemberRole(ctx(null), demote))).toBe("MISSING_TOKEN");
-    expect(await refusal(setMemberRole(ctx(stranger), demote))).toBe("NOT_FOUND");
-    expect(await refusal(setMemberRole(ctx(viewer), demote))).toBe("FORBIDDEN");
-    expect(await refusal(listMembers(ctx(stranger), { projectId }))).toBe("NOT_FOUND");
+    expect(await refusal(setMemberRoleAs(ctx(null), demote))).toBe("MISSING_TOKEN");
+    expect(await refusal(setMemberRoleAs(ctx(stranger), demote))).toBe("NOT_FOUND");
+    expect(await refusal(setMemberRoleAs(ctx(viewer), demote))).toBe("FORBIDDEN");
+    expect(await refusal(listMembersAs(ctx(stranger), { projectId }))).toBe("NOT_FOUND");
     expect((await prisma().projectMember.findFirstOrThrow({ where: { projectId, operatorId: owner.id } })).role).toBe("OWNER");
     expect(await prisma().auditEntry.count({ where: { projectId } })).toBe(0);
   });
@@ -286,10 +304,10 @@ describe("operator commands called without tRPC", () => {
     const { projectId } = await makeProject();
     const owner = await operator("OWNER", projectId);
     const viaSession = ctx(owner);
-    await addMember(viaSession, { projectId, email: `a-${randomBytes(3).toString("hex")}@studio.test`, role: "VIEWER" });
+    await addMemberAs(viaSession, { projectId, email: `a-${randomBytes(3).toString("hex")}@studio.test`, role: "VIEWER" });
     const token = await createOperatorToken({ operator: owner, name: "cmd", role: "OWNER", projectIds: [projectId], instanceAdmin: false });
     const viaToken = ctx({ ...owner, token: { id: token.id, role: "OWNER", projectIds: [projectId] } });
-    await addMember(viaToken, { projectId, email: `b-${randomBytes(3).toString("hex")}@studio.test`, role: "VIEWER" });
+    await addMemberAs(viaToken, { projectId, email: `b-${randomBytes(3).toString("hex")}@studio.test`, role: "VIEWER" });
     const rows = await prisma().auditEntry.findMany({ where: { projectId }, orderBy: { id: "asc" } });
     expect(rows.map((r) => [r.action, r.requestId, r.tokenId])).toEqual([
       ["member.invite", viaSession.requestId, null],
@@ -310,7 +328,7 @@ describe("operator commands called without tRPC", () => {
       instanceAdmin: false,
     });
     const scoped = ctx({ ...owner, token: { id: token.id, role: "OWNER", projectIds: [other.projectId] } });
-    expect(await refusal(listMembers(scoped, { projectId }))).toBe("NOT_FOUND");
+    expect(await refusal(listMembersAs(scoped, { projectId }))).toBe("NOT_FOUND");
   });
 
   it("every project command service refuses the signed-out (MISSING_TOKEN), a viewer (FORBIDDEN) and a stranger (NOT_FOUND), and audits nothing", async () => {
@@ -349,12 +367,13 @@ describe("operator commands called without tRPC", () => {
     const { projectId } = await makeProject();
     const owner = await operator("OWNER", projectId);
     const spec = { name: "ci", role: "ADMIN" as const, projectIds: null, instanceAdmin: false };
-    const first = await createTokenAs({ actor: owner, requestId: "t1", token: spec });
-    const second = await createTokenAs({ actor: owner, requestId: "t2", token: spec });
+    const first = await createTokenAs({ operator: owner, requestId: "t1" }, spec);
+    const second = await createTokenAs({ operator: owner, requestId: "t2" }, spec);
     const viaFirst = { ...owner, token: { id: first.id, role: "ADMIN" as const, projectIds: null } };
-    expect(await refusal(createTokenAs({ actor: viaFirst, requestId: "t3", token: spec }))).toBe("FORBIDDEN");
-    expect(await refusal(revokeTokenAs({ actor: viaFirst, requestId: "t4", tokenId: second.id }))).toBe("NOT_FOUND");
-    await revokeTokenAs({ actor: viaFirst, requestId: "t5", tokenId: first.id });
+    expect(await refusal(createTokenAs({ operator: viaFirst, requestId: "t3" }, spec))).toBe("FORBIDDEN");
+    expect(await refusal(revokeTokenAs({ operator: viaFirst, requestId: "t4" }, { tokenId: second.id }))).toBe("NOT_FOUND");
+    expect((await listTokensAs({ operator: viaFirst, requestId: "t-list" })).map((t) => t.id)).toEqual([first.id]);
+    await revokeTokenAs({ operator: viaFirst, requestId: "t5" }, { tokenId: first.id });
     const rows = await prisma().auditEntry.findMany({ where: { operatorId: owner.id }, orderBy: { id: "asc" } });
     expect(rows.map((r) => [r.action, r.requestId])).toEqual([
       ["token.create", "t1"],
@@ -374,10 +393,12 @@ describe("operator commands called without tRPC", () => {
       return { ...admin, token: { id: token.id, role, projectIds } };
     };
     const name = `unscoped-${randomBytes(3).toString("hex")}`;
-    expect(await refusal(createProjectAs({ actor: await viaToken("ADMIN", [projectId]), requestId: "p1", name }))).toBe("FORBIDDEN");
-    expect(await refusal(createProjectAs({ actor: await viaToken("VIEWER", null), requestId: "p2", name }))).toBe("FORBIDDEN");
+    expect(await refusal(createProjectAs({ operator: await viaToken("ADMIN", [projectId]), requestId: "p1" }, { name }))).toBe("FORBIDDEN");
+    expect(await refusal(createProjectAs({ operator: await viaToken("VIEWER", null), requestId: "p2" }, { name }))).toBe("FORBIDDEN");
     expect(await prisma().project.count({ where: { name } })).toBe(0);
-    expect((await createProjectAs({ actor: await viaToken("ADMIN", null), requestId: "p3", name })).name).toBe(name);
+    const scoped = await listProjectsAs({ operator: await viaToken("ADMIN", [projectId]), requestId: "p-list" });
+    expect(scoped.map((p) => p.id)).toEqual([projectId]);
+    expect((await createProjectAs({ operator: await viaToken("ADMIN", null), requestId: "p3" }, { name })).name).toBe(name);
   });
 
   it("account services follow the session rule: with an access token, ending sessions and changing the password are FORBIDDEN and end nothing", async () => {
@@ -387,23 +408,25 @@ describe("operator commands called without tRPC", () => {
     const token = await createOperatorToken({ operator: owner, name: "all", role: "OWNER", projectIds: null, instanceAdmin: false });
     const viaToken = { ...owner, token: { id: token.id, role: "OWNER" as const, projectIds: null } };
     const password = { currentPassword: "a long operator passphrase 9", newPassword: "another long operator passphrase 10" };
-    expect(await refusal(signOutEverywhere({ actor: viaToken, requestId: "s1" }))).toBe("FORBIDDEN");
-    expect(await refusal(endOwnSession({ actor: viaToken, requestId: "s2", sessionId }))).toBe("FORBIDDEN");
-    expect(await refusal(changeOwnPassword({ actor: viaToken, requestId: "s3", ...password }))).toBe("FORBIDDEN");
+    expect(await refusal(signOutEverywhereAs({ operator: viaToken, requestId: "s1" }))).toBe("FORBIDDEN");
+    expect(await refusal(endSessionAs({ operator: viaToken, requestId: "s2" }, { sessionId }))).toBe("FORBIDDEN");
+    expect(await refusal(changePasswordAs({ operator: viaToken, requestId: "s3" }, password))).toBe("FORBIDDEN");
+    expect(await refusal(listSessionsAs(ctx(viaToken)))).toBe("FORBIDDEN");
+    expect(await refusal(accountActivityAs(ctx(viaToken)))).toBe("FORBIDDEN");
     expect(await operatorForSession({ operatorId: owner.id, sessionId })).not.toBeNull();
     expect(await prisma().auditEntry.count({ where: { operatorId: owner.id } })).toBe(0);
-    expect(await signOutEverywhere({ actor: { ...owner, sessionId }, requestId: "s4" })).toEqual({ ended: 1, revokedTokens: 1 });
+    expect(await signOutEverywhereAs({ operator: { ...owner, sessionId }, requestId: "s4" })).toEqual({ ended: 1, revokedTokens: 1 });
   });
 
   it("instance-level services refuse an operator who is not an instance admin (FORBIDDEN), and instance health an admin's project-scoped token", async () => {
     const { projectId } = await makeProject();
     const owner = await operator("OWNER", projectId);
     const other = await operator(null, projectId);
-    const o = { actor: owner, requestId: "i1", operatorId: other.id };
-    expect(await refusal(listOperators({ actor: owner }))).toBe("FORBIDDEN");
-    expect(await refusal(setOperatorDisabled({ ...o, disabled: true }))).toBe("FORBIDDEN");
-    expect(await refusal(setOperatorCanCreateProjects({ ...o, allowed: true }))).toBe("FORBIDDEN");
-    expect(await refusal(removeOperator(o))).toBe("FORBIDDEN");
+    const o = { operatorId: other.id };
+    expect(await refusal(listOperatorsAs(ctx(owner)))).toBe("FORBIDDEN");
+    expect(await refusal(setOperatorDisabledAs(ctx(owner), { ...o, disabled: true }))).toBe("FORBIDDEN");
+    expect(await refusal(setOperatorCanCreateProjectsAs(ctx(owner), { ...o, allowed: true }))).toBe("FORBIDDEN");
+    expect(await refusal(removeOperatorAs(ctx(owner), o))).toBe("FORBIDDEN");
     expect(await refusal(instanceHealthAs(ctx(null), { range: "1h" }))).toBe("MISSING_TOKEN");
     expect(await refusal(instanceHealthAs(ctx(owner), { range: "1h" }))).toBe("FORBIDDEN");
     const scoped = { ...owner, isInstanceAdmin: true, token: { id: missingId, role: "OWNER" as const, projectIds: [projectId] } };
@@ -411,6 +434,49 @@ describe("operator commands called without tRPC", () => {
     expect(await prisma().operator.findUniqueOrThrow({ where: { id: other.id }, select: { disabledAt: true } })).toEqual({
       disabledAt: null,
     });
+  });
+});
+
+describe("the runner's authorization strategies and prepare hook", () => {
+  it("a project an operator creates (the creator rule) is audited in the new project as theirs", async () => {
+    const email = `cmd-${randomBytes(4).toString("hex")}@studio.test`;
+    const admin = {
+      ...(await upsertOperator({ email, name: email, password: "a long operator passphrase 9", isInstanceAdmin: true })),
+      isInstanceAdmin: true,
+    };
+    const c = ctx(admin);
+    const project = await createProjectAs(c, { name: `created-${randomBytes(3).toString("hex")}` });
+    const rows = await prisma().auditEntry.findMany({ where: { projectId: project.id } });
+    expect(rows.map((r) => [r.action, r.target, r.operatorId, r.requestId, r.tokenId])).toEqual([
+      ["project.create", project.id, admin.id, c.requestId, null],
+    ]);
+  });
+
+  it("a change by the system is audited with no operator and no token", async () => {
+    const { projectId } = await makeProject();
+    await runCommand(null, {
+      authorization: system(projectId, "system-1"),
+      action: "webhook.disabled",
+      target: missingId,
+      run: async () => 1,
+    });
+    const rows = await prisma().auditEntry.findMany({ where: { projectId } });
+    expect(rows.map((r) => [r.action, r.operatorId, r.requestId, r.tokenId])).toEqual([["webhook.disabled", null, "system-1", null]]);
+  });
+
+  it("prepare runs in the transaction before the caller is checked", async () => {
+    const { projectId } = await makeProject();
+    const prepared = new Error("prepared first");
+    const call = runCommand(ctx(null), {
+      projectId,
+      minimum: "VIEWER",
+      prepare: async () => {
+        throw prepared;
+      },
+      action: "test.prepare",
+      run: async () => undefined,
+    });
+    await expect(call).rejects.toBe(prepared);
   });
 });
 
@@ -438,7 +504,17 @@ const OPERATOR_SERVICE_MODULES = [
   "operator-reads.ts",
 ];
 /** command.ts is the machinery every service goes through, not a service. */
-const MACHINERY = new Set(["authorize", "runCommand"]);
+const MACHINERY = new Set([
+  "authorize",
+  "runCommand",
+  "signedIn",
+  "projectRole",
+  "accountRule",
+  "lockProject",
+  "system",
+  "player",
+  "creator",
+]);
 
 describe("the refusal tables cover every operator service", () => {
   it("every exported function of an operator service module, and every …As under server/services, has a refusal test", async () => {

@@ -1,12 +1,12 @@
 import { randomBytes } from "node:crypto";
 import { TRPCError } from "@trpc/server";
 import { beforeAll, describe, expect, it } from "vitest";
-import { prisma } from "@/server/db";
+import { prisma, transaction } from "@/server/db";
 import { AppError } from "@/server/errors";
 import type { SessionOperator } from "@/server/identity/operator";
 import { createOperatorToken, operatorForToken } from "@/server/identity/operator-tokens";
 import { upsertOperator } from "@/server/services/operators";
-import type { Access } from "@/server/trpc/init";
+import type { Access, Meta } from "@/server/trpc/init";
 import { appRouter } from "@/server/trpc/router";
 import { makeProject } from "../support/fixtures";
 
@@ -149,6 +149,83 @@ describe("the role matrix", () => {
         (error: unknown) => outcomeOf(error),
       );
       want[actor] = expected(access, actor);
+    }
+    expect(seen).toEqual(want);
+  });
+});
+
+/**
+ * The procedure's role and the service's role agree. A project procedure declares its minimum
+ * role (`projectProcedure("ADMIN")`) and its service declares it again (`authorize` /
+ * `runCommand`'s `minimum`): the CLI, the download route and jobs reach the services without the
+ * procedure, so the service's check is the one that counts. Each project or instance-admin
+ * procedure's resolver — the service call, without the procedure's check — is called as a
+ * viewer, an admin, an owner and an instance admin, inside a transaction that is rolled back
+ * (the input is only the project id, so a service that lets the caller through meets missing
+ * fields, or changes nothing that outlives the call), and must let through or refuse exactly as
+ * the procedure's declared access says.
+ */
+const SERVICE_CALLERS: Actor[] = ["viewer", "admin", "owner", "instanceAdmin"];
+const ROLLED_BACK = new Error("rolled back");
+
+type Resolver = (opts: { ctx: unknown; input: unknown; type: string; path: string; signal: undefined }) => Promise<unknown>;
+
+/**
+ * Services that read a field of their input before the caller is checked get that field (any
+ * value the schema accepts): without it they would throw before reaching the check.
+ */
+const SERVICE_INPUTS: Record<string, Record<string, unknown>> = {
+  "members.add": { email: "agreement@studio.test", role: "VIEWER" },
+  "leaderboards.create": { board: { id: "agreement" } },
+};
+
+/** A refusal for the caller's role (the messages `authorize` and the account rule give), not a business rule's FORBIDDEN. */
+const ROLE_REFUSAL = /^(This needs the [a-z]+ role\.|Only instance admins\b.* may do this\.)$/;
+
+function serviceOutcomeOf(error: unknown): Outcome {
+  if (!(error instanceof AppError)) return "pass"; // past the checks: a missing field broke the service
+  if (error.code === "MISSING_TOKEN") return "UNAUTHORIZED";
+  if (error.code === "FORBIDDEN" && ROLE_REFUSAL.test(error.message)) return "FORBIDDEN";
+  if (error.code === "NOT_FOUND" && error.message === "Project not found.") return "NOT_FOUND";
+  return "pass";
+}
+
+async function serviceOutcome(resolver: Resolver, path: string, type: string, actor: Actor): Promise<Outcome> {
+  let outcome: Outcome = "pass";
+  await transaction(async () => {
+    const ctx = { operator: callers.get(actor) ?? null, requestId: `agreement-${actor}` };
+    const input = { projectId, ...SERVICE_INPUTS[path] };
+    // Called inside then(): a service that throws before returning its promise is answered too.
+    outcome = await Promise.resolve()
+      .then(() => resolver({ ctx, input, type, path, signal: undefined }))
+      .then(
+        () => "pass" as const,
+        (error: unknown) => serviceOutcomeOf(error),
+      );
+    throw ROLLED_BACK;
+  }).catch((error: unknown) => {
+    if (error !== ROLLED_BACK) throw error;
+  });
+  return outcome;
+}
+
+const guarded = procedures.filter(([, p]) => {
+  const access = p._def.meta?.access;
+  return access === "instanceAdmin" || access?.startsWith("project:");
+});
+
+describe("the services agree with the procedures' declared roles", () => {
+  it("every project and instance-admin procedure is in the comparison", () => {
+    expect(guarded.length).toBeGreaterThan(60);
+  });
+
+  it.each(guarded.map(([path]) => path))("%s: its service alone refuses and lets through as the procedure declares", async (path) => {
+    const procedure = guarded.find(([p]) => p === path)?.[1] as unknown as { _def: { meta: Meta; type: string; resolver: Resolver } };
+    const seen: Record<string, Outcome> = {};
+    const want: Record<string, Outcome> = {};
+    for (const actor of SERVICE_CALLERS) {
+      seen[actor] = await serviceOutcome(procedure._def.resolver, path, procedure._def.type, actor);
+      want[actor] = expected(procedure._def.meta.access, actor);
     }
     expect(seen).toEqual(want);
   });

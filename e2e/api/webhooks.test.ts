@@ -7,7 +7,7 @@ import path from "node:path";
 import { Webhook } from "standardwebhooks";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { pool, prisma } from "@/server/db";
-import { applyImport, exportConfig } from "@/server/services/config";
+import { applyImportAs, exportConfig } from "@/server/services/config";
 import { ZConfigDocument } from "@/server/services/config/schemas";
 import { createCurrency, createItem, createPurchase } from "@/server/services/economy/definitions";
 import { adjustPlayerEconomy } from "@/server/services/economy/wallet";
@@ -423,7 +423,7 @@ describe("deliveries", () => {
         currencies: [...exported.currencies, { id: "gold", name: "Gold", initialBalance: 0, maxBalance: null, clientWritable: true }],
       });
       const actor = { operator: { ...op, isInstanceAdmin: false }, requestId: "hooks-import" };
-      await applyImport(actor, { projectId: project.projectId, document });
+      await applyImportAs(actor, { projectId: project.projectId, document });
       await until("the delivery", () => hook.received.length >= 1);
       expect(hook.received[0]?.body).toMatchObject({
         type: "config.imported",

@@ -1,3 +1,4 @@
+import type { OperatorActor } from "../actor";
 import { AppError } from "../errors";
 import type { MemberRole } from "../generated/prisma/enums";
 
@@ -48,11 +49,19 @@ export function assertUnscoped(operator: SessionOperator): void {
     throw new AppError("FORBIDDEN", { message: "This needs a signed-in session or an all-projects token with the admin role." });
 }
 
-/** Who an audit row names: the operator, the request, and the access token used (null: a dashboard session). */
-export type AuditActor = { operatorId: string; requestId?: string; tokenId?: string | null };
+/**
+ * Who an audit row names: an operator (with the request and the access token used, null for a
+ * dashboard session), a player acting on their own account, or the system (a job). Stored as
+ * `operator_id` (null for a player or the system), `request_id` and `token_id`.
+ */
+export type AuditActor =
+  | { kind: "operator"; operatorId: string; requestId?: string; tokenId: string | null }
+  | { kind: "player"; playerId: string; requestId?: string }
+  | { kind: "system"; requestId?: string };
 
-export const auditActorFor = (operator: SessionOperator, requestId: string): AuditActor => ({
-  operatorId: operator.id,
-  requestId,
-  tokenId: operator.token?.id ?? null,
-});
+/** The one maker of an operator's audit actor: from the request's operator, or the actor a project check answered. */
+export function auditActor(who: SessionOperator | OperatorActor, requestId?: string): AuditActor {
+  return "kind" in who
+    ? { kind: "operator", operatorId: who.operatorId, requestId, tokenId: who.tokenId ?? null }
+    : { kind: "operator", operatorId: who.id, requestId, tokenId: who.token?.id ?? null };
+}

@@ -1,4 +1,3 @@
-import type { OperatorActor } from "../actor";
 import { uuidv7, uuidv7Floor } from "../crypto";
 import { pool } from "../db";
 import type { AuditActor } from "../identity/operator";
@@ -13,11 +12,12 @@ import type { ExportSource } from "./export-source";
  */
 export type { AuditActor };
 
-/** No operator: a player's own change (an account deletion), recorded by the player's id in `target`. */
-export type PlayerAuditActor = { operatorId: null; requestId?: string; tokenId?: undefined };
-
+/**
+ * Only through runCommand (server/services/command.ts), in its transaction. A player's or the
+ * system's row names no operator; a player's change names the player in `target`.
+ */
 export async function recordAudit(o: {
-  actor: AuditActor | PlayerAuditActor;
+  actor: AuditActor;
   projectId: string | null;
   action: string;
   target?: string;
@@ -30,13 +30,13 @@ export async function recordAudit(o: {
     [
       uuidv7(),
       o.projectId,
-      o.actor.operatorId,
+      o.actor.kind === "operator" ? o.actor.operatorId : null,
       o.action,
       o.target ?? null,
       o.before === undefined ? null : JSON.stringify(o.before),
       o.after === undefined ? null : JSON.stringify(o.after),
       o.actor.requestId ?? null,
-      o.actor.tokenId ?? null,
+      o.actor.kind === "operator" ? o.actor.tokenId : null,
     ],
   );
 }
@@ -243,9 +243,3 @@ function auditEntryOf(r: AuditRow): AuditEntryDto {
     createdAt: r.created_at.toISOString(),
   };
 }
-
-export const auditActorOf = (actor: OperatorActor, requestId?: string): AuditActor => ({
-  operatorId: actor.operatorId,
-  requestId,
-  tokenId: actor.tokenId ?? null,
-});

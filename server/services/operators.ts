@@ -1,14 +1,15 @@
 import { randomBytes } from "node:crypto";
-import { pool, prisma, transaction } from "../db";
+import { pool, prisma } from "../db";
 import { AppError } from "../errors";
-import { assertNotToken, auditActorFor, type SessionOperator } from "../identity/operator";
-import { endOperatorSessions, revokeOperatorSession } from "../identity/operator-sessions";
-import { createOperatorToken, revokeOperatorToken, revokeOperatorTokens } from "../identity/operator-tokens";
+import { assertNotToken, type SessionOperator } from "../identity/operator";
+import { endOperatorSessions, listOperatorSessions, revokeOperatorSession } from "../identity/operator-sessions";
+import { createOperatorToken, listOperatorTokens, revokeOperatorToken, revokeOperatorTokens } from "../identity/operator-tokens";
 import { beginPasswordCheck, passwordCheckPassed } from "../identity/password-change-budget";
 import { passwordProblem } from "../password-policy";
 import { hashPassword, verifyPassword } from "../passwords";
 import { validationError } from "../validation";
-import { recordAudit } from "./audit";
+import { type AuditEntryDto, listAccountActivity } from "./audit";
+import { accountRule, type OperatorContext, runCommand, signedIn } from "./command";
 import type { CreateOperatorToken } from "./operator-token-schemas";
 
 export type OperatorDto = { id: string; email: string; name: string };
@@ -44,68 +45,71 @@ export async function upsertOperator(o: {
  * refused with 429 before any hashing, and each refusal is audited as operator.password-limited.
  * Audited. Answers how many sessions ended and tokens were revoked.
  */
-export async function changeOwnPassword(o: {
-  actor: SessionOperator;
-  requestId: string;
-  currentPassword: string;
-  newPassword: string;
-}): Promise<{ endedSessions: number; revokedTokens: number }> {
-  assertSession(o.actor);
-  const row = await prisma().operator.findUnique({ where: { id: o.actor.id }, select: { passwordHash: true, email: true } });
+export async function changePasswordAs(
+  ctx: OperatorContext,
+  o: { currentPassword: string; newPassword: string },
+): Promise<{ endedSessions: number; revokedTokens: number }> {
+  const me = signedIn(ctx);
+  // Only with a dashboard session, never with an access token (a token cannot change a password).
+  if (me.token || !me.sessionId) throw new AppError("FORBIDDEN", { message: "Sign in to the dashboard to do this." });
+  const row = await prisma().operator.findUnique({ where: { id: me.id }, select: { passwordHash: true, email: true } });
   const wrong = () => validationError([{ path: "input.currentPassword", message: "The current password is wrong." }]);
   if (!row) throw wrong();
-  await beginPasswordCheck(o.actor.id).catch(async (error: unknown) => {
+  await beginPasswordCheck(me.id).catch(async (error: unknown) => {
     if (error instanceof AppError && error.code === "RATE_LIMITED") {
-      await recordAudit({
-        actor: auditActorFor(o.actor, o.requestId),
-        projectId: null,
+      await runCommand(ctx, {
+        authorization: accountRule(ctx, { rule: "ownSession" }),
         action: "operator.password-limited",
-        target: o.actor.id,
+        target: me.id,
+        run: async () => undefined,
       });
     }
     throw error;
   });
   if (!(await verifyPassword(row.passwordHash, o.currentPassword))) throw wrong();
-  await passwordCheckPassed(o.actor.id);
+  await passwordCheckPassed(me.id);
   const problem = passwordProblem(o.newPassword, row.email);
   if (problem) throw validationError([{ path: "input.newPassword", message: problem }]);
   const passwordHash = await hashPassword(o.newPassword);
-  return accountCommand(o, { action: "operator.password", target: o.actor.id, after: (r) => r }, async () => {
-    await prisma().operator.update({ where: { id: o.actor.id }, data: { passwordHash }, select: { id: true } });
-    return {
-      endedSessions: await endOperatorSessions({ operatorId: o.actor.id, keep: o.actor.sessionId }),
-      revokedTokens: await revokeOperatorTokens({ operatorId: o.actor.id }),
-    };
+  return runCommand(ctx, {
+    authorization: accountRule(ctx, { rule: "ownSession" }),
+    action: "operator.password",
+    target: me.id,
+    after: (r) => r,
+    run: async () => {
+      await prisma().operator.update({ where: { id: me.id }, data: { passwordHash }, select: { id: true } });
+      return {
+        endedSessions: await endOperatorSessions({ operatorId: me.id, keep: me.sessionId }),
+        revokedTokens: await revokeOperatorTokens({ operatorId: me.id }),
+      };
+    },
   });
 }
 
-/** Only with a dashboard session, never with an access token (a token cannot change a password). */
-function assertSession(actor: SessionOperator): void {
-  if (actor.token || !actor.sessionId) throw new AppError("FORBIDDEN", { message: "Sign in to the dashboard to do this." });
-}
-
 /** An access token for the caller (dashboard session only); the secret is in this answer only, and never in the audit row. */
-export async function createTokenAs(o: { actor: SessionOperator; requestId: string; token: CreateOperatorToken }) {
-  assertNotToken(o.actor);
-  return accountCommand(o, { action: "token.create", after: ({ token: _secret, ...safe }) => safe, targetOf: (t) => t.id }, () =>
-    createOperatorToken({ operator: o.actor, ...o.token }),
-  );
+export async function createTokenAs(ctx: OperatorContext, token: CreateOperatorToken) {
+  return runCommand<Awaited<ReturnType<typeof createOperatorToken>>, unknown, SessionOperator>(ctx, {
+    authorization: accountRule(ctx, { rule: "ownSession" }),
+    action: "token.create",
+    target: (t) => t.id,
+    after: ({ token: _secret, ...safe }) => safe,
+    run: (me) => createOperatorToken({ operator: me, ...token }),
+  });
 }
 
 /** Revokes one of the caller's tokens; a call made with a token revokes only that token (another is NOT_FOUND). Audited. */
-export async function revokeTokenAs(o: { actor: SessionOperator; requestId: string; tokenId: string }): Promise<void> {
-  await accountCommand(o, { action: "token.revoke", target: o.tokenId }, () =>
-    revokeOperatorToken({ operatorId: o.actor.id, tokenId: o.tokenId, actingTokenId: o.actor.token?.id }),
-  );
-}
-
-function assertInstanceAdmin(actor: SessionOperator): void {
-  if (!actor.isInstanceAdmin) throw new AppError("FORBIDDEN", { message: "Only instance admins may do this." });
+export async function revokeTokenAs(ctx: OperatorContext, o: { tokenId: string }): Promise<void> {
+  await runCommand(ctx, {
+    authorization: accountRule(ctx, { rule: "own" }),
+    action: "token.revoke",
+    target: o.tokenId,
+    run: (me) => revokeOperatorToken({ operatorId: me.id, tokenId: o.tokenId, actingTokenId: me.token?.id }),
+  });
 }
 
 /** Every operator of the installation (instance admins only). */
-export async function listOperators(o: { actor: SessionOperator }): Promise<OperatorListDto[]> {
-  assertInstanceAdmin(o.actor);
+export async function listOperatorsAs(ctx: OperatorContext): Promise<OperatorListDto[]> {
+  if (!signedIn(ctx).isInstanceAdmin) throw new AppError("FORBIDDEN", { message: "Only instance admins may do this." });
   const rows = await prisma().operator.findMany({
     where: { removedAt: null },
     select: { id: true, email: true, name: true, isInstanceAdmin: true, disabledAt: true, canCreateProjects: true, createdAt: true },
@@ -113,28 +117,6 @@ export async function listOperators(o: { actor: SessionOperator }): Promise<Oper
     take: 1000,
   });
   return rows.map(({ disabledAt, createdAt, ...r }) => ({ ...r, disabled: disabledAt !== null, createdAt: createdAt.toISOString() }));
-}
-
-/**
- * A command on operator accounts (no project): one transaction with its audit row, which names
- * the operator acting, the request and the token used, if any.
- */
-function accountCommand<T>(
-  o: { actor: SessionOperator; requestId: string },
-  audit: { action: string; target?: string; targetOf?: (result: T) => string; after?: (result: T) => unknown },
-  run: () => Promise<T>,
-): Promise<T> {
-  return transaction(async () => {
-    const result = await run();
-    await recordAudit({
-      actor: auditActorFor(o.actor, o.requestId),
-      projectId: null,
-      action: audit.action,
-      target: audit.targetOf?.(result) ?? audit.target,
-      after: audit.after?.(result),
-    });
-    return result;
-  });
 }
 
 async function updateOperator(operatorId: string, data: { disabledAt?: Date | null; canCreateProjects?: boolean }): Promise<void> {
@@ -148,33 +130,29 @@ async function updateOperator(operatorId: string, data: { disabledAt?: Date | nu
  * reads them). Disabling revokes the tokens for good: enabling the operator again does not bring
  * them back (they create new ones). Not oneself (an installation must keep a way in). Audited.
  */
-export async function setOperatorDisabled(o: {
-  actor: SessionOperator;
-  requestId: string;
-  operatorId: string;
-  disabled: boolean;
-}): Promise<void> {
-  assertInstanceAdmin(o.actor);
-  if (o.operatorId === o.actor.id) throw new AppError("FORBIDDEN", { message: "You cannot disable yourself." });
-  await accountCommand(o, { action: o.disabled ? "operator.disable" : "operator.enable", target: o.operatorId }, async () => {
-    await updateOperator(o.operatorId, { disabledAt: o.disabled ? new Date() : null });
-    if (o.disabled) {
-      await endOperatorSessions({ operatorId: o.operatorId });
-      await revokeOperatorTokens({ operatorId: o.operatorId });
-    }
+export async function setOperatorDisabledAs(ctx: OperatorContext, o: { operatorId: string; disabled: boolean }): Promise<void> {
+  await runCommand(ctx, {
+    authorization: accountRule(ctx, { rule: "instanceAdmin", self: { verb: "disable", operatorId: o.operatorId } }),
+    action: o.disabled ? "operator.disable" : "operator.enable",
+    target: o.operatorId,
+    run: async () => {
+      await updateOperator(o.operatorId, { disabledAt: o.disabled ? new Date() : null });
+      if (o.disabled) {
+        await endOperatorSessions({ operatorId: o.operatorId });
+        await revokeOperatorTokens({ operatorId: o.operatorId });
+      }
+    },
   });
 }
 
 /** An instance admin lets an operator create projects, or stops them (their projects stay theirs). Audited. */
-export async function setOperatorCanCreateProjects(o: {
-  actor: SessionOperator;
-  requestId: string;
-  operatorId: string;
-  allowed: boolean;
-}): Promise<void> {
-  assertInstanceAdmin(o.actor);
-  const action = o.allowed ? "operator.allow-projects" : "operator.disallow-projects";
-  await accountCommand(o, { action, target: o.operatorId }, () => updateOperator(o.operatorId, { canCreateProjects: o.allowed }));
+export async function setOperatorCanCreateProjectsAs(ctx: OperatorContext, o: { operatorId: string; allowed: boolean }): Promise<void> {
+  await runCommand(ctx, {
+    authorization: accountRule(ctx, { rule: "instanceAdmin" }),
+    action: o.allowed ? "operator.allow-projects" : "operator.disallow-projects",
+    target: o.operatorId,
+    run: () => updateOperator(o.operatorId, { canCreateProjects: o.allowed }),
+  });
 }
 
 /**
@@ -185,52 +163,58 @@ export async function setOperatorCanCreateProjects(o: {
  * first. Not oneself. The projects' rows are locked first, as member changes lock them, so a
  * parallel demotion cannot leave a project without an owner. Audited with the e-mail removed.
  */
-export async function removeOperator(o: { actor: SessionOperator; requestId: string; operatorId: string }): Promise<void> {
-  assertInstanceAdmin(o.actor);
-  if (o.operatorId === o.actor.id) throw new AppError("FORBIDDEN", { message: "You cannot remove yourself." });
-  await accountCommand(o, { action: "operator.remove", target: o.operatorId, after: (r) => r }, async () => {
-    const client = pool();
-    const found = await client.query<{ email: string; name: string }>(
-      "SELECT email, name FROM operators WHERE id = $1 AND removed_at IS NULL FOR UPDATE",
-      [o.operatorId],
-    );
-    const operator = found.rows[0];
-    if (!operator) throw new AppError("NOT_FOUND", { message: "Operator not found." });
-    await client.query(
-      "SELECT 1 FROM projects WHERE id IN (SELECT project_id FROM project_members WHERE operator_id = $1) ORDER BY id FOR UPDATE",
-      [o.operatorId],
-    );
-    const soleOwner = await client.query<{ id: string; name: string }>(
-      `SELECT p.id, p.name FROM project_members m JOIN projects p ON p.id = m.project_id
+export async function removeOperatorAs(ctx: OperatorContext, o: { operatorId: string }): Promise<void> {
+  await runCommand(ctx, {
+    authorization: accountRule(ctx, { rule: "instanceAdmin", self: { verb: "remove", operatorId: o.operatorId } }),
+    action: "operator.remove",
+    target: o.operatorId,
+    after: (r) => r,
+    run: async () => {
+      const client = pool();
+      const found = await client.query<{ email: string; name: string }>(
+        "SELECT email, name FROM operators WHERE id = $1 AND removed_at IS NULL FOR UPDATE",
+        [o.operatorId],
+      );
+      const operator = found.rows[0];
+      if (!operator) throw new AppError("NOT_FOUND", { message: "Operator not found." });
+      await client.query(
+        "SELECT 1 FROM projects WHERE id IN (SELECT project_id FROM project_members WHERE operator_id = $1) ORDER BY id FOR UPDATE",
+        [o.operatorId],
+      );
+      const soleOwner = await client.query<{ id: string; name: string }>(
+        `SELECT p.id, p.name FROM project_members m JOIN projects p ON p.id = m.project_id
         WHERE m.operator_id = $1 AND m.role = 'OWNER'
           AND NOT EXISTS (SELECT 1 FROM project_members o WHERE o.project_id = m.project_id AND o.role = 'OWNER' AND o.operator_id <> $1)
         ORDER BY p.name LIMIT 20`,
-      [o.operatorId],
-    );
-    if (soleOwner.rows.length > 0) {
-      throw new AppError("IN_USE", {
-        message: `They are the only owner of ${soleOwner.rows.map((p) => `"${p.name}"`).join(", ")}: add another owner first.`,
-        details: { projects: soleOwner.rows },
-      });
-    }
-    await client.query("DELETE FROM project_members WHERE operator_id = $1", [o.operatorId]);
-    await client.query("DELETE FROM operator_tokens WHERE operator_id = $1", [o.operatorId]);
-    await client.query(
-      `UPDATE operators SET email = $2, name = 'Removed operator', password_hash = $3, disabled_at = now(),
+        [o.operatorId],
+      );
+      if (soleOwner.rows.length > 0) {
+        throw new AppError("IN_USE", {
+          message: `They are the only owner of ${soleOwner.rows.map((p) => `"${p.name}"`).join(", ")}: add another owner first.`,
+          details: { projects: soleOwner.rows },
+        });
+      }
+      await client.query("DELETE FROM project_members WHERE operator_id = $1", [o.operatorId]);
+      await client.query("DELETE FROM operator_tokens WHERE operator_id = $1", [o.operatorId]);
+      await client.query(
+        `UPDATE operators SET email = $2, name = 'Removed operator', password_hash = $3, disabled_at = now(),
               removed_at = now(), is_instance_admin = false, can_create_projects = false WHERE id = $1`,
-      [o.operatorId, `removed-${o.operatorId}@operators.invalid`, `!removed:${randomBytes(16).toString("base64url")}`],
-    );
-    await endOperatorSessions({ operatorId: o.operatorId });
-    return { email: operator.email, name: operator.name };
+        [o.operatorId, `removed-${o.operatorId}@operators.invalid`, `!removed:${randomBytes(16).toString("base64url")}`],
+      );
+      await endOperatorSessions({ operatorId: o.operatorId });
+      return { email: operator.email, name: operator.name };
+    },
   });
 }
 
 /** The operator ends one of their own sessions (another operator's is NOT_FOUND); not with a token. Audited. */
-export async function endOwnSession(o: { actor: SessionOperator; requestId: string; sessionId: string }): Promise<void> {
-  assertNotToken(o.actor);
-  return accountCommand(o, { action: "session.revoke", target: o.sessionId }, () =>
-    revokeOperatorSession({ operatorId: o.actor.id, sessionId: o.sessionId }),
-  );
+export async function endSessionAs(ctx: OperatorContext, o: { sessionId: string }): Promise<void> {
+  return runCommand(ctx, {
+    authorization: accountRule(ctx, { rule: "ownSession" }),
+    action: "session.revoke",
+    target: o.sessionId,
+    run: (me) => revokeOperatorSession({ operatorId: me.id, sessionId: o.sessionId }),
+  });
 }
 
 /**
@@ -238,13 +222,34 @@ export async function endOwnSession(o: { actor: SessionOperator; requestId: stri
  * of theirs (what someone does who thinks the account is in other hands); not with a token.
  * Audited with how many ended and were revoked.
  */
-export async function signOutEverywhere(o: {
-  actor: SessionOperator;
-  requestId: string;
-}): Promise<{ ended: number; revokedTokens: number }> {
-  assertNotToken(o.actor);
-  return accountCommand(o, { action: "session.revoke-all", after: (r) => r }, async () => ({
-    ended: await endOperatorSessions({ operatorId: o.actor.id }),
-    revokedTokens: await revokeOperatorTokens({ operatorId: o.actor.id }),
-  }));
+export async function signOutEverywhereAs(ctx: OperatorContext): Promise<{ ended: number; revokedTokens: number }> {
+  return runCommand(ctx, {
+    authorization: accountRule(ctx, { rule: "ownSession" }),
+    action: "session.revoke-all",
+    after: (r) => r,
+    run: async (me) => ({
+      ended: await endOperatorSessions({ operatorId: me.id }),
+      revokedTokens: await revokeOperatorTokens({ operatorId: me.id }),
+    }),
+  });
+}
+
+/** The caller's dashboard sessions, theirs marked (a dashboard session only). */
+export async function listSessionsAs(ctx: OperatorContext) {
+  const me = signedIn(ctx);
+  assertNotToken(me);
+  return listOperatorSessions({ operatorId: me.id, currentSessionId: me.sessionId });
+}
+
+/** The caller's access tokens; a call made with a token sees only that token. */
+export async function listTokensAs(ctx: OperatorContext) {
+  const me = signedIn(ctx);
+  return listOperatorTokens({ operatorId: me.id, actingTokenId: me.token?.id });
+}
+
+/** What was done with the caller's account outside projects (a dashboard session only), newest first. */
+export async function accountActivityAs(ctx: OperatorContext): Promise<AuditEntryDto[]> {
+  const me = signedIn(ctx);
+  assertNotToken(me);
+  return listAccountActivity({ operatorId: me.id, limit: 50 });
 }

@@ -4,10 +4,10 @@ import type { z } from "zod";
 import { toAppError } from "../error-normalisation";
 import { AppError, ERRORS, type ErrorCode } from "../errors";
 import type { MemberRole } from "../generated/prisma/enums";
-import { assertNotToken, assertUnscoped, cappedByToken, inTokenScope, type SessionOperator } from "../identity/operator";
+import { assertNotToken, assertUnscoped, inTokenScope, type SessionOperator } from "../identity/operator";
 import { logger } from "../log";
 import { recordProcedureMetrics } from "../metrics";
-import { authorize } from "../services/command";
+import { authorize, type OperatorContext, signedIn } from "../services/command";
 import { inSpan } from "../tracing";
 import { checkJsonShape, parseWith } from "../validation";
 
@@ -20,8 +20,8 @@ import { checkJsonShape, parseWith } from "../validation";
  * a member of is NOT_FOUND, never FORBIDDEN), `instanceAdminProcedure`.
  */
 export type { SessionOperator };
-/** `tokenRefused`: a bearer token was presented and is unknown, revoked or expired. */
-export type Context = { operator: SessionOperator | null; requestId: string; tokenRefused?: boolean };
+/** Resolved by `operatorContext` (server/http/operator-context.ts), as for every operator door. */
+export type Context = OperatorContext;
 
 /**
  * tRPC's own refusals of a malformed call (no such procedure, unparsable JSON, a GET on a
@@ -117,9 +117,7 @@ export const publicProcedure = t.procedure.meta({ access: "public" }).use(observ
 
 /** Signed in, or an operator access token; a call made with a token is audited with its id. */
 export const operatorProcedure = publicProcedure.meta({ access: "operator" }).use(({ ctx, next }) => {
-  if (ctx.tokenRefused) throw new AppError("INVALID_TOKEN", { message: "The access token is unknown, revoked or expired." });
-  if (!ctx.operator) throw new AppError("MISSING_TOKEN", { message: "Sign in first." });
-  const operator = ctx.operator;
+  const operator = signedIn(ctx);
   return next({ ctx: { ...ctx, operator } });
 });
 
@@ -168,9 +166,4 @@ export function input<S extends z.ZodType>(schema: S): ((value: unknown) => z.ou
     return parseWith(schema, value, "input");
   };
   return parse as typeof parse & { _input: z.input<S>; _output: z.output<S> };
-}
-
-/** A project list as a token sees it: only its projects, roles capped by its role. */
-export function tokenScopedProjects<P extends { id: string; role: MemberRole | null }>(operator: SessionOperator, projects: P[]): P[] {
-  return projects.filter((p) => inTokenScope(operator, p.id)).map((p) => (p.role ? { ...p, role: cappedByToken(operator, p.role) } : p));
 }

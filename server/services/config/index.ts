@@ -1,9 +1,8 @@
 import { createHash } from "node:crypto";
-import { pool, transaction } from "../../db";
+import { pool } from "../../db";
 import { env } from "../../env";
 import { AppError, type ErrorCode } from "../../errors";
-import { auditActorOf, recordAudit } from "../audit";
-import { authorize, type OperatorContext } from "../command";
+import { authorize, type OperatorContext, runCommand } from "../command";
 import { applyEconomyChanges, invalidateEconomy, listCurrencies, listItems, listPurchases } from "../economy/definitions";
 import { isCurrencyLine, type Line, purchaseLinesProblem } from "../economy/schemas";
 import { assertJwksUrlAllowed, deleteIdentityProvider, listIdentityProviders, upsertIdentityProvider } from "../identity-providers";
@@ -351,7 +350,7 @@ async function planImport(o: { projectId: string; document: ConfigDocument }): P
 }
 
 /** The dry run an admin asks for before importing (the same role as the import: it reads what only admins change). */
-export async function dryRunImport(ctx: OperatorContext, o: { projectId: string; document: ConfigDocument }): Promise<ImportPlan> {
+export async function dryRunImportAs(ctx: OperatorContext, o: { projectId: string; document: ConfigDocument }): Promise<ImportPlan> {
   await authorize(ctx, o.projectId, "ADMIN");
   return planImport(o);
 }
@@ -363,24 +362,29 @@ const desiredEntry = <T>(doc: ConfigDocument, kind: ConfigKind, id: string) => (
  * Applies the document in one transaction: the diff is recomputed under a per-project advisory
  * lock, refused as a whole if anything in it is refused (or if it is not the diff the caller
  * confirmed), then performed in dependency order — currencies and items before the purchases
- * that name them, purchases before the currencies and items they stop naming — and audited. The
- * caller's role is checked in the transaction (authorize, as runCommand does); its own timeouts,
- * lock and cache invalidation do not fit runCommand's shape.
+ * that name them, purchases before the currencies and items they stop naming — and audited when
+ * it changed anything. Bounds for the one transaction (`prepare`): no statement over 30 s, no lock
+ * waited for over 10 s (a refusal rolls everything back; the import is all or nothing).
  */
-export async function applyImport(
+export async function applyImportAs(
   ctx: OperatorContext,
   o: { projectId: string; document: ConfigDocument; expectDiffHash?: string },
 ): Promise<ImportPlan> {
   const { projectId, document: doc } = o;
   let touchedBoards: string[] = [];
-  try {
-    return await transaction(async (client) => {
-      // Bounds for the one transaction: no statement over 30 s, no lock waited for over 10 s
-      // (a refusal rolls everything back; the import is all or nothing).
+  return runCommand(ctx, {
+    projectId,
+    minimum: "ADMIN",
+    prepare: async (client) => {
       await client.query("SET LOCAL statement_timeout = 30000");
       await client.query("SET LOCAL lock_timeout = 10000");
-      const actor = await authorize(ctx, projectId, "ADMIN");
       await client.query("SELECT pg_advisory_xact_lock(hashtextextended($1, 0))", [`config-import:${projectId}`]);
+    },
+    action: "config.import",
+    target: projectId,
+    audited: (plan) => plan.changes > 0,
+    after: (plan) => ({ diff: plan.diff, changes: plan.changes }),
+    run: async (actor) => {
       const plan = await planImport({ projectId, document: doc });
       if (o.expectDiffHash !== undefined && plan.diffHash !== o.expectDiffHash) {
         throw new AppError("VERSION_CONFLICT", {
@@ -426,13 +430,6 @@ export async function applyImport(
       }
       await applyWebhookChanges(projectId, diff.webhooks, doc.webhooks);
       if (plan.changes > 0) {
-        await recordAudit({
-          actor: auditActorOf(actor, ctx.requestId),
-          projectId,
-          action: "config.import",
-          target: projectId,
-          after: { diff, changes: plan.changes },
-        });
         // Counts per kind, not the documents: a receiver fetches the config if it wants it.
         const counts = Object.fromEntries(
           Object.entries(diff).map(([kind, d]) => [
@@ -447,10 +444,11 @@ export async function applyImport(
         });
       }
       return plan;
-    });
-  } finally {
+    },
     // The definitions' caches may hold what this transaction read or wrote, committed or not.
-    await invalidateEconomy(projectId);
-    for (const id of touchedBoards) await invalidateLeaderboard(projectId, id);
-  }
+    invalidate: async () => {
+      await invalidateEconomy(projectId);
+      for (const id of touchedBoards) await invalidateLeaderboard(projectId, id);
+    },
+  });
 }

@@ -72,13 +72,13 @@ export async function deleteIdentityProvider(o: { projectId: string; id: string 
 // ---- Operator commands (authorized, audited: server/services/command.ts) ----
 
 /** Viewers and up: the project's providers. */
-export async function identityProvidersFor(ctx: OperatorContext, o: { projectId: string }): Promise<IdentityProviderDto[]> {
+export async function identityProvidersAs(ctx: OperatorContext, o: { projectId: string }): Promise<IdentityProviderDto[]> {
   await authorize(ctx, o.projectId, "VIEWER");
   return listIdentityProviders(o);
 }
 
 /** Admins create or replace a provider, with the service's checks. Audited as provider.save. */
-export function saveIdentityProvider(
+export function saveIdentityProviderAs(
   ctx: OperatorContext,
   o: { projectId: string; provider: IdentityProviderInput },
 ): Promise<IdentityProviderDto> {
@@ -93,7 +93,7 @@ export function saveIdentityProvider(
 }
 
 /** Admins delete a provider. Audited as provider.delete. */
-export function removeIdentityProvider(ctx: OperatorContext, o: { projectId: string; id: string }): Promise<void> {
+export function removeIdentityProviderAs(ctx: OperatorContext, o: { projectId: string; id: string }): Promise<void> {
   return runCommand(ctx, {
     projectId: o.projectId,
     minimum: "ADMIN",

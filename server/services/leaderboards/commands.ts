@@ -21,7 +21,7 @@ import type { CreateLeaderboard, Entry, LeaderboardDto, UpdateLeaderboard } from
 type Board = { projectId: string; id: string };
 const forget = (o: Board) => () => invalidateLeaderboard(o.projectId, o.id);
 
-export function createBoard(ctx: OperatorContext, o: { projectId: string; board: CreateLeaderboard }): Promise<LeaderboardDto> {
+export function createBoardAs(ctx: OperatorContext, o: { projectId: string; board: CreateLeaderboard }): Promise<LeaderboardDto> {
   return runCommand(ctx, {
     projectId: o.projectId,
     minimum: "ADMIN",
@@ -34,7 +34,7 @@ export function createBoard(ctx: OperatorContext, o: { projectId: string; board:
 }
 
 /** Name, bounds, schedule and client writability; sort order and operator are fixed after creation. */
-export function updateBoard(ctx: OperatorContext, o: Board & { patch: UpdateLeaderboard }): Promise<LeaderboardDto> {
+export function updateBoardAs(ctx: OperatorContext, o: Board & { patch: UpdateLeaderboard }): Promise<LeaderboardDto> {
   return runCommand(ctx, {
     projectId: o.projectId,
     minimum: "ADMIN",
@@ -47,7 +47,7 @@ export function updateBoard(ctx: OperatorContext, o: Board & { patch: UpdateLead
   });
 }
 
-export function deleteBoard(ctx: OperatorContext, o: Board): Promise<{ deleted: true }> {
+export function deleteBoardAs(ctx: OperatorContext, o: Board): Promise<{ deleted: true }> {
   return runCommand(ctx, {
     projectId: o.projectId,
     minimum: "ADMIN",
@@ -63,7 +63,7 @@ export function deleteBoard(ctx: OperatorContext, o: Board): Promise<{ deleted: 
 }
 
 /** Archives the current period now; the next submit starts an empty one. */
-export function resetBoard(ctx: OperatorContext, o: Board): Promise<{ archived: string; period: string }> {
+export function resetBoardAs(ctx: OperatorContext, o: Board): Promise<{ archived: string; period: string }> {
   return runCommand(ctx, {
     projectId: o.projectId,
     minimum: "ADMIN",

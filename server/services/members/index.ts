@@ -1,13 +1,12 @@
 import { randomBytes } from "node:crypto";
 import { sha256, uuidv7 } from "../../crypto";
-import { pool, prisma, transaction } from "../../db";
+import { pool, prisma } from "../../db";
 import { AppError } from "../../errors";
 import type { MemberRole } from "../../generated/prisma/enums";
 import { passwordProblem } from "../../password-policy";
 import { hashPassword } from "../../passwords";
 import { validationError } from "../../validation";
-import { recordAudit } from "../audit";
-import { authorize, type OperatorContext, runCommand } from "../command";
+import { type Authorization, authorize, lockProject, type OperatorContext, runCommand } from "../command";
 
 /**
  * Project members and invites, managed by owners. An e-mail with an operator account is added at
@@ -20,7 +19,10 @@ export type MemberDto = { operatorId: string; email: string; name: string; role:
 export type InviteDto = { id: string; email: string; role: MemberRole; expiresAt: string };
 
 /** Viewers and up. */
-export async function listMembers(ctx: OperatorContext, o: { projectId: string }): Promise<{ members: MemberDto[]; invites: InviteDto[] }> {
+export async function listMembersAs(
+  ctx: OperatorContext,
+  o: { projectId: string },
+): Promise<{ members: MemberDto[]; invites: InviteDto[] }> {
   await authorize(ctx, o.projectId, "VIEWER");
   const [members, invites] = await Promise.all([
     prisma().projectMember.findMany({
@@ -52,12 +54,12 @@ export type AddMemberResult = { added: MemberDto; invitePath: null } | { added: 
  * Owners add an existing operator at once, or create an invite whose link (the only time its
  * token exists in clear) is in this answer. Audited as member.add or member.invite.
  */
-export function addMember(ctx: OperatorContext, o: { projectId: string; email: string; role: MemberRole }): Promise<AddMemberResult> {
+export function addMemberAs(ctx: OperatorContext, o: { projectId: string; email: string; role: MemberRole }): Promise<AddMemberResult> {
   const email = o.email.trim().toLowerCase();
   return runCommand(ctx, {
     projectId: o.projectId,
     minimum: "OWNER",
-    serialize: true,
+    prepare: lockProject(o.projectId),
     action: (r) => (r.added ? "member.add" : "member.invite"),
     target: email,
     after: () => ({ role: o.role }),
@@ -114,11 +116,11 @@ async function assertKeepsAnOwner(projectId: string, operatorId: string): Promis
 }
 
 /** Owners change a member's role; the project keeps an owner. Audited as member.role. */
-export function setMemberRole(ctx: OperatorContext, o: { projectId: string; operatorId: string; role: MemberRole }): Promise<void> {
+export function setMemberRoleAs(ctx: OperatorContext, o: { projectId: string; operatorId: string; role: MemberRole }): Promise<void> {
   return runCommand(ctx, {
     projectId: o.projectId,
     minimum: "OWNER",
-    serialize: true,
+    prepare: lockProject(o.projectId),
     action: "member.role",
     target: o.operatorId,
     after: () => ({ role: o.role }),
@@ -134,11 +136,11 @@ export function setMemberRole(ctx: OperatorContext, o: { projectId: string; oper
 }
 
 /** Owners remove a member; the project keeps an owner. Audited as member.remove. */
-export function removeMember(ctx: OperatorContext, o: { projectId: string; operatorId: string }): Promise<void> {
+export function removeMemberAs(ctx: OperatorContext, o: { projectId: string; operatorId: string }): Promise<void> {
   return runCommand(ctx, {
     projectId: o.projectId,
     minimum: "OWNER",
-    serialize: true,
+    prepare: lockProject(o.projectId),
     action: "member.remove",
     target: o.operatorId,
     run: async () => {
@@ -150,7 +152,7 @@ export function removeMember(ctx: OperatorContext, o: { projectId: string; opera
 }
 
 /** Owners revoke an unused invite. Audited as member.invite-revoke. */
-export function revokeInvite(ctx: OperatorContext, o: { projectId: string; inviteId: string }): Promise<void> {
+export function revokeInviteAs(ctx: OperatorContext, o: { projectId: string; inviteId: string }): Promise<void> {
   return runCommand(ctx, {
     projectId: o.projectId,
     minimum: "OWNER",
@@ -165,8 +167,18 @@ export function revokeInvite(ctx: OperatorContext, o: { projectId: string; invit
 
 const inviteGone = () => new AppError("NOT_FOUND", { message: "This invite link was used, revoked or has expired." });
 
-/** What an invite link is for (public: the invited e-mail and the project's name), or NOT_FOUND. */
-export async function inviteInfo(o: { token: string }): Promise<{ email: string; project: string; role: MemberRole }> {
+/**
+ * What an invite link is for (public: the invited e-mail and the project's name), or NOT_FOUND.
+ * The caller is whoever holds the link: its token is the credential, not the request's operator.
+ */
+export async function inviteInfoAs(
+  _ctx: OperatorContext,
+  o: { token: string },
+): Promise<{ email: string; project: string; role: MemberRole }> {
+  return inviteInfo(o);
+}
+
+async function inviteInfo(o: { token: string }): Promise<{ email: string; project: string; role: MemberRole }> {
   const invite = await prisma().invite.findUnique({
     where: { tokenHash: sha256(o.token) },
     select: { email: true, role: true, acceptedAt: true, expiresAt: true, project: { select: { name: true } } },
@@ -175,38 +187,46 @@ export async function inviteInfo(o: { token: string }): Promise<{ email: string;
   return { email: invite.email, project: invite.project.name, role: invite.role };
 }
 
-/** Uses the link once: creates the operator with this password and the membership, in one transaction. */
-export async function acceptInvite(o: {
-  token: string;
-  name: string;
-  password: string;
-  requestId?: string;
-}): Promise<{ email: string; projectId: string; operatorId: string; role: MemberRole }> {
+/** Uses the link once (the invite-token rule): creates the operator with this password and the membership, in one transaction. */
+export async function acceptInviteAs(
+  ctx: OperatorContext,
+  o: { token: string; name: string; password: string },
+): Promise<{ email: string; projectId: string; operatorId: string; role: MemberRole }> {
   const info = await inviteInfo({ token: o.token });
   const problem = passwordProblem(o.password, info.email);
   if (problem) throw validationError([{ path: "input.password", message: problem }]);
   const passwordHash = await hashPassword(o.password);
-  return transaction(async (client) => {
-    const { rows } = await client.query<{ id: string; project_id: string; email: string; role: MemberRole }>(
+  return runCommand(null, {
+    authorization: inviteToken(o.token),
+    action: "member.accept",
+    target: (accepted) => accepted.email,
+    after: (accepted) => ({ role: accepted.role }),
+    // The new operator's first act, audited as theirs.
+    auditActorOf: (accepted) => ({ kind: "operator", operatorId: accepted.operatorId, requestId: ctx.requestId, tokenId: null }),
+    run: async (invite) => {
+      const taken = await prisma().operator.findUnique({ where: { email: invite.email }, select: { id: true } });
+      if (taken)
+        throw new AppError("ALREADY_EXISTS", { message: "An operator with this e-mail exists: ask an owner to add them directly." });
+      const operator = await prisma().operator.create({ data: { email: invite.email, name: o.name, passwordHash }, select: { id: true } });
+      await prisma().projectMember.create({ data: { projectId: invite.projectId, operatorId: operator.id, role: invite.role } });
+      return { email: invite.email, projectId: invite.projectId, operatorId: operator.id, role: invite.role };
+    },
+  });
+}
+
+type AcceptedInvite = { email: string; projectId: string; role: MemberRole };
+
+/** The invite-token rule: the link's token is the credential; it is used up here, once (a second use, a revoked or expired link: NOT_FOUND). */
+const inviteToken =
+  (token: string): Authorization<AcceptedInvite> =>
+  async () => {
+    const { rows } = await pool().query<{ project_id: string; email: string; role: MemberRole }>(
       `UPDATE invites SET accepted_at = now()
         WHERE token_hash = $1 AND accepted_at IS NULL AND expires_at > now()
-        RETURNING id, project_id, email, role`,
-      [Buffer.from(sha256(o.token))],
+        RETURNING project_id, email, role`,
+      [Buffer.from(sha256(token))],
     );
     const invite = rows[0];
     if (!invite) throw inviteGone();
-    const taken = await prisma().operator.findUnique({ where: { email: invite.email }, select: { id: true } });
-    if (taken) throw new AppError("ALREADY_EXISTS", { message: "An operator with this e-mail exists: ask an owner to add them directly." });
-    const operator = await prisma().operator.create({ data: { email: invite.email, name: o.name, passwordHash }, select: { id: true } });
-    await prisma().projectMember.create({ data: { projectId: invite.project_id, operatorId: operator.id, role: invite.role } });
-    // The new operator's first act, audited as theirs.
-    await recordAudit({
-      actor: { operatorId: operator.id, requestId: o.requestId },
-      projectId: invite.project_id,
-      action: "member.accept",
-      target: invite.email,
-      after: { role: invite.role },
-    });
-    return { email: invite.email, projectId: invite.project_id, operatorId: operator.id, role: invite.role };
-  });
-}
+    return { actor: { email: invite.email, projectId: invite.project_id, role: invite.role }, projectId: invite.project_id };
+  };

@@ -2,7 +2,7 @@ import { prisma } from "../../db";
 import { AppError } from "../../errors";
 import { sendResetCodeNow, sendVerificationCode } from "../auth/account-email";
 import { revokeSessions } from "../auth/sessions";
-import { type OperatorContext, runCommand } from "../command";
+import { authorize, type OperatorContext, runCommand } from "../command";
 import type { JsonValue } from "../json-value";
 import { getPlayerData, putPlayerData } from "../player-data";
 import { deletePlayer } from "./admin";
@@ -125,6 +125,12 @@ export function resendVerificationAs(ctx: OperatorContext, o: PlayerRef) {
     run: async () => ({ sent: await sendVerificationCode(o) }),
     after: (result) => result,
   });
+}
+
+/** One data key as an operator reads it (any member; protected keys too). */
+export async function playerDataAs(ctx: OperatorContext, o: PlayerRef & { key: string }) {
+  const actor = await authorize(ctx, o.projectId, "VIEWER");
+  return getPlayerData({ actor, playerId: o.playerId, key: o.key });
 }
 
 /** One data key set as a trusted writer, with the API's version check (If-Match). */

@@ -3,7 +3,7 @@ import { inTransaction, pool, transaction } from "../../db";
 import { AppError } from "../../errors";
 import { dummyPasswordHash, verifyPassword } from "../../passwords";
 import { beginLoginAttempt, passwordConfirmed } from "../../ratelimit/login";
-import { recordAudit } from "../audit";
+import { player, runCommand } from "../command";
 import type { TransactionDto } from "../economy/schemas";
 import { loadLeaderboard } from "../leaderboards/definitions";
 import { currentPeriod } from "../leaderboards/entries";
@@ -49,15 +49,12 @@ export async function deleteOwnAccount(o: {
     if (!valid || o.password === undefined) throw new AppError("INVALID_CREDENTIALS");
     if (attempt) await passwordConfirmed(attempt);
   }
-  await transaction(async () => {
-    const removed = await deletePlayer({ projectId: o.actor.projectId, playerId: o.playerId, passwordHash: hash });
-    await recordAudit({
-      actor: { operatorId: null, requestId: o.requestId },
-      projectId: o.actor.projectId,
-      action: "player.delete",
-      target: o.playerId,
-      after: { by: o.actor.via === "server-key" ? "server-key" : "player", ...removed },
-    });
+  await runCommand(null, {
+    authorization: player(o.actor, o.requestId),
+    action: "player.delete",
+    target: o.playerId,
+    after: (removed) => ({ by: o.actor.via === "server-key" ? "server-key" : "player", ...removed }),
+    run: () => deletePlayer({ projectId: o.actor.projectId, playerId: o.playerId, passwordHash: hash }),
   });
 }
 

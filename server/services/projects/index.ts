@@ -1,12 +1,9 @@
 import { clearApiKeyCache, generateApiKey } from "../../api-keys";
-import { pool, prisma, transaction } from "../../db";
-import { env } from "../../env";
+import { prisma } from "../../db";
 import { AppError } from "../../errors";
 import type { ApiKeyKind, Plan } from "../../generated/prisma/enums";
-import { assertUnscoped, auditActorFor, type SessionOperator } from "../../identity/operator";
 import { projectLimit } from "../../ratelimit";
 import { validationError } from "../../validation";
-import { recordAudit } from "../audit";
 import type { ProjectCreators } from "./schemas";
 
 export type ProjectDto = {
@@ -49,52 +46,6 @@ export function creationRefusal(policy: ProjectCreators, o: { isInstanceAdmin: b
   if (o.isInstanceAdmin || policy === "everyone") return null;
   if (policy === "admins") return "On this instance only instance admins create projects.";
   return o.canCreateProjects ? null : "Creating projects needs an instance admin's permission: ask one to allow it.";
-}
-
-/**
- * An operator creates a project on the Free plan and owns it. Instance admins always may; other
- * operators as the instance's PROJECT_CREATORS says (creationRefusal), and up to
- * MAX_PROJECTS_PER_OPERATOR owned projects (counted under a lock on the operator's row, so
- * parallel creations cannot pass the cap together). A token must cover all projects and not be
- * read-only (assertUnscoped). Audited.
- */
-export async function createProjectAs(o: { actor: SessionOperator; requestId: string; name: string }): Promise<ProjectDto> {
-  assertUnscoped(o.actor);
-  return transaction(async () => {
-    const { rows } = await pool().query<{ can_create_projects: boolean }>(
-      "SELECT can_create_projects FROM operators WHERE id = $1 FOR UPDATE",
-      [o.actor.id],
-    );
-    const me = rows[0];
-    if (!me) throw new AppError("FORBIDDEN", { message: "Sign in first." });
-    if (!o.actor.isInstanceAdmin) {
-      // Counted in a statement of its own, after the lock: a subquery of the locking statement
-      // would read the snapshot taken before a parallel creation committed.
-      const counted = await pool().query<{ owned: number }>(
-        "SELECT count(*)::int AS owned FROM project_members WHERE operator_id = $1 AND role = 'OWNER'",
-        [o.actor.id],
-      );
-      const owned = counted.rows[0]?.owned ?? 0;
-      const refusal = creationRefusal(env().PROJECT_CREATORS, { isInstanceAdmin: false, canCreateProjects: me.can_create_projects });
-      if (refusal) throw new AppError("FORBIDDEN", { message: refusal });
-      const cap = env().MAX_PROJECTS_PER_OPERATOR;
-      if (owned >= cap) {
-        throw new AppError("LIMIT_EXCEEDED", {
-          message: `You own ${owned} projects, the most an operator may (MAX_PROJECTS_PER_OPERATOR = ${cap}).`,
-          details: { limit: cap, owned },
-        });
-      }
-    }
-    const project = await createProject({ name: o.name, plan: "FREE", ownerId: o.actor.id });
-    await recordAudit({
-      actor: auditActorFor(o.actor, o.requestId),
-      projectId: project.id,
-      action: "project.create",
-      target: project.id,
-      after: project,
-    });
-    return project;
-  });
 }
 
 export async function setProjectPlan(o: { projectId: string; plan: Plan; customRateLimit?: number | null }): Promise<ProjectDto> {

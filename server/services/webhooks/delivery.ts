@@ -1,9 +1,9 @@
-import { afterTransaction, pool, transaction } from "../../db";
+import { afterTransaction, pool } from "../../db";
 import { env } from "../../env";
 import { logger } from "../../log";
 import { observeWebhookAttempt, type WebhookOutcome } from "../../metrics";
 import { OutboundRefused, postOutbound } from "../../outbound";
-import { recordAudit } from "../audit";
+import { runCommand, system } from "../command";
 import { endpointsChanged, onDeliveriesWritten } from "./events";
 import type { WebhookPolicy } from "./schemas";
 import { signatureHeaders, signingSecrets } from "./signing";
@@ -147,44 +147,43 @@ async function record(d: Claimed, r: Result, startedAt: Date): Promise<{ outcome
   }
   const config = env();
   const delay = retryDelayMs(d.attempts + 1, config.WEBHOOK_RETRY_SCALE);
-  const disabled = await transaction(async () => {
-    await pool().query(
-      `UPDATE webhook_deliveries SET status = $2, attempts = attempts + 1, last_attempt_at = $3, response_status = $4, response_ms = $5,
+  // A failing endpoint turned off is the system's change, audited with no operator.
+  const { disabled } = await runCommand(null, {
+    authorization: system(d.project_id),
+    action: "webhook.disabled",
+    target: d.endpoint_id,
+    audited: (r) => r.disabled,
+    after: (r) => ({ reason: "failing", failingSince: r.failingSince }),
+    run: async () => {
+      await pool().query(
+        `UPDATE webhook_deliveries SET status = $2, attempts = attempts + 1, last_attempt_at = $3, response_status = $4, response_ms = $5,
               response_body = $6, error = $7, next_attempt_at = now() + $8 * interval '1 millisecond'
         WHERE id = $1`,
-      [d.id, delay === null ? "FAILED" : "PENDING", startedAt, r.status, r.ms, r.body, r.error, delay ?? 0],
-    );
-    // The player's later deliveries wait for this one: not due before its retry, so the dispatcher's
-    // scan does not walk over a failing endpoint's held-back deliveries on every pass.
-    if (delay !== null && d.order_key !== null) {
-      await pool().query(
-        `UPDATE webhook_deliveries SET next_attempt_at = now() + $4 * interval '1 millisecond'
+        [d.id, delay === null ? "FAILED" : "PENDING", startedAt, r.status, r.ms, r.body, r.error, delay ?? 0],
+      );
+      // The player's later deliveries wait for this one: not due before its retry, so the dispatcher's
+      // scan does not walk over a failing endpoint's held-back deliveries on every pass.
+      if (delay !== null && d.order_key !== null) {
+        await pool().query(
+          `UPDATE webhook_deliveries SET next_attempt_at = now() + $4 * interval '1 millisecond'
           WHERE endpoint_id = $1 AND order_key = $2 AND status = 'PENDING' AND seq > $3::bigint
             AND next_attempt_at < now() + $4 * interval '1 millisecond'`,
-        [d.endpoint_id, d.order_key, d.seq, delay],
-      );
-    }
-    const { rows } = await pool().query<{ failing_since: Date }>(
-      `UPDATE webhook_endpoints SET enabled = false, disabled_reason = 'failing', updated_at = now()
+          [d.endpoint_id, d.order_key, d.seq, delay],
+        );
+      }
+      const { rows } = await pool().query<{ failing_since: Date }>(
+        `UPDATE webhook_endpoints SET enabled = false, disabled_reason = 'failing', updated_at = now()
         WHERE id = $1 AND enabled AND failing_since IS NOT NULL AND failing_since <= now() - $2 * interval '1 millisecond'
         RETURNING failing_since`,
-      [d.endpoint_id, config.WEBHOOK_DISABLE_AFTER_MS],
-    );
-    if (rows[0]) {
-      await recordAudit({
-        actor: { operatorId: null },
-        projectId: d.project_id,
-        action: "webhook.disabled",
-        target: d.endpoint_id,
-        after: { reason: "failing", failingSince: rows[0].failing_since.toISOString() },
-      });
-      return true;
-    }
-    await pool().query("UPDATE webhook_endpoints SET failing_since = $2 WHERE id = $1 AND failing_since IS NULL", [
-      d.endpoint_id,
-      startedAt,
-    ]);
-    return false;
+        [d.endpoint_id, config.WEBHOOK_DISABLE_AFTER_MS],
+      );
+      if (rows[0]) return { disabled: true, failingSince: rows[0].failing_since.toISOString() };
+      await pool().query("UPDATE webhook_endpoints SET failing_since = $2 WHERE id = $1 AND failing_since IS NULL", [
+        d.endpoint_id,
+        startedAt,
+      ]);
+      return { disabled: false, failingSince: null };
+    },
   });
   if (disabled) {
     logger("webhooks").warn(

@@ -3,7 +3,7 @@ import { uuidv7Floor } from "../../crypto";
 import { afterTransaction, pool, prisma } from "../../db";
 import { env } from "../../env";
 import { AppError } from "../../errors";
-import { authorize, type OperatorContext, runCommand } from "../command";
+import { authorize, lockProject, type OperatorContext, runCommand } from "../command";
 import { deliveryBody, wakeDispatcher } from "./delivery";
 import { emitEvent, endpointsChanged } from "./events";
 import {
@@ -251,7 +251,7 @@ export function createWebhookEndpointAs(
   return runCommand(ctx, {
     projectId: o.projectId,
     minimum: "ADMIN",
-    serialize: true,
+    prepare: lockProject(o.projectId),
     action: "webhook.create",
     target: (r) => r.endpoint.id,
     after: (r) => r.endpoint,

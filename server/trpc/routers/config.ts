@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { applyImport, dryRunImport } from "../../services/config";
+import { applyImportAs, dryRunImportAs } from "../../services/config";
 import { ZConfigDocument } from "../../services/config/schemas";
 import { exportConfigAs } from "../../services/operator-reads";
 import { input, projectProcedure, router } from "../init";
@@ -19,9 +19,9 @@ export const configRouter = router({
 
   dryRun: projectProcedure("ADMIN")
     .input(input(z.strictObject({ projectId: ZProjectId, document: ZConfigDocument })))
-    .mutation(({ ctx, input }) => dryRunImport(ctx, input)),
+    .mutation(({ ctx, input }) => dryRunImportAs(ctx, input)),
 
   import: projectProcedure("ADMIN")
     .input(input(z.strictObject({ projectId: ZProjectId, document: ZConfigDocument, expectDiffHash: z.string().max(64).optional() })))
-    .mutation(({ ctx, input }) => applyImport(ctx, input)),
+    .mutation(({ ctx, input }) => applyImportAs(ctx, input)),
 });

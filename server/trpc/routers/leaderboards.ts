@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { ZScoreCorrection } from "../../services/leaderboards/board-schemas";
-import { createBoard, deleteBoard, removeEntryAs, resetBoard, setScoreAs, updateBoard } from "../../services/leaderboards/commands";
+import { createBoardAs, deleteBoardAs, removeEntryAs, resetBoardAs, setScoreAs, updateBoardAs } from "../../services/leaderboards/commands";
 import { ZCreateLeaderboard, ZLeaderboardId, ZUpdateLeaderboard } from "../../services/leaderboards/schemas";
 import { boardAs, boardEntriesAs, listBoardsAs, listPeriodsAs, searchEntriesAs, topLeaderboardsAs } from "../../services/operator-reads";
 import { input, projectProcedure, router } from "../init";
@@ -46,21 +46,21 @@ export const leaderboardsRouter = router({
 
   create: projectProcedure("ADMIN")
     .input(input(z.strictObject({ projectId: ZProjectId, board: ZCreateLeaderboard })))
-    .mutation(({ ctx, input }) => createBoard(ctx, input)),
+    .mutation(({ ctx, input }) => createBoardAs(ctx, input)),
 
   /** Name, bounds, schedule and client writability; sort order and operator are fixed after creation. */
   update: projectProcedure("ADMIN")
     .input(input(ZBoard.extend({ patch: ZUpdateLeaderboard })))
-    .mutation(({ ctx, input }) => updateBoard(ctx, input)),
+    .mutation(({ ctx, input }) => updateBoardAs(ctx, input)),
 
   delete: projectProcedure("ADMIN")
     .input(input(ZBoard))
-    .mutation(({ ctx, input }) => deleteBoard(ctx, input)),
+    .mutation(({ ctx, input }) => deleteBoardAs(ctx, input)),
 
   /** Archives the current period now; the next submit starts an empty one. */
   reset: projectProcedure("ADMIN")
     .input(input(ZBoard))
-    .mutation(({ ctx, input }) => resetBoard(ctx, input)),
+    .mutation(({ ctx, input }) => resetBoardAs(ctx, input)),
 
   /** Removes one player's entry from the current period (or `period`); the ranks below move up. */
   removeEntry: projectProcedure("ADMIN")

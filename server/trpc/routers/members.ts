@@ -1,5 +1,13 @@
 import { z } from "zod";
-import { acceptInvite, addMember, inviteInfo, listMembers, removeMember, revokeInvite, setMemberRole } from "../../services/members";
+import {
+  acceptInviteAs,
+  addMemberAs,
+  inviteInfoAs,
+  listMembersAs,
+  removeMemberAs,
+  revokeInviteAs,
+  setMemberRoleAs,
+} from "../../services/members";
 import { ZMemberEmail, ZMemberRole, ZOperatorName } from "../../services/members/schemas";
 import { input, projectProcedure, publicProcedure, router } from "../init";
 
@@ -10,32 +18,30 @@ const ZToken = z.string().min(20).max(100);
 export const membersRouter = router({
   list: projectProcedure("VIEWER")
     .input(input(z.strictObject({ projectId: ZProjectId })))
-    .query(({ ctx, input }) => listMembers(ctx, input)),
+    .query(({ ctx, input }) => listMembersAs(ctx, input)),
 
   /** Owners add an operator by e-mail; an e-mail without an account gets a one-time link (in this answer only). */
   add: projectProcedure("OWNER")
     .input(input(z.strictObject({ projectId: ZProjectId, email: ZMemberEmail, role: ZMemberRole })))
-    .mutation(({ ctx, input }) => addMember(ctx, input)),
+    .mutation(({ ctx, input }) => addMemberAs(ctx, input)),
 
   setRole: projectProcedure("OWNER")
     .input(input(z.strictObject({ projectId: ZProjectId, operatorId: z.string().uuid(), role: ZMemberRole })))
-    .mutation(({ ctx, input }) => setMemberRole(ctx, input)),
+    .mutation(({ ctx, input }) => setMemberRoleAs(ctx, input)),
 
   remove: projectProcedure("OWNER")
     .input(input(z.strictObject({ projectId: ZProjectId, operatorId: z.string().uuid() })))
-    .mutation(({ ctx, input }) => removeMember(ctx, input)),
+    .mutation(({ ctx, input }) => removeMemberAs(ctx, input)),
 
   revokeInvite: projectProcedure("OWNER")
     .input(input(z.strictObject({ projectId: ZProjectId, inviteId: z.string().uuid() })))
-    .mutation(({ ctx, input }) => revokeInvite(ctx, input)),
+    .mutation(({ ctx, input }) => revokeInviteAs(ctx, input)),
 
   /** Public: what a link is for. */
-  invite: publicProcedure.input(input(z.strictObject({ token: ZToken }))).query(({ input }) => inviteInfo(input)),
+  invite: publicProcedure.input(input(z.strictObject({ token: ZToken }))).query(({ ctx, input }) => inviteInfoAs(ctx, input)),
 
   /** Public: uses the link once; the dashboard then signs the new operator in and opens the project. */
   accept: publicProcedure
     .input(input(z.strictObject({ token: ZToken, name: ZOperatorName, password: z.string().min(8).max(128) })))
-    .mutation(({ ctx, input }) =>
-      acceptInvite({ ...input, requestId: ctx.requestId }).then(({ email, projectId }) => ({ email, projectId })),
-    ),
+    .mutation(({ ctx, input }) => acceptInviteAs(ctx, input).then(({ email, projectId }) => ({ email, projectId }))),
 });

@@ -10,13 +10,13 @@ import {
   playerSaveAs,
   searchPlayersAs,
 } from "../../services/operator-reads";
-import { getPlayerData } from "../../services/player-data";
 import { ZKey } from "../../services/player-data/schemas";
 import { banPlayersAs, grantPlayersAs, MAX_BULK_PLAYERS } from "../../services/players/bulk";
 import {
   banPlayerAs,
   deletePlayerAs,
   exportPlayerAs,
+  playerDataAs,
   resendVerificationAs,
   revokePlayerSessionsAs,
   sendResetCodeAs,
@@ -134,7 +134,7 @@ export const playerAdminRouter = {
 
   data: projectProcedure("VIEWER")
     .input(input(ZPlayer.extend({ key: ZKey })))
-    .query(({ ctx, input }) => getPlayerData({ actor: ctx.actor, playerId: input.playerId, key: input.key })),
+    .query(({ ctx, input }) => playerDataAs(ctx, input)),
 };
 
 export const playersRouter = router({ ...playersProcedures, ...bulkProcedures, ...playerAdminRouter });

@@ -1,45 +1,31 @@
 import { z } from "zod";
 import { MAX_CUSTOM_RATE_LIMIT } from "../../ratelimit/plans";
 import { listApiKeysAs } from "../../services/operator-reads";
-import { createProjectAs, listProjectsFor } from "../../services/projects";
 import {
   createApiKeyAs,
+  createProjectAs,
   deleteProjectAs,
-  projectFor,
+  listProjectsAs,
+  projectAs,
   renameProjectAs,
   revokeApiKeyAs,
   setDataSettingsAs,
   setPlanAs,
 } from "../../services/projects/commands";
 import { ZApiKeyKind, ZProjectName } from "../../services/projects/schemas";
-import {
-  input,
-  instanceAdminProcedure,
-  operatorProcedure,
-  projectProcedure,
-  router,
-  tokenScopedProjects,
-  unscopedProcedure,
-} from "../init";
+import { input, instanceAdminProcedure, operatorProcedure, projectProcedure, router, unscopedProcedure } from "../init";
 
 const ZProjectId = z.string().uuid();
 
 export const projectsRouter = router({
-  list: operatorProcedure.query(async ({ ctx }) =>
-    tokenScopedProjects(
-      ctx.operator,
-      await listProjectsFor({ operatorId: ctx.operator.id, isInstanceAdmin: ctx.operator.isInstanceAdmin }),
-    ),
-  ),
+  list: operatorProcedure.query(({ ctx }) => listProjectsAs(ctx)),
 
   get: projectProcedure("VIEWER")
     .input(input(z.strictObject({ projectId: ZProjectId })))
-    .query(({ ctx, input }) => projectFor(ctx, input)),
+    .query(({ ctx, input }) => projectAs(ctx, input)),
 
   /** The creator becomes the project's owner; a new project starts on the Free plan. */
-  create: unscopedProcedure
-    .input(input(z.strictObject({ name: ZProjectName })))
-    .mutation(({ ctx, input }) => createProjectAs({ actor: ctx.operator, requestId: ctx.requestId, name: input.name })),
+  create: unscopedProcedure.input(input(z.strictObject({ name: ZProjectName }))).mutation(({ ctx, input }) => createProjectAs(ctx, input)),
 
   rename: projectProcedure("ADMIN")
     .input(input(z.strictObject({ projectId: ZProjectId, name: ZProjectName })))

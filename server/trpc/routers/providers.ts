@@ -1,8 +1,8 @@
 import { z } from "zod";
 import {
-  identityProvidersFor,
-  removeIdentityProvider,
-  saveIdentityProvider,
+  identityProvidersAs,
+  removeIdentityProviderAs,
+  saveIdentityProviderAs,
   ZIdentityProviderInput,
 } from "../../services/identity-providers";
 import { input, projectProcedure, router } from "../init";
@@ -13,13 +13,13 @@ const ZProjectId = z.string().uuid();
 export const providersRouter = router({
   list: projectProcedure("VIEWER")
     .input(input(z.strictObject({ projectId: ZProjectId })))
-    .query(({ ctx, input }) => identityProvidersFor(ctx, input)),
+    .query(({ ctx, input }) => identityProvidersAs(ctx, input)),
 
   save: projectProcedure("ADMIN")
     .input(input(z.strictObject({ projectId: ZProjectId, provider: ZIdentityProviderInput })))
-    .mutation(({ ctx, input }) => saveIdentityProvider(ctx, input)),
+    .mutation(({ ctx, input }) => saveIdentityProviderAs(ctx, input)),
 
   delete: projectProcedure("ADMIN")
     .input(input(z.strictObject({ projectId: ZProjectId, id: z.string().max(64) })))
-    .mutation(({ ctx, input }) => removeIdentityProvider(ctx, input)),
+    .mutation(({ ctx, input }) => removeIdentityProviderAs(ctx, input)),
 });

@@ -1,7 +1,6 @@
 import { z } from "zod";
-import { listOperatorTokens } from "../../identity/operator-tokens";
 import { ZCreateOperatorToken } from "../../services/operator-token-schemas";
-import { createTokenAs, revokeTokenAs } from "../../services/operators";
+import { createTokenAs, listTokensAs, revokeTokenAs } from "../../services/operators";
 import { input, operatorProcedure, router, sessionProcedure } from "../init";
 
 /**
@@ -10,14 +9,12 @@ import { input, operatorProcedure, router, sessionProcedure } from "../init";
  * siblings); managing the others needs a dashboard session. The services check both themselves.
  */
 export const tokensRouter = router({
-  list: operatorProcedure.query(({ ctx }) => listOperatorTokens({ operatorId: ctx.operator.id, actingTokenId: ctx.operator.token?.id })),
+  list: operatorProcedure.query(({ ctx }) => listTokensAs(ctx)),
 
   /** The secret is in this answer only; it is stored as a hash. */
-  create: sessionProcedure
-    .input(input(ZCreateOperatorToken))
-    .mutation(({ ctx, input }) => createTokenAs({ actor: ctx.operator, requestId: ctx.requestId, token: input })),
+  create: sessionProcedure.input(input(ZCreateOperatorToken)).mutation(({ ctx, input }) => createTokenAs(ctx, input)),
 
   revoke: operatorProcedure
     .input(input(z.strictObject({ tokenId: z.string().uuid() })))
-    .mutation(({ ctx, input }) => revokeTokenAs({ actor: ctx.operator, requestId: ctx.requestId, tokenId: input.tokenId })),
+    .mutation(({ ctx, input }) => revokeTokenAs(ctx, input)),
 });

@@ -1,6 +1,6 @@
 import { toAppError } from "@/server/error-normalisation";
-import { dashboardContext } from "@/server/http/dashboard-request";
 import { requestIdFrom } from "@/server/http/headers";
+import { operatorContext } from "@/server/http/operator-context";
 import { errorResponse } from "@/server/http/respond";
 import { exportAs } from "@/server/services/exports";
 
@@ -11,7 +11,7 @@ import { exportAs } from "@/server/services/exports";
 export async function GET(req: Request, { params }: { params: Promise<{ projectId: string; kind: string }> }): Promise<Response> {
   const requestId = requestIdFrom(req);
   try {
-    const ctx = await dashboardContext(req, requestId);
+    const ctx = await operatorContext(req, requestId);
     const { projectId, kind } = await params;
     const file = await exportAs(ctx, { projectId, kind, query: Object.fromEntries(new URL(req.url).searchParams) });
     return new Response(file.stream, {
