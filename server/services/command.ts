@@ -53,6 +53,29 @@ export async function authorize(ctx: OperatorContext, projectId: string, minimum
   return { kind: "operator", projectId, operatorId: operator.id, role, tokenId: operator.token?.id };
 }
 
+/**
+ * A project read as an operator service: it checks its caller as a command does (`authorize`: a
+ * member of the project, viewers and up, within a token's scope; a project the caller cannot see
+ * is NOT_FOUND, nobody signed in MISSING_TOKEN), then reads. The functions it wraps take a bare
+ * project id because the game API, the exports and the config import share them; only these
+ * wrappers are for operators. Each domain's `…As` reads stand beside its commands; tRPC
+ * procedures call them, one line each.
+ */
+export function viewerRead<I extends { projectId: string }, T>(run: (input: I) => Promise<T>) {
+  return async (ctx: OperatorContext, input: I): Promise<T> => {
+    await authorize(ctx, input.projectId, "VIEWER");
+    return run(input);
+  };
+}
+
+/** Player reads with players' addresses as the caller's role may see them (`mayReadPlayerEmails`: viewers see them masked). */
+export function roleRead<I extends { projectId: string; role: MemberRole }, T>(run: (input: I) => Promise<T>) {
+  return async (ctx: OperatorContext, input: Omit<I, "role">): Promise<T> => {
+    const actor = await authorize(ctx, input.projectId, "VIEWER");
+    return run({ ...input, role: actor.role } as I);
+  };
+}
+
 /** The caller, or the refusal every door gives a call without one. */
 export function signedIn(ctx: OperatorContext): SessionOperator {
   if (ctx.tokenRefused) throw new AppError("INVALID_TOKEN", { message: "The access token is unknown, revoked or expired." });

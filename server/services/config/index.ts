@@ -2,7 +2,7 @@ import { createHash } from "node:crypto";
 import { pool } from "../../db";
 import { env } from "../../env";
 import { AppError, type ErrorCode } from "../../errors";
-import { authorize, type OperatorContext, runCommand } from "../command";
+import { authorize, type OperatorContext, runCommand, viewerRead } from "../command";
 import { applyEconomyChanges, invalidateEconomy, listCurrencies, listItems, listPurchases } from "../economy/definitions";
 import { isCurrencyLine, type Line, purchaseLinesProblem } from "../economy/schemas";
 import { assertJwksUrlAllowed, deleteIdentityProvider, listIdentityProviders, upsertIdentityProvider } from "../identity-providers";
@@ -92,6 +92,8 @@ export async function exportConfig(o: { projectId: string }): Promise<ConfigDocu
     webhooks,
   };
 }
+
+export const exportConfigAs = viewerRead(exportConfig);
 
 type Entry = { id: string } & Record<string, unknown>;
 

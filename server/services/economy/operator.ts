@@ -1,9 +1,13 @@
 import { pool } from "../../db";
 import { AppError } from "../../errors";
-import { economyConfig } from "./definitions";
+import { viewerRead } from "../command";
+import { economyConfig, listCurrencies, listItems, listPurchases } from "./definitions";
 import { listTransactions } from "./wallet";
 
-/** Operator reads over the economy: a player's holdings and ledger, the project's totals. */
+/**
+ * Operator reads over the economy: a player's holdings and ledger, the project's totals; and, at
+ * the end, the `…As` reads the dashboard calls (each checks its caller: `viewerRead`, ../command.ts).
+ */
 
 async function assertPlayer(projectId: string, playerId: string): Promise<void> {
   const { rowCount } = await pool().query("SELECT 1 FROM players WHERE id = $1::uuid AND project_id = $2", [playerId, projectId]);
@@ -125,3 +129,13 @@ export async function holdersAbove(o: {
   const { rows } = await pool().query<{ n: number }>(sql, [o.projectId, o.id, o.max]);
   return { players: rows[0]?.n ?? 0 };
 }
+
+export const listCurrenciesAs = viewerRead(listCurrencies);
+export const listItemsAs = viewerRead(listItems);
+export const listPurchasesAs = viewerRead(listPurchases);
+export const currencyTotalsAs = viewerRead(currencyTotals);
+export const holdersAboveAs = viewerRead(holdersAbove);
+export const playerHoldingsAs = viewerRead(playerHoldings);
+export const playerLedgerAs = viewerRead((o: { projectId: string; playerId: string; cursor?: string | null; limit: number }) =>
+  playerLedger({ projectId: o.projectId, playerId: o.playerId, cursor: o.cursor ?? undefined, limit: o.limit }),
+);

@@ -1,12 +1,16 @@
 import { pool, prisma } from "../../db";
 import { AppError } from "../../errors";
+import { viewerRead } from "../command";
 import type { JsonValue } from "../json-value";
-import { listLeaderboards, loadLeaderboard } from "./definitions";
-import { aheadOf, currentPeriod } from "./entries";
+import { listLeaderboards, loadLeaderboard, toDto } from "./definitions";
+import { aheadOf, currentPeriod, getLeaderboardPage, getPeriodPage, listPeriods } from "./entries";
 import { parseSchedule, periodKey, windowAt } from "./periods";
 import type { Entry } from "./schemas";
 
-/** Operator reads over leaderboards that the game API does not need. */
+/**
+ * Operator reads over leaderboards that the game API does not need; and, at the end, the `…As`
+ * reads the dashboard calls (each checks its caller: `viewerRead`, ../command.ts).
+ */
 
 /** The project's boards, each with when its current period ends (null: never by itself). */
 export async function listBoards(o: { projectId: string; now?: Date }) {
@@ -109,3 +113,30 @@ export async function topLeaderboards(o: { projectId: string; limit: number; now
     .sort((a, b) => b.entries - a.entries || a.id.localeCompare(b.id));
   return { boards: ranked.slice(0, o.limit), total: boards.length };
 }
+
+export const listBoardsAs = viewerRead(listBoards);
+export const topLeaderboardsAs = viewerRead(topLeaderboards);
+export const searchEntriesAs = viewerRead((o: { projectId: string; id: string; query: string; period?: string; limit: number }) =>
+  searchEntries({ projectId: o.projectId, leaderboardId: o.id, query: o.query, period: o.period, limit: o.limit }),
+);
+export const listPeriodsAs = viewerRead((o: { projectId: string; id: string }) =>
+  listPeriods({ projectId: o.projectId, leaderboardId: o.id }),
+);
+
+/** A board's definition with its current period and when that ends. */
+export const boardAs = viewerRead(async (o: { projectId: string; id: string }) => {
+  const board = await loadLeaderboard(o.projectId, o.id);
+  const { period, resetsAt } = currentPeriod(board);
+  return { ...toDto(board), period, resetsAt: resetsAt ? resetsAt.toISOString() : null };
+});
+
+/** A page of the current period, or of `period` when given (an archived one). */
+export const boardEntriesAs = viewerRead(async (o: { projectId: string; id: string; period?: string; offset: number; limit: number }) => {
+  if (o.period) {
+    const page = await getPeriodPage({ projectId: o.projectId, leaderboardId: o.id, period: o.period, offset: o.offset, limit: o.limit });
+    return { period: page.period, total: page.total, offset: page.offset, limit: page.limit, entries: page.entries };
+  }
+  const page = await getLeaderboardPage({ projectId: o.projectId, leaderboardId: o.id, offset: o.offset, limit: o.limit });
+  const board = await loadLeaderboard(o.projectId, o.id);
+  return { period: currentPeriod(board).period, total: page.total, offset: page.offset, limit: page.limit, entries: page.entries };
+});

@@ -1,8 +1,12 @@
 import type pg from "pg";
 import { afterTransaction, inTransaction, pool, transaction } from "../../db";
+import { playerEmailFor } from "../../email-privacy";
 import { AppError } from "../../errors";
+import type { MemberRole } from "../../generated/prisma/enums";
 import { forgetSessions } from "../../identity/session-cache";
+import { roleRead, viewerRead } from "../command";
 import { indexRemove } from "../leaderboards/rank-index";
+import { getSave } from "../saves";
 import { emitEvent } from "../webhooks/events";
 import { PERSONAL_EVENT_FIELDS } from "../webhooks/payloads";
 import { COLUMNS, type Raw, toRow } from "./search";
@@ -54,6 +58,15 @@ export async function playerDetail(o: { projectId: string; playerId: string }) {
     sessions: sessions.rows.map((s) => ({ id: s.id, createdAt: s.created_at.toISOString(), expiresAt: s.expires_at.toISOString() })),
   };
 }
+
+/** A player's page, checking its caller (`roleRead`, ../command.ts): the address as the role may see it. */
+export const playerDetailAs = roleRead(async (o: { projectId: string; playerId: string; role: MemberRole }) => {
+  const detail = await playerDetail(o);
+  return { ...detail, email: playerEmailFor(o.role, detail.email) };
+});
+export const playerSaveAs = viewerRead((o: { projectId: string; playerId: string; key: string }) =>
+  getSave({ owner: { projectId: o.projectId, playerId: o.playerId }, key: o.key }),
+);
 
 /** What a deletion removed (counts only: the audit row keeps no personal data). */
 export type DeletedPlayer = {

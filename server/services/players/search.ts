@@ -1,6 +1,7 @@
 import { pool } from "../../db";
 import { mayReadPlayerEmails, playerEmailFor } from "../../email-privacy";
 import type { MemberRole } from "../../generated/prisma/enums";
+import { roleRead } from "../command";
 import type { ExportSource } from "../export-source";
 import type { PlayerFilters } from "./filter-schemas";
 
@@ -187,3 +188,7 @@ export function playersExport(
     ],
   };
 }
+
+/** The players page's search and count, each checking its caller (`roleRead`, ../command.ts: addresses as the role may see them). */
+export const searchPlayersAs = roleRead(searchPlayers);
+export const countPlayersAs = roleRead(countPlayers);

@@ -3,7 +3,7 @@ import { env } from "../../env";
 import { AppError } from "../../errors";
 import type { ApiKeyKind, Plan } from "../../generated/prisma/enums";
 import { assertUnscoped, auditActor, cappedByToken, inTokenScope, type SessionOperator } from "../../identity/operator";
-import { type Authorization, authorize, type OperatorContext, runCommand, signedIn } from "../command";
+import { type Authorization, authorize, type OperatorContext, runCommand, signedIn, viewerRead } from "../command";
 import {
   type CreatedApiKey,
   createApiKey,
@@ -11,6 +11,7 @@ import {
   creationRefusal,
   deleteProject,
   getProject,
+  listApiKeys,
   listProjectsFor,
   type MemberRole,
   type ProjectDto,
@@ -94,6 +95,9 @@ export async function projectAs(ctx: OperatorContext, o: ProjectRef): Promise<Pr
   const actor = await authorize(ctx, o.projectId, "VIEWER");
   return { ...(await getProject(o)), role: actor.role };
 }
+
+/** The project's API keys (prefixes, never the secrets). */
+export const listApiKeysAs = viewerRead(listApiKeys);
 
 const nameOf = async (o: ProjectRef) => ({ name: (await getProject(o)).name });
 

@@ -1,7 +1,6 @@
 import { z } from "zod";
-import { applyImportAs, dryRunImportAs } from "../../services/config";
+import { applyImportAs, dryRunImportAs, exportConfigAs } from "../../services/config";
 import { ZConfigDocument } from "../../services/config/schemas";
-import { exportConfigAs } from "../../services/operator-reads";
 import { input, projectProcedure, router } from "../init";
 
 const ZProjectId = z.string().uuid();

@@ -12,6 +12,15 @@ import {
   updatePurchaseAs,
 } from "../../services/economy/commands";
 import {
+  currencyTotalsAs,
+  holdersAboveAs,
+  listCurrenciesAs,
+  listItemsAs,
+  listPurchasesAs,
+  playerHoldingsAs,
+  playerLedgerAs,
+} from "../../services/economy/operator";
+import {
   MAX_AMOUNT,
   MAX_LINES,
   ZAdjustDirection,
@@ -24,15 +33,6 @@ import {
   ZPurchaseInput,
   ZPurchaseUpdate,
 } from "../../services/economy/schemas";
-import {
-  currencyTotalsAs,
-  holdersAboveAs,
-  listCurrenciesAs,
-  listItemsAs,
-  listPurchasesAs,
-  playerHoldingsAs,
-  playerLedgerAs,
-} from "../../services/operator-reads";
 import { input, projectProcedure, router } from "../init";
 
 /**

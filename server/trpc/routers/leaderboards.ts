@@ -1,8 +1,15 @@
 import { z } from "zod";
 import { ZScoreCorrection } from "../../services/leaderboards/board-schemas";
 import { createBoardAs, deleteBoardAs, removeEntryAs, resetBoardAs, setScoreAs, updateBoardAs } from "../../services/leaderboards/commands";
+import {
+  boardAs,
+  boardEntriesAs,
+  listBoardsAs,
+  listPeriodsAs,
+  searchEntriesAs,
+  topLeaderboardsAs,
+} from "../../services/leaderboards/operator";
 import { ZCreateLeaderboard, ZLeaderboardId, ZUpdateLeaderboard } from "../../services/leaderboards/schemas";
-import { boardAs, boardEntriesAs, listBoardsAs, listPeriodsAs, searchEntriesAs, topLeaderboardsAs } from "../../services/operator-reads";
 import { input, projectProcedure, router } from "../init";
 
 /**

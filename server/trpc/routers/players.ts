@@ -1,16 +1,10 @@
 import { z } from "zod";
+import { auditOperatorsAs, listAuditAs } from "../../services/audit-reads";
 import { ZAuditFilters } from "../../services/audit-schemas";
 import { ZAdjustReason, ZAmount, ZEconomyId } from "../../services/economy/schemas";
 import { ZJsonValue } from "../../services/json-value";
-import {
-  auditOperatorsAs,
-  countPlayersAs,
-  listAuditAs,
-  playerDetailAs,
-  playerSaveAs,
-  searchPlayersAs,
-} from "../../services/operator-reads";
 import { ZKey } from "../../services/player-data/schemas";
+import { playerDetailAs, playerSaveAs } from "../../services/players/admin";
 import { banPlayersAs, grantPlayersAs, MAX_BULK_PLAYERS } from "../../services/players/bulk";
 import {
   banPlayerAs,
@@ -26,6 +20,7 @@ import {
 } from "../../services/players/commands";
 import { ZPlayerFilters } from "../../services/players/filter-schemas";
 import { ZBanReason, ZBanUntil } from "../../services/players/schemas";
+import { countPlayersAs, searchPlayersAs } from "../../services/players/search";
 import { ZDisplayName } from "../../services/profiles/schemas";
 import { input, projectProcedure, router } from "../init";
 

@@ -1,10 +1,10 @@
 import { z } from "zod";
 import { MAX_CUSTOM_RATE_LIMIT } from "../../ratelimit/plans";
-import { listApiKeysAs } from "../../services/operator-reads";
 import {
   createApiKeyAs,
   createProjectAs,
   deleteProjectAs,
+  listApiKeysAs,
   listProjectsAs,
   projectAs,
   renameProjectAs,
