@@ -1,9 +1,10 @@
+import { spawn } from "node:child_process";
 import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it, onTestFinished } from "vitest";
 import { freePort, type StartedApp, startApp } from "../support/global-setup";
-import { logLine, readable } from "../support/launch.mjs";
+import { logLine, readable, root, until } from "../support/launch.mjs";
 
 /** `npm start` without DATABASE_URL: embedded Postgres, migrations, demo seed, clean stop, reuse. */
 const dataDir = mkdtempSync(path.join(tmpdir(), "gb-launcher-"));
@@ -51,7 +52,8 @@ function isRunning(pid: number): boolean {
   } catch {
     return false;
   }
-  const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+  // Gone between the two looks: not running.
+  const stat = existsSync(`/proc/${pid}/stat`) ? readFileSync(`/proc/${pid}/stat`, "utf8") : "(x) Z";
   return stat[stat.lastIndexOf(")") + 2] !== "Z";
 }
 
@@ -213,5 +215,37 @@ describe("stopping", () => {
     expect(exit, app.output()).toBe(0);
     expect(app.output()).toMatch(/embedded Postgres stopped \(\d+ ms\)/);
     expect(stopMs, readable(app.output())).toBeLessThan(30_000);
+  }, 300_000);
+
+  it("passes a SIGTERM sent to npm start itself on to the launcher, which stops Postgres and exits", async () => {
+    const ownDir = mkdtempSync(path.join(tmpdir(), "gb-launcher-npm-"));
+    chmodSync(ownDir, 0o755);
+    onTestFinished(() => rmSync(ownDir, { recursive: true, force: true }));
+    const env: NodeJS.ProcessEnv = { ...process.env, NODE_ENV: "production", WEB_CONCURRENCY: "1", HOST: "127.0.0.1" };
+    for (const [name, value] of Object.entries({ ...embeddedEnv(await freePort(), await freePort()), DATA_DIR: ownDir })) {
+      if (value === undefined) delete env[name];
+      else env[name] = value;
+    }
+    // What a process manager does: run `npm start` and signal the process it started.
+    const npm = spawn("npm", ["start"], { cwd: root, env, stdio: ["ignore", "pipe", "pipe"] });
+    let output = "";
+    npm.stdout.on("data", (d) => (output += String(d)));
+    npm.stderr.on("data", (d) => (output += String(d)));
+    const npmExited = new Promise<number | null>((resolve) => npm.on("exit", (code) => resolve(code)));
+    onTestFinished(() => {
+      if (npm.exitCode === null) npm.kill("SIGKILL");
+    });
+    await until("ready", () => output.includes('"ready on ') || npm.exitCode !== null, 240_000);
+    const launcherPid = Number(readFileSync(path.join(ownDir, "launcher.pid"), "utf8"));
+    onTestFinished(() => {
+      // Signalled directly when npm did not pass it on: it still stops its Postgres.
+      if (isRunning(launcherPid)) process.kill(launcherPid, "SIGTERM");
+    });
+    npm.kill("SIGTERM");
+    await npmExited;
+    // The launcher removes its pid file on the way out, after Postgres has stopped.
+    await until("the launcher's exit", () => !isRunning(launcherPid), 60_000);
+    expect(output).toMatch(/embedded Postgres stopped \(\d+ ms\)/);
+    expect(existsSync(path.join(ownDir, "launcher.pid"))).toBe(false);
   }, 300_000);
 });
