@@ -89,7 +89,16 @@ export const ZEnv = z.object({
   /** A password check still waiting for a slot after this long is refused (503) instead of hashing late. */
   PASSWORD_HASH_MAX_WAIT_MS: z.coerce.number().int().min(10).max(60_000).default(2_000),
   /** The launcher's worker count (read here only to share the cores among hashing slots; unset: one per core). */
-  WEB_CONCURRENCY: z.coerce.number().int().min(1).max(64).optional(),
+  WEB_CONCURRENCY: z
+    .string()
+    .optional()
+    .transform((text, ctx) => {
+      if (text === undefined) return undefined;
+      const workers = Number(text);
+      if (Number.isInteger(workers) && workers >= 1 && workers <= 64) return workers;
+      ctx.addIssue({ code: "custom", message: `WEB_CONCURRENCY must be a whole number of worker processes from 1 to 64, not "${text}"` });
+      return z.NEVER;
+    }),
   /**
    * How long a credential request (e-mail auth, dashboard sign-in; these fail closed) waits for
    * the limiter store. Longer than RATE_LIMIT_STORE_TIMEOUT_MS: a sign-in is about to spend tens
@@ -235,7 +244,11 @@ export function parseEnv(schema, source) {
   const set = Object.fromEntries(Object.entries(source).filter(([, value]) => value !== ""));
   const parsed = schema.safeParse(set);
   if (parsed.success) return parsed.data;
-  const lines = parsed.error.issues.map((i) => `  ${i.path.join(".")}: ${i.message}`);
+  // A rule whose message is a whole sentence about its variable is printed as it is.
+  const lines = parsed.error.issues.map((i) => {
+    const name = i.path.join(".");
+    return `  ${i.message.startsWith(name) ? "" : `${name}: `}${i.message}`;
+  });
   throw new Error(`Invalid environment:\n${lines.join("\n")}`);
 }
 
