@@ -1,4 +1,13 @@
 import cluster from "node:cluster";
+import {
+  BROADCAST_ANSWER_MARGIN_MS,
+  BROADCAST_WAIT_MS,
+  type BroadcastHandler,
+  isPrimaryMessage,
+  type PrimaryRequest,
+  shared,
+  type WorkerMessage,
+} from "./cli/contract.mjs";
 import { env } from "./env";
 import { logger } from "./log";
 
@@ -16,21 +25,12 @@ import { logger } from "./log";
  * listener must serve them all. The broadcast handlers are in a map the launcher's worker code
  * reads (Next runs in the launcher's process and realm): it runs them and acknowledges every
  * broadcast, also in a worker where no module has registered a handler yet (nothing is cached
- * there), so a sibling never waits for a worker that has not loaded this module.
+ * there), so a sibling never waits for a worker that has not loaded this module. The names and
+ * message shapes both sides use are in server/cli/contract.mjs.
  */
-const BROADCAST_WAIT_MS = 1_000;
-
 type Pending = { resolve: (value: unknown) => void; reject: (error: Error) => void; timer: NodeJS.Timeout };
-type Handler = (payload: unknown) => void;
 type State = { nextId: number; pending: Map<number, Pending> };
-const holder = globalThis as typeof globalThis & {
-  __gameBackendCluster?: State;
-  /** Read by server/cli/start.mjs (runWorker), which runs the handler of each broadcast it receives. */
-  __gameBackendBroadcastHandlers?: Map<string, Handler>;
-};
-
-/** Messages between a worker and the primary all carry `gb` (Node's own cluster messages never do). */
-type Reply = { gb: "reply"; id: number; value?: unknown; error?: string };
+const holder = shared as typeof shared & { __gameBackendCluster?: State };
 
 export function workerIndex(): number | undefined {
   return env().GAME_BACKEND_WORKER_INDEX;
@@ -50,8 +50,8 @@ function state(): State {
 }
 
 function receive(s: State, message: unknown): void {
-  if (typeof message !== "object" || message === null || !Object.hasOwn(message, "gb")) return;
-  const m = message as Reply;
+  if (!isPrimaryMessage(message)) return;
+  const m = message;
   if (m.gb !== "reply") return;
   const pending = s.pending.get(m.id);
   if (!pending) return; // timed out meanwhile
@@ -62,7 +62,7 @@ function receive(s: State, message: unknown): void {
 }
 
 /** process.send with a callback: without one, a closed channel is an 'error' event that ends the process. */
-function send(message: Record<string, unknown>, onError: (error: Error) => void = () => {}): void {
+function send(message: WorkerMessage, onError: (error: Error) => void = () => {}): void {
   if (!process.send || !process.connected) {
     onError(new Error("the launcher's IPC channel is closed"));
     return;
@@ -77,7 +77,7 @@ function send(message: Record<string, unknown>, onError: (error: Error) => void 
  * closed or no answer came within `timeoutMs`; like the limiter's own timeout, the decision
  * waits one setImmediate so an answer that arrived but was not read yet still counts.
  */
-export function requestPrimary(message: Record<string, unknown>, timeoutMs: number): Promise<unknown> {
+export function requestPrimary(message: PrimaryRequest, timeoutMs: number): Promise<unknown> {
   const s = state();
   const id = s.nextId++;
   return new Promise((resolve, reject) => {
@@ -97,7 +97,7 @@ export function requestPrimary(message: Record<string, unknown>, timeoutMs: numb
 }
 
 /** What this worker does when a sibling broadcasts `topic` (one handler per topic; the last registration wins). */
-export function onBroadcast(topic: string, handler: Handler): void {
+export function onBroadcast(topic: string, handler: BroadcastHandler): void {
   holder.__gameBackendBroadcastHandlers ??= new Map();
   holder.__gameBackendBroadcastHandlers.set(topic, handler);
 }
@@ -105,7 +105,7 @@ export function onBroadcast(topic: string, handler: Handler): void {
 /** Runs `topic`'s handler on every sibling worker; resolves when they all ran it (bounded). The caller has already applied it here. */
 export async function broadcast(topic: string, payload: unknown): Promise<void> {
   if (!inWorker()) return;
-  await requestPrimary({ op: "broadcast", topic, payload }, BROADCAST_WAIT_MS + 500).catch((error: unknown) => {
+  await requestPrimary({ op: "broadcast", topic, payload }, BROADCAST_WAIT_MS + BROADCAST_ANSWER_MARGIN_MS).catch((error: unknown) => {
     logger("cluster").warn({ topic, reason: (error as Error).message }, `broadcast of ${topic} not confirmed by every worker`);
   });
 }

@@ -2,6 +2,7 @@ import "server-only";
 import { AsyncLocalStorage } from "node:async_hooks";
 import { PrismaPg } from "@prisma/adapter-pg";
 import pg from "pg";
+import { shared } from "./cli/contract.mjs";
 import { env } from "./env";
 import { Prisma, PrismaClient } from "./generated/prisma/client";
 import { logger } from "./log";
@@ -16,7 +17,8 @@ type TransactionStore = AsyncLocalStorage<TransactionState>;
 
 // One pool per process, kept on globalThis so dev hot reload and separately bundled
 // entry points (instrumentation, route handlers) share it.
-const holder = globalThis as typeof globalThis & {
+// The launcher closes the pool on stop (server/cli/contract.mjs names it).
+const holder = shared as typeof shared & {
   __gameBackendDb?: Db;
   __gameBackendTransaction?: TransactionStore;
   __gameBackendOperation?: AsyncLocalStorage<object>;

@@ -6,28 +6,47 @@
 import { createRequire } from "node:module";
 import { trace } from "@opentelemetry/api";
 import pino from "pino";
+import { z } from "zod";
+import { ZEnv } from "./env-schema.mjs";
 
-const holder = globalThis;
+/**
+ * @typedef {"fatal" | "error" | "warn" | "info" | "debug" | "trace"} Level
+ * @typedef {{ __gameBackendLogger?: import("pino").Logger, __gameBackendLogDestination?: import("pino").DestinationStream & { flushSync(): void } }} LogGlobals
+ */
+const holder = /** @type {typeof globalThis & LogGlobals} */ (globalThis);
 
-export const LOG_LEVELS = ["fatal", "error", "warn", "info", "debug", "trace", "silent"];
+export const LOG_LEVELS = /** @type {const} */ (["fatal", "error", "warn", "info", "debug", "trace", "silent"]);
 
-function levelFromEnv() {
-  const level = (process.env.LOG_LEVEL ?? "").toLowerCase();
-  return LOG_LEVELS.includes(level) ? level : "info";
-}
-
-function numberFromEnv(name, fallback, min, max) {
-  const value = Number(process.env[name]);
-  return Number.isInteger(value) && value >= min && value <= max ? value : fallback;
+/**
+ * The logging variables, by the shared schema (server/env-schema.mjs). The logger must write even
+ * when the environment is bad (that is what it reports): a bad value falls back to its default
+ * here, and the launcher's and the app's own parse of the same schema refuses it.
+ */
+const ZLogEnv = z.object({
+  ...ZEnv.pick({ LOG_LEVEL: true, LOG_FORMAT: true, LOG_BUFFER_BYTES: true, LOG_FLUSH_MS: true, GAME_BACKEND_WORKER_INDEX: true }).shape,
+  // Unset is not development here: only an explicit NODE_ENV=development (npm run dev) logs pretty lines.
+  NODE_ENV: ZEnv.shape.NODE_ENV.unwrap().optional(),
+});
+function logEnv() {
+  /** @type {Record<string, unknown>} */
+  const values = {};
+  for (const [name, field] of Object.entries(ZLogEnv.shape)) {
+    const raw = process.env[name];
+    const parsed = field.safeParse(raw === "" ? undefined : raw);
+    values[name] = parsed.success ? parsed.data : field.parse(undefined);
+  }
+  return /** @type {import("zod").output<typeof ZLogEnv>} */ (values);
 }
 
 function create() {
-  const human = process.env.LOG_FORMAT === "pretty" || (process.env.LOG_FORMAT !== "json" && process.env.NODE_ENV === "development");
+  const config = logEnv();
+  const human = config.LOG_FORMAT === "pretty" || (config.LOG_FORMAT !== "json" && config.NODE_ENV === "development");
+  /** @type {import("pino").LoggerOptions<never, boolean>} */
   const options = {
-    level: levelFromEnv(),
+    level: config.LOG_LEVEL,
     base: {
       pid: process.pid,
-      ...(process.env.GAME_BACKEND_WORKER_INDEX !== undefined ? { worker: Number(process.env.GAME_BACKEND_WORKER_INDEX) } : {}),
+      ...(config.GAME_BACKEND_WORKER_INDEX !== undefined ? { worker: config.GAME_BACKEND_WORKER_INDEX } : {}),
     },
     timestamp: pino.stdTimeFunctions.isoTime,
     formatters: { level: (label) => ({ level: label }) },
@@ -48,8 +67,8 @@ function create() {
     const destination = pino.destination({
       dest: 1,
       sync: false,
-      minLength: numberFromEnv("LOG_BUFFER_BYTES", 4096, 0, 65536),
-      periodicFlush: numberFromEnv("LOG_FLUSH_MS", 200, 10, 10_000),
+      minLength: config.LOG_BUFFER_BYTES,
+      periodicFlush: config.LOG_FLUSH_MS,
     });
     holder.__gameBackendLogDestination = destination;
     process.on("exit", () => {
@@ -66,13 +85,20 @@ function create() {
   return pino(options, pretty({ sync: true, ignore: "pid", translateTime: "HH:MM:ss.l" }));
 }
 
-/** The process's root logger (one per process, however often bundles load this module). */
+/**
+ * The process's root logger (one per process, however often bundles load this module).
+ * @returns {import("pino").Logger}
+ */
 export function rootLogger() {
   holder.__gameBackendLogger ??= create();
   return holder.__gameBackendLogger;
 }
 
-/** A logger whose lines carry `component` (http, db, ratelimit, start…). */
+/**
+ * A logger whose lines carry `component` (http, db, ratelimit, start…).
+ * @param {string} component
+ * @returns {import("pino").Logger}
+ */
 export function logger(component) {
   return rootLogger().child({ component });
 }
@@ -83,12 +109,14 @@ export function logger(component) {
  * component, the active trace's ids, the fields, msg), built as one string and handed to the
  * logger's buffered destination without pino's per-call object work or a redaction pass — so
  * only for values that are never secret. In pretty mode it goes through the logger.
+ * @param {string} component
+ * @returns {{ enabled(level: Level): boolean, write(level: Level, fields: string, msg: string): void }}
  */
 export function lineWriter(component) {
   const root = rootLogger();
   const destination = holder.__gameBackendLogDestination;
-  const worker = process.env.GAME_BACKEND_WORKER_INDEX;
-  const bindings = `"pid":${process.pid}${worker !== undefined ? `,"worker":${Number(worker)}` : ""},"component":${JSON.stringify(component)}`;
+  const worker = logEnv().GAME_BACKEND_WORKER_INDEX;
+  const bindings = `"pid":${process.pid}${worker !== undefined ? `,"worker":${worker}` : ""},"component":${JSON.stringify(component)}`;
   const fallback = root.child({ component }, { redact: [] });
   return {
     enabled: (level) => root.isLevelEnabled(level),

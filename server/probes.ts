@@ -1,4 +1,5 @@
 import packageJson from "../package.json";
+import { shared } from "./cli/contract.mjs";
 import { pool } from "./db";
 import { limiterKind, limiterStats, pingStore } from "./ratelimit";
 
@@ -50,7 +51,8 @@ export async function checkHealth(): Promise<Health> {
   };
 }
 
-const holder = globalThis as typeof globalThis & { __gameBackendDraining?: boolean; __gameBackendObserverKey?: string };
+// Set by the launcher (server/cli/contract.mjs): draining on stop, and the observer key it sends on /api/health.
+const holder = shared;
 
 /** Set by the launcher (server/cli/edge.mjs) on /api/health for callers who may see the full report. */
 export const OBSERVER_HEADER = "x-gb-observer";

@@ -1,4 +1,5 @@
 import PgBoss from "pg-boss";
+import { shared } from "./cli/contract.mjs";
 import { outsideTransaction, pool } from "./db";
 import { env } from "./env";
 import { logger } from "./log";
@@ -41,11 +42,9 @@ export const SCHEDULES: Record<string, string> = {
 
 /** A job's data and where it is in its retries (retryCount 0 on the first attempt). */
 type Handler = (data: unknown, job: { retryCount: number; retryLimit: number }) => Promise<void>;
-const holder = globalThis as typeof globalThis & {
+const holder = shared as typeof shared & {
   __gameBackendQueue?: { boss: PgBoss; started: Promise<PgBoss> };
   __gameBackendQueueHandlers?: Map<string, Handler>;
-  /** Called by the launcher's drain (server/cli/start.mjs), before the pool closes. */
-  __gameBackendStopQueue?: () => Promise<void>;
 };
 
 function boss(): PgBoss {

@@ -1,6 +1,7 @@
 import { IORedisInstrumentation } from "@opentelemetry/instrumentation-ioredis";
 import { PgInstrumentation } from "@opentelemetry/instrumentation-pg";
 import { NodeSDK } from "@opentelemetry/sdk-node";
+import { shared } from "./cli/contract.mjs";
 import { logger } from "./log";
 import { markTracingStarted } from "./tracing";
 
@@ -17,7 +18,8 @@ export function tracingConfigured(): boolean {
   return Boolean(endpoint) && process.env.OTEL_SDK_DISABLED !== "true";
 }
 
-const holder = globalThis as typeof globalThis & { __gameBackendOtel?: NodeSDK };
+// The launcher flushes it on stop (server/cli/contract.mjs).
+const holder = shared as typeof shared & { __gameBackendOtel?: NodeSDK };
 
 export function startTracing(): void {
   if (holder.__gameBackendOtel || !tracingConfigured()) return;

@@ -1,8 +1,10 @@
+import { spawn } from "node:child_process";
 import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { afterAll, describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it, onTestFinished } from "vitest";
 import { freePort, type StartedApp, startApp } from "../support/global-setup";
+import { logLine, readable, root, until } from "../support/launch.mjs";
 
 /** `npm start` without DATABASE_URL: embedded Postgres, migrations, demo seed, clean stop, reuse. */
 const dataDir = mkdtempSync(path.join(tmpdir(), "gb-launcher-"));
@@ -50,7 +52,8 @@ function isRunning(pid: number): boolean {
   } catch {
     return false;
   }
-  const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+  // Gone between the two looks: not running.
+  const stat = existsSync(`/proc/${pid}/stat`) ? readFileSync(`/proc/${pid}/stat`, "utf8") : "(x) Z";
   return stat[stat.lastIndexOf(")") + 2] !== "Z";
 }
 
@@ -169,9 +172,15 @@ describe("the embedded default", () => {
     90_000,
   );
 
-  it("names a bad HTTP_HEADERS_TIMEOUT_SECONDS and stops before starting anything", async () => {
-    const failure = await startFailure({ DATA_DIR: dataDir, HTTP_HEADERS_TIMEOUT_SECONDS: "soon", PORT: String(await freePort()) });
-    expect(failure).toMatch(/HTTP_HEADERS_TIMEOUT_SECONDS must be a whole number of seconds from 1 to 3600, not "soon"/);
+  it("names a bad variable as the app would (the shared schema) and stops before starting anything", async () => {
+    const failure = await startFailure({
+      DATA_DIR: dataDir,
+      HTTP_HEADERS_TIMEOUT_SECONDS: "soon",
+      RATE_LIMIT_WINDOW_SECONDS: "0",
+      PORT: String(await freePort()),
+    });
+    expect(failure).toMatch(/Invalid environment:\n\s+RATE_LIMIT_WINDOW_SECONDS: .*\n\s+HTTP_HEADERS_TIMEOUT_SECONDS: /);
+    expect(failure).not.toContain("initialising embedded Postgres");
   }, 90_000);
 
   it("refuses to start in production without JWT_SECRET when given a database", async () => {
@@ -183,4 +192,60 @@ describe("the embedded default", () => {
     });
     expect(failure).toMatch(/JWT_SECRET/);
   }, 90_000);
+});
+
+describe("stopping", () => {
+  it("stops on SIGTERM with its workers serving requests: exit 0, Postgres stopped, well within 30 s", async () => {
+    const ownDir = mkdtempSync(path.join(tmpdir(), "gb-launcher-stop-"));
+    chmodSync(ownDir, 0o755);
+    onTestFinished(() => rmSync(ownDir, { recursive: true, force: true }));
+    const app = await launch({ ...embeddedEnv(await freePort(), await freePort()), DATA_DIR: ownDir, WEB_CONCURRENCY: "2" });
+    const demo = JSON.parse(readFileSync(path.join(ownDir, "demo.json"), "utf8")) as Demo;
+    // Requests keep arriving on kept-alive connections until the server closes them.
+    let serving = true;
+    const clients = Array.from({ length: 4 }, async () => {
+      while (serving) await signIn(app.baseUrl, demo.apiKey).catch(() => (serving = false));
+    });
+    await logLine(app, "a served request", (line) => line.component === "http");
+    const signalled = Date.now();
+    const exit = await app.stop();
+    const stopMs = Date.now() - signalled;
+    serving = false;
+    await Promise.all(clients);
+    expect(exit, app.output()).toBe(0);
+    expect(app.output()).toMatch(/embedded Postgres stopped \(\d+ ms\)/);
+    expect(stopMs, readable(app.output())).toBeLessThan(30_000);
+  }, 300_000);
+
+  it("passes a SIGTERM sent to npm start itself on to the launcher, which stops Postgres and exits", async () => {
+    const ownDir = mkdtempSync(path.join(tmpdir(), "gb-launcher-npm-"));
+    chmodSync(ownDir, 0o755);
+    onTestFinished(() => rmSync(ownDir, { recursive: true, force: true }));
+    const env: NodeJS.ProcessEnv = { ...process.env, NODE_ENV: "production", WEB_CONCURRENCY: "1", HOST: "127.0.0.1" };
+    for (const [name, value] of Object.entries({ ...embeddedEnv(await freePort(), await freePort()), DATA_DIR: ownDir })) {
+      if (value === undefined) delete env[name];
+      else env[name] = value;
+    }
+    // What a process manager does: run `npm start` and signal the process it started.
+    const npm = spawn("npm", ["start"], { cwd: root, env, stdio: ["ignore", "pipe", "pipe"] });
+    let output = "";
+    npm.stdout.on("data", (d) => (output += String(d)));
+    npm.stderr.on("data", (d) => (output += String(d)));
+    const npmExited = new Promise<number | null>((resolve) => npm.on("exit", (code) => resolve(code)));
+    onTestFinished(() => {
+      if (npm.exitCode === null) npm.kill("SIGKILL");
+    });
+    await until("ready", () => output.includes('"ready on ') || npm.exitCode !== null, 240_000);
+    const launcherPid = Number(readFileSync(path.join(ownDir, "launcher.pid"), "utf8"));
+    onTestFinished(() => {
+      // Signalled directly when npm did not pass it on: it still stops its Postgres.
+      if (isRunning(launcherPid)) process.kill(launcherPid, "SIGTERM");
+    });
+    npm.kill("SIGTERM");
+    await npmExited;
+    // The launcher removes its pid file on the way out, after Postgres has stopped.
+    await until("the launcher's exit", () => !isRunning(launcherPid), 60_000);
+    expect(output).toMatch(/embedded Postgres stopped \(\d+ ms\)/);
+    expect(existsSync(path.join(ownDir, "launcher.pid"))).toBe(false);
+  }, 300_000);
 });

@@ -6,6 +6,14 @@
 import { readFileSync, writeFileSync } from "node:fs";
 import { parseArgs } from "node:util";
 import { createTRPCClient, httpLink, TRPCClientError } from "@trpc/client";
+import { parseEnv, ZAdminEnv } from "../env-schema.mjs";
+
+/**
+ * The operator API as the dashboard calls it: a procedure renamed or an input changed fails the type check here.
+ * @typedef {import("@trpc/client").TRPCClient<import("../trpc/router").AppRouter>} Api
+ * @typedef {ReturnType<typeof parseCommandLine>["values"]} Options the parsed command-line options
+ * @typedef {import("@trpc/server").inferRouterInputs<import("../trpc/router").AppRouter>["webhooks"]["create"]["endpoint"]["eventTypes"]} EventTypes
+ */
 
 const USAGE = `Usage: npm run admin -- <command> [options]   (GB_URL / --url, GB_TOKEN / --token)
 
@@ -33,27 +41,39 @@ const USAGE = `Usage: npm run admin -- <command> [options]   (GB_URL / --url, GB
 
 class UsageError extends Error {}
 
+/** @param {unknown} error */
 function fail(error) {
   if (error instanceof UsageError) {
     process.stderr.write(`${JSON.stringify({ error: { code: "USAGE", message: error.message, usage: USAGE } })}\n`);
     process.exit(2);
   }
+  /** @type {{ appCode?: string, code?: string, httpStatus?: number, details?: unknown } | undefined} */
   const data = error instanceof TRPCClientError ? error.data : undefined;
   const out = data
-    ? { code: data.appCode ?? data.code, message: error.message, httpStatus: data.httpStatus, details: data.details ?? {} }
+    ? {
+        code: data.appCode ?? data.code,
+        message: error instanceof Error ? error.message : "",
+        httpStatus: data.httpStatus,
+        details: data.details ?? {},
+      }
     : { code: "CLIENT_ERROR", message: error instanceof Error ? error.message : String(error) };
   process.stderr.write(`${JSON.stringify({ error: out })}\n`);
   process.exit(1);
 }
 
+/**
+ * @param {Options} values
+ * @param {keyof Options} name
+ */
 function required(values, name) {
   const value = values[name];
   if (typeof value !== "string" || value === "") throw new UsageError(`--${name} is required.`);
   return value;
 }
 
-async function main() {
-  const { values, positionals } = parseArgs({
+/** The command line: options by name (a typo in a name below fails the type check). */
+const parseCommandLine = () =>
+  parseArgs({
     allowPositionals: true,
     options: {
       url: { type: "string" },
@@ -84,19 +104,24 @@ async function main() {
       help: { type: "boolean", default: false },
     },
   });
+
+async function main() {
+  const { values, positionals } = parseCommandLine();
   if (values.help || positionals.length === 0) {
     process.stdout.write(`${USAGE}\n`);
     return;
   }
-  const url = values.url ?? process.env.GB_URL;
-  const token = values.token ?? process.env.GB_TOKEN;
+  const env = parseEnv(ZAdminEnv, process.env);
+  const url = values.url ?? env.GB_URL;
+  const token = values.token ?? env.GB_TOKEN;
   if (!url) throw new UsageError("Set GB_URL or pass --url (the server's base URL, e.g. http://localhost:3000).");
   if (!token) throw new UsageError("Set GB_TOKEN or pass --token (an operator access token, gbo_…).");
+  /** @type {Api} */
   const api = createTRPCClient({
     links: [httpLink({ url: `${url.replace(/\/+$/, "")}/api/trpc`, headers: { Authorization: `Bearer ${token}` } })],
   });
   const command = positionals.slice(0, 2).join(" ");
-  const print = (value) => process.stdout.write(`${JSON.stringify(value, null, 2)}\n`);
+  const print = (/** @type {unknown} */ value) => process.stdout.write(`${JSON.stringify(value, null, 2)}\n`);
 
   switch (command) {
     case "projects list":
@@ -110,7 +135,7 @@ async function main() {
     }
     case "plan set": {
       const plan = required(values, "plan").toUpperCase();
-      if (!["FREE", "PRO", "ENTERPRISE"].includes(plan)) throw new UsageError("--plan is free, pro or enterprise.");
+      if (plan !== "FREE" && plan !== "PRO" && plan !== "ENTERPRISE") throw new UsageError("--plan is free, pro or enterprise.");
       const limit = values.limit === undefined ? undefined : Number(values.limit);
       if (limit !== undefined && !Number.isInteger(limit)) throw new UsageError("--limit is a whole number.");
       return print(
@@ -133,7 +158,7 @@ async function main() {
       try {
         document = JSON.parse(readFileSync(file, "utf8"));
       } catch (error) {
-        throw new UsageError(`${file}: ${error.message}`);
+        throw new UsageError(`${file}: ${error instanceof Error ? error.message : String(error)}`);
       }
       const input = { projectId: required(values, "project"), document };
       if (values["dry-run"]) return print(await api.config.dryRun.mutate(input));
@@ -145,12 +170,22 @@ async function main() {
   }
 }
 
+/**
+ * The event types of `--events` as given: the server checks them (its VALIDATION_ERROR names a wrong one).
+ * @param {string} text
+ */
 const eventList = (text) =>
-  text
-    .split(",")
-    .map((t) => t.trim())
-    .filter(Boolean);
+  /** @type {EventTypes} */ (
+    text
+      .split(",")
+      .map((t) => t.trim())
+      .filter(Boolean)
+  );
 
+/**
+ * @param {Options} values
+ * @param {keyof Options} name
+ */
 function wholeNumber(values, name) {
   const value = values[name];
   if (value === undefined) return undefined;
@@ -159,7 +194,12 @@ function wholeNumber(values, name) {
   return n;
 }
 
-/** `webhooks <verb>`: the dashboard's procedures; secrets are printed only by create and rotate. */
+/**
+ * `webhooks <verb>`: the dashboard's procedures; secrets are printed only by create and rotate.
+ * @param {Api} api
+ * @param {string | undefined} verb
+ * @param {Options} values
+ */
 async function webhooks(api, verb, values) {
   const projectId = required(values, "project");
   const endpoint = () => ({ projectId, endpointId: required(values, "endpoint") });
@@ -196,14 +236,14 @@ async function webhooks(api, verb, values) {
       return api.webhooks.rotateSecret.mutate({ ...endpoint(), ...(overlapHours === undefined ? {} : { overlapHours }) });
     }
     case "deliveries": {
-      const status = values.status?.toUpperCase();
-      if (status !== undefined && !["PENDING", "SUCCEEDED", "FAILED"].includes(status))
+      const status = typeof values.status === "string" ? values.status.toUpperCase() : undefined;
+      if (status !== undefined && status !== "PENDING" && status !== "SUCCEEDED" && status !== "FAILED")
         throw new UsageError("--status is pending, succeeded or failed.");
       const limit = wholeNumber(values, "limit");
       return api.webhooks.deliveries.query({
         ...endpoint(),
         ...(status ? { status } : {}),
-        ...(values.event ? { eventType: values.event } : {}),
+        ...(values.event ? { eventType: /** @type {EventTypes[number]} */ (values.event) } : {}),
         ...(values.cursor ? { cursor: values.cursor } : {}),
         ...(limit === undefined ? {} : { limit }),
       });

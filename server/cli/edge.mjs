@@ -4,6 +4,19 @@
 // with X-Request-Id. Plain JavaScript (the launcher runs before anything is compiled); the
 // codes and statuses are the ones of server/errors.ts, which server/cli/edge.test.ts checks.
 import { randomUUID, timingSafeEqual } from "node:crypto";
+import { shared } from "./contract.mjs";
+
+/**
+ * @typedef {import("node:http").IncomingMessage} Request
+ * @typedef {import("node:http").ServerResponse<Request>} Response
+ * @typedef {import("node:stream").Duplex} Socket
+ * @typedef {keyof typeof EDGE_ERRORS} EdgeCode
+ * @typedef {{ status: number, code: string, message: string, allow?: string, issues?: { path: string, message: string }[] }} Answer
+ * @typedef {{ socket?: { remoteAddress?: string | undefined }, rawHeaders?: string[], headers: import("node:http").IncomingHttpHeaders }} Caller
+ *   What isLocalProbe and observerRefusal read of a request.
+ * @typedef {Caller & Pick<Request, "method" | "url" | "httpVersionMajor" | "httpVersionMinor">} Guarded
+ *   What guardRequest reads (and rewrites) of a request.
+ */
 
 /** Methods Next's route handlers serve; any other one under /api is a 405 from the route itself. */
 const ROUTED_METHODS = new Set(["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"]);
@@ -16,8 +29,7 @@ const ALLOW_ANY_ROUTE = "GET, POST, PUT, PATCH, DELETE, OPTIONS";
  * route compares, so an app served without this launcher never shows the details.
  */
 export const OBSERVER_HEADER = "x-gb-observer";
-const observerHolder = globalThis;
-observerHolder.__gameBackendObserverKey ??= randomUUID();
+shared.__gameBackendObserverKey ??= randomUUID();
 const LOOPBACK = new Set(["127.0.0.1", "::1", "::ffff:127.0.0.1"]);
 /** Headers a reverse proxy adds; a request carrying one was relayed, whatever the socket's address. */
 const PROXY_HEADERS = new Set(["x-forwarded-for", "forwarded", "x-real-ip", "via", "x-forwarded-host", "x-forwarded-proto"]);
@@ -27,6 +39,7 @@ const PROXY_HEADERS = new Set(["x-forwarded-for", "forwarded", "x-real-ip", "via
  * request carries none of the headers a proxy adds, as received (rawHeaders: the launcher
  * rewrites X-Forwarded-For in req.headers). A reverse proxy on the same host connects from
  * loopback too; its forwarding header tells it apart.
+ * @param {Caller} req
  */
 export function isLocalProbe(req) {
   if (!LOOPBACK.has(req.socket?.remoteAddress ?? "")) return false;
@@ -38,8 +51,11 @@ export function isLocalProbe(req) {
  * May the caller see the instance's internals (/api/metrics, /api/health's full report)?
  * METRICS_TOKEN set: its bearer token only. Unset: local probes only (isLocalProbe). Answers
  * null, or the refusal's code.
+ * @param {Caller} req
+ * @param {string | undefined} token
+ * @returns {"MISSING_TOKEN" | "INVALID_TOKEN" | null}
  */
-export function observerRefusal(req, token = process.env.METRICS_TOKEN) {
+export function observerRefusal(req, token = metricsToken) {
   if (!token) return isLocalProbe(req) ? null : "MISSING_TOKEN";
   const header = req.headers.authorization ?? "";
   if (!header.startsWith("Bearer ")) return "MISSING_TOKEN";
@@ -47,6 +63,13 @@ export function observerRefusal(req, token = process.env.METRICS_TOKEN) {
   const expected = Buffer.from(token);
   return presented.length === expected.length && timingSafeEqual(presented, expected) ? null : "INVALID_TOKEN";
 }
+/** METRICS_TOKEN, set by the launcher (configureEdge) from its parsed environment. */
+let metricsToken = /** @type {string | undefined} */ (undefined);
+/** @param {{ METRICS_TOKEN?: string | undefined }} env */
+export function configureEdge(env) {
+  metricsToken = env.METRICS_TOKEN;
+}
+
 const SANE_REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
 export const EDGE_ERRORS = {
@@ -59,15 +82,25 @@ export const EDGE_ERRORS = {
   REQUEST_HEADER_FIELDS_TOO_LARGE: 431,
 };
 
+/** @param {import("node:http").IncomingHttpHeaders | undefined} headers */
 function requestId(headers) {
   const incoming = headers?.["x-request-id"];
   return typeof incoming === "string" && SANE_REQUEST_ID.test(incoming) ? incoming : randomUUID();
 }
 
+/**
+ * @param {string} code
+ * @param {string} message
+ * @param {Record<string, unknown>} [details]
+ */
 function errorBody(code, message, details = {}) {
   return JSON.stringify({ error: { code, message, details } });
 }
 
+/**
+ * @param {string} id
+ * @param {Record<string, string | number>} [extra]
+ */
 function headersFor(id, extra = {}) {
   return {
     "Content-Type": "application/json; charset=utf-8",
@@ -80,11 +113,25 @@ function headersFor(id, extra = {}) {
   };
 }
 
-/** An answer in the API's error shape, written by the launcher itself (codes: EDGE_ERRORS). */
+/**
+ * An answer in the API's error shape, written by the launcher itself (codes: EDGE_ERRORS).
+ * @param {Response} res
+ * @param {EdgeCode} code
+ * @param {string} message
+ * @param {Record<string, string>} [extra]
+ */
 export function replyError(res, code, message, extra) {
   reply(res, EDGE_ERRORS[code], code, message, {}, extra);
 }
 
+/**
+ * @param {Response} res
+ * @param {number} status
+ * @param {EdgeCode} code
+ * @param {string} message
+ * @param {Record<string, unknown>} [details]
+ * @param {Record<string, string>} [extra]
+ */
 function reply(res, status, code, message, details, extra) {
   const body = errorBody(code, message, details);
   res.writeHead(status, { ...headersFor(requestId(res.req?.headers), extra), "Content-Length": Buffer.byteLength(body) });
@@ -92,6 +139,7 @@ function reply(res, status, code, message, details, extra) {
 }
 
 /** True when every %XX escape decodes and the result is UTF-8 (`%E0%A4%A`, `%ZZ`, `%C0%AE` are not). */
+/** @param {string} path */
 function decodesCleanly(path) {
   try {
     decodeURIComponent(path);
@@ -102,6 +150,7 @@ function decodesCleanly(path) {
 }
 
 /** `/api` or `/api/…` in any case, without allocating (the launcher runs this on every request). */
+/** @param {string} path */
 function isApiPath(path) {
   if (path.length < 4 || path.charCodeAt(0) !== 47) return false;
   // `| 32` lower-cases ASCII letters; of all characters only "A" and "a" give 97 ("a"), and so on.
@@ -112,6 +161,7 @@ function isApiPath(path) {
 /**
  * The path Next routes: it redirects (308) paths with `//` or `\` to the collapsed one and
  * resolves dot segments (also `%2e`), so `/docs/../API` reaches `/API`. Only called on such paths.
+ * @param {string} path
  */
 function routedPath(path) {
   try {
@@ -124,6 +174,8 @@ function routedPath(path) {
 /**
  * Rewrites the request in place for Next, or answers it. Returns true when answered. Costs a
  * few string scans on ordinary requests.
+ * @param {Guarded} req
+ * @param {Response} res
  */
 export function guardRequest(req, res) {
   if (req.headers.host === undefined && req.httpVersionMinor === 1 && req.httpVersionMajor === 1) {
@@ -149,7 +201,7 @@ export function guardRequest(req, res) {
   if (Object.hasOwn(req.headers, OBSERVER_HEADER)) delete req.headers[OBSERVER_HEADER];
   const query = url.indexOf("?");
   const path = query === -1 ? url : url.slice(0, query);
-  if (path === "/api/health" && observerRefusal(req) === null) req.headers[OBSERVER_HEADER] = observerHolder.__gameBackendObserverKey;
+  if (path === "/api/health" && observerRefusal(req) === null) req.headers[OBSERVER_HEADER] = shared.__gameBackendObserverKey;
   const escaped = path.includes("%");
   if (escaped && !decodesCleanly(path)) {
     const issues = [{ path: "path", message: "Malformed percent-encoding (each % must start a valid UTF-8 escape)." }];
@@ -175,7 +227,7 @@ export function guardRequest(req, res) {
     reply(res, 404, "NOT_FOUND", `No route for ${req.method} ${routed}.`);
     return true;
   }
-  if (!ROUTED_METHODS.has(req.method)) {
+  if (!ROUTED_METHODS.has(req.method ?? "")) {
     if (!api) {
       reply(
         res,
@@ -194,7 +246,11 @@ export function guardRequest(req, res) {
   return false;
 }
 
-/** What a parser error becomes; null when nothing should be written. */
+/**
+ * What a parser error becomes; null when nothing should be written.
+ * @param {{ code?: string, reason?: string }} error
+ * @returns {Answer | null}
+ */
 export function clientErrorAnswer(error) {
   switch (error.code) {
     case "ECONNRESET":
@@ -224,7 +280,12 @@ const REASONS = new Map([
   [431, "Request Header Fields Too Large"],
 ]);
 
-/** Writes a whole JSON error answer on a socket no ServerResponse owns, then closes it. */
+/**
+ * Writes a whole JSON error answer on a socket no ServerResponse owns, then closes it.
+ * @param {Socket} socket
+ * @param {Answer} answer
+ * @param {string} id
+ */
 function writeAnswer(socket, answer, id) {
   const details = answer.issues ? { issues: answer.issues } : answer.allow ? { allow: answer.allow.split(", ") } : {};
   const body = errorBody(answer.code, answer.message, details);
@@ -240,13 +301,18 @@ function writeAnswer(socket, answer, id) {
 }
 
 /** Sockets whose parser error is answered once the answer in progress has left. */
-const answerAfterPending = new WeakSet();
+const answerAfterPending = /** @type {WeakSet<Socket>} */ (new WeakSet());
 
-/** server.on("clientError"): answer in the JSON shape while the socket still takes a write, then close. */
+/**
+ * server.on("clientError"): answer in the JSON shape while the socket still takes a write, then close.
+ * @param {Error & { code?: string, reason?: string }} error
+ * @param {Socket} socket
+ */
 export function answerClientError(error, socket) {
   if (answerAfterPending.has(socket)) return;
   const answer = clientErrorAnswer(error);
-  const pending = socket._httpMessage;
+  // Node's own (undocumented) link from a socket to the response being written on it.
+  const pending = /** @type {Socket & { _httpMessage?: Response | null }} */ (socket)._httpMessage;
   if (answer && socket.writable && pending && !pending.headersSent && pending.req?.complete) {
     // Bytes after a complete request (pipelined, or a Content-Length shorter than the body)
     // did not parse while that request is still being served. Node's default (and this
@@ -268,7 +334,11 @@ export function answerClientError(error, socket) {
   socket.destroy();
 }
 
-/** server.on("connect"): no tunnels here. Without this listener Node closes the socket silently. */
+/**
+ * server.on("connect"): no tunnels here. Without this listener Node closes the socket silently.
+ * @param {Request} req
+ * @param {Socket} socket
+ */
 export function answerConnect(req, socket) {
   // Node leaves a socket handed to "connect" or "upgrade" without an error listener.
   socket.on("error", () => socket.destroy());
@@ -276,7 +346,11 @@ export function answerConnect(req, socket) {
   writeAnswer(socket, answer, requestId(req.headers));
 }
 
-/** server.on("upgrade") in development, for upgrades other than Next's hot reload: none is served. */
+/**
+ * server.on("upgrade") in development, for upgrades other than Next's hot reload: none is served.
+ * @param {Request} req
+ * @param {Socket} socket
+ */
 export function answerUpgrade(req, socket) {
   socket.on("error", () => socket.destroy());
   const answer = {

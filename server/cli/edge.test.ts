@@ -1,3 +1,4 @@
+import type { IncomingMessage, ServerResponse } from "node:http";
 import { describe, expect, it } from "vitest";
 import { ERRORS } from "../errors";
 import { clientErrorAnswer, EDGE_ERRORS, guardRequest, OBSERVER_HEADER } from "./edge.mjs";
@@ -31,7 +32,8 @@ describe("the launcher's own answers", () => {
         rawHeaders,
         headers,
       };
-      expect(guardRequest(req, {})).toBe(false);
+      // Nothing is answered on this path: the response is never touched.
+      expect(guardRequest(req, {} as ServerResponse<IncomingMessage>)).toBe(false);
       return headers[OBSERVER_HEADER];
     };
     const key = (globalThis as { __gameBackendObserverKey?: string }).__gameBackendObserverKey;

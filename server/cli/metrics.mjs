@@ -10,13 +10,32 @@ import client from "prom-client";
 import { logger } from "../log.mjs";
 import { observerRefusal, replyError } from "./edge.mjs";
 
+/**
+ * The launcher's own IPC for scrapes (worker → primary → worker), beside prom-client's.
+ * @typedef {{ type: typeof REQUEST, id: number }} ScrapeRequest
+ * @typedef {{ type: typeof ANSWER, id: number, text?: string, error?: string }} ScrapeAnswer
+ * @typedef {import("node:http").IncomingMessage} Request
+ * @typedef {import("node:http").ServerResponse<Request>} Response
+ */
 const REQUEST = "gb:metrics-request";
 const ANSWER = "gb:metrics-answer";
 
-/** In a worker or the single process: default process metrics, the in-flight gauge, the scrape endpoint. */
-export function workerMetrics({ clustered }) {
+/**
+ * @param {unknown} message
+ * @param {string} type
+ * @returns {boolean}
+ */
+const isOfType = (message, type) =>
+  typeof message === "object" && message !== null && /** @type {{ type?: unknown }} */ (message).type === type;
+
+/**
+ * In a worker or the single process: default process metrics, the in-flight gauge, the scrape endpoint.
+ * @param {{ clustered: boolean, enabled: boolean }} options `enabled`: METRICS is not `off`.
+ * @returns {{ track(res: Response): void, serve(req: Request, res: Response): boolean }}
+ */
+export function workerMetrics({ clustered, enabled }) {
   // METRICS=off: nothing recorded, and /api/metrics is left to the app (its JSON 404).
-  if (process.env.METRICS === "off") return { track() {}, serve: () => false };
+  if (!enabled) return { track() {}, serve: () => false };
   client.collectDefaultMetrics({ eventLoopMonitoringPrecision: 20 });
   // Gauges whose names end in _total (promtool check metrics refuses them); the per-type
   // nodejs_active_handles / _requests / _resources beside them carry the same numbers.
@@ -27,17 +46,20 @@ export function workerMetrics({ clustered }) {
     name: "gb_http_requests_in_flight",
     help: "HTTP requests received and not yet answered (every path, the launcher's own answers included).",
   });
+  /** @type {Map<number, (answer: ScrapeAnswer) => void>} */
   const pending = new Map();
   let nextId = 0;
   if (clustered) {
     // Constructing one installs prom-client's worker side: it answers the primary's collection requests.
     new client.AggregatorRegistry();
-    process.on("message", (message) => {
-      if (message?.type !== ANSWER) return;
-      pending.get(message.id)?.(message);
-      pending.delete(message.id);
+    process.on("message", (/** @type {unknown} */ message) => {
+      if (!isOfType(message, ANSWER)) return;
+      const answer = /** @type {ScrapeAnswer} */ (message);
+      pending.get(answer.id)?.(answer);
+      pending.delete(answer.id);
     });
   }
+  /** @returns {Promise<string>} */
   const collect = () => {
     if (!clustered) return client.register.metrics();
     return new Promise((resolve, reject) => {
@@ -49,9 +71,11 @@ export function workerMetrics({ clustered }) {
       pending.set(id, (answer) => {
         clearTimeout(timer);
         if (answer.error) reject(new Error(answer.error));
-        else resolve(answer.text);
+        else resolve(answer.text ?? "");
       });
-      process.send?.({ type: REQUEST, id });
+      /** @type {ScrapeRequest} */
+      const request = { type: REQUEST, id };
+      process.send?.(request, undefined, {}, () => {});
     });
   };
   return {
@@ -108,13 +132,15 @@ export const refusalOf = observerRefusal;
 /** In the primary: answers a worker's scrape with every worker's metrics, aggregated. */
 export function primaryMetrics() {
   const aggregator = new client.AggregatorRegistry();
-  cluster.on("message", (worker, message) => {
-    if (message?.type !== REQUEST) return;
+  cluster.on("message", (worker, /** @type {unknown} */ message) => {
+    if (!isOfType(message, REQUEST)) return;
+    const { id } = /** @type {ScrapeRequest} */ (message);
     // With a callback: a channel that closed meanwhile (the worker died) is not an 'error' event.
-    const send = (answer) => worker.isConnected() && worker.send({ type: ANSWER, id: message.id, ...answer }, undefined, {}, () => {});
+    /** @param {{ text: string } | { error: string }} answer */
+    const send = (answer) => worker.isConnected() && worker.send({ type: ANSWER, id, ...answer }, undefined, {}, () => {});
     aggregator.clusterMetrics().then(
       (text) => send({ text }),
-      (error) => send({ error: String(error?.message ?? error) }),
+      (/** @type {unknown} */ error) => send({ error: error instanceof Error ? error.message : String(error) }),
     );
   });
 }

@@ -8,11 +8,14 @@ import path from "node:path";
  * Two launchers sharing a data directory may start at once: the file appears whole or not at all
  * (written beside it, then linked into place), and the first one to link it wins, so both run
  * with the same secrets.
+ * @param {string} dataDir
+ * @returns {{ jwtSecret: string, postgresPassword: string }}
  */
 export function loadSecrets(dataDir) {
   const file = path.join(dataDir, "secrets.json");
   for (;;) {
     const existed = existsSync(file);
+    /** @type {Record<string, unknown>} */
     const secrets = existed ? JSON.parse(readFileSync(file, "utf8")) : {};
     let changed = false;
     for (const name of ["jwtSecret", "postgresPassword"]) {
@@ -21,15 +24,15 @@ export function loadSecrets(dataDir) {
         changed = true;
       }
     }
-    if (!changed) return secrets;
+    if (!changed) return /** @type {{ jwtSecret: string, postgresPassword: string }} */ (secrets);
     const draft = `${file}.${process.pid}.tmp`;
     writeFileSync(draft, `${JSON.stringify(secrets, null, 2)}\n`, { mode: 0o600 });
     try {
       if (existed) renameSync(draft, file);
       else linkSync(draft, file);
-      return secrets;
+      return /** @type {{ jwtSecret: string, postgresPassword: string }} */ (secrets);
     } catch (error) {
-      if (error?.code !== "EEXIST") throw error;
+      if (/** @type {NodeJS.ErrnoException} */ (error).code !== "EEXIST") throw error;
     } finally {
       rmSync(draft, { force: true });
     }

