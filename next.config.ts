@@ -3,7 +3,7 @@ import { docsSecurityHeaders } from "./server/http/security-headers";
 
 const nextConfig: NextConfig = {
   // Native modules and packages that locate files at run time stay outside the bundle; prom-client
-  // too, so the launcher and every route share its one registry (server/cli/metrics.mjs); pino and
+  // too, so the launcher and every route share its one registry (server/cli/cluster-metrics.mjs); pino and
   // OpenTelemetry likewise (one logger, one tracer provider per process).
   serverExternalPackages: [
     "argon2",

@@ -1,4 +1,5 @@
 import cluster from "node:cluster";
+import { env } from "./env";
 import {
   BROADCAST_ANSWER_MARGIN_MS,
   BROADCAST_WAIT_MS,
@@ -7,8 +8,7 @@ import {
   type PrimaryRequest,
   shared,
   type WorkerMessage,
-} from "./cli/contract.mjs";
-import { env } from "./env";
+} from "./launcher-contract.mjs";
 import { logger } from "./log";
 
 /**
@@ -26,7 +26,7 @@ import { logger } from "./log";
  * reads (Next runs in the launcher's process and realm): it runs them and acknowledges every
  * broadcast, also in a worker where no module has registered a handler yet (nothing is cached
  * there), so a sibling never waits for a worker that has not loaded this module. The names and
- * message shapes both sides use are in server/cli/contract.mjs.
+ * message shapes both sides use are in server/launcher-contract.mjs.
  */
 type Pending = { resolve: (value: unknown) => void; reject: (error: Error) => void; timer: NodeJS.Timeout };
 type State = { nextId: number; pending: Map<number, Pending> };

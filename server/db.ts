@@ -2,9 +2,9 @@ import "server-only";
 import { AsyncLocalStorage } from "node:async_hooks";
 import { PrismaPg } from "@prisma/adapter-pg";
 import pg from "pg";
-import { shared } from "./cli/contract.mjs";
 import { env } from "./env";
 import { Prisma, PrismaClient } from "./generated/prisma/client";
+import { shared } from "./launcher-contract.mjs";
 import { logger } from "./log";
 import { watchPool } from "./metrics";
 
@@ -17,7 +17,7 @@ type TransactionStore = AsyncLocalStorage<TransactionState>;
 
 // One pool per process, kept on globalThis so dev hot reload and separately bundled
 // entry points (instrumentation, route handlers) share it.
-// The launcher closes the pool on stop (server/cli/contract.mjs names it).
+// The launcher closes the pool on stop (server/launcher-contract.mjs names it).
 const holder = shared as typeof shared & {
   __gameBackendDb?: Db;
   __gameBackendTransaction?: TransactionStore;

@@ -3,7 +3,7 @@ import client from "prom-client";
 /**
  * The app's Prometheus metrics (docs/operating/observability.md lists them with their labels).
  * prom-client is a server external package: one module, one default registry per process, which
- * the launcher serves at /api/metrics (server/cli/metrics.mjs) and sums across workers. Next may
+ * the launcher serves at /api/metrics (server/cli/cluster-metrics.mjs) and sums across workers. Next may
  * load this file once per route bundle, so each metric is created once per process and found by
  * name afterwards. Labels are bounded: a route is the endpoint's pattern, never a raw path.
  */

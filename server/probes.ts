@@ -1,6 +1,6 @@
 import packageJson from "../package.json";
-import { shared } from "./cli/contract.mjs";
 import { pool } from "./db";
+import { shared } from "./launcher-contract.mjs";
 import { limiterKind, limiterStats, pingStore } from "./ratelimit";
 
 /**
@@ -51,7 +51,7 @@ export async function checkHealth(): Promise<Health> {
   };
 }
 
-// Set by the launcher (server/cli/contract.mjs): draining on stop, and the observer key it sends on /api/health.
+// Set by the launcher (server/launcher-contract.mjs): draining on stop, and the observer key it sends on /api/health.
 const holder = shared;
 
 /** Set by the launcher (server/cli/edge.mjs) on /api/health for callers who may see the full report. */

@@ -1,7 +1,7 @@
 import PgBoss from "pg-boss";
-import { shared } from "./cli/contract.mjs";
 import { outsideTransaction, pool } from "./db";
 import { env } from "./env";
+import { shared } from "./launcher-contract.mjs";
 import { logger } from "./log";
 
 /**

@@ -1,7 +1,7 @@
 import { IORedisInstrumentation } from "@opentelemetry/instrumentation-ioredis";
 import { PgInstrumentation } from "@opentelemetry/instrumentation-pg";
 import { NodeSDK } from "@opentelemetry/sdk-node";
-import { shared } from "./cli/contract.mjs";
+import { shared } from "./launcher-contract.mjs";
 import { logger } from "./log";
 import { markTracingStarted } from "./tracing";
 
@@ -18,7 +18,7 @@ export function tracingConfigured(): boolean {
   return Boolean(endpoint) && process.env.OTEL_SDK_DISABLED !== "true";
 }
 
-// The launcher flushes it on stop (server/cli/contract.mjs).
+// The launcher flushes it on stop (server/launcher-contract.mjs).
 const holder = shared as typeof shared & { __gameBackendOtel?: NodeSDK };
 
 export function startTracing(): void {

@@ -5,7 +5,7 @@ import { anonymousPlayer, makeProject } from "../support/fixtures";
 /**
  * GET /api/metrics on the suite's app, which runs without METRICS_TOKEN and answers its loopback
  * callers: the Prometheus text format and the counters the request path keeps. Who is refused:
- * server/cli/metrics.test.ts; two workers, the token and Prometheus itself: e2e/api/cluster.test.ts.
+ * server/cli/cluster-metrics.test.ts; two workers, the token and Prometheus itself: e2e/api/cluster.test.ts.
  */
 const scrape = async (base = baseUrl()) => fetch(`${base}/api/metrics`);
 

@@ -4,7 +4,7 @@
 // with X-Request-Id. Plain JavaScript (the launcher runs before anything is compiled); the
 // codes and statuses are the ones of server/errors.ts, which server/cli/edge.test.ts checks.
 import { randomUUID, timingSafeEqual } from "node:crypto";
-import { shared } from "./contract.mjs";
+import { shared } from "../launcher-contract.mjs";
 
 /**
  * @typedef {import("node:http").IncomingMessage} Request

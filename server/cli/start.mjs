@@ -16,11 +16,11 @@ import { createServer as createTcpServer } from "node:net";
 import { availableParallelism } from "node:os";
 import path from "node:path";
 import { parseEnv, ZLauncherEnv } from "../env-schema.mjs";
+import { FixedWindowCounters } from "../fixed-window.mjs";
+import { BROADCAST_WAIT_MS, isPrimaryMessage, isWorkerMessage, shared } from "../launcher-contract.mjs";
 import { logger } from "../log.mjs";
-import { FixedWindowCounters } from "../ratelimit/fixed-window.mjs";
-import { BROADCAST_WAIT_MS, isPrimaryMessage, isWorkerMessage, shared } from "./contract.mjs";
+import { primaryMetrics, workerMetrics } from "./cluster-metrics.mjs";
 import { answerClientError, answerConnect, answerUpgrade, configureEdge, guardRequest } from "./edge.mjs";
-import { primaryMetrics, workerMetrics } from "./metrics.mjs";
 import { loadSecrets } from "./secrets.mjs";
 import { waitUntilHealthy } from "./startup-health.mjs";
 
@@ -86,7 +86,7 @@ function announceReady(message) {
   if (cluster.isWorker || !process.connected) return;
   // Lines are written asynchronously: flush them first, so a parent that reads the output on
   // "ready" finds every startup line (the ready line, warnings about the configuration) in it.
-  /** @type {import("./contract.mjs").LauncherMessage} */
+  /** @type {import("../launcher-contract.mjs").LauncherMessage} */
   const ready = { gb: "launcher-ready" };
   launcher().flush(() => process.send?.(ready, undefined, {}, () => {}));
 }
@@ -702,7 +702,7 @@ async function runPrimary({ workers, embedded, publicUrl }) {
   /**
    * Worker.send without a callback turns a closed channel (a worker dying) into an 'error' that ends this process.
    * @param {Worker} worker
-   * @param {import("./contract.mjs").PrimaryMessage} message
+   * @param {import("../launcher-contract.mjs").PrimaryMessage} message
    */
   const send = (worker, message) => {
     if (worker.isConnected()) worker.send(message, undefined, {}, () => {});
@@ -710,7 +710,7 @@ async function runPrimary({ workers, embedded, publicUrl }) {
 
   /**
    * @param {Worker} worker
-   * @param {import("./contract.mjs").WorkerMessage & { gb: "request" }} m
+   * @param {import("../launcher-contract.mjs").WorkerMessage & { gb: "request" }} m
    */
   function answer(worker, m) {
     if (m.op === "ratelimit") {
@@ -876,7 +876,7 @@ async function runPrimary({ workers, embedded, publicUrl }) {
 async function runWorker() {
   const port = config.PORT;
   const hostname = config.HOST;
-  /** @param {import("./contract.mjs").WorkerMessage} message */
+  /** @param {import("../launcher-contract.mjs").WorkerMessage} message */
   const tell = (message) => {
     if (process.connected) process.send?.(message, undefined, {}, () => {});
   };

@@ -2,7 +2,7 @@ import { createHash } from "node:crypto";
 import { Redis as UpstashRedis } from "@upstash/redis";
 import { Redis as IoRedis } from "ioredis";
 import { inWorker, requestPrimary } from "../cluster";
-import { FixedWindowCounters, type ScriptKind, scriptKind } from "./fixed-window.mjs";
+import { FixedWindowCounters, type ScriptKind, scriptKind } from "../fixed-window.mjs";
 
 /**
  * The three stores @upstash/ratelimit can run on here. The library calls `evalsha`, then `eval`
@@ -59,7 +59,7 @@ export class IoRedisStore implements ScriptStore {
 
 /**
  * In-process store for a single process without Redis: the same fixed-window algorithm the
- * library's Lua scripts run (server/ratelimit/fixed-window.mjs).
+ * library's Lua scripts run (server/fixed-window.mjs).
  */
 export class MemoryStore implements ScriptStore {
   private readonly counters = new FixedWindowCounters();

@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import { Ratelimit } from "@upstash/ratelimit";
 import { expect, it } from "vitest";
 import { FixedWindowCounters } from "./fixed-window.mjs";
-import { MemoryStore } from "./stores";
+import { MemoryStore } from "./ratelimit/stores";
 
 type Redis = ConstructorParameters<typeof Ratelimit>[0]["redis"];
 

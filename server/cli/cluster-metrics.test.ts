@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { refusalOf } from "./metrics.mjs";
+import { refusalOf } from "./cluster-metrics.mjs";
 
 /** Who may scrape /api/metrics: the launcher decides from the socket's address and the Authorization header. */
 const req = (remoteAddress: string, headers: Record<string, string> = {}) => ({ socket: { remoteAddress }, headers });
