@@ -127,7 +127,7 @@ describe("dashboard leaderboards", () => {
 });
 
 describe("dashboard economy", () => {
-  it("definitions: create, edit; a referenced currency or item refuses deletion with IN_USE naming the purchases; all audited", async () => {
+  it("definitions: create, edit; a referenced currency or item refuses deletion with IN_USE (the currency naming the purchase); the creates and the edit audited, the refused deletes not; a viewer's create and delete FORBIDDEN", async () => {
     const { projectId } = project;
     await admin.economy.createCurrency({ projectId, currency: { id: "coins", name: "Coins", initialBalance: 10 } });
     await admin.economy.createItem({ projectId, item: { id: "sword", name: "Sword", maxStack: 5 } });
@@ -151,7 +151,7 @@ describe("dashboard economy", () => {
     expect(await audits(projectId, "economy.currency.delete")).toHaveLength(0);
     const [update] = await audits(projectId, "economy.currency.update");
     expect(update).toMatchObject({ before: { name: "Coins" }, after: { name: "Gold coins" } });
-    expect(await audits(projectId, "economy.purchase.create")).toHaveLength(1);
+    for (const kind of ["currency", "item", "purchase"]) expect(await audits(projectId, `economy.${kind}.create`)).toHaveLength(1);
     expect(await trpcRefusal(viewer.economy.createCurrency({ projectId, currency: { id: "gems", name: "Gems" } }))).toMatchObject({
       code: "FORBIDDEN",
     });

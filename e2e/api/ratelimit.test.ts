@@ -286,7 +286,7 @@ function behaviourSuite(name: string, base: () => string) {
       expect(consumed).toBeLessThanOrEqual(90 + 1 + 1 + (await failOpenCount(base())) - failOpenBefore);
     }, 30_000);
 
-    it("200 players behind one NAT address all sign in within a minute on a Pro project", async () => {
+    it("200 players behind one NAT address all sign in on a Pro project (its IP share: 300 a window)", async () => {
       // IP share 300: 200 fit even in one window (the test needs no window of its own).
       const project = await makeProject({ plan: "PRO" });
       const ip = uniqueIp();
