@@ -29,7 +29,15 @@ export default defineConfig({
     projects: [
       {
         resolve: { alias },
-        test: { name: "unit", include: ["server/**/*.test.ts", "components/**/*.test.ts"], setupFiles: ["e2e/support/unit-env.ts"] },
+        test: {
+          name: "unit",
+          include: ["server/**/*.test.ts", "components/**/*.test.ts"],
+          setupFiles: ["e2e/support/unit-env.ts"],
+          // A project does not inherit the root's timeouts: without these a unit test got vitest's 5 s,
+          // which the rank-bucket test (hundreds of statements on a scratch database) ran past under load.
+          testTimeout: 30_000,
+          hookTimeout: 120_000,
+        },
       },
       {
         resolve: { alias },

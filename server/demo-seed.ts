@@ -7,6 +7,7 @@ import { env } from "./env";
 import { holdMigrationLock } from "./migrate";
 import { hashPassword } from "./passwords";
 import { createCurrency, createItem, createPurchase } from "./services/economy/definitions";
+import type { CurrencyInput, ItemInput, PurchaseInput } from "./services/economy/schemas";
 import { createLeaderboard } from "./services/leaderboards/definitions";
 import type { CreateLeaderboard } from "./services/leaderboards/schemas";
 import { createApiKey, createProject } from "./services/projects";
@@ -111,34 +112,29 @@ async function seedAll(baseUrl: string): Promise<DemoFile> {
 }
 
 /**
- * coins (client-writable), gems (server only), a sword and a potion, and three purchases; the
- * sample game at /play drinks a potion through `drink-potion` (costs one, gives nothing), so the
- * ledger shows every potion used.
+ * The demo game's economy: coins (client-writable), gems (server only), a sword and a potion, and
+ * three purchases; the sample game at /play drinks a potion through `drink-potion` (costs one,
+ * gives nothing), so the ledger shows every potion used. Tests and fixtures read prices and
+ * balances from here, so they follow the seed when it changes.
  */
-export async function seedDemoEconomy(projectId: string): Promise<void> {
-  await createCurrency({
-    projectId,
-    input: { id: "coins", name: "Coins", initialBalance: 100, maxBalance: 1_000_000, clientWritable: true },
-  });
-  await createCurrency({ projectId, input: { id: "gems", name: "Gems", initialBalance: 0, clientWritable: false } });
-  await createItem({ projectId, input: { id: "sword", name: "Sword" } });
-  await createItem({ projectId, input: { id: "potion", name: "Potion" } });
-  await createPurchase({
-    projectId,
-    input: {
+export const DEMO_ECONOMY = {
+  currencies: {
+    coins: { id: "coins", name: "Coins", initialBalance: 100, maxBalance: 1_000_000, clientWritable: true },
+    gems: { id: "gems", name: "Gems", initialBalance: 0, clientWritable: false },
+  },
+  items: {
+    sword: { id: "sword", name: "Sword" },
+    potion: { id: "potion", name: "Potion" },
+  },
+  purchases: {
+    buyPotion: {
       id: "buy-potion",
       name: "Buy a potion",
       costs: [{ currencyId: "coins", amount: 10 }],
       rewards: [{ itemId: "potion", quantity: 1 }],
     },
-  });
-  await createPurchase({
-    projectId,
-    input: { id: "drink-potion", name: "Drink a potion", costs: [{ itemId: "potion", quantity: 1 }], rewards: [] },
-  });
-  await createPurchase({
-    projectId,
-    input: {
+    drinkPotion: { id: "drink-potion", name: "Drink a potion", costs: [{ itemId: "potion", quantity: 1 }], rewards: [] },
+    buySword: {
       id: "buy-sword",
       name: "Buy a sword",
       costs: [
@@ -147,5 +143,17 @@ export async function seedDemoEconomy(projectId: string): Promise<void> {
       ],
       rewards: [{ itemId: "sword", quantity: 1 }],
     },
-  });
+  },
+} as const satisfies {
+  currencies: Record<string, CurrencyInput>;
+  items: Record<string, ItemInput>;
+  purchases: Record<string, PurchaseInput>;
+};
+
+/** Creates DEMO_ECONOMY in a project (the demo seed, and test fixtures shaped like the demo). */
+export async function seedDemoEconomy(projectId: string): Promise<void> {
+  for (const input of Object.values(DEMO_ECONOMY.currencies)) await createCurrency({ projectId, input });
+  for (const input of Object.values(DEMO_ECONOMY.items)) await createItem({ projectId, input });
+  for (const input of Object.values(DEMO_ECONOMY.purchases))
+    await createPurchase({ projectId, input: structuredClone(input) as PurchaseInput });
 }

@@ -1,10 +1,21 @@
 import { randomUUID } from "node:crypto";
 import { Ratelimit } from "@upstash/ratelimit";
-import { expect, it } from "vitest";
+import { afterEach, expect, it, vi } from "vitest";
 import { FixedWindowCounters } from "./fixed-window.mjs";
 import { MemoryStore } from "./ratelimit/stores";
 
 type Redis = ConstructorParameters<typeof Ratelimit>[0]["redis"];
+
+// The library's windows are aligned to the clock (floor(now / window)) and both it and the store
+// read Date.now(): a fake clock puts the calls where the test says, with no waiting and no window
+// boundary that a busy machine could cross between two calls.
+afterEach(() => {
+  vi.useRealTimers();
+});
+const fakeClockAt = (ms: number) => {
+  vi.useFakeTimers({ toFake: ["Date"] });
+  vi.setSystemTime(ms);
+};
 
 it("the in-process store runs the library's fixed window: the limit, then refusals, remaining counting down, a fresh window later", async () => {
   const limiter = new Ratelimit({
@@ -13,10 +24,7 @@ it("the in-process store runs the library's fixed window: the limit, then refusa
     prefix: `unit-fw-${randomUUID()}`,
     ephemeralCache: false,
   });
-  // The library's windows are aligned to the clock (floor(now / window)): start just after a
-  // boundary, so the calls below share one window even on a busy machine (a 1 s window that
-  // began mid-window crossed into the next one in CI).
-  await new Promise((r) => setTimeout(r, 3_000 - (Date.now() % 3_000) + 20));
+  fakeClockAt(1_800_000_000_000 + 20); // just after a boundary
   const answers: Awaited<ReturnType<Ratelimit["limit"]>>[] = [];
   for (let i = 0; i < 5; i++) answers.push(await limiter.limit("id"));
   expect(answers.map((a) => [a.success, a.remaining])).toEqual([
@@ -26,10 +34,13 @@ it("the in-process store runs the library's fixed window: the limit, then refusa
     [false, 0],
     [false, 0],
   ]);
+  expect(answers[0]?.reset).toBe(1_800_000_003_000);
+  vi.setSystemTime(1_800_000_002_990); // the last moment of the window
   expect((await limiter.getRemaining("id")).remaining).toBe(0);
-  await new Promise((r) => setTimeout(r, Math.max(0, (answers[0]?.reset ?? 0) - Date.now()) + 20));
+  expect((await limiter.limit("id")).success).toBe(false);
+  vi.setSystemTime(answers[0]?.reset ?? 0);
   expect((await limiter.limit("id")).remaining).toBe(2);
-}, 15_000); // up to two 3 s windows of waiting
+});
 
 it("a refund (negative rate) gives units back within the window", async () => {
   const limiter = new Ratelimit({
@@ -38,9 +49,7 @@ it("a refund (negative rate) gives units back within the window", async () => {
     prefix: `unit-fw-${randomUUID()}`,
     ephemeralCache: false,
   });
-  // Not in the last 2 s of a clock-aligned minute, where the calls could straddle two windows.
-  const left = 60_000 - (Date.now() % 60_000);
-  if (left < 2_000) await new Promise((r) => setTimeout(r, left + 20));
+  fakeClockAt(1_800_000_000_000 + 20);
   expect((await limiter.limit("id")).success).toBe(true);
   expect((await limiter.limit("id")).success).toBe(true);
   expect((await limiter.limit("id")).success).toBe(false);

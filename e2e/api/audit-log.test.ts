@@ -1,20 +1,10 @@
-import { randomBytes } from "node:crypto";
 import { beforeAll, describe, expect, it } from "vitest";
-import { pool, prisma } from "@/server/db";
-import type { MemberRole } from "@/server/generated/prisma/enums";
+import { pool } from "@/server/db";
 import type { SessionOperator } from "@/server/identity/operator";
-import { upsertOperator } from "@/server/services/operators";
-import { appRouter } from "@/server/trpc/router";
 import { anonymousPlayer, makeProject, type TestProject } from "../support/fixtures";
+import { caller, newOperator } from "../support/operators";
 
 /** The audit log's reading aids: filters by operator, action, target and time, and target names resolved per kind. */
-async function operatorWith(role: MemberRole, projectId: string): Promise<SessionOperator> {
-  const email = `audit-${randomBytes(4).toString("hex")}@studio.test`;
-  const created = await upsertOperator({ email, name: email, password: "a long operator passphrase 9" });
-  await prisma().projectMember.create({ data: { projectId, operatorId: created.id, role } });
-  return { ...created, isInstanceAdmin: false };
-}
-const as = (op: SessionOperator) => appRouter.createCaller({ operator: op, requestId: `req-${randomBytes(3).toString("hex")}` });
 
 let project: TestProject;
 let alice: SessionOperator;
@@ -23,20 +13,20 @@ let playerId: string;
 
 beforeAll(async () => {
   project = await makeProject();
-  alice = await operatorWith("OWNER", project.projectId);
-  bob = await operatorWith("ADMIN", project.projectId);
+  alice = await newOperator("OWNER", project.projectId);
+  bob = await newOperator("ADMIN", project.projectId);
   playerId = (await anonymousPlayer(project.clientKey)).playerId;
-  await as(alice).players.setDisplayName({ projectId: project.projectId, playerId, displayName: "Nova" });
-  await as(bob).players.ban({ projectId: project.projectId, playerId, reason: "spam" });
-  await as(alice).economy.createCurrency({ projectId: project.projectId, currency: { id: "coins", name: "Coins", initialBalance: 0 } });
-  await as(bob).leaderboards.create({
+  await caller(alice).players.setDisplayName({ projectId: project.projectId, playerId, displayName: "Nova" });
+  await caller(bob).players.ban({ projectId: project.projectId, playerId, reason: "spam" });
+  await caller(alice).economy.createCurrency({ projectId: project.projectId, currency: { id: "coins", name: "Coins", initialBalance: 0 } });
+  await caller(bob).leaderboards.create({
     projectId: project.projectId,
     board: { id: "weekly", name: "Weekly best", sortOrder: "desc", operator: "best" },
   });
 });
 
 const list = (op: SessionOperator, filters: Record<string, unknown> = {}) =>
-  as(op).audit.list({ projectId: project.projectId, limit: 50, ...filters });
+  caller(op).audit.list({ projectId: project.projectId, limit: 50, ...filters });
 
 describe("audit log filters", () => {
   it("by operator, by action prefix, by target and by time range", async () => {
@@ -47,7 +37,7 @@ describe("audit log filters", () => {
     expect((await list(alice, { to: new Date(Date.now() - 24 * 3_600_000).toISOString() })).entries).toEqual([]);
     const all = await list(alice, { from: new Date(Date.now() - 3_600_000).toISOString() });
     expect(all.entries.length).toBeGreaterThanOrEqual(4);
-    const operators = await as(alice).audit.operators({ projectId: project.projectId });
+    const operators = await caller(alice).audit.operators({ projectId: project.projectId });
     expect(operators.map((o) => o.email).sort()).toEqual([alice.email, bob.email].sort());
   });
 
@@ -63,11 +53,11 @@ describe("audit log filters", () => {
   });
 
   it("a webhook action's target is its endpoint, named by its description (its URL when it has none)", async () => {
-    const described = await as(alice).webhooks.create({
+    const described = await caller(alice).webhooks.create({
       projectId: project.projectId,
       endpoint: { url: "https://hooks.example.com/crm", description: "CRM", eventTypes: ["player.created"] },
     });
-    const bare = await as(alice).webhooks.create({
+    const bare = await caller(alice).webhooks.create({
       projectId: project.projectId,
       endpoint: { url: "https://hooks.example.com/bare", eventTypes: ["player.created"] },
     });
@@ -82,16 +72,18 @@ describe("audit log filters", () => {
   it("a board with rewards is created and edited by an audited command, its rewards in the audit entry", async () => {
     const rewards = [{ rank: 1, currencies: [{ id: "coins", amount: 5 }], items: [] }];
     const board = { id: "monthly", name: "Monthly", sortOrder: "desc", operator: "best", rewards } as const;
-    expect((await as(alice).leaderboards.create({ projectId: project.projectId, board })).rewards).toEqual(rewards);
+    expect((await caller(alice).leaderboards.create({ projectId: project.projectId, board })).rewards).toEqual(rewards);
     const patch = { rewards: [{ rank: 1, currencies: [{ id: "coins", amount: 7 }], items: [] }] };
-    expect((await as(alice).leaderboards.update({ projectId: project.projectId, id: "monthly", patch })).rewards).toEqual(patch.rewards);
+    expect((await caller(alice).leaderboards.update({ projectId: project.projectId, id: "monthly", patch })).rewards).toEqual(
+      patch.rewards,
+    );
     const { entries } = await list(alice, { target: "monthly" });
     expect(entries.map((e) => e.action)).toEqual(["leaderboard.update", "leaderboard.create"]);
   });
 
   it("another project's entries never appear, whatever the filters", async () => {
     const other = await makeProject();
-    const stranger = await operatorWith("OWNER", other.projectId);
-    expect((await as(stranger).audit.list({ projectId: other.projectId, limit: 50, target: playerId })).entries).toEqual([]);
+    const stranger = await newOperator("OWNER", other.projectId);
+    expect((await caller(stranger).audit.list({ projectId: other.projectId, limit: 50, target: playerId })).entries).toEqual([]);
   });
 });

@@ -10,10 +10,10 @@ import { createOperatorToken } from "@/server/identity/operator-tokens";
 import { createCurrency, createItem, createPurchase, updateItem } from "@/server/services/economy/definitions";
 import { upsertIdentityProvider } from "@/server/services/identity-providers";
 import { createLeaderboard } from "@/server/services/leaderboards/definitions";
-import { upsertOperator } from "@/server/services/operators";
 import { api, baseUrl } from "../support/api";
 import { cli } from "../support/cli";
 import { anonymousPlayer, makeProject, type TestProject } from "../support/fixtures";
+import { newOperatorWith } from "../support/operators";
 
 /**
  * Configuration as code over HTTP: export, dry run, apply through /api/trpc with operator access
@@ -64,16 +64,9 @@ const refused = async (call: Promise<{ data?: unknown; error?: TrpcError }>) => 
   return { code: error.data.code, appCode: error.data.appCode };
 };
 
-async function operatorWith(roles: Array<[string, "OWNER" | "ADMIN" | "VIEWER"]>, isInstanceAdmin = false) {
-  const email = `cfg-${randomBytes(4).toString("hex")}@studio.test`;
-  const op = await upsertOperator({ email, name: email, password: "a long operator passphrase 9", isInstanceAdmin });
-  for (const [projectId, role] of roles) await prisma().projectMember.create({ data: { projectId, operatorId: op.id, role } });
-  return { ...op, isInstanceAdmin };
-}
-
 let source: TestProject;
 let target: TestProject;
-let owner: Awaited<ReturnType<typeof operatorWith>>;
+let owner: Awaited<ReturnType<typeof newOperatorWith>>;
 let ownerToken: { id: string; token: string };
 
 beforeAll(async () => {
@@ -114,7 +107,7 @@ beforeAll(async () => {
     provider: { id: "studio", issuer: "https://id.studio.test", jwksUrl: "https://203.0.113.10/.well-known/jwks.json", audience: "game" },
     allowPrivateNetwork: false,
   });
-  owner = await operatorWith([
+  owner = await newOperatorWith([
     [source.projectId, "OWNER"],
     [target.projectId, "OWNER"],
   ]);
@@ -287,7 +280,7 @@ describe("concurrent imports", () => {
 
 describe("operator access tokens", () => {
   it("a viewer member cannot import even with an owner-role token (the lower role wins), but may export", async () => {
-    const viewer = await operatorWith([[target.projectId, "VIEWER"]]);
+    const viewer = await newOperatorWith([[target.projectId, "VIEWER"]]);
     const { token } = await createOperatorToken({ operator: viewer, name: "v", role: "OWNER", projectIds: null, instanceAdmin: false });
     const doc = await exportOf(token, target.projectId);
     expect(await refused(trpc(token, "mutation", "config.dryRun", { projectId: target.projectId, document: doc }))).toEqual({
@@ -418,7 +411,7 @@ describe("npm run admin (server/cli/admin.mjs) against the app", () => {
     expect(plan.stdout).toBe("");
     expect(JSON.parse(plan.stderr)).toMatchObject({ error: { code: "FORBIDDEN", httpStatus: 403 } });
 
-    const admin = await operatorWith([], true);
+    const admin = await newOperatorWith([], true);
     const adminToken = await createOperatorToken({ operator: admin, name: "ops", role: "OWNER", projectIds: null, instanceAdmin: true });
     const set = await cli(["plan", "set", "--project", projectId, "--plan", "enterprise", "--limit", "5000"], adminToken.token);
     expect(set.code, set.stderr).toBe(0);

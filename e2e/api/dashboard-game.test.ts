@@ -1,55 +1,33 @@
-import { randomBytes } from "node:crypto";
-import { TRPCError } from "@trpc/server";
 import { beforeAll, describe, expect, it } from "vitest";
 import { prisma } from "@/server/db";
 import type { SessionOperator } from "@/server/identity/operator";
 import { submitScore } from "@/server/services/leaderboards/entries";
-import { upsertOperator } from "@/server/services/operators";
-import { appRouter } from "@/server/trpc/router";
 import { api } from "../support/api";
 import { anonymousPlayer, makeProject, type TestPlayer, type TestProject } from "../support/fixtures";
+import { caller, newOperator, trpcRefusal } from "../support/operators";
 
 /**
  * The game-facing dashboard procedures (leaderboards, economy) called through tRPC's caller as
  * the browser reaches them: roles checked on the server, every change audited in its transaction.
  */
-async function operator(role: "OWNER" | "ADMIN" | "VIEWER" | null, projectId: string): Promise<SessionOperator> {
-  const email = `op-${randomBytes(4).toString("hex")}@studio.test`;
-  const created = await upsertOperator({ email, name: email, password: "a long operator passphrase 9" });
-  if (role) await prisma().projectMember.create({ data: { projectId, operatorId: created.id, role } });
-  return { ...created, isInstanceAdmin: false };
-}
-const as = (op: SessionOperator | null, requestId = `req-${randomBytes(3).toString("hex")}`) =>
-  appRouter.createCaller({ operator: op, requestId });
-
-async function refusal(call: Promise<unknown>): Promise<{ code: string; appCode: string; message: string }> {
-  try {
-    await call;
-  } catch (error) {
-    expect(error).toBeInstanceOf(TRPCError);
-    const trpc = error as TRPCError;
-    return { code: trpc.code, appCode: (trpc.cause as { code?: string } | undefined)?.code ?? "", message: trpc.message };
-  }
-  throw new Error("the call was not refused");
-}
 
 const audits = (projectId: string, action: string) =>
   prisma().auditEntry.findMany({ where: { projectId, action }, orderBy: { id: "asc" } });
 
 let project: TestProject;
 let players: TestPlayer[];
-let admin: ReturnType<typeof as>;
+let admin: ReturnType<typeof caller>;
 let adminOp: SessionOperator;
-let viewer: ReturnType<typeof as>;
-let stranger: ReturnType<typeof as>;
+let viewer: ReturnType<typeof caller>;
+let stranger: ReturnType<typeof caller>;
 
 beforeAll(async () => {
   project = await makeProject();
   players = await Promise.all([0, 1, 2].map(() => anonymousPlayer(project.clientKey)));
-  adminOp = await operator("ADMIN", project.projectId);
-  admin = as(adminOp, "req-game-admin");
-  viewer = as(await operator("VIEWER", project.projectId));
-  stranger = as(await operator(null, project.projectId));
+  adminOp = await newOperator("ADMIN", project.projectId);
+  admin = caller(adminOp, "req-game-admin");
+  viewer = caller(await newOperator("VIEWER", project.projectId));
+  stranger = caller(await newOperator(null, project.projectId));
   await admin.leaderboards.create({
     projectId: project.projectId,
     board: { id: "arena", name: "Arena", sortOrder: "desc", operator: "best", resetSchedule: "weekly" },
@@ -79,14 +57,16 @@ describe("dashboard leaderboards", () => {
     const byId = await viewer.leaderboards.search({ projectId, id: "arena", query: players[1]?.playerId ?? "" });
     expect(byId.entries.map((e) => e.rank)).toEqual([2]);
     const forbidden = { code: "FORBIDDEN", appCode: "FORBIDDEN" };
-    expect(await refusal(viewer.leaderboards.update({ projectId, id: "arena", patch: { name: "forged" } }))).toMatchObject(forbidden);
-    expect(await refusal(viewer.leaderboards.reset({ projectId, id: "arena" }))).toMatchObject(forbidden);
-    expect(await refusal(viewer.leaderboards.delete({ projectId, id: "arena" }))).toMatchObject(forbidden);
-    expect(await refusal(viewer.leaderboards.removeEntry({ projectId, id: "arena", playerId: players[0]?.playerId ?? "" }))).toMatchObject(
-      forbidden,
-    );
+    expect(await trpcRefusal(viewer.leaderboards.update({ projectId, id: "arena", patch: { name: "forged" } }))).toMatchObject(forbidden);
+    expect(await trpcRefusal(viewer.leaderboards.reset({ projectId, id: "arena" }))).toMatchObject(forbidden);
+    expect(await trpcRefusal(viewer.leaderboards.delete({ projectId, id: "arena" }))).toMatchObject(forbidden);
     expect(
-      await refusal(viewer.leaderboards.create({ projectId, board: { id: "forged", name: "x", sortOrder: "asc", operator: "latest" } })),
+      await trpcRefusal(viewer.leaderboards.removeEntry({ projectId, id: "arena", playerId: players[0]?.playerId ?? "" })),
+    ).toMatchObject(forbidden);
+    expect(
+      await trpcRefusal(
+        viewer.leaderboards.create({ projectId, board: { id: "forged", name: "x", sortOrder: "asc", operator: "latest" } }),
+      ),
     ).toMatchObject(forbidden);
     expect((await viewer.leaderboards.get({ projectId, id: "arena" })).name).toBe("Arena");
     expect((await viewer.leaderboards.entries({ projectId, id: "arena" })).total).toBe(3);
@@ -94,9 +74,9 @@ describe("dashboard leaderboards", () => {
 
   it("a non-member gets NOT_FOUND for reads and writes", async () => {
     const { projectId } = project;
-    expect(await refusal(stranger.leaderboards.list({ projectId }))).toMatchObject({ code: "NOT_FOUND", appCode: "NOT_FOUND" });
-    expect(await refusal(stranger.leaderboards.reset({ projectId, id: "arena" }))).toMatchObject({ code: "NOT_FOUND" });
-    expect(await refusal(stranger.economy.holdings({ projectId, playerId: players[0]?.playerId ?? "" }))).toMatchObject({
+    expect(await trpcRefusal(stranger.leaderboards.list({ projectId }))).toMatchObject({ code: "NOT_FOUND", appCode: "NOT_FOUND" });
+    expect(await trpcRefusal(stranger.leaderboards.reset({ projectId, id: "arena" }))).toMatchObject({ code: "NOT_FOUND" });
+    expect(await trpcRefusal(stranger.economy.holdings({ projectId, playerId: players[0]?.playerId ?? "" }))).toMatchObject({
       code: "NOT_FOUND",
     });
   });
@@ -105,7 +85,7 @@ describe("dashboard leaderboards", () => {
     const { projectId } = project;
     const edited = await admin.leaderboards.update({ projectId, id: "arena", patch: { name: "Arena S1", maxScore: 10_000 } });
     expect(edited).toMatchObject({ name: "Arena S1", maxScore: 10_000, sortOrder: "desc", operator: "best" });
-    expect(await refusal(admin.leaderboards.update({ projectId, id: "arena", patch: { sortOrder: "asc" } as never }))).toMatchObject({
+    expect(await trpcRefusal(admin.leaderboards.update({ projectId, id: "arena", patch: { sortOrder: "asc" } as never }))).toMatchObject({
       appCode: "VALIDATION_ERROR",
     });
     const [update] = await audits(projectId, "leaderboard.update");
@@ -137,7 +117,9 @@ describe("dashboard leaderboards", () => {
 
   it("a failed change writes no audit entry (same transaction)", async () => {
     const { projectId } = project;
-    expect(await refusal(admin.leaderboards.removeEntry({ projectId, id: "arena", playerId: players[0]?.playerId ?? "" }))).toMatchObject({
+    expect(
+      await trpcRefusal(admin.leaderboards.removeEntry({ projectId, id: "arena", playerId: players[0]?.playerId ?? "" })),
+    ).toMatchObject({
       appCode: "ENTRY_NOT_FOUND",
     });
     expect(await audits(projectId, "leaderboard.entry.remove")).toHaveLength(1);
@@ -145,7 +127,7 @@ describe("dashboard leaderboards", () => {
 });
 
 describe("dashboard economy", () => {
-  it("definitions: create, edit; a referenced currency or item refuses deletion with IN_USE naming the purchases; all audited", async () => {
+  it("definitions: create, edit; a referenced currency or item refuses deletion with IN_USE (the currency naming the purchase); the creates and the edit audited, the refused deletes not; a viewer's create and delete FORBIDDEN", async () => {
     const { projectId } = project;
     await admin.economy.createCurrency({ projectId, currency: { id: "coins", name: "Coins", initialBalance: 10 } });
     await admin.economy.createItem({ projectId, item: { id: "sword", name: "Sword", maxStack: 5 } });
@@ -161,19 +143,19 @@ describe("dashboard economy", () => {
     expect(await admin.economy.updateCurrency({ projectId, id: "coins", patch: { name: "Gold coins" } })).toMatchObject({
       name: "Gold coins",
     });
-    const inUse = await refusal(admin.economy.deleteCurrency({ projectId, id: "coins" }));
+    const inUse = await trpcRefusal(admin.economy.deleteCurrency({ projectId, id: "coins" }));
     expect(inUse).toMatchObject({ code: "CONFLICT", appCode: "IN_USE" });
     expect(inUse.message).toContain("buy-sword");
-    expect(await refusal(admin.economy.deleteItem({ projectId, id: "sword" }))).toMatchObject({ appCode: "IN_USE" });
+    expect(await trpcRefusal(admin.economy.deleteItem({ projectId, id: "sword" }))).toMatchObject({ appCode: "IN_USE" });
     expect((await viewer.economy.currencies({ projectId })).map((c) => c.id)).toEqual(["coins"]);
     expect(await audits(projectId, "economy.currency.delete")).toHaveLength(0);
     const [update] = await audits(projectId, "economy.currency.update");
     expect(update).toMatchObject({ before: { name: "Coins" }, after: { name: "Gold coins" } });
-    expect(await audits(projectId, "economy.purchase.create")).toHaveLength(1);
-    expect(await refusal(viewer.economy.createCurrency({ projectId, currency: { id: "gems", name: "Gems" } }))).toMatchObject({
+    for (const kind of ["currency", "item", "purchase"]) expect(await audits(projectId, `economy.${kind}.create`)).toHaveLength(1);
+    expect(await trpcRefusal(viewer.economy.createCurrency({ projectId, currency: { id: "gems", name: "Gems" } }))).toMatchObject({
       code: "FORBIDDEN",
     });
-    expect(await refusal(viewer.economy.deletePurchase({ projectId, id: "buy-sword" }))).toMatchObject({ code: "FORBIDDEN" });
+    expect(await trpcRefusal(viewer.economy.deletePurchase({ projectId, id: "buy-sword" }))).toMatchObject({ code: "FORBIDDEN" });
   });
 
   it("a grant shows in the ledger as the operator's change with its reason and request id, in the API's balance, and in the audit log", async () => {
@@ -211,19 +193,19 @@ describe("dashboard economy", () => {
       after: { reason: "refund for ticket 12", balances: [{ id: "coins", balance: 60 }] },
     });
     // The player holds coins now: the currency still refuses deletion.
-    expect(await refusal(admin.economy.deleteCurrency({ projectId, id: "coins" }))).toMatchObject({ appCode: "IN_USE" });
+    expect(await trpcRefusal(admin.economy.deleteCurrency({ projectId, id: "coins" }))).toMatchObject({ appCode: "IN_USE" });
   });
 
   it("a revoke past the balance is refused, changes nothing and writes no audit; a viewer's forged grant is FORBIDDEN", async () => {
     const { projectId } = project;
     const playerId = players[1]?.playerId ?? "";
     expect(
-      await refusal(
+      await trpcRefusal(
         admin.economy.adjust({ projectId, playerId, direction: "revoke", currencies: [{ currencyId: "coins", amount: 11 }], reason: "x" }),
       ),
     ).toMatchObject({ appCode: "INSUFFICIENT_FUNDS" });
     expect(
-      await refusal(
+      await trpcRefusal(
         viewer.economy.adjust({
           projectId,
           playerId,

@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import type { DemoFile } from "@/server/demo-seed";
+import { DEMO_ECONOMY, type DemoFile } from "@/server/demo-seed";
 import { createDatabase, type StartedApp, startApp } from "../support/global-setup";
 import { operatorSignIn } from "../support/operator-sign-in";
 
@@ -74,5 +74,27 @@ describe("demo seed with two instances on one database", () => {
       const answer = await operatorSignIn(app.baseUrl, { email: demo.operatorEmail, password: demo.operatorPassword });
       expect(answer.session).not.toBeNull();
     }
+  });
+
+  it("the demo game's economy is DEMO_ECONOMY: a new player holds its currencies at their initial balances and buys a potion at its price", async () => {
+    const base = apps[0]?.baseUrl ?? "";
+    const signIn = await fetch(`${base}/api/v1/auth/anonymous`, { method: "POST", headers: { "X-API-Key": demo.apiKey } });
+    const { accessToken } = (await signIn.json()) as { accessToken: string };
+    const headers = { "X-API-Key": demo.apiKey, Authorization: `Bearer ${accessToken}`, "Content-Type": "application/json" };
+    const wallet = (await (await fetch(`${base}/api/v1/economy/currencies`, { headers })).json()) as unknown[];
+    const currencies = Object.values(DEMO_ECONOMY.currencies);
+    expect(wallet).toHaveLength(currencies.length);
+    expect(wallet).toEqual(expect.arrayContaining(currencies.map((c) => ({ id: c.id, name: c.name, balance: c.initialBalance }))));
+    const { coins } = DEMO_ECONOMY.currencies;
+    const { buyPotion } = DEMO_ECONOMY.purchases;
+    const bought = await fetch(`${base}/api/v1/economy/purchase`, {
+      method: "POST",
+      headers,
+      body: JSON.stringify({ purchaseId: buyPotion.id }),
+    });
+    expect(bought.status).toBe(200);
+    expect(((await bought.json()) as { balances: unknown[] }).balances).toEqual([
+      { id: coins.id, balance: coins.initialBalance - buyPotion.costs[0].amount },
+    ]);
   });
 });

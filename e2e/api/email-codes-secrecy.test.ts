@@ -3,27 +3,18 @@ import type { TRPCError } from "@trpc/server";
 import { beforeAll, describe, expect, it } from "vitest";
 import { pool, prisma } from "@/server/db";
 import { env } from "@/server/env";
-import type { MemberRole } from "@/server/generated/prisma/enums";
 import type { SessionOperator } from "@/server/identity/operator";
 import { exportAs } from "@/server/services/exports";
-import { upsertOperator } from "@/server/services/operators";
-import { appRouter } from "@/server/trpc/router";
 import { api } from "../support/api";
 import { makeProject, type TestProject } from "../support/fixtures";
 import { until } from "../support/launch.mjs";
+import { caller, ctx, newOperator } from "../support/operators";
 
 /**
  * One-time codes and players' addresses on the operator side, on the suite's app (no SMTP_URL:
  * messages wait in the outbox). A code is in no operator's reach, whatever the role; addresses
  * follow one rule (`mayReadPlayerEmails`): admins and owners read them, viewers see them masked.
  */
-async function operatorWith(role: MemberRole, projectId: string): Promise<SessionOperator> {
-  const email = `mail-op-${randomBytes(4).toString("hex")}@studio.test`;
-  const created = await upsertOperator({ email, name: email, password: "a long operator passphrase 9" });
-  await prisma().projectMember.create({ data: { projectId, operatorId: created.id, role } });
-  return { ...created, isInstanceAdmin: false };
-}
-const as = (op: SessionOperator) => appRouter.createCaller({ operator: op, requestId: `req-${randomBytes(3).toString("hex")}` });
 const appCodeOf = async (call: Promise<unknown>) =>
   call.then(
     () => "passed",
@@ -38,8 +29,8 @@ const newEmail = () => `victim-${randomBytes(4).toString("hex")}@example.com`;
 
 beforeAll(async () => {
   project = await makeProject();
-  viewer = await operatorWith("VIEWER", project.projectId);
-  admin = await operatorWith("ADMIN", project.projectId);
+  viewer = await newOperator("VIEWER", project.projectId);
+  admin = await newOperator("ADMIN", project.projectId);
   // Reset codes go to unverified addresses too: the victim needs no verified mailbox for the attack.
   await prisma().project.update({ where: { id: project.projectId }, data: { resetUnverifiedEmail: true } });
 });
@@ -66,10 +57,10 @@ const sixDigits = (x: unknown) => [...new Set(JSON.stringify(x).match(/\b\d{6}\b
 
 /** Every six-digit number in what `op` can read of the project's mail: the list, then each message opened. */
 async function codesReadableBy(op: SessionOperator): Promise<{ listed: string[]; opened: string[] }> {
-  const list = await as(op).email.list({ projectId: project.projectId, limit: 100 });
+  const list = await caller(op).email.list({ projectId: project.projectId, limit: 100 });
   const listed = sixDigits(list);
   if (listed.length > 0) return { listed, opened: [] };
-  const opened = await Promise.all(list.messages.map((m) => as(op).email.open({ projectId: project.projectId, id: m.id })));
+  const opened = await Promise.all(list.messages.map((m) => caller(op).email.open({ projectId: project.projectId, id: m.id })));
   return { listed, opened: sixDigits(opened) };
 }
 
@@ -106,13 +97,13 @@ describe("codes", () => {
     const sealed = await pool().query("SELECT code_sealed FROM email_messages WHERE id = $1", [row.id]);
     expect(sealed.rows).toEqual([{ code_sealed: null }]);
     expect(await codesReadableBy(admin)).toEqual({ listed: [], opened: [] });
-    expect(await codesReadableBy(await operatorWith("OWNER", project.projectId))).toEqual({ listed: [], opened: [] });
+    expect(await codesReadableBy(await newOperator("OWNER", project.projectId))).toEqual({ listed: [], opened: [] });
   });
 
   it("opening a message is audited as email.open, naming the operator and the message", async () => {
     const { email } = await registered();
     const row = await outbox(email, "email_verification");
-    const opened = await as(viewer).email.open({ projectId: project.projectId, id: row.id });
+    const opened = await caller(viewer).email.open({ projectId: project.projectId, id: row.id });
     expect(opened.text).toContain("••••••");
     const { rows } = await pool().query<{ operator_id: string; target: string }>(
       "SELECT operator_id, target FROM audit_log WHERE project_id = $1 AND action = 'email.open' AND target = $2",
@@ -128,8 +119,8 @@ describe("players' addresses, one rule for every read", () => {
     await outbox(email, "email_verification");
     const masked = `${email.slice(0, 1)}•••@example.com`;
     const seen = async (op: SessionOperator) => {
-      const log = await as(op).email.list({ projectId: project.projectId, limit: 100 });
-      const search = await as(op).players.search({
+      const log = await caller(op).email.list({ projectId: project.projectId, limit: 100 });
+      const search = await caller(op).players.search({
         projectId: project.projectId,
         query: playerId,
         banned: "any",
@@ -138,7 +129,7 @@ describe("players' addresses, one rule for every read", () => {
         offset: 0,
         sort: "newest",
       });
-      const detail = await as(op).players.get({ projectId: project.projectId, playerId });
+      const detail = await caller(op).players.get({ projectId: project.projectId, playerId });
       return [log.messages.find((m) => m.playerId === playerId)?.to, search.players[0]?.email, detail.email];
     };
     expect(await seen(viewer)).toEqual([masked, masked, masked]);
@@ -148,14 +139,21 @@ describe("players' addresses, one rule for every read", () => {
   it("a viewer's search matches a whole address, never a prefix of one (which would spell out the masked address)", async () => {
     const { email } = await registered();
     const search = (query: string) =>
-      as(viewer).players.search({ projectId: project.projectId, query, banned: "any", email: "any", limit: 10, offset: 0, sort: "newest" });
+      caller(viewer).players.search({
+        projectId: project.projectId,
+        query,
+        banned: "any",
+        email: "any",
+        limit: 10,
+        offset: 0,
+        sort: "newest",
+      });
     expect((await search(email.slice(0, 10))).players).toEqual([]);
     expect((await search(email)).players).toHaveLength(1);
   });
 
   it("the players export holds addresses for admins; viewers may not export players", async () => {
     const { email } = await registered();
-    const ctx = (op: SessionOperator) => ({ operator: op, requestId: `req-${randomBytes(3).toString("hex")}` });
     const exported = await exportAs(ctx(admin), { projectId: project.projectId, kind: "players", query: { format: "csv" } });
     expect(await new Response(exported.stream).text()).toContain(email);
     expect(await appCodeOf(exportAs(ctx(viewer), { projectId: project.projectId, kind: "players", query: { format: "csv" } }))).toBe(
@@ -166,16 +164,16 @@ describe("players' addresses, one rule for every read", () => {
 
 describe("sender domains", () => {
   it("L6: with EMAIL_FROM_DOMAINS set, a sender address at another domain is refused with VALIDATION_ERROR and changes nothing", async () => {
-    const owner = await operatorWith("OWNER", project.projectId);
+    const owner = await newOperator("OWNER", project.projectId);
     const settings = { projectId: project.projectId, fromName: null, requireVerifiedEmail: false, resetUnverifiedEmail: true };
     // This process's environment (the instance setting the service reads), set for this test only.
     env().EMAIL_FROM_DOMAINS.push("studio.test");
     try {
-      const refused = as(owner).email.setSettings({ ...settings, fromAddress: "ceo@bank.example" });
+      const refused = caller(owner).email.setSettings({ ...settings, fromAddress: "ceo@bank.example" });
       await expect(refused).rejects.toThrow("The sender address must be at studio.test (this instance's EMAIL_FROM_DOMAINS).");
-      expect(await appCodeOf(as(owner).email.setSettings({ ...settings, fromAddress: "ceo@bank.example" }))).toBe("VALIDATION_ERROR");
-      expect((await as(owner).email.settings({ projectId: project.projectId })).fromAddress).toBeNull();
-      const saved = await as(owner).email.setSettings({ ...settings, fromAddress: "game@STUDIO.test" });
+      expect(await appCodeOf(caller(owner).email.setSettings({ ...settings, fromAddress: "ceo@bank.example" }))).toBe("VALIDATION_ERROR");
+      expect((await caller(owner).email.settings({ projectId: project.projectId })).fromAddress).toBeNull();
+      const saved = await caller(owner).email.setSettings({ ...settings, fromAddress: "game@STUDIO.test" });
       expect(saved.fromAddress?.toLowerCase()).toBe("game@studio.test");
     } finally {
       env().EMAIL_FROM_DOMAINS.splice(0);

@@ -8,20 +8,14 @@ import { adjustPlayerAs } from "@/server/services/economy/commands";
 import { createCurrency } from "@/server/services/economy/definitions";
 import { createLeaderboard, resetLeaderboard } from "@/server/services/leaderboards/definitions";
 import { submitScore } from "@/server/services/leaderboards/entries";
-import { upsertOperator } from "@/server/services/operators";
 import { baseUrl } from "../support/api";
 import { makeProject, type TestProject } from "../support/fixtures";
+import { ctx, newOperator } from "../support/operators";
 
 /**
  * The dashboard's exports over HTTP (GET /api/dashboard/projects/:id/exports/:kind), called with
  * operator access tokens: who may export what, the files' shape, CSV escaping, streaming, audit.
  */
-async function operatorWith(role: MemberRole | null, projectId: string): Promise<SessionOperator> {
-  const email = `export-${randomBytes(4).toString("hex")}@studio.test`;
-  const created = await upsertOperator({ email, name: email, password: "a long operator passphrase 9" });
-  if (role) await prisma().projectMember.create({ data: { projectId, operatorId: created.id, role } });
-  return { ...created, isInstanceAdmin: false };
-}
 async function tokenOf(op: SessionOperator, role: MemberRole): Promise<string> {
   return (await createOperatorToken({ operator: op, name: "exports", role, projectIds: null, instanceAdmin: false })).token;
 }
@@ -29,7 +23,6 @@ const get = (token: string | null, projectId: string, kind: string, query = "", 
   fetch(`${baseUrl()}/api/dashboard/projects/${projectId}/exports/${kind}${query ? `?${query}` : ""}`, {
     headers: { ...(token ? { Authorization: `Bearer ${token}` } : {}), ...headers },
   });
-const ctxOf = (op: SessionOperator) => ({ operator: op, requestId: `req-${randomBytes(3).toString("hex")}` });
 const rowsOf = (csv: string) => csv.trimEnd().split("\r\n");
 
 let project: TestProject;
@@ -50,9 +43,9 @@ async function seedPlayers(projectId: string, n: number, name: (i: number) => st
 
 beforeAll(async () => {
   project = await makeProject();
-  owner = await operatorWith("OWNER", project.projectId);
+  owner = await newOperator("OWNER", project.projectId);
   ownerToken = await tokenOf(owner, "OWNER");
-  viewerToken = await tokenOf(await operatorWith("VIEWER", project.projectId), "VIEWER");
+  viewerToken = await tokenOf(await newOperator("VIEWER", project.projectId), "VIEWER");
   playerIds = await seedPlayers(
     project.projectId,
     4,
@@ -102,7 +95,7 @@ describe("exports: the files", () => {
     await createCurrency({ projectId: project.projectId, input: { id: "coins", name: "Coins", initialBalance: 0 } });
     const playerId = playerIds[0] as string;
     for (const amount of [5, 7]) {
-      await adjustPlayerAs(ctxOf(owner), {
+      await adjustPlayerAs(ctx(owner), {
         projectId: project.projectId,
         playerId,
         direction: "grant",
@@ -168,7 +161,7 @@ describe("exports: the files", () => {
 
   it("the export of 5,000 players is read as a stream: several chunks, the first before the last row was read", async () => {
     const big = await makeProject();
-    const op = await operatorWith("ADMIN", big.projectId);
+    const op = await newOperator("ADMIN", big.projectId);
     await seedPlayers(
       big.projectId,
       5_000,
@@ -204,11 +197,11 @@ describe("exports: who may export", () => {
 
   it("another project's operator and a non-member get 404; no credentials 401; a cross-site request 403; an unknown kind 404", async () => {
     const other = await makeProject();
-    const stranger = await tokenOf(await operatorWith("OWNER", other.projectId), "OWNER");
+    const stranger = await tokenOf(await newOperator("OWNER", other.projectId), "OWNER");
     const refused = await get(stranger, project.projectId, "players");
     expect(refused.status).toBe(404);
     expect(await refused.json()).toMatchObject({ error: { code: "NOT_FOUND", message: "Project not found." } });
-    expect((await get(await tokenOf(await operatorWith(null, project.projectId), "OWNER"), project.projectId, "audit")).status).toBe(404);
+    expect((await get(await tokenOf(await newOperator(null, project.projectId), "OWNER"), project.projectId, "audit")).status).toBe(404);
     const signedOut = await get(null, project.projectId, "audit");
     expect(signedOut.status).toBe(401);
     expect(await signedOut.json()).toMatchObject({ error: { code: "MISSING_TOKEN" } });

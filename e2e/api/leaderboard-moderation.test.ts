@@ -1,19 +1,17 @@
 import { randomBytes } from "node:crypto";
-import { TRPCError } from "@trpc/server";
 import { Redis } from "ioredis";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { pool, prisma } from "@/server/db";
-import { AppError } from "@/server/errors";
 import type { SessionOperator } from "@/server/identity/operator";
 import { setScoreAs } from "@/server/services/leaderboards/commands";
 import { createLeaderboard, loadLeaderboard } from "@/server/services/leaderboards/definitions";
 import { currentPeriod, getLeaderboardPage, getPlayerEntry } from "@/server/services/leaderboards/entries";
 import { indexKeys } from "@/server/services/leaderboards/rank-index";
 import type { CreateLeaderboard, Entry } from "@/server/services/leaderboards/schemas";
-import { upsertOperator } from "@/server/services/operators";
 import { appRouter } from "@/server/trpc/router";
 import { api } from "../support/api";
 import { anonymousPlayer, makeProject, type TestPlayer, type TestProject } from "../support/fixtures";
+import { ctx, newOperator, refusalCode } from "../support/operators";
 
 /**
  * An operator sets or corrects a player's score (leaderboards.setScore / setScoreAs): through the
@@ -24,18 +22,10 @@ let project: TestProject;
 let admin: SessionOperator;
 let viewer: SessionOperator;
 
-async function operator(role: "ADMIN" | "VIEWER"): Promise<SessionOperator> {
-  const email = `lbmod-${randomBytes(4).toString("hex")}@studio.test`;
-  const created = await upsertOperator({ email, name: email, password: "a long operator passphrase 9" });
-  await prisma().projectMember.create({ data: { projectId: project.projectId, operatorId: created.id, role } });
-  return { ...created, isInstanceAdmin: false };
-}
-const ctx = (op: SessionOperator) => ({ operator: op, requestId: `lbmod-${randomBytes(3).toString("hex")}` });
-
 beforeAll(async () => {
   project = await makeProject();
-  admin = await operator("ADMIN");
-  viewer = await operator("VIEWER");
+  admin = await newOperator("ADMIN", project.projectId);
+  viewer = await newOperator("VIEWER", project.projectId);
 });
 
 async function board(input: Omit<CreateLeaderboard, "id" | "name">): Promise<string> {
@@ -77,17 +67,6 @@ const shown = async (id: string) =>
     rank: e.rank,
   }));
 
-async function refusal(call: Promise<unknown>): Promise<string> {
-  try {
-    await call;
-  } catch (error) {
-    if (error instanceof AppError) return error.code;
-    if (error instanceof TRPCError && error.cause instanceof AppError) return error.cause.code;
-    throw error;
-  }
-  throw new Error("the call was not refused");
-}
-
 describe("an operator sets or corrects a score", () => {
   it("is audited with the reason, the period and the score before and after", async () => {
     const id = await board({ sortOrder: "desc", operator: "best" });
@@ -122,8 +101,8 @@ describe("an operator sets or corrects a score", () => {
     const [p] = await players(1);
     if (!p) throw new Error("no player");
     await submit(id, p, 40);
-    expect(await refusal(set(id, p.playerId, 1001))).toBe("SCORE_OUT_OF_RANGE");
-    expect(await refusal(set(id, p.playerId, -1))).toBe("SCORE_OUT_OF_RANGE");
+    expect(await refusalCode(set(id, p.playerId, 1001))).toBe("SCORE_OUT_OF_RANGE");
+    expect(await refusalCode(set(id, p.playerId, -1))).toBe("SCORE_OUT_OF_RANGE");
     expect((await truth(id)).map((e) => e.score)).toEqual([40]);
     expect(await prisma().auditEntry.count({ where: { projectId: project.projectId, target: `${id}/${p.playerId}` } })).toBe(0);
     // The bounds themselves are allowed, whatever the board's operator (an increment board is set, not added to).
@@ -137,14 +116,14 @@ describe("an operator sets or corrects a score", () => {
     await submit(id, p, 5);
     const input = { projectId: project.projectId, id, playerId: p.playerId, score: 6, reason: "test" };
     const asViewer = appRouter.createCaller({ operator: viewer, requestId: "lbmod-viewer" });
-    expect(await refusal(asViewer.leaderboards.setScore(input))).toBe("FORBIDDEN");
-    expect(await refusal(setScoreAs(ctx(viewer), input))).toBe("FORBIDDEN");
+    expect(await refusalCode(asViewer.leaderboards.setScore(input))).toBe("FORBIDDEN");
+    expect(await refusalCode(setScoreAs(ctx(viewer), input))).toBe("FORBIDDEN");
     const other = await makeProject();
     const stranger = await anonymousPlayer(other.clientKey);
-    expect(await refusal(set(id, stranger.playerId, 6))).toBe("PLAYER_NOT_FOUND");
-    expect(await refusal(set("no-such-board", p.playerId, 6))).toBe("LEADERBOARD_NOT_FOUND");
+    expect(await refusalCode(set(id, stranger.playerId, 6))).toBe("PLAYER_NOT_FOUND");
+    expect(await refusalCode(set("no-such-board", p.playerId, 6))).toBe("LEADERBOARD_NOT_FOUND");
     const asAdmin = appRouter.createCaller({ operator: admin, requestId: "lbmod-admin" });
-    expect(await refusal(asAdmin.leaderboards.setScore({ ...input, reason: "   " }))).toBe("VALIDATION_ERROR");
+    expect(await refusalCode(asAdmin.leaderboards.setScore({ ...input, reason: "   " }))).toBe("VALIDATION_ERROR");
     expect((await truth(id)).map((e) => e.score)).toEqual([5]);
   });
 

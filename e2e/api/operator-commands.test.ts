@@ -109,29 +109,13 @@ import {
 } from "@/server/services/webhooks/endpoints";
 import { makeProject } from "../support/fixtures";
 import { root } from "../support/launch.mjs";
+import { ctx, newOperator, refusalCode } from "../support/operators";
 
 /**
  * Operator commands are services that authorize, run, audit and invalidate themselves
  * (server/services/command.ts): called directly — as a CLI, a job or this test would, without
  * tRPC — they answer an operator without the role exactly as the dashboard does.
  */
-async function operator(role: "OWNER" | "ADMIN" | "VIEWER" | null, projectId: string): Promise<SessionOperator> {
-  const email = `cmd-${randomBytes(4).toString("hex")}@studio.test`;
-  const created = await upsertOperator({ email, name: email, password: "a long operator passphrase 9" });
-  if (role) await prisma().projectMember.create({ data: { projectId, operatorId: created.id, role } });
-  return { ...created, isInstanceAdmin: false };
-}
-const ctx = (op: SessionOperator | null) => ({ operator: op, requestId: `cmd-${randomBytes(3).toString("hex")}` });
-
-async function refusal(call: Promise<unknown>): Promise<string> {
-  try {
-    await call;
-  } catch (error) {
-    if (error instanceof AppError) return error.code;
-    throw error;
-  }
-  throw new Error("the call was not refused");
-}
 
 type Ctx = ReturnType<typeof ctx>;
 type Fixture = { projectId: string; viewerId: string };
@@ -323,22 +307,22 @@ describe("operator commands called without tRPC", () => {
   it("refuse the signed-out (MISSING_TOKEN), a stranger (NOT_FOUND) and a too-low role (FORBIDDEN), changing and auditing nothing", async () => {
     const { projectId } = await makeProject();
     const [owner, viewer, stranger] = [
-      await operator("OWNER", projectId),
-      await operator("VIEWER", projectId),
-      await operator(null, projectId),
+      await newOperator("OWNER", projectId),
+      await newOperator("VIEWER", projectId),
+      await newOperator(null, projectId),
     ];
     const demote = { projectId, operatorId: owner.id, role: "VIEWER" as const };
-    expect(await refusal(setMemberRoleAs(ctx(null), demote))).toBe("MISSING_TOKEN");
-    expect(await refusal(setMemberRoleAs(ctx(stranger), demote))).toBe("NOT_FOUND");
-    expect(await refusal(setMemberRoleAs(ctx(viewer), demote))).toBe("FORBIDDEN");
-    expect(await refusal(listMembersAs(ctx(stranger), { projectId }))).toBe("NOT_FOUND");
+    expect(await refusalCode(setMemberRoleAs(ctx(null), demote))).toBe("MISSING_TOKEN");
+    expect(await refusalCode(setMemberRoleAs(ctx(stranger), demote))).toBe("NOT_FOUND");
+    expect(await refusalCode(setMemberRoleAs(ctx(viewer), demote))).toBe("FORBIDDEN");
+    expect(await refusalCode(listMembersAs(ctx(stranger), { projectId }))).toBe("NOT_FOUND");
     expect((await prisma().projectMember.findFirstOrThrow({ where: { projectId, operatorId: owner.id } })).role).toBe("OWNER");
     expect(await prisma().auditEntry.count({ where: { projectId } })).toBe(0);
   });
 
   it("a command an owner runs is audited with the request id, and with the token when one was used", async () => {
     const { projectId } = await makeProject();
-    const owner = await operator("OWNER", projectId);
+    const owner = await newOperator("OWNER", projectId);
     const viaSession = ctx(owner);
     await addMemberAs(viaSession, { projectId, email: `a-${randomBytes(3).toString("hex")}@studio.test`, role: "VIEWER" });
     const token = await createOperatorToken({ operator: owner, name: "cmd", role: "OWNER", projectIds: [projectId], instanceAdmin: false });
@@ -354,7 +338,7 @@ describe("operator commands called without tRPC", () => {
   it("a token scoped to another project sees this one as not found, whatever its operator's role here", async () => {
     const { projectId } = await makeProject();
     const other = await makeProject();
-    const owner = await operator("OWNER", projectId);
+    const owner = await newOperator("OWNER", projectId);
     await prisma().projectMember.create({ data: { projectId: other.projectId, operatorId: owner.id, role: "VIEWER" } });
     const token = await createOperatorToken({
       operator: owner,
@@ -364,12 +348,12 @@ describe("operator commands called without tRPC", () => {
       instanceAdmin: false,
     });
     const scoped = ctx({ ...owner, token: { id: token.id, role: "OWNER", projectIds: [other.projectId] } });
-    expect(await refusal(listMembersAs(scoped, { projectId }))).toBe("NOT_FOUND");
+    expect(await refusalCode(listMembersAs(scoped, { projectId }))).toBe("NOT_FOUND");
   });
 
   it("every project command service refuses the signed-out (MISSING_TOKEN), a viewer (FORBIDDEN) and a stranger (NOT_FOUND), and audits nothing", async () => {
     const { projectId } = await makeProject();
-    const [viewer, stranger] = [await operator("VIEWER", projectId), await operator(null, projectId)];
+    const [viewer, stranger] = [await newOperator("VIEWER", projectId), await newOperator(null, projectId)];
     const commands = projectCommands({ projectId, viewerId: viewer.id });
     const seen: Record<string, string[]> = {};
     for (const [name, call] of Object.entries(commands))
@@ -382,7 +366,7 @@ describe("operator commands called without tRPC", () => {
 
   it("every project read service refuses the signed-out (MISSING_TOKEN) and a stranger (NOT_FOUND)", async () => {
     const { projectId } = await makeProject();
-    const stranger = await operator(null, projectId);
+    const stranger = await newOperator(null, projectId);
     const reads = projectReads({ projectId, viewerId: stranger.id });
     const seen: Record<string, string[]> = {};
     for (const [name, call] of Object.entries(reads)) seen[name] = [await answer(call, ctx(null)), await answer(call, ctx(stranger))];
@@ -391,23 +375,23 @@ describe("operator commands called without tRPC", () => {
 
   it("a project's plan is the instance admins': its owner is FORBIDDEN, an instance admin's viewer token too", async () => {
     const { projectId } = await makeProject();
-    const owner = await operator("OWNER", projectId);
-    const admin = { ...(await operator(null, projectId)), isInstanceAdmin: true };
-    expect(await refusal(setPlanAs(ctx(owner), { projectId, plan: "PRO" }))).toBe("FORBIDDEN");
+    const owner = await newOperator("OWNER", projectId);
+    const admin = { ...(await newOperator(null, projectId)), isInstanceAdmin: true };
+    expect(await refusalCode(setPlanAs(ctx(owner), { projectId, plan: "PRO" }))).toBe("FORBIDDEN");
     const viewerToken = { ...admin, token: { id: "00000000-0000-7000-8000-000000000002", role: "VIEWER" as const, projectIds: null } };
-    expect(await refusal(setPlanAs(ctx(viewerToken), { projectId, plan: "PRO" }))).toBe("FORBIDDEN");
+    expect(await refusalCode(setPlanAs(ctx(viewerToken), { projectId, plan: "PRO" }))).toBe("FORBIDDEN");
     expect((await setPlanAs(ctx(admin), { projectId, plan: "PRO" })).plan).toBe("PRO");
   });
 
   it("a token cannot mint tokens, and revokes only itself", async () => {
     const { projectId } = await makeProject();
-    const owner = await operator("OWNER", projectId);
+    const owner = await newOperator("OWNER", projectId);
     const spec = { name: "ci", role: "ADMIN" as const, projectIds: null, instanceAdmin: false };
     const first = await createTokenAs({ operator: owner, requestId: "t1" }, spec);
     const second = await createTokenAs({ operator: owner, requestId: "t2" }, spec);
     const viaFirst = { ...owner, token: { id: first.id, role: "ADMIN" as const, projectIds: null } };
-    expect(await refusal(createTokenAs({ operator: viaFirst, requestId: "t3" }, spec))).toBe("FORBIDDEN");
-    expect(await refusal(revokeTokenAs({ operator: viaFirst, requestId: "t4" }, { tokenId: second.id }))).toBe("NOT_FOUND");
+    expect(await refusalCode(createTokenAs({ operator: viaFirst, requestId: "t3" }, spec))).toBe("FORBIDDEN");
+    expect(await refusalCode(revokeTokenAs({ operator: viaFirst, requestId: "t4" }, { tokenId: second.id }))).toBe("NOT_FOUND");
     expect((await listTokensAs({ operator: viaFirst, requestId: "t-list" })).map((t) => t.id)).toEqual([first.id]);
     await revokeTokenAs({ operator: viaFirst, requestId: "t5" }, { tokenId: first.id });
     const rows = await prisma().auditEntry.findMany({ where: { operatorId: owner.id }, orderBy: { id: "asc" } });
@@ -429,8 +413,10 @@ describe("operator commands called without tRPC", () => {
       return { ...admin, token: { id: token.id, role, projectIds } };
     };
     const name = `unscoped-${randomBytes(3).toString("hex")}`;
-    expect(await refusal(createProjectAs({ operator: await viaToken("ADMIN", [projectId]), requestId: "p1" }, { name }))).toBe("FORBIDDEN");
-    expect(await refusal(createProjectAs({ operator: await viaToken("VIEWER", null), requestId: "p2" }, { name }))).toBe("FORBIDDEN");
+    expect(await refusalCode(createProjectAs({ operator: await viaToken("ADMIN", [projectId]), requestId: "p1" }, { name }))).toBe(
+      "FORBIDDEN",
+    );
+    expect(await refusalCode(createProjectAs({ operator: await viaToken("VIEWER", null), requestId: "p2" }, { name }))).toBe("FORBIDDEN");
     expect(await prisma().project.count({ where: { name } })).toBe(0);
     const scoped = await listProjectsAs({ operator: await viaToken("ADMIN", [projectId]), requestId: "p-list" });
     expect(scoped.map((p) => p.id)).toEqual([projectId]);
@@ -439,16 +425,16 @@ describe("operator commands called without tRPC", () => {
 
   it("account services follow the session rule: with an access token, ending sessions and changing the password are FORBIDDEN and end nothing", async () => {
     const { projectId } = await makeProject();
-    const owner = await operator("OWNER", projectId);
+    const owner = await newOperator("OWNER", projectId);
     const sessionId = await startOperatorSession({ operatorId: owner.id, userAgent: null, ip: null });
     const token = await createOperatorToken({ operator: owner, name: "all", role: "OWNER", projectIds: null, instanceAdmin: false });
     const viaToken = { ...owner, token: { id: token.id, role: "OWNER" as const, projectIds: null } };
     const password = { currentPassword: "a long operator passphrase 9", newPassword: "another long operator passphrase 10" };
-    expect(await refusal(signOutEverywhereAs({ operator: viaToken, requestId: "s1" }))).toBe("FORBIDDEN");
-    expect(await refusal(endSessionAs({ operator: viaToken, requestId: "s2" }, { sessionId }))).toBe("FORBIDDEN");
-    expect(await refusal(changePasswordAs({ operator: viaToken, requestId: "s3" }, password))).toBe("FORBIDDEN");
-    expect(await refusal(listSessionsAs(ctx(viaToken)))).toBe("FORBIDDEN");
-    expect(await refusal(accountActivityAs(ctx(viaToken)))).toBe("FORBIDDEN");
+    expect(await refusalCode(signOutEverywhereAs({ operator: viaToken, requestId: "s1" }))).toBe("FORBIDDEN");
+    expect(await refusalCode(endSessionAs({ operator: viaToken, requestId: "s2" }, { sessionId }))).toBe("FORBIDDEN");
+    expect(await refusalCode(changePasswordAs({ operator: viaToken, requestId: "s3" }, password))).toBe("FORBIDDEN");
+    expect(await refusalCode(listSessionsAs(ctx(viaToken)))).toBe("FORBIDDEN");
+    expect(await refusalCode(accountActivityAs(ctx(viaToken)))).toBe("FORBIDDEN");
     expect(await operatorForSession({ operatorId: owner.id, sessionId })).not.toBeNull();
     expect(await prisma().auditEntry.count({ where: { operatorId: owner.id } })).toBe(0);
     expect(await signOutEverywhereAs({ operator: { ...owner, sessionId }, requestId: "s4" })).toEqual({ ended: 1, revokedTokens: 1 });
@@ -456,17 +442,17 @@ describe("operator commands called without tRPC", () => {
 
   it("instance-level services refuse an operator who is not an instance admin (FORBIDDEN), and instance health an admin's project-scoped token", async () => {
     const { projectId } = await makeProject();
-    const owner = await operator("OWNER", projectId);
-    const other = await operator(null, projectId);
+    const owner = await newOperator("OWNER", projectId);
+    const other = await newOperator(null, projectId);
     const o = { operatorId: other.id };
-    expect(await refusal(listOperatorsAs(ctx(owner)))).toBe("FORBIDDEN");
-    expect(await refusal(setOperatorDisabledAs(ctx(owner), { ...o, disabled: true }))).toBe("FORBIDDEN");
-    expect(await refusal(setOperatorCanCreateProjectsAs(ctx(owner), { ...o, allowed: true }))).toBe("FORBIDDEN");
-    expect(await refusal(removeOperatorAs(ctx(owner), o))).toBe("FORBIDDEN");
-    expect(await refusal(instanceHealthAs(ctx(null), { range: "1h" }))).toBe("MISSING_TOKEN");
-    expect(await refusal(instanceHealthAs(ctx(owner), { range: "1h" }))).toBe("FORBIDDEN");
+    expect(await refusalCode(listOperatorsAs(ctx(owner)))).toBe("FORBIDDEN");
+    expect(await refusalCode(setOperatorDisabledAs(ctx(owner), { ...o, disabled: true }))).toBe("FORBIDDEN");
+    expect(await refusalCode(setOperatorCanCreateProjectsAs(ctx(owner), { ...o, allowed: true }))).toBe("FORBIDDEN");
+    expect(await refusalCode(removeOperatorAs(ctx(owner), o))).toBe("FORBIDDEN");
+    expect(await refusalCode(instanceHealthAs(ctx(null), { range: "1h" }))).toBe("MISSING_TOKEN");
+    expect(await refusalCode(instanceHealthAs(ctx(owner), { range: "1h" }))).toBe("FORBIDDEN");
     const scoped = { ...owner, isInstanceAdmin: true, token: { id: missingId, role: "OWNER" as const, projectIds: [projectId] } };
-    expect(await refusal(instanceHealthAs(ctx(scoped), { range: "1h" }))).toBe("FORBIDDEN");
+    expect(await refusalCode(instanceHealthAs(ctx(scoped), { range: "1h" }))).toBe("FORBIDDEN");
     expect(await prisma().operator.findUniqueOrThrow({ where: { id: other.id }, select: { disabledAt: true } })).toEqual({
       disabledAt: null,
     });

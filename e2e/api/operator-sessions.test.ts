@@ -125,6 +125,23 @@ describe("operator sessions end on the server", () => {
     expect(change.appCode).toBe("FORBIDDEN");
   });
 
+  it("an operator access token past its expiry is refused (401 INVALID_TOKEN) where it was answered before", async () => {
+    const op = await newOperator();
+    const created = await createOperatorToken({
+      operator: op,
+      name: "t",
+      role: "OWNER",
+      projectIds: null,
+      instanceAdmin: false,
+      expiresInDays: 1,
+    });
+    expect((await call({ token: created.token }, "query", "projects.list")).status).toBe(200);
+    // Its expiry passes (moved into the past where the app reads it, rather than waiting a day).
+    await prisma().operatorToken.update({ where: { id: created.id }, data: { expiresAt: new Date(Date.now() - 1_000) } });
+    const refused = await call({ token: created.token }, "query", "projects.list");
+    expect([refused.status, refused.appCode]).toEqual([401, "INVALID_TOKEN"]);
+  });
+
   it("an instance admin disables an operator: their session and token stop at once and they cannot sign in; enabling lets them back", async () => {
     const admin = await newOperator(true);
     const op = await newOperator();

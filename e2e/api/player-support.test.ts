@@ -1,23 +1,14 @@
-import { randomBytes, randomUUID } from "node:crypto";
+import { randomUUID } from "node:crypto";
 import type { TRPCError } from "@trpc/server";
 import { beforeAll, describe, expect, it } from "vitest";
 import { pool, prisma } from "@/server/db";
-import type { MemberRole } from "@/server/generated/prisma/enums";
 import type { SessionOperator } from "@/server/identity/operator";
 import { createCurrency } from "@/server/services/economy/definitions";
-import { upsertOperator } from "@/server/services/operators";
-import { appRouter } from "@/server/trpc/router";
 import { api } from "../support/api";
 import { anonymousPlayer, makeProject, type TestProject } from "../support/fixtures";
+import { caller, newOperator } from "../support/operators";
 
 /** Player support on the dashboard: search and filters, bulk ban and grant (audited per player), display names, saves. */
-async function operatorWith(role: MemberRole, projectId: string): Promise<SessionOperator> {
-  const email = `support-${randomBytes(4).toString("hex")}@studio.test`;
-  const created = await upsertOperator({ email, name: email, password: "a long operator passphrase 9" });
-  await prisma().projectMember.create({ data: { projectId, operatorId: created.id, role } });
-  return { ...created, isInstanceAdmin: false };
-}
-const as = (op: SessionOperator) => appRouter.createCaller({ operator: op, requestId: `req-${randomBytes(3).toString("hex")}` });
 const appCodeOf = async (call: Promise<unknown>) =>
   call.then(
     () => "passed",
@@ -30,7 +21,7 @@ const ids: Record<string, string> = {};
 
 beforeAll(async () => {
   project = await makeProject();
-  admin = await operatorWith("ADMIN", project.projectId);
+  admin = await newOperator("ADMIN", project.projectId);
   const { rows } = await pool().query<{ id: string; display_name: string }>(
     `INSERT INTO players (id, project_id, display_name, email, password_hash, created_at, last_login_at, updated_at, banned_at)
      VALUES ('0190aaaa-0000-7000-8000-000000000001', $1, 'Ada Lovelace', 'ada@support.test', 'x', '2026-01-05', '2026-03-01', now(), NULL),
@@ -47,8 +38,8 @@ beforeAll(async () => {
 });
 
 const search = async (input: Record<string, unknown>) => {
-  const page = await as(admin).players.search({ projectId: project.projectId, sort: "oldest", ...input });
-  const { total } = await as(admin).players.count({ projectId: project.projectId, ...input });
+  const page = await caller(admin).players.search({ projectId: project.projectId, sort: "oldest", ...input });
+  const { total } = await caller(admin).players.count({ projectId: project.projectId, ...input });
   return { names: page.players.map((p) => p.displayName), total };
 };
 
@@ -77,9 +68,9 @@ describe("player search and filters", () => {
     ]);
     expect((await search({ lastSeenFrom: "2026-02-01T00:00:00.000Z" })).names).toEqual(["Ada Lovelace", "Grace"]);
     expect((await search({ query: "ada", email: "with", banned: "active" })).names).toEqual(["Ada Lovelace"]);
-    const page = await as(admin).players.search({ projectId: project.projectId, limit: 1 });
+    const page = await caller(admin).players.search({ projectId: project.projectId, limit: 1 });
     expect([page.players.length, page.hasMore]).toEqual([1, true]);
-    expect(await as(admin).players.count({ projectId: project.projectId })).toEqual({ total: 4 });
+    expect(await caller(admin).players.count({ projectId: project.projectId })).toEqual({ total: 4 });
   });
 });
 
@@ -90,7 +81,7 @@ describe("bulk actions", () => {
     const other = await makeProject();
     const theirs = await anonymousPlayer(other.clientKey);
     const batch = randomUUID();
-    const outcomes = await as(admin).players.bulkBan({
+    const outcomes = await caller(admin).players.bulkBan({
       projectId: project.projectId,
       playerIds: [p1.playerId, p2.playerId, theirs.playerId],
       batch,
@@ -130,13 +121,13 @@ describe("bulk actions", () => {
       reason: "outage",
       currencies: [{ currencyId: "gems", amount: 10 }],
     };
-    const first = await as(admin).players.bulkGrant(input);
+    const first = await caller(admin).players.bulkGrant(input);
     expect(first.map((o) => [o.playerId, o.outcome, o.code])).toEqual([
       [a, "done", undefined],
       [b, "done", undefined],
       [c, "failed", "CURRENCY_MAX_EXCEEDED"],
     ]);
-    const again = await as(admin).players.bulkGrant(input);
+    const again = await caller(admin).players.bulkGrant(input);
     expect(again.map((o) => o.outcome)).toEqual(["already", "already", "failed"]);
     const ledger = await pool().query<{ player_id: string; reason: string; actor_kind: string }>(
       "SELECT player_id, reason, actor_kind FROM economy_transactions WHERE project_id = $1 AND player_id = ANY($2::uuid[]) ORDER BY id",
@@ -157,11 +148,11 @@ describe("bulk actions", () => {
   });
 
   it("a viewer's bulk ban is FORBIDDEN and bans nobody", async () => {
-    const viewer = await operatorWith("VIEWER", project.projectId);
+    const viewer = await newOperator("VIEWER", project.projectId);
     const p = await anonymousPlayer(project.clientKey);
     expect(
       await appCodeOf(
-        as(viewer).players.bulkBan({ projectId: project.projectId, playerIds: [p.playerId], batch: randomUUID(), reason: "x" }),
+        caller(viewer).players.bulkBan({ projectId: project.projectId, playerIds: [p.playerId], batch: randomUUID(), reason: "x" }),
       ),
     ).toBe("FORBIDDEN");
     expect((await prisma().player.findUniqueOrThrow({ where: { id: p.playerId } })).bannedAt).toBeNull();
@@ -171,22 +162,22 @@ describe("bulk actions", () => {
 describe("display names and saves", () => {
   it("an admin sets a display name with the API's rules, audited with before and after; a bad name is refused", async () => {
     const p = (await anonymousPlayer(project.clientKey)).playerId;
-    await as(admin).players.setDisplayName({ projectId: project.projectId, playerId: p, displayName: "  Nova  " });
+    await caller(admin).players.setDisplayName({ projectId: project.projectId, playerId: p, displayName: "  Nova  " });
     expect((await prisma().player.findUniqueOrThrow({ where: { id: p } })).displayName).toBe("Nova");
     const entry = await prisma().auditEntry.findFirstOrThrow({
       where: { projectId: project.projectId, action: "player.display-name", target: p },
     });
     expect([entry.before, entry.after]).toEqual([{ displayName: null }, { displayName: "Nova" }]);
     expect(
-      await appCodeOf(as(admin).players.setDisplayName({ projectId: project.projectId, playerId: p, displayName: "x".repeat(33) })),
+      await appCodeOf(caller(admin).players.setDisplayName({ projectId: project.projectId, playerId: p, displayName: "x".repeat(33) })),
     ).toBe("VALIDATION_ERROR");
-    expect(await appCodeOf(as(admin).players.setDisplayName({ projectId: project.projectId, playerId: p, displayName: "a\u202Eb" }))).toBe(
-      "VALIDATION_ERROR",
-    );
+    expect(
+      await appCodeOf(caller(admin).players.setDisplayName({ projectId: project.projectId, playerId: p, displayName: "a\u202Eb" })),
+    ).toBe("VALIDATION_ERROR");
     const other = await makeProject();
     const theirs = (await anonymousPlayer(other.clientKey)).playerId;
     expect(
-      await appCodeOf(as(admin).players.setDisplayName({ projectId: project.projectId, playerId: theirs, displayName: "Hijack" })),
+      await appCodeOf(caller(admin).players.setDisplayName({ projectId: project.projectId, playerId: theirs, displayName: "Hijack" })),
     ).toBe("PLAYER_NOT_FOUND");
   });
 
@@ -198,13 +189,17 @@ describe("display names and saves", () => {
       body: { data: { level: 3, items: ["sword"] } },
     });
     expect(put.status).toBeLessThan(300);
-    const viewer = await operatorWith("VIEWER", project.projectId);
-    const save = await as(viewer).players.save({ projectId: project.projectId, playerId: p.playerId, key: "slot-1" });
+    const viewer = await newOperator("VIEWER", project.projectId);
+    const save = await caller(viewer).players.save({ projectId: project.projectId, playerId: p.playerId, key: "slot-1" });
     expect(save.data).toEqual({ level: 3, items: ["sword"] });
     const other = await makeProject();
     expect(
       await appCodeOf(
-        as(await operatorWith("OWNER", other.projectId)).players.save({ projectId: other.projectId, playerId: p.playerId, key: "slot-1" }),
+        caller(await newOperator("OWNER", other.projectId)).players.save({
+          projectId: other.projectId,
+          playerId: p.playerId,
+          key: "slot-1",
+        }),
       ),
     ).toBe("SAVE_NOT_FOUND");
   });

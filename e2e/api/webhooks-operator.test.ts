@@ -1,38 +1,17 @@
 import { randomBytes } from "node:crypto";
-import { TRPCError } from "@trpc/server";
 import { beforeAll, describe, expect, it } from "vitest";
 import { pool, prisma, transaction } from "@/server/db";
-import type { SessionOperator } from "@/server/identity/operator";
-import { upsertOperator } from "@/server/services/operators";
 import { emitEvent, eventId } from "@/server/services/webhooks/events";
 import { decryptSecret } from "@/server/services/webhooks/signing";
-import { appRouter } from "@/server/trpc/router";
 import { makeProject } from "../support/fixtures";
+import { caller, newOperator, trpcRefusal } from "../support/operators";
 
 /**
  * Webhook endpoints and deliveries as operators manage them, through the dashboard's procedures
  * (tRPC's caller): secrets leave only once, roles and projects are checked on the server, and
  * resend, replay and test events write new PENDING deliveries (the dispatcher sends them).
  */
-async function operator(role: "OWNER" | "ADMIN" | "VIEWER" | null, projectId: string): Promise<SessionOperator> {
-  const email = `wh-${randomBytes(4).toString("hex")}@studio.test`;
-  const created = await upsertOperator({ email, name: email, password: "a long operator passphrase 9" });
-  if (role) await prisma().projectMember.create({ data: { projectId, operatorId: created.id, role } });
-  return { ...created, isInstanceAdmin: false };
-}
-const as = (op: SessionOperator | null) => appRouter.createCaller({ operator: op, requestId: `wh-${randomBytes(3).toString("hex")}` });
-type Caller = ReturnType<typeof as>;
-
-async function refusal(call: Promise<unknown>): Promise<{ code: string; appCode: string; message: string }> {
-  try {
-    await call;
-  } catch (error) {
-    expect(error).toBeInstanceOf(TRPCError);
-    const trpc = error as TRPCError;
-    return { code: trpc.code, appCode: (trpc.cause as { code?: string } | undefined)?.code ?? "", message: trpc.message };
-  }
-  throw new Error("the call was not refused");
-}
+type Caller = ReturnType<typeof caller>;
 
 /** Stored events as the outbox holds them, at given times (what the game services emit). */
 async function storeEvents(projectId: string, events: Array<{ type: string; at: Date; playerId?: string }>): Promise<string[]> {
@@ -62,9 +41,9 @@ let stranger: Caller;
 beforeAll(async () => {
   projectId = (await makeProject()).projectId;
   other = (await makeProject()).projectId;
-  admin = as(await operator("ADMIN", projectId));
-  viewer = as(await operator("VIEWER", projectId));
-  stranger = as(await operator("OWNER", other));
+  admin = caller(await newOperator("ADMIN", projectId));
+  viewer = caller(await newOperator("VIEWER", projectId));
+  stranger = caller(await newOperator("OWNER", other));
 });
 
 describe("webhook endpoints", () => {
@@ -151,7 +130,7 @@ describe("webhook endpoints", () => {
       { url: https("x"), eventTypes: ["player.created"], description: "evil\u202Eman" },
     ];
     for (const endpoint of bad) {
-      const r = await refusal(admin.webhooks.create({ projectId, endpoint: endpoint as never }));
+      const r = await trpcRefusal(admin.webhooks.create({ projectId, endpoint: endpoint as never }));
       expect(r.appCode, JSON.stringify(endpoint)).toBe("VALIDATION_ERROR");
     }
     expect(await prisma().webhookEndpoint.count({ where: { projectId } })).toBe(count);
@@ -168,7 +147,7 @@ describe("webhook endpoints", () => {
       () => viewer.webhooks.rotateSecret({ projectId, endpointId: endpoint.id }),
       () => viewer.webhooks.sendTest({ projectId, endpointId: endpoint.id }),
     ]) {
-      expect((await refusal(call())).appCode).toBe("FORBIDDEN");
+      expect((await trpcRefusal(call())).appCode).toBe("FORBIDDEN");
     }
     const test = await admin.webhooks.sendTest({ projectId, endpointId: endpoint.id });
     const [delivery] = (await admin.webhooks.deliveries({ projectId, endpointId: endpoint.id })).deliveries;
@@ -184,9 +163,9 @@ describe("webhook endpoints", () => {
       () => stranger.webhooks.delivery({ projectId: other, deliveryId }),
       () => stranger.webhooks.resend({ projectId: other, deliveryId }),
     ]) {
-      expect(await refusal(call())).toMatchObject({ code: "NOT_FOUND", appCode: "NOT_FOUND" });
+      expect(await trpcRefusal(call())).toMatchObject({ code: "NOT_FOUND", appCode: "NOT_FOUND" });
     }
-    expect((await refusal(stranger.webhooks.get({ projectId, endpointId: endpoint.id }))).message).toBe("Project not found.");
+    expect((await trpcRefusal(stranger.webhooks.get({ projectId, endpointId: endpoint.id }))).message).toBe("Project not found.");
     expect((await prisma().webhookEndpoint.findUniqueOrThrow({ where: { id: endpoint.id } })).enabled).toBe(true);
     expect(await prisma().webhookDelivery.count({ where: { endpointId: endpoint.id } })).toBe(1);
   });
@@ -249,7 +228,7 @@ describe("webhook endpoints", () => {
     expect(second.nextCursor).toBeNull();
     const audit = await prisma().auditEntry.findMany({ where: { projectId, target: { in: [endpoint.id, rows[0]?.id ?? ""] } } });
     expect(audit.map((a) => a.action).sort()).toEqual(["webhook.create", "webhook.replay", "webhook.resend"]);
-    const backwards = await refusal(
+    const backwards = await trpcRefusal(
       admin.webhooks.replay({ projectId, endpointId: endpoint.id, range: { from: at(10).toISOString(), to: at(0).toISOString() } }),
     );
     expect(backwards.appCode).toBe("VALIDATION_ERROR");
@@ -265,7 +244,7 @@ describe("webhook endpoints", () => {
       [projectId, from],
     );
     const range = { from: from.toISOString(), to: new Date(from.getTime() + 60_000).toISOString() };
-    expect((await refusal(admin.webhooks.replay({ projectId, endpointId: endpoint.id, range }))).appCode).toBe("LIMIT_EXCEEDED");
+    expect((await trpcRefusal(admin.webhooks.replay({ projectId, endpointId: endpoint.id, range }))).appCode).toBe("LIMIT_EXCEEDED");
     expect(await prisma().webhookDelivery.count({ where: { endpointId: endpoint.id } })).toBe(0);
 
     const [big] = await storeEvents(projectId, [{ type: "item.revoked", at: new Date() }]);
@@ -290,16 +269,17 @@ describe("webhook endpoints", () => {
 
   it("a project has at most 20 endpoints and one per URL", async () => {
     const { projectId: full } = await makeProject();
-    const owner = as(await operator("OWNER", full));
+    const owner = caller(await newOperator("OWNER", full));
     const url = https("dup");
     await owner.webhooks.create({ projectId: full, endpoint: { url, eventTypes: ["player.created"] } });
-    expect((await refusal(owner.webhooks.create({ projectId: full, endpoint: { url, eventTypes: ["player.deleted"] } }))).appCode).toBe(
+    expect((await trpcRefusal(owner.webhooks.create({ projectId: full, endpoint: { url, eventTypes: ["player.deleted"] } }))).appCode).toBe(
       "ALREADY_EXISTS",
     );
     for (let i = 1; i < 20; i++)
       await owner.webhooks.create({ projectId: full, endpoint: { url: https(`n${i}`), eventTypes: ["player.created"] } });
     expect(
-      (await refusal(owner.webhooks.create({ projectId: full, endpoint: { url: https("21"), eventTypes: ["player.created"] } }))).appCode,
+      (await trpcRefusal(owner.webhooks.create({ projectId: full, endpoint: { url: https("21"), eventTypes: ["player.created"] } })))
+        .appCode,
     ).toBe("LIMIT_EXCEEDED");
     expect(await prisma().webhookEndpoint.count({ where: { projectId: full } })).toBe(20);
   });
@@ -309,9 +289,9 @@ describe("webhook endpoints in the configuration document", () => {
   it("export lists them by URL without secrets; importing it into another project creates them with new secrets; a second import changes nothing", async () => {
     const { projectId: source } = await makeProject();
     const { projectId: target } = await makeProject();
-    const owner = await operator("OWNER", source);
+    const owner = await newOperator("OWNER", source);
     await prisma().projectMember.create({ data: { projectId: target, operatorId: owner.id, role: "OWNER" } });
-    const o = as(owner);
+    const o = caller(owner);
     const a = await o.webhooks.create({
       projectId: source,
       endpoint: { url: https("z-crm"), description: "CRM", eventTypes: ["purchase.completed", "player.created"] },
@@ -369,13 +349,13 @@ describe("webhook endpoints in the configuration document", () => {
 
   it("refuses a document with the same URL twice, an unknown event type or plain http, changing nothing", async () => {
     const { projectId: target } = await makeProject();
-    const o = as(await operator("OWNER", target));
+    const o = caller(await newOperator("OWNER", target));
     const base = await o.config.export({ projectId: target });
     const url = https("dup");
     const hook = { url, description: "", eventTypes: ["player.created" as const], enabled: true };
-    const twice = await refusal(o.config.dryRun({ projectId: target, document: { ...base, webhooks: [hook, hook] } }));
+    const twice = await trpcRefusal(o.config.dryRun({ projectId: target, document: { ...base, webhooks: [hook, hook] } }));
     expect(twice.appCode).toBe("VALIDATION_ERROR");
-    const unknown = await refusal(
+    const unknown = await trpcRefusal(
       o.config.import({ projectId: target, document: { ...base, webhooks: [{ ...hook, eventTypes: ["player.exploded" as never] }] } }),
     );
     expect(unknown.appCode).toBe("VALIDATION_ERROR");
@@ -383,7 +363,7 @@ describe("webhook endpoints in the configuration document", () => {
     expect((await o.config.dryRun({ projectId: target, document: plain })).refusals.map((r) => [r.kind, r.code])).toEqual([
       ["webhooks", "VALIDATION_ERROR"],
     ]);
-    expect((await refusal(o.config.import({ projectId: target, document: plain }))).appCode).toBe("VALIDATION_ERROR");
+    expect((await trpcRefusal(o.config.import({ projectId: target, document: plain }))).appCode).toBe("VALIDATION_ERROR");
     expect(await prisma().webhookEndpoint.count({ where: { projectId: target } })).toBe(0);
   });
 });
@@ -391,7 +371,7 @@ describe("webhook endpoints in the configuration document", () => {
 describe("the outbox is part of the change's transaction", () => {
   it("an event emitted in a transaction that rolls back leaves no event and no delivery; one that commits leaves both", async () => {
     const { projectId: own } = await makeProject();
-    const owner = as(await operator("OWNER", own));
+    const owner = caller(await newOperator("OWNER", own));
     await owner.webhooks.create({ projectId: own, endpoint: { url: https("tx"), eventTypes: ["player.banned"] } });
     const stored = async () => {
       const { rows } = await pool().query<{ events: number; deliveries: number }>(

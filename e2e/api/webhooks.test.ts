@@ -501,7 +501,7 @@ function failedAttemptTimes(app: StartedApp, deliveryId: string): number[] {
 describe("retries", () => {
   const current = appForBlock("0.0001");
 
-  it("a receiver answering 500, one timing out and one refusing connections get eight attempts with growing gaps, then FAILED", async () => {
+  it("a receiver answering 500, one timing out and one refusing connections get eight attempts, none sooner than the growing schedule allows, then FAILED", async () => {
     const project = await economyProject();
     const failing = await receiver([], () => 500);
     const hanging = await receiver([], () => "hang");
@@ -536,10 +536,13 @@ describe("retries", () => {
           return t.length === 8 ? t : undefined;
         });
         const gaps = times.slice(1).map((t, i) => t - (times[i] as number));
-        // The schedule (scaled by 0.0001): 0.5 ms, 30 ms, 180 ms, 720 ms, 1.8 s, 3.6 s, 3.6 s (±10 %). The first two
-        // are within the attempts' own time (tens of ms), so growth is asserted from the third gap on.
-        for (let i = 2; i < 6; i++) expect(gaps[i], `gap ${i} of ${gaps.join(", ")}`).toBeGreaterThan(gaps[i - 1] as number);
-        expect(gaps[5], `gaps ${gaps.join(", ")}`).toBeGreaterThan(3_000);
+        // The schedule (scaled by 0.0001): 0.5 ms, 30 ms, 180 ms, 720 ms, 1.8 s, 3.6 s, 3.6 s (±10 %). A gap is the
+        // delay plus the attempt's own time, so a retry is never sooner than 90 % of its delay; a busy machine
+        // only makes gaps longer (comparing neighbouring gaps failed there: 30 ms measured 344, 180 ms 220).
+        const schedule = [0.5, 30, 180, 720, 1_800, 3_600, 3_600];
+        expect(gaps, `gaps ${gaps.join(", ")}`).toHaveLength(schedule.length);
+        for (const [i, delay] of schedule.entries())
+          expect(gaps[i], `gap ${i} of ${gaps.join(", ")}`).toBeGreaterThanOrEqual(Math.floor(delay * 0.9));
       }
       const endpointRows = await pool().query<{ enabled: boolean; failing_since: Date | null }>(
         "SELECT enabled, failing_since FROM webhook_endpoints WHERE project_id = $1",
@@ -646,7 +649,8 @@ describe("a crash", () => {
       const player = await api.signIn();
       const bought = (await api.buy(player.accessToken)) as { transactionId: string };
       // The receiver is down: the first attempt fails, the delivery waits for its retry.
-      await until("a failed attempt", async () => ((await deliveries(endpoint.id))[0]?.attempts ?? 0) >= 1);
+      // Waits for an effect, not a time: generous, so a busy machine's slow queue does not fail it.
+      await until("a failed attempt", async () => ((await deliveries(endpoint.id))[0]?.attempts ?? 0) >= 1, 60_000);
       app.child.kill("SIGKILL");
       await app.exited;
       const secrets = [endpoint.secret];
@@ -657,7 +661,7 @@ describe("a crash", () => {
       expect(hook.received[0]?.verified).toEqual([true]);
       // At least once: every request carried the one event id (a receiver dedupes by it).
       expect(new Set(hook.received.map((r) => r.id)).size).toBe(1);
-      await until("the delivery recorded", async () => (await deliveries(endpoint.id))[0]?.status === "SUCCEEDED");
+      await until("the delivery recorded", async () => (await deliveries(endpoint.id))[0]?.status === "SUCCEEDED", 60_000);
     } finally {
       hook?.close();
       await app.stop();
@@ -665,30 +669,38 @@ describe("a crash", () => {
   }, 300_000);
 
   it("an app killed (kill -9) while a receiver holds its request open sends the event again after the restart, with the same webhook-id", async () => {
-    // A dead attempt's lease ends 5 s (timeout) + 1 s (margin) after it began, not 40 s. The
-    // timeout is long enough that the attempt is surely still in flight when the kill lands on a
-    // busy machine (at 0.5 s it could time out and be retried first, leaving nothing to kill).
+    // A dead attempt's lease ends 5 s (timeout) + 1 s (margin) after it began, not 40 s.
     const env = { ...appEnv("0.01"), WEBHOOK_TIMEOUT_MS: "5000", WEBHOOK_LEASE_MARGIN_MS: "1000" };
     let app = await startApp(env);
     const project = await economyProject();
-    // The first request is held open (the attempt is in flight when the app dies); later ones get 200.
-    const hook = await receiver([], (n) => (n === 1 ? "hang" : 200));
+    // The first request is held open and the app killed the moment it arrives, so the attempt is
+    // surely in flight when the app dies (a kill sent after polling for the request could come
+    // after the attempt timed out on a busy machine); later requests get 200.
+    const hook = await receiver([], (n) => {
+      if (n !== 1) return 200;
+      app.child.kill("SIGKILL");
+      return "hang";
+    });
     const endpoint = await addEndpoint(project.projectId, hook.url, ["purchase.completed"]);
     try {
       const api = client(() => app, project);
       const player = await api.signIn();
       const bought = (await api.buy(player.accessToken)) as { transactionId: string };
-      await until("the attempt in flight", () => hook.received.length >= 1, 10_000);
-      app.child.kill("SIGKILL");
+      // Waits for an effect, not a time: generous, so a busy machine's slow queue does not fail it.
+      await until("the attempt in flight", () => hook.received.length >= 1, 60_000);
       await app.exited;
       expect((await deliveries(endpoint.id))[0]?.status).toBe("PENDING");
       app = await startApp(env);
       // The dead attempt's lease runs out, then the delivery is attempted again.
       await until("the delivery after the restart", () => hook.received.length >= 2, 60_000);
-      await until("the delivery recorded", async () => (await deliveries(endpoint.id))[0]?.status === "SUCCEEDED");
-      // A duplicate, not a loss: both requests carry the one event id and body a receiver dedupes by.
-      expect(hook.received.map((r) => r.id)).toEqual([hook.received[0]?.id, hook.received[0]?.id]);
-      expect(hook.received.map((r) => r.body.data.transactionId)).toEqual([bought.transactionId, bought.transactionId]);
+      await until("the delivery recorded", async () => (await deliveries(endpoint.id))[0]?.status === "SUCCEEDED", 60_000);
+      // A duplicate, not a loss: every request carries the one event id and body a receiver dedupes
+      // by (two requests as a rule; a third only if a busy machine timed the second out, which is
+      // still at least once).
+      const first = hook.received[0];
+      expect(hook.received.length).toBeGreaterThanOrEqual(2);
+      expect(hook.received.map((r) => r.id)).toEqual(hook.received.map(() => first?.id));
+      expect(hook.received.map((r) => r.body.data.transactionId)).toEqual(hook.received.map(() => bought.transactionId));
       expect(await deliveries(endpoint.id)).toHaveLength(1);
     } finally {
       hook.close();

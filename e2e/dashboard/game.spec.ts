@@ -1,4 +1,4 @@
-import { type APIRequestContext, type Browser, expect, type Page, test } from "@playwright/test";
+import { type APIRequestContext, type Browser, type BrowserContext, expect, type Page, test } from "@playwright/test";
 import { createKey, createProject, demo, shoot, signIn } from "./support";
 
 /**
@@ -10,6 +10,8 @@ import { createKey, createProject, demo, shoot, signIn } from "./support";
  * game API then serves the same board and purchase.
  * A viewer sees the same pages without controls, and the server refuses their forged grant.
  * Screenshots of every new page go to test-results/screenshots/ (wide and phone-sized).
+ * One behaviour per test, in order on one signed-in page (serial: each test builds on the
+ * project the ones before it set up).
  */
 const PASSWORD = "a long unusual operator passphrase 47";
 
@@ -50,22 +52,33 @@ async function inviteViewer(page: Page, browser: Browser, projectId: string, ema
   await context.close();
 }
 
-test("an operator runs leaderboards and the economy next to the game API and copies the configuration; a viewer only looks", async ({
-  page,
-  request,
-  browser,
-}) => {
-  test.setTimeout(240_000);
-  await signIn(page);
-  const projectName = `Game ${Date.now()}`;
-  const projectId = await createProject(page, projectName);
-  await page.getByRole("link", { name: "API keys" }).click();
-  const clientKey = await createKey(page, "CLIENT", "game client");
+test.describe.configure({ mode: "serial" });
 
-  // A leaderboard, created in the dashboard.
+let context: BrowserContext;
+let page: Page;
+let projectId = "";
+let clientKey = "";
+let players: { ada: Player; bo: Player; cy: Player };
+let exported = "";
+const dialog = () => page.getByRole("alertdialog");
+const editor = () => page.getByRole("dialog");
+const rows = () => page.getByTestId("entry-row");
+
+test.beforeAll(async ({ browser }) => {
+  context = await browser.newContext();
+  page = await context.newPage();
+  await signIn(page);
+  projectId = await createProject(page, `Game ${Date.now()}`);
+  await page.getByRole("link", { name: "API keys" }).click();
+  clientKey = await createKey(page, "CLIENT", "game client");
+});
+test.afterAll(async () => {
+  await context?.close();
+});
+
+test("the leaderboard form refuses a bad id and a cron expression without five fields before sending", async () => {
   await page.getByRole("link", { name: "Leaderboards" }).click();
   await expect(page.getByText("No leaderboards yet.")).toBeVisible();
-  // The form checks with the service's rules before sending: a bad id, a cron expression without 5 fields.
   await page.getByLabel("Leaderboard id").fill("Arena!");
   await page.getByLabel("Reset schedule (UTC)").click();
   await page.getByRole("option", { name: "Cron expression…" }).click();
@@ -74,93 +87,103 @@ test("an operator runs leaderboards and the economy next to the game API and cop
   await expect(page.getByText("Leaderboard ids are 1–64")).toBeVisible();
   await expect(page.getByText("5-field cron expression")).toBeVisible();
   await expect(page.getByText("No leaderboards yet.")).toBeVisible();
-  // Five fields that do not parse: the server's refusal lands under the cron field.
+});
+
+test("five cron fields that do not parse: the server's refusal lands under the cron field", async () => {
   await page.getByLabel("Leaderboard id").fill("arena");
   await page.getByLabel("Name").fill("Arena");
   await page.getByLabel("Cron expression (5 fields)").fill("99 18 * * 5");
   await page.getByRole("button", { name: "Create leaderboard" }).click();
   await expect(page.getByText("That cron expression does not work")).toBeVisible();
   await expect(page.getByText("No leaderboards yet.")).toBeVisible();
+});
+
+test("a weekly leaderboard is created and listed", async () => {
   await page.getByLabel("Name").fill("Arena");
   await page.getByLabel("Reset schedule (UTC)").click();
   await page.getByRole("option", { name: "Weekly (Mondays)" }).click();
   await page.getByRole("button", { name: "Create leaderboard" }).click();
   await expect(page.getByTestId("leaderboard-row")).toHaveCount(1);
   await shoot(page, "leaderboards");
+});
 
-  // Three players submit through the game API.
-  const players = [
+test("scores submitted through the game API are ranked on the board's page, and the search finds one player", async ({ request }) => {
+  const [ada, bo, cy] = [
     await newPlayer(request, clientKey, "Ada"),
     await newPlayer(request, clientKey, "Bo"),
     await newPlayer(request, clientKey, "Cy"),
   ];
-  for (const [i, p] of players.entries()) {
+  players = { ada, bo, cy };
+  for (const [i, p] of [ada, bo, cy].entries()) {
     const submit = await request.post("/api/v1/leaderboards/arena/scores", { headers: p.headers, data: { score: 100 * (i + 1) } });
     expect(submit.status()).toBe(200);
   }
-  const [ada, bo, cy] = players as [Player, Player, Player];
-
   await page.getByRole("link", { name: "Arena", exact: true }).click();
   await expect(page.getByTestId("leaderboard-name")).toHaveText("Arena");
-  const rows = page.getByTestId("entry-row");
-  await expect(rows).toHaveCount(3);
-  await expect(rows.nth(0)).toContainText("#1");
-  await expect(rows.nth(0)).toContainText("Cy");
-  await expect(rows.nth(2)).toContainText("Ada");
+  await expect(rows()).toHaveCount(3);
+  await expect(rows().nth(0)).toContainText("#1");
+  await expect(rows().nth(0)).toContainText("Cy");
+  await expect(rows().nth(2)).toContainText("Ada");
   await page.getByLabel("Search entries by player").fill("bo");
-  await expect(rows).toHaveCount(1);
-  await expect(rows.first()).toContainText("#2");
+  await expect(rows()).toHaveCount(1);
+  await expect(rows().first()).toContainText("#2");
   await page.getByLabel("Search entries by player").fill("");
-  await expect(rows).toHaveCount(3);
+  await expect(rows()).toHaveCount(3);
   await shoot(page, "leaderboard");
+});
 
-  // Remove the leader's entry: the API's ranks move up.
+test("removing the leader's entry moves the others up, in the dashboard and the game API", async ({ request }) => {
   await page.getByRole("button", { name: "Remove Cy" }).click();
-  const dialog = page.getByRole("alertdialog");
-  await expect(dialog).toContainText("Remove Cy's entry (#1)?");
-  await dialog.getByRole("button", { name: "Remove entry" }).click();
-  await expect(dialog).toHaveCount(0);
-  await expect(rows).toHaveCount(2);
-  await expect(rows.nth(0)).toContainText("Bo");
-  const boRank = await request.get("/api/v1/leaderboards/arena/player", { headers: bo.headers });
+  await expect(dialog()).toContainText("Remove Cy's entry (#1)?");
+  await dialog().getByRole("button", { name: "Remove entry" }).click();
+  await expect(dialog()).toHaveCount(0);
+  await expect(rows()).toHaveCount(2);
+  await expect(rows().nth(0)).toContainText("Bo");
+  const boRank = await request.get("/api/v1/leaderboards/arena/player", { headers: players.bo.headers });
   expect(((await boRank.json()) as { rank: number }).rank).toBe(1);
-  expect((await request.get("/api/v1/leaderboards/arena/player", { headers: cy.headers })).status()).toBe(404);
+  expect((await request.get("/api/v1/leaderboards/arena/player", { headers: players.cy.headers })).status()).toBe(404);
+});
 
-  // Edit: name and bounds change; sort order and operator stay fixed.
+test("editing a board changes its name; its sort order is fixed", async () => {
   await page.getByRole("button", { name: "Edit" }).click();
   await expect(page.getByLabel("Sort order (fixed)")).toBeDisabled();
   await page.getByLabel("Name").fill("Arena S1");
   await page.getByRole("button", { name: "Save changes" }).click();
   await expect(page.getByTestId("leaderboard-name")).toHaveText("Arena S1");
+});
 
-  // Reset now archives the period; the archive stays browsable.
+test("Reset now archives the period, and the archive stays browsable", async () => {
   await page.getByRole("button", { name: "Reset now" }).click();
-  await dialog.getByRole("button", { name: "Reset board" }).click();
+  await dialog().getByRole("button", { name: "Reset board" }).click();
   await expect(page.getByText("No scores yet in this period.")).toBeVisible();
   await page.getByLabel("Period", { exact: true }).click();
   await page.getByRole("option").nth(1).click();
-  await expect(rows).toHaveCount(2);
-  await expect(rows.nth(0)).toContainText("Bo");
+  await expect(rows()).toHaveCount(2);
+  await expect(rows().nth(0)).toContainText("Bo");
   await shoot(page, "leaderboard-archive");
+});
 
-  // Deleting a board needs its id typed (cancelled here: the board is used below).
+test("deleting a board is enabled only once its id is typed", async () => {
   await page.getByRole("button", { name: "Delete", exact: true }).click();
-  const confirmDelete = dialog.getByRole("button", { name: "Delete leaderboard" });
+  const confirmDelete = dialog().getByRole("button", { name: "Delete leaderboard" });
   await expect(confirmDelete).toBeDisabled();
-  await dialog.getByLabel("Type the board's id, arena, to confirm").fill("aren");
+  await dialog().getByLabel("Type the board's id, arena, to confirm").fill("aren");
   await expect(confirmDelete).toBeDisabled();
-  await dialog.getByLabel("Type the board's id, arena, to confirm").fill("arena");
+  await dialog().getByLabel("Type the board's id, arena, to confirm").fill("arena");
   await expect(confirmDelete).toBeEnabled();
   await shoot(page, "leaderboard-delete");
-  await dialog.getByRole("button", { name: "Cancel" }).click();
-  await expect(dialog).toHaveCount(0);
+  // Cancelled: the board is used below.
+  await dialog().getByRole("button", { name: "Cancel" }).click();
+  await expect(dialog()).toHaveCount(0);
+});
 
-  // An unknown board is the page's error state, not a crash.
+test("an unknown board is the page's error state", async () => {
   await page.goto(`/projects/${projectId}/leaderboards/no-such-board`);
   await expect(page.getByRole("alert").filter({ hasText: "Leaderboard not found." })).toBeVisible();
   await shoot(page, "leaderboard-not-found");
+});
 
-  // The economy: a currency, an item and a purchase.
+test("a currency whose maximum is below its starting balance is refused in plain words", async () => {
   await page.getByRole("link", { name: "Economy", exact: true }).click();
   await expect(page.getByText("No currencies yet.")).toBeVisible();
   await shoot(page, "economy-empty");
@@ -170,6 +193,10 @@ test("an operator runs leaderboards and the economy next to the game API and cop
   await page.getByLabel("Maximum balance").fill("5");
   await page.getByRole("button", { name: "Create currency" }).click();
   await expect(page.getByText("The maximum balance must not be below the starting balance.")).toBeVisible();
+  await expect(page.getByText("No currencies yet.")).toBeVisible();
+});
+
+test("a currency, an item and a purchase are created; the purchase lists its cost and reward", async () => {
   await page.getByLabel("Initial balance").fill("0");
   await page.getByLabel("Maximum balance").fill("");
   await page.getByRole("button", { name: "Create currency" }).click();
@@ -192,42 +219,52 @@ test("an operator runs leaderboards and the economy next to the game API and cop
   await page.getByRole("button", { name: "Create purchase" }).click();
   await expect(page.getByTestId("purchase-row")).toContainText("30 Coins");
   await expect(page.getByTestId("purchase-row")).toContainText("1 Sword");
-  // In use: the currency refuses deletion and says which purchase refers to it.
+});
+
+test("a currency a purchase uses refuses deletion and names the purchase", async () => {
   await page.getByRole("button", { name: "Delete coins" }).click();
-  await dialog.getByRole("button", { name: "Delete currency" }).click();
-  await expect(dialog.getByRole("alert").filter({ hasText: "buy-sword" })).toBeVisible();
+  await dialog().getByRole("button", { name: "Delete currency" }).click();
+  await expect(dialog().getByRole("alert").filter({ hasText: "buy-sword" })).toBeVisible();
   await shoot(page, "economy-in-use");
-  await dialog.getByRole("button", { name: "Cancel" }).click();
+  await dialog().getByRole("button", { name: "Cancel" }).click();
   await expect(page.getByTestId("currency-row")).toHaveCount(1);
-  // Edit in a dialog: the maximum balance changes, the id stays.
+});
+
+test("a currency's maximum is edited in a dialog; its id is fixed", async () => {
   await page.getByRole("button", { name: "Edit coins" }).click();
-  const editor = page.getByRole("dialog");
-  await expect(editor.getByLabel("Currency id")).toBeDisabled();
-  await editor.getByLabel("Maximum balance").fill("1000");
-  await editor.getByRole("button", { name: "Save currency" }).click();
-  await expect(editor).toHaveCount(0);
+  await expect(editor().getByLabel("Currency id")).toBeDisabled();
+  await editor().getByLabel("Maximum balance").fill("1000");
+  await editor().getByRole("button", { name: "Save currency" }).click();
+  await expect(editor()).toHaveCount(0);
   await expect(page.getByTestId("currency-row")).toContainText("1,000");
   await shoot(page, "economy");
+});
 
-  // Grant Ada coins; the API shows the balance; Ada buys; the ledger shows both.
-  await page.goto(`/projects/${projectId}/players/${ada.playerId}`);
-  await expect(page.getByTestId("player-id")).toHaveText(ada.playerId);
+test("a grant without an amount is refused before the confirmation", async () => {
+  await page.goto(`/projects/${projectId}/players/${players.ada.playerId}`);
+  await expect(page.getByTestId("player-id")).toHaveText(players.ada.playerId);
   await expect(page.getByText("No economy changes yet.")).toBeVisible();
   await page.getByRole("button", { name: "Grant", exact: true }).click();
   await expect(page.getByText("Enter an amount.")).toBeVisible();
-  await expect(dialog).toHaveCount(0);
+  await expect(dialog()).toHaveCount(0);
+});
+
+test("a confirmed grant is the player's balance in the game API", async ({ request }) => {
   await page.getByLabel("Currency or item").click();
   await page.getByRole("option", { name: "Coins (currency)" }).click();
   await page.getByLabel("Amount").fill("50");
   await page.getByLabel("Reason", { exact: true }).fill("support ticket 42");
   await page.getByRole("button", { name: "Grant", exact: true }).click();
-  await expect(dialog).toContainText("support ticket 42");
-  await dialog.getByRole("button", { name: "Grant", exact: true }).click();
-  await expect(dialog).toHaveCount(0);
+  await expect(dialog()).toContainText("support ticket 42");
+  await dialog().getByRole("button", { name: "Grant", exact: true }).click();
+  await expect(dialog()).toHaveCount(0);
   await expect(page.getByTestId("balance-coins")).toContainText("50");
-  const balance = await request.get("/api/v1/economy/currencies", { headers: ada.headers });
+  const balance = await request.get("/api/v1/economy/currencies", { headers: players.ada.headers });
   expect(await balance.json()).toEqual([expect.objectContaining({ id: "coins", balance: 50 })]);
-  const bought = await request.post("/api/v1/economy/purchase", { headers: ada.headers, data: { purchaseId: "buy-sword" } });
+});
+
+test("the player's ledger lists their purchase through the API and the grant with its reason and operator", async ({ request }) => {
+  const bought = await request.post("/api/v1/economy/purchase", { headers: players.ada.headers, data: { purchaseId: "buy-sword" } });
   expect(bought.status()).toBe(200);
   await page.reload();
   const ledger = page.getByTestId("ledger-row");
@@ -240,36 +277,39 @@ test("an operator runs leaderboards and the economy next to the game API and cop
   await expect(page.getByTestId("balance-coins")).toContainText("20");
   await expect(page.getByTestId("inventory-sword")).toContainText("×1");
   await shoot(page, "player-economy");
+});
 
-  // Lowering the maximum below what Ada holds (20): the edit form says how many hold more, before saving.
+test("lowering a maximum below what a player holds says how many hold more, before saving", async () => {
   await page.goto(`/projects/${projectId}/economy`);
   await page.getByRole("button", { name: "Edit coins" }).click();
-  await editor.getByLabel("Maximum balance").fill("10");
-  await expect(editor.getByTestId("lowered-max-warning")).toHaveText(/^1 player holds more than 10\./);
+  await editor().getByLabel("Maximum balance").fill("10");
+  await expect(editor().getByTestId("lowered-max-warning")).toHaveText(/^1 player holds more than 10\./);
   await shoot(page, "economy-lowered-max");
-  await editor.getByLabel("Maximum balance").fill("20");
-  await expect(editor.getByTestId("lowered-max-warning")).toHaveCount(0);
-  await editor.getByRole("button", { name: "Cancel" }).click();
+  await editor().getByLabel("Maximum balance").fill("20");
+  await expect(editor().getByTestId("lowered-max-warning")).toHaveCount(0);
+  await editor().getByRole("button", { name: "Cancel" }).click();
+});
 
-  // The overview: top boards and currency in circulation.
+test("the overview shows the top board and the currency in circulation", async () => {
   await page.getByRole("link", { name: "Overview" }).click();
   await expect(page.getByTestId("top-board")).toContainText("Arena S1");
   await expect(page.getByTestId("circulation-coins")).toContainText("20");
   await shoot(page, "overview-game");
+});
 
+test("the audit log has one row for each leaderboard change and the grant", async () => {
   await page.getByRole("link", { name: "Audit log" }).click();
   for (const action of ["leaderboard.create", "leaderboard.entry.remove", "leaderboard.update", "leaderboard.reset", "economy.grant"]) {
     await expect(page.getByTestId("audit-row").filter({ hasText: action })).toHaveCount(1);
   }
+});
 
-  // Configuration as code: this project's configuration goes to a second project through a
-  // dry run and an apply; the second project's game API then serves the same board and purchase.
+test("the configuration imported into a second project (dry run, apply) is served by its game API", async ({ request }) => {
   await page.getByRole("link", { name: "Configuration" }).click();
   await expect(page.getByTestId("config-export")).toContainText('"buy-sword"');
-  const exported = (await page.getByTestId("config-export").textContent()) ?? "";
+  exported = (await page.getByTestId("config-export").textContent()) ?? "";
   await page.goto("/projects");
-  const stagingName = `Game copy ${Date.now()}`;
-  await createProject(page, stagingName);
+  await createProject(page, `Game copy ${Date.now()}`);
   await page.getByRole("link", { name: "API keys" }).click();
   const copyKey = await createKey(page, "CLIENT", "copy client");
   await page.getByRole("link", { name: "Configuration" }).click();
@@ -292,48 +332,71 @@ test("an operator runs leaderboards and the economy next to the game API and cop
   expect(await copyBuy.json()).toMatchObject({ error: { code: "INSUFFICIENT_FUNDS", details: { currencyId: "coins", requested: 30 } } });
   await page.getByRole("link", { name: "Audit log" }).click();
   await expect(page.getByTestId("audit-row").filter({ hasText: "config.import" })).toHaveCount(1);
+});
 
-  // A viewer sees the pages without controls; a forged grant is refused by the server.
-  const viewerEmail = `game-viewer-${Date.now()}@studio.test`;
-  await inviteViewer(page, browser, projectId, viewerEmail);
-  const viewerContext = await browser.newContext();
-  const viewer = await viewerContext.newPage();
-  await signIn(viewer, viewerEmail, PASSWORD);
-  await viewer.goto(`/projects/${projectId}/players/${ada.playerId}`);
-  await expect(viewer.getByTestId("ledger-row")).toHaveCount(2);
-  await expect(viewer.getByRole("button", { name: "Grant", exact: true })).toHaveCount(0);
-  await expect(viewer.getByLabel("Reason", { exact: true })).toHaveCount(0);
-  await viewer.goto(`/projects/${projectId}/economy`);
-  await expect(viewer.getByTestId("currency-row")).toHaveCount(1);
-  await expect(viewer.getByRole("button", { name: "Edit coins" })).toHaveCount(0);
-  await expect(viewer.getByRole("button", { name: "Create currency" })).toHaveCount(0);
-  await viewer.goto(`/projects/${projectId}/leaderboards/arena`);
-  await expect(viewer.getByTestId("leaderboard-name")).toHaveText("Arena S1");
-  await expect(viewer.getByRole("button", { name: "Edit" })).toHaveCount(0);
-  await expect(viewer.getByRole("button", { name: "Reset now" })).toHaveCount(0);
-  await expect(viewer.getByText("No scores yet in this period.")).toBeVisible();
-  await shoot(viewer, "leaderboard-viewer");
-  const forged = await viewer.request.post("/api/trpc/economy.adjust", {
-    data: { projectId, playerId: ada.playerId, direction: "grant", currencies: [{ currencyId: "coins", amount: 1000 }], reason: "forged" },
-    headers: { Origin: new URL(viewer.url()).origin },
+test.describe("a viewer", () => {
+  let viewerContext: BrowserContext;
+  let viewer: Page;
+  const sameOrigin = () => ({ Origin: new URL(viewer.url()).origin });
+
+  test.beforeAll(async ({ browser }) => {
+    const viewerEmail = `game-viewer-${Date.now()}@studio.test`;
+    await inviteViewer(page, browser, projectId, viewerEmail);
+    viewerContext = await browser.newContext();
+    viewer = await viewerContext.newPage();
+    await signIn(viewer, viewerEmail, PASSWORD);
   });
-  expect(forged.status()).toBe(403);
-  const forgedEdit = await viewer.request.post("/api/trpc/leaderboards.update", {
-    data: { projectId, id: "arena", patch: { name: "forged" } },
-    headers: { Origin: new URL(viewer.url()).origin },
+  test.afterAll(async () => {
+    await viewerContext?.close();
   });
-  expect(forgedEdit.status()).toBe(403);
-  // Configuration: a viewer exports but cannot import; a forged import is refused.
-  await viewer.goto(`/projects/${projectId}/config`);
-  await expect(viewer.getByTestId("config-export")).toContainText('"arena"');
-  await expect(viewer.getByRole("button", { name: "Dry run" })).toHaveCount(0);
-  await expect(viewer.getByRole("button", { name: "Apply", exact: true })).toHaveCount(0);
-  const forgedImport = await viewer.request.post("/api/trpc/config.import", {
-    data: { projectId, document: JSON.parse(exported) },
-    headers: { Origin: new URL(viewer.url()).origin },
+
+  test("sees a player's ledger, the economy and a board without their controls", async () => {
+    await viewer.goto(`/projects/${projectId}/players/${players.ada.playerId}`);
+    await expect(viewer.getByTestId("ledger-row")).toHaveCount(2);
+    await expect(viewer.getByRole("button", { name: "Grant", exact: true })).toHaveCount(0);
+    await expect(viewer.getByLabel("Reason", { exact: true })).toHaveCount(0);
+    await viewer.goto(`/projects/${projectId}/economy`);
+    await expect(viewer.getByTestId("currency-row")).toHaveCount(1);
+    await expect(viewer.getByRole("button", { name: "Edit coins" })).toHaveCount(0);
+    await expect(viewer.getByRole("button", { name: "Create currency" })).toHaveCount(0);
+    await viewer.goto(`/projects/${projectId}/leaderboards/arena`);
+    await expect(viewer.getByTestId("leaderboard-name")).toHaveText("Arena S1");
+    await expect(viewer.getByRole("button", { name: "Edit" })).toHaveCount(0);
+    await expect(viewer.getByRole("button", { name: "Reset now" })).toHaveCount(0);
+    await expect(viewer.getByText("No scores yet in this period.")).toBeVisible();
+    await shoot(viewer, "leaderboard-viewer");
   });
-  expect(forgedImport.status()).toBe(403);
-  await viewerContext.close();
-  const after = await request.get("/api/v1/economy/currencies", { headers: ada.headers });
-  expect(await after.json()).toEqual([expect.objectContaining({ id: "coins", balance: 20 })]);
+
+  test("a forged grant and a forged board edit are refused (403), and the balance is unchanged", async ({ request }) => {
+    const forged = await viewer.request.post("/api/trpc/economy.adjust", {
+      data: {
+        projectId,
+        playerId: players.ada.playerId,
+        direction: "grant",
+        currencies: [{ currencyId: "coins", amount: 1000 }],
+        reason: "forged",
+      },
+      headers: sameOrigin(),
+    });
+    expect(forged.status()).toBe(403);
+    const forgedEdit = await viewer.request.post("/api/trpc/leaderboards.update", {
+      data: { projectId, id: "arena", patch: { name: "forged" } },
+      headers: sameOrigin(),
+    });
+    expect(forgedEdit.status()).toBe(403);
+    const after = await request.get("/api/v1/economy/currencies", { headers: players.ada.headers });
+    expect(await after.json()).toEqual([expect.objectContaining({ id: "coins", balance: 20 })]);
+  });
+
+  test("exports the configuration but cannot import it, in the page or by a forged request", async () => {
+    await viewer.goto(`/projects/${projectId}/config`);
+    await expect(viewer.getByTestId("config-export")).toContainText('"arena"');
+    await expect(viewer.getByRole("button", { name: "Dry run" })).toHaveCount(0);
+    await expect(viewer.getByRole("button", { name: "Apply", exact: true })).toHaveCount(0);
+    const forgedImport = await viewer.request.post("/api/trpc/config.import", {
+      data: { projectId, document: JSON.parse(exported) },
+      headers: sameOrigin(),
+    });
+    expect(forgedImport.status()).toBe(403);
+  });
 });

