@@ -2,7 +2,6 @@ import cluster from "node:cluster";
 import { env } from "./env";
 import {
   BROADCAST_ANSWER_MARGIN_MS,
-  BROADCAST_WAIT_MS,
   type BroadcastHandler,
   isPrimaryMessage,
   type PrimaryRequest,
@@ -18,7 +17,7 @@ import { logger } from "./log";
  * - requests the primary answers (the in-process rate-limit counters it holds for every worker);
  * - broadcasts: a cache dropped on one worker (a revoked API key, a logged-out session) is dropped
  *   on its siblings too, and `broadcast` resolves once they have all done it (or after
- *   BROADCAST_WAIT_MS: a sibling that does not answer is stuck or dying, and its cache TTL bounds it).
+ *   CLUSTER_BROADCAST_WAIT_MS: a sibling that does not answer is stuck or dying, and its cache TTL bounds it).
  * Outside a worker (one process, `npm run dev`, tests of the services) both are no-ops.
  *
  * The state lives on globalThis: Next bundles this module into several chunks, and one IPC
@@ -105,7 +104,7 @@ export function onBroadcast(topic: string, handler: BroadcastHandler): void {
 /** Runs `topic`'s handler on every sibling worker; resolves when they all ran it (bounded). The caller has already applied it here. */
 export async function broadcast(topic: string, payload: unknown): Promise<void> {
   if (!inWorker()) return;
-  await requestPrimary({ op: "broadcast", topic, payload }, BROADCAST_WAIT_MS + BROADCAST_ANSWER_MARGIN_MS).catch((error: unknown) => {
+  await requestPrimary({ op: "broadcast", topic, payload }, env().CLUSTER_BROADCAST_WAIT_MS + BROADCAST_ANSWER_MARGIN_MS).catch((error: unknown) => {
     logger("cluster").warn({ topic, reason: (error as Error).message }, `broadcast of ${topic} not confirmed by every worker`);
   });
 }

@@ -137,6 +137,8 @@ export const ZEnv = z.object({
   METRICS: z.enum(["on", "off"]).default("on"),
   /** On SIGTERM, keep serving this long while /api/health/ready answers 503, so a load balancer stops sending traffic first. */
   SHUTDOWN_DELAY_SECONDS: z.coerce.number().min(0).max(60).default(0),
+  // How long the primary waits for every sibling worker to acknowledge a broadcast (a logout, a revoked key).
+  CLUSTER_BROADCAST_WAIT_MS: z.coerce.number().int().min(100).max(60_000).default(1_000),
   /** SMTP server for players' e-mail (smtp://user:pass@host:587, smtps://…); unset: messages stay in the dashboard's outbox. */
   SMTP_URL: z.string().url().optional(),
   /** The instance's default From address; a project may set its own sender in its settings. */

@@ -32,10 +32,9 @@ export const shared = /** @type {typeof globalThis & SharedGlobals} */ (globalTh
 // `gb` (node:cluster's own messages and prom-client's never do).
 
 /**
- * How long the primary waits for every sibling's acknowledgement of a broadcast; a worker waits
- * for the primary's answer BROADCAST_WAIT_MS + BROADCAST_ANSWER_MARGIN_MS.
+ * The primary waits CLUSTER_BROADCAST_WAIT_MS (server/env-schema.mjs) for every sibling's
+ * acknowledgement of a broadcast; a worker waits that + this for the primary's answer.
  */
-export const BROADCAST_WAIT_MS = 1_000;
 export const BROADCAST_ANSWER_MARGIN_MS = 500;
 
 /**

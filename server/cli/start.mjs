@@ -17,7 +17,7 @@ import { availableParallelism } from "node:os";
 import path from "node:path";
 import { parseEnv, ZLauncherEnv } from "../env-schema.mjs";
 import { FixedWindowCounters } from "../fixed-window.mjs";
-import { BROADCAST_WAIT_MS, isPrimaryMessage, isWorkerMessage, shared } from "../launcher-contract.mjs";
+import { isPrimaryMessage, isWorkerMessage, shared } from "../launcher-contract.mjs";
 import { logger } from "../log.mjs";
 import { primaryMetrics, workerMetrics } from "./cluster-metrics.mjs";
 import { answerClientError, answerConnect, answerUpgrade, configureEdge, guardRequest } from "./edge.mjs";
@@ -94,6 +94,11 @@ function announceReady(message) {
 /** @param {string} message */
 function logError(message) {
   launcher().error(message);
+}
+
+/** @param {string} message */
+function logWarn(message) {
+  launcher().warn(message);
 }
 
 const SOURCE_DIRS = ["app", "server", "components", "prisma", "sdk"];
@@ -731,7 +736,7 @@ async function runPrimary({ workers, embedded, publicUrl }) {
   }
 
   /**
-   * Passes a worker's broadcast to its siblings; answers it when all acknowledged, died, or BROADCAST_WAIT_MS passed.
+   * Passes a worker's broadcast to its siblings; answers it when all acknowledged, died, or CLUSTER_BROADCAST_WAIT_MS passed.
    * @param {Worker} origin
    * @param {{ id: number, topic: string, payload: unknown }} m
    */
@@ -739,7 +744,12 @@ async function runPrimary({ workers, embedded, publicUrl }) {
     const targets = [...slots.values()].filter((w) => w !== origin && w.isConnected());
     if (targets.length === 0) return send(origin, { gb: "reply", id: m.id, value: null });
     const id = nextBroadcast++;
-    const timer = setTimeout(() => finish(id), BROADCAST_WAIT_MS);
+    const timer = setTimeout(() => {
+      // A sibling that does not answer is stuck or dying; the broadcast goes on without it.
+      const late = [...slots].filter(([, w]) => broadcasts.get(id)?.waiting.has(w)).map(([index]) => index);
+      logWarn(`broadcast ${m.topic}: worker ${late.join(", ")} did not acknowledge within ${config.CLUSTER_BROADCAST_WAIT_MS} ms`);
+      finish(id);
+    }, config.CLUSTER_BROADCAST_WAIT_MS);
     broadcasts.set(id, { origin, requestId: m.id, waiting: new Set(targets), timer });
     for (const w of targets) send(w, { gb: "broadcast", id, topic: m.topic, payload: m.payload });
   }
