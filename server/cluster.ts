@@ -104,7 +104,9 @@ export function onBroadcast(topic: string, handler: BroadcastHandler): void {
 /** Runs `topic`'s handler on every sibling worker; resolves when they all ran it (bounded). The caller has already applied it here. */
 export async function broadcast(topic: string, payload: unknown): Promise<void> {
   if (!inWorker()) return;
-  await requestPrimary({ op: "broadcast", topic, payload }, env().CLUSTER_BROADCAST_WAIT_MS + BROADCAST_ANSWER_MARGIN_MS).catch((error: unknown) => {
-    logger("cluster").warn({ topic, reason: (error as Error).message }, `broadcast of ${topic} not confirmed by every worker`);
-  });
+  await requestPrimary({ op: "broadcast", topic, payload }, env().CLUSTER_BROADCAST_WAIT_MS + BROADCAST_ANSWER_MARGIN_MS).catch(
+    (error: unknown) => {
+      logger("cluster").warn({ topic, reason: (error as Error).message }, `broadcast of ${topic} not confirmed by every worker`);
+    },
+  );
 }
