@@ -44,12 +44,30 @@ export const ERRORS = {
   IN_USE: { status: 409, trpc: "CONFLICT", message: "This is in use and cannot be deleted." },
   /** Operator actions: a definition (leaderboard, currency…) with this id exists. */
   ALREADY_EXISTS: { status: 409, trpc: "CONFLICT", message: "Something with this id already exists." },
+  RECEIPT_PENDING: { status: 409, trpc: "CONFLICT", message: "The purchase is not paid yet; send the receipt again once it is." },
+  RECEIPT_ALREADY_USED: { status: 409, trpc: "CONFLICT", message: "This receipt was already redeemed by another player." },
   IDEMPOTENCY_IN_PROGRESS: { status: 409, trpc: "CONFLICT", message: "A request with this Idempotency-Key is still running." },
   VERSION_CONFLICT: { status: 412, trpc: "PRECONDITION_FAILED", message: "The stored version does not match." },
   PAYLOAD_TOO_LARGE: { status: 413, trpc: "PAYLOAD_TOO_LARGE", message: "The request body is too large." },
   UNSUPPORTED_MEDIA_TYPE: { status: 415, trpc: "UNSUPPORTED_MEDIA_TYPE", message: "Send Content-Type: application/json." },
   LIMIT_EXCEEDED: { status: 422, trpc: "UNPROCESSABLE_CONTENT", message: "A limit was exceeded." },
   SCORE_OUT_OF_RANGE: { status: 422, trpc: "UNPROCESSABLE_CONTENT", message: "The score is outside the leaderboard's bounds." },
+  /** Store receipts (server/stores/types.ts RECEIPT_REFUSALS): nothing is granted for any of these. */
+  RECEIPT_INVALID: { status: 422, trpc: "UNPROCESSABLE_CONTENT", message: "The receipt is malformed or its signature does not verify." },
+  RECEIPT_EXPIRED: { status: 422, trpc: "UNPROCESSABLE_CONTENT", message: "The receipt was signed with an expired certificate." },
+  RECEIPT_WRONG_APP: { status: 422, trpc: "UNPROCESSABLE_CONTENT", message: "The receipt belongs to another app." },
+  RECEIPT_WRONG_ENVIRONMENT: {
+    status: 422,
+    trpc: "UNPROCESSABLE_CONTENT",
+    message: "The receipt is from a store environment this project does not accept.",
+  },
+  RECEIPT_WRONG_PRODUCT: {
+    status: 422,
+    trpc: "UNPROCESSABLE_CONTENT",
+    message: "The receipt is for a product this project does not sell.",
+  },
+  RECEIPT_CANCELLED: { status: 422, trpc: "UNPROCESSABLE_CONTENT", message: "The store cancelled, refunded or revoked this purchase." },
+  STORE_NOT_CONFIGURED: { status: 422, trpc: "UNPROCESSABLE_CONTENT", message: "This project has no credentials for this store." },
   IDEMPOTENCY_KEY_REUSED: {
     status: 422,
     trpc: "UNPROCESSABLE_CONTENT",
@@ -60,6 +78,7 @@ export const ERRORS = {
   /** The client went away mid-request; logged as such, the answer reaches nobody. */
   CLIENT_CLOSED_REQUEST: { status: 499, trpc: "CLIENT_CLOSED_REQUEST", message: "The client closed the connection." },
   INTERNAL_ERROR: { status: 500, trpc: "INTERNAL_SERVER_ERROR", message: "Something went wrong on our side." },
+  STORE_UNAVAILABLE: { status: 503, trpc: "SERVICE_UNAVAILABLE", message: "The store did not answer; try again later." },
   SERVICE_UNAVAILABLE: { status: 503, trpc: "SERVICE_UNAVAILABLE", message: "The service is temporarily unavailable." },
 } as const satisfies Record<string, { status: number; trpc: TrpcCode; message: string }>;
 
