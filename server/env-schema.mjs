@@ -176,6 +176,25 @@ export const ZEnv = z.object({
   /** E-mail delivery retries: the first after this many seconds, then doubling (pg-boss backoff), EMAIL_RETRY_LIMIT times. */
   EMAIL_RETRY_DELAY_SECONDS: z.coerce.number().int().min(1).default(30),
   EMAIL_RETRY_LIMIT: z.coerce.number().int().min(0).max(50).default(12),
+  /**
+   * Store receipts (docs/guides/store-receipts.md). The roots Apple's signed transactions must chain
+   * to: comma-separated paths of DER or PEM certificates; unset, Apple Root CA - G3 (built in).
+   * Tests point it at a root they made.
+   */
+  STORE_APPLE_ROOT_CERTIFICATES: z.string().min(1).optional(),
+  /** Ask Apple's OCSP responder whether a signing certificate was revoked (needs the internet). */
+  STORE_APPLE_ONLINE_CHECKS: z
+    .enum(["true", "false", "1", "0"])
+    .default("false")
+    .transform((v) => v === "true" || v === "1"),
+  /** Google Play Developer API and its OAuth token endpoint; tests point them at a fake on loopback. */
+  STORE_GOOGLE_API_URL: z.string().url().default("https://androidpublisher.googleapis.com"),
+  STORE_GOOGLE_TOKEN_URL: z.string().url().default("https://oauth2.googleapis.com/token"),
+  /** Steam's partner Web API (ISteamMicroTxn); tests point it at a fake on loopback. */
+  STORE_STEAM_API_URL: z.string().url().default("https://partner.steam-api.com"),
+  /** One attempt at a store's API; 5xx and timeouts are retried STORE_RETRIES times, then 503 STORE_UNAVAILABLE. */
+  STORE_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(10_000),
+  STORE_RETRIES: z.coerce.number().int().min(0).max(5).default(2),
   /** Let identity providers' JWKS URLs point at private/loopback addresses (development, tests). */
   IDP_ALLOW_PRIVATE_NETWORKS: z
     .enum(["true", "false", "1", "0"])

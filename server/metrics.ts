@@ -124,6 +124,20 @@ const bytes = once(
     }),
 );
 
+const storeReceipts = once(
+  "gb_store_receipts_total",
+  () =>
+    new client.Counter({
+      name: "gb_store_receipts_total",
+      help: "Store receipts by store and outcome: granted, replayed, or the refusal's code (RECEIPT_INVALID…); refunds as refunded.",
+      labelNames: ["store", "outcome"] as const,
+    }),
+);
+
+export function countStoreReceipt(store: string, outcome: string): void {
+  if (metricsOn) storeReceipts.inc({ store, outcome });
+}
+
 export type BusinessEvent = "sign_in" | "new_player" | "purchase" | "score_submit" | "data_write" | "save_write";
 
 /** A business event; `method` for sign-ins and new players (anonymous, email, an identity provider's kind), else ''. */

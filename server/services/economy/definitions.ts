@@ -25,10 +25,24 @@ import {
 export type CurrencyDef = { id: string; name: string; initialBalance: number; maxBalance: number | null; clientWritable: boolean };
 export type ItemDef = { id: string; name: string; maxStack: number | null };
 export type PurchaseDef = { id: string; name: string; costs: Line[]; rewards: Line[] };
+export type StoreProductDef = {
+  id: string;
+  name: string;
+  rewards: Line[];
+  appleProductId: string | null;
+  googleProductId: string | null;
+  steamItemId: string | null;
+  kind: "consumable" | "non_consumable";
+  priceMicros: number | null;
+  priceCurrency: string | null;
+};
 export type EconomyConfig = {
   currencies: Map<string, CurrencyDef>;
   items: Map<string, ItemDef>;
   purchases: Map<string, PurchaseDef>;
+  /** Real-money store products (server/services/store), by our id and by each store's id. */
+  storeProducts: Map<string, StoreProductDef>;
+  byStoreId: { apple: Map<string, StoreProductDef>; google: Map<string, StoreProductDef>; steam: Map<string, StoreProductDef> };
 };
 
 const cache = new Map<string, { value: EconomyConfig; expiresAt: number }>();
@@ -68,6 +82,36 @@ export async function economyConfig(projectId: string): Promise<EconomyConfig> {
     "SELECT id, name, costs, rewards FROM purchases WHERE project_id = $1 ORDER BY id",
     [projectId],
   );
+  const storeProducts = await pool().query<{
+    id: string;
+    name: string;
+    rewards: Line[];
+    apple_product_id: string | null;
+    google_product_id: string | null;
+    steam_item_id: string | null;
+    kind: "consumable" | "non_consumable";
+    price_micros: string | null;
+    price_currency: string | null;
+  }>(
+    `SELECT id, name, rewards, apple_product_id, google_product_id, steam_item_id, kind, price_micros, price_currency
+       FROM store_products WHERE project_id = $1 ORDER BY id`,
+    [projectId],
+  );
+  const products = storeProducts.rows.map(
+    (r): StoreProductDef => ({
+      id: r.id,
+      name: r.name,
+      rewards: r.rewards,
+      appleProductId: r.apple_product_id,
+      googleProductId: r.google_product_id,
+      steamItemId: r.steam_item_id,
+      kind: r.kind,
+      priceMicros: num(r.price_micros),
+      priceCurrency: r.price_currency,
+    }),
+  );
+  const byStore = (key: "appleProductId" | "googleProductId" | "steamItemId") =>
+    new Map(products.flatMap((p) => (p[key] === null ? [] : [[p[key], p] as const])));
   const value: EconomyConfig = {
     currencies: new Map(
       currencies.rows.map((r) => [
@@ -83,6 +127,8 @@ export async function economyConfig(projectId: string): Promise<EconomyConfig> {
     ),
     items: new Map(items.rows.map((r) => [r.id, { id: r.id, name: r.name, maxStack: num(r.max_stack) }])),
     purchases: new Map(purchases.rows.map((r) => [r.id, { id: r.id, name: r.name, costs: r.costs, rewards: r.rewards }])),
+    storeProducts: new Map(products.map((p) => [p.id, p])),
+    byStoreId: { apple: byStore("appleProductId"), google: byStore("googleProductId"), steam: byStore("steamItemId") },
   };
   if (cache.size > 10_000) cache.clear();
   cache.set(projectId, { value, expiresAt: now + env().DEFINITION_CACHE_TTL_MS });
@@ -175,6 +221,16 @@ async function refuseIfReferenced(projectId: string, line: { currencyId: string 
       details: { reason: "referenced", purchases: rows.map((r) => r.id) },
     });
   }
+  const products = await pool().query<{ id: string }>(
+    "SELECT id FROM store_products WHERE project_id = $1 AND rewards @> $2::jsonb ORDER BY id",
+    [projectId, JSON.stringify([line])],
+  );
+  if (products.rows.length) {
+    throw new AppError("IN_USE", {
+      message: `Store products grant it: ${products.rows.map((r) => r.id).join(", ")}.`,
+      details: { reason: "referenced", storeProducts: products.rows.map((r) => r.id) },
+    });
+  }
   // A leaderboard's rewards: [{currencies: [{id}], items: [{id}]}].
   const reward = "currencyId" in line ? { currencies: [{ id: line.currencyId }] } : { items: [{ id: line.itemId }] };
   const boards = await pool().query<{ id: string }>(
@@ -259,7 +315,7 @@ export async function deleteItem(o: { projectId: string; id: string }): Promise<
 // ---- Purchases ----
 
 /** Costs and rewards must name existing currencies and items, each at most once per side, and make a purchase that changes something. */
-async function checkLines(projectId: string, lines: { costs: Line[]; rewards: Line[] }): Promise<void> {
+export async function checkLines(projectId: string, lines: { costs: Line[]; rewards: Line[] }): Promise<void> {
   forgetEconomy(projectId);
   const config = await economyConfig(projectId);
   const issues: Array<{ path: string; message: string }> = [];

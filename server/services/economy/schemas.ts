@@ -106,8 +106,10 @@ export const ZPurchaseResult = z
 export const ZTransaction = z
   .object({
     id: z.string().uuid(),
-    kind: z.enum(["add", "subtract", "purchase", "grant", "revoke", "reward"]).meta({
-      description: "reward: paid when a leaderboard period closed (`source` names the board and period).",
+    kind: z.enum(["add", "subtract", "purchase", "grant", "revoke", "reward", "store_purchase", "store_refund"]).meta({
+      description:
+        "reward: paid when a leaderboard period closed (`source` names the board and period). store_purchase: a real-money " +
+        "store purchase granted (`purchaseId` is the store product); store_refund: the store refunded it and this took back what was left.",
     }),
     purchaseId: z.string().nullable(),
     source: z.object({ leaderboardId: z.string(), period: z.string() }).nullable().meta({

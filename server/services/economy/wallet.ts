@@ -23,7 +23,7 @@ import { isCurrencyLine, type Line, MAX_AMOUNT, type TransactionDto } from "./sc
  * its initial balance plus the sum of its ledger deltas.
  */
 /** REWARD rows are written set-based by leaderboard period closes (server/services/leaderboards/closes.ts), not here. */
-type Kind = "add" | "subtract" | "purchase" | "grant" | "revoke";
+type Kind = "add" | "subtract" | "purchase" | "grant" | "revoke" | "store_purchase" | "store_refund";
 type Delta = { id: string; delta: bigint };
 export type ChangeContext = { requestId?: string; idempotencyKey?: string; reason?: string };
 
@@ -77,12 +77,14 @@ async function applyChange(o: {
   purchaseId?: string;
   quantity?: number;
   context: ChangeContext;
+  /** A store grant: paid for with real money, so a currency's maximum or an item's max stack does not refuse it. */
+  uncapped?: boolean;
 }): Promise<Applied> {
   const projectId = o.actor.projectId;
   const config = await economyConfig(projectId);
   const currencies = [...o.currencies].sort((a, b) => (a.id < b.id ? -1 : 1));
   const items = [...o.items].sort((a, b) => (a.id < b.id ? -1 : 1));
-  const capOf = (max: number | null | undefined) => String(max === null || max === undefined ? LIMIT : big(max));
+  const capOf = (max: number | null | undefined) => String(max === null || max === undefined || o.uncapped ? LIMIT : big(max));
   const transactionId = uuidv7();
   const who = actorColumns(o.actor);
   return withEvents(projectId, async (emitting) => {
@@ -169,6 +171,34 @@ async function emitChangeEvents(e: {
       inventory: e.applied.inventory,
     });
   }
+}
+
+/**
+ * A store purchase's grant or a store refund's take-back, in the caller's transaction
+ * (server/services/store): a ledger row of kind store_purchase / store_refund naming the store
+ * product (purchaseId) and the store transaction (reason). Grants are uncapped; a take-back is
+ * computed by the caller to stay within what the player holds.
+ */
+export function applyStoreChange(o: {
+  actor: PlayerActor | OperatorActor | SystemActor;
+  playerId: string;
+  kind: "store_purchase" | "store_refund";
+  lines: Line[];
+  quantity: number;
+  productId: string;
+  context: ChangeContext;
+}): Promise<Applied> {
+  const deltas = o.kind === "store_purchase" ? purchaseDeltas([], o.lines, o.quantity) : purchaseDeltas(o.lines, [], o.quantity);
+  return applyChange({
+    actor: o.actor,
+    playerId: o.playerId,
+    kind: o.kind,
+    ...deltas,
+    purchaseId: o.productId,
+    quantity: o.quantity,
+    context: o.context,
+    uncapped: true,
+  });
 }
 
 // ---- The game API ----

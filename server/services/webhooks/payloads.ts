@@ -11,7 +11,7 @@ const method = z.enum(["anonymous", "email", "idp"]).meta({ description: "How th
 const ledger = {
   playerId,
   transactionId: z.string().uuid().meta({ description: "The ledger row (GET /economy/transactions shows it)." }),
-  kind: z.enum(["add", "subtract", "purchase", "grant", "revoke", "reward"]),
+  kind: z.enum(["add", "subtract", "purchase", "grant", "revoke", "reward", "store_purchase", "store_refund"]),
   reason: z
     .string()
     .nullable()
@@ -85,6 +85,34 @@ export const EVENT_PAYLOADS = {
         .meta({ description: "Quantities after, of the items it touched." }),
     })
     .meta({ id: "WebhookPurchaseCompleted", description: "A player's purchase went through (one ledger row)." }),
+  "store.purchase_granted": z
+    .object({
+      playerId,
+      receiptId: z.string().uuid().meta({ description: "Our id of the store transaction (the dashboard's Purchases page)." }),
+      store: z.enum(["apple", "google", "steam"]),
+      storeTransactionId: z.string(),
+      productId: z.string().meta({ description: "The store product (ours)." }),
+      quantity: z.number().int(),
+      environment: z.enum(["production", "sandbox"]),
+      priceMicros: z.number().int().nullable().meta({ description: "Millionths of `currency`, when known." }),
+      currency: z.string().nullable(),
+      transactionId: z.string().uuid().meta({ description: "The ledger row of the grant." }),
+    })
+    .meta({ id: "WebhookStorePurchaseGranted", description: "A real-money store purchase was verified and granted (once per store transaction)." }),
+  "store.purchase_refunded": z
+    .object({
+      playerId: playerId.nullable().meta({ description: "Null when the player was deleted before the refund." }),
+      receiptId: z.string().uuid(),
+      store: z.enum(["apple", "google", "steam"]),
+      storeTransactionId: z.string(),
+      productId: z.string().nullable(),
+      reason: z.string().meta({ description: "The store's reason, or the operator's for a refund by hand." }),
+      transactionId: z.string().uuid().nullable().meta({ description: "The ledger row that took back what was left; null if nothing was." }),
+      shortfall: z
+        .array(z.object({ id: z.string(), amount: z.number().int() }))
+        .meta({ description: "Currencies and items (by id) the player had already spent: not taken back." }),
+    })
+    .meta({ id: "WebhookStorePurchaseRefunded", description: "A store refunded or revoked a purchase (or an operator did by hand); what was left of the grant was taken back." }),
   "currency.changed": z
     .object({
       ...ledger,

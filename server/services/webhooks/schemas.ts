@@ -17,6 +17,8 @@ export const WEBHOOK_EVENT_TYPES = [
   "currency.changed",
   "item.granted",
   "item.revoked",
+  "store.purchase_granted",
+  "store.purchase_refunded",
   "leaderboard.score_submitted",
   "leaderboard.period_closed",
   "config.imported",
@@ -36,6 +38,7 @@ export const EVENT_TYPE_GROUPS: ReadonlyArray<{ label: string; types: ReadonlyAr
     types: ["player.created", "player.signed_in", "player.deleted", "player.banned", "player.unbanned", "player.email_linked"],
   },
   { label: "Economy", types: ["purchase.completed", "currency.changed", "item.granted", "item.revoked"] },
+  { label: "Store purchases", types: ["store.purchase_granted", "store.purchase_refunded"] },
   { label: "Leaderboards", types: ["leaderboard.score_submitted", "leaderboard.period_closed"] },
   { label: "Project", types: ["config.imported"] },
 ];

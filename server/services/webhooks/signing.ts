@@ -1,5 +1,5 @@
-import { createCipheriv, createDecipheriv, createHmac, hkdfSync, randomBytes } from "node:crypto";
-import { env } from "../../env";
+import { createHmac, randomBytes } from "node:crypto";
+import { openSecret, sealSecret } from "../../secret-box";
 
 /**
  * Standard Webhooks signing (https://www.standardwebhooks.com): a secret is `whsec_` + base64 of
@@ -36,33 +36,10 @@ export function signatureHeaders(o: { id: string; timestamp: number; body: strin
   };
 }
 
-// Secrets at rest: AES-256-GCM under a key derived from JWT_SECRET (HKDF-SHA256 with a fixed
-// label, so the key is used for nothing else). Stored as `v1:<iv>:<tag>:<ciphertext>` (base64url).
-// Changing JWT_SECRET makes stored secrets unreadable: endpoints then need a rotated secret.
-const INFO = "game-backend webhook endpoint secret v1";
-let derived: { from: string; key: Buffer } | undefined;
-function atRestKey(): Buffer {
-  const secret = env().JWT_SECRET;
-  if (derived?.from !== secret) {
-    derived = { from: secret, key: Buffer.from(hkdfSync("sha256", secret, Buffer.alloc(0), INFO, 32)) };
-  }
-  return derived.key;
-}
-
-export function encryptSecret(secret: string): string {
-  const iv = randomBytes(12);
-  const cipher = createCipheriv("aes-256-gcm", atRestKey(), iv);
-  const data = Buffer.concat([cipher.update(secret, "utf8"), cipher.final()]);
-  return ["v1", iv.toString("base64url"), cipher.getAuthTag().toString("base64url"), data.toString("base64url")].join(":");
-}
-
-export function decryptSecret(stored: string): string {
-  const [version, iv, tag, data] = stored.split(":");
-  if (version !== "v1" || !iv || !tag || data === undefined) throw new Error("not an encrypted webhook secret");
-  const decipher = createDecipheriv("aes-256-gcm", atRestKey(), Buffer.from(iv, "base64url"));
-  decipher.setAuthTag(Buffer.from(tag, "base64url"));
-  return Buffer.concat([decipher.update(Buffer.from(data, "base64url")), decipher.final()]).toString("utf8");
-}
+// Endpoint secrets at rest: sealed under their own key (server/secret-box.ts).
+const PURPOSE = "game-backend webhook endpoint secret v1";
+export const encryptSecret = (secret: string): string => sealSecret(PURPOSE, secret);
+export const decryptSecret = (stored: string): string => openSecret(PURPOSE, stored);
 
 /** The secrets a delivery is signed with now: the current one, and the previous one while its overlap lasts. */
 export function signingSecrets(
