@@ -247,6 +247,13 @@ describe("retries", () => {
     expect(callsFor(token).length).toBe(3);
   });
 
+  it("answers STORE_UNAVAILABLE when nothing listens at Google's address", async () => {
+    const gone = await startFakeGooglePlay({ publicKeyPem: account.publicKeyPem, packageName: PACKAGE });
+    await gone.close();
+    const google = client({ apiUrl: gone.url, tokenUrl: gone.tokenUrl, retries: 1 });
+    expect((await refusal(google.verifyProduct("gems_100", newToken()))).code).toBe("STORE_UNAVAILABLE");
+  });
+
   it("answers STORE_UNAVAILABLE after every attempt got a 5xx", async () => {
     const token = newToken();
     fake.setPurchase(token, { productId: "gems_100" });
