@@ -34,7 +34,7 @@ export type FakeGooglePlay = {
     purchaseToken: string,
     fields?: { voidedReason?: number; voidedSource?: number; voidedTimeMillis?: number; voidedQuantity?: number },
   ): void;
-  failNext(n: number, what: number | "timeout", scope?: "api" | "token"): void;
+  failNext(n: number, what: number | { status: number; reason: string } | "timeout", scope?: "api" | "token"): void;
   revokeAccessTokens(): void;
   purchase(purchaseToken: string): (FakeProductPurchase & { packageName: string }) | undefined;
   tokenHash(purchaseToken: string): string;

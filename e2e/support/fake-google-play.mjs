@@ -101,7 +101,10 @@ export async function startFakeGooglePlay({ publicKeyPem, packageName, clientEma
     return Buffer.concat(chunks).toString("utf8");
   }
 
-  /** Answers with the next queued failure, if any: a status with Google's error body, or nothing at all. */
+  /**
+   * Answers with the next queued failure, if any: a status (or a status and Google's error reason)
+   * with Google's error body, or nothing at all.
+   */
   function injectFailure(kind, res) {
     const next = failures[kind].shift();
     if (next === undefined) return false;
@@ -110,14 +113,13 @@ export async function startFakeGooglePlay({ publicKeyPem, packageName, clientEma
       res.on("close", () => held.delete(res));
       return true;
     }
-    if (kind === "token")
-      send(res, next, { error: next >= 500 ? "internal_failure" : "invalid_grant", error_description: `Injected ${next}.` });
-    else
-      send(
-        res,
-        next,
-        googleError(next, STATUS_NAMES[next] ?? "UNAVAILABLE", `Injected ${next}.`, next >= 500 ? "backendError" : "injected", "global"),
-      );
+    const status = typeof next === "number" ? next : next.status;
+    if (kind === "token") {
+      send(res, status, { error: status >= 500 ? "internal_failure" : "invalid_grant", error_description: `Injected ${status}.` });
+      return true;
+    }
+    const reason = typeof next === "number" ? (status >= 500 ? "backendError" : "injected") : next.reason;
+    send(res, status, googleError(status, STATUS_NAMES[status] ?? "UNAVAILABLE", `Injected ${status}.`, reason, "global"));
     return true;
   }
 
@@ -329,7 +331,8 @@ export async function startFakeGooglePlay({ publicKeyPem, packageName, clientEma
     },
     /**
      * The next `n` API calls (or token requests, with scope "token") fail: with this HTTP status
-     * and Google's error body, or, for "timeout", with no answer at all until close().
+     * (and error reason, given as {status, reason}) in Google's error body, or, for "timeout",
+     * with no answer at all until close().
      */
     failNext(n, what, scope = "api") {
       for (let i = 0; i < n; i++) failures[scope].push(what);

@@ -295,6 +295,15 @@ describe("acknowledge and consume", () => {
     await expect(client().consume("gems_100", token)).resolves.toBeUndefined();
   });
 
+  it("answers STORE_UNAVAILABLE when Google will not acknowledge a paid, unacknowledged purchase", async () => {
+    const token = newToken();
+    fake.setPurchase(token, { productId: "sword" });
+    const google = client();
+    await google.verifyProduct("sword", token);
+    fake.failNext(1, { status: 400, reason: "invalidPurchaseState" });
+    expect((await refusal(google.acknowledge("sword", token))).code).toBe("STORE_UNAVAILABLE");
+  });
+
   it("refuses to acknowledge a cancelled purchase with RECEIPT_CANCELLED", async () => {
     const token = newToken();
     fake.setPurchase(token, { productId: "sword", purchaseState: 1 });

@@ -363,6 +363,11 @@ export function googlePlay(o: GooglePlayOptions): GooglePlay {
     if (answer.status === 400 && (reason === "invalidPurchaseState" || reason === "productNotOwnedByUser")) {
       const purchase = await verifyProduct(productId, purchaseToken);
       if (purchase.consumed || (verb === "acknowledge" && purchase.acknowledged)) return;
+      // A paid purchase of this product that Google would not change: Google's trouble, not the receipt's.
+      throw new AppError("STORE_UNAVAILABLE", {
+        message: `Google Play would not ${verb} the purchase (${reason}).`,
+        details: { store: "google", status: answer.status, reason },
+      });
     }
     throw refusal(answer);
   }
