@@ -179,6 +179,11 @@ describe("credentials", () => {
     expect(fake.requests.length).toBe(before);
   });
 
+  it("answers STORE_NOT_CONFIGURED for a service account without a private_key", async () => {
+    const google = client({ serviceAccount: { client_email: account.client_email } as unknown as GooglePlayOptions["serviceAccount"] });
+    expect((await refusal(google.verifyProduct("gems_100", newToken()))).code).toBe("STORE_NOT_CONFIGURED");
+  });
+
   it("reuses one access token for several calls", async () => {
     const token = newToken();
     fake.setPurchase(token, { productId: "gems_100" });

@@ -156,7 +156,11 @@ export function googlePlay(o: GooglePlayOptions): GooglePlay {
 
   function key(): Promise<CryptoKey> {
     signingKey ??= (async () => {
-      if (!o.serviceAccount.client_email) throw notConfigured("The Google Play service account has no client_email.");
+      if (typeof o.serviceAccount.client_email !== "string" || o.serviceAccount.client_email === "") {
+        throw notConfigured("The Google Play service account has no client_email.");
+      }
+      // The JSON key file is the operator's: a field may be missing whatever the type says.
+      if (typeof o.serviceAccount.private_key !== "string") throw notConfigured("The Google Play service account has no private_key.");
       // Keys pasted through an env variable often arrive with literal "\n" for the line breaks.
       const pem = o.serviceAccount.private_key.replace(/\\n/g, "\n");
       try {
