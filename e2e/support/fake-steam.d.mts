@@ -34,7 +34,11 @@ export type FakeSteam = {
   approve(orderId: string): void;
   decline(orderId: string): void;
   refund(orderId: string, options?: { chargeback?: boolean }): void;
-  failNext(n: number, status: number | "timeout"): void;
+  failNext(
+    n: number,
+    status: number | "timeout",
+    options?: { call?: "InitTxn" | "QueryTxn" | "FinalizeTxn" | "GetReport"; processed?: boolean },
+  ): void;
   order(orderId: string): FakeSteamOrder;
   close(): Promise<void>;
 };

@@ -93,6 +93,7 @@ export async function startFakeSteam({ apiKey, appId, clock = () => new Date(), 
         }
         items.push({ itemid, qty, amount });
       }
+      // Individual accounts' 64-bit ids start 7656119…; anything else stands for "no such account" here.
       if (!/^\d{1,20}$/.test(p.steamid) || !p.steamid.startsWith("7656119")) {
         return failure(9, "Account does not exist or is temporarily unavailable", { orderid: p.orderid });
       }
@@ -181,10 +182,14 @@ export async function startFakeSteam({ apiKey, appId, clock = () => new Date(), 
       contentType: req.headers["content-type"] ?? null,
     });
 
-    const forced = failures.shift();
-    if (forced === "timeout") return; // never answers; close() drops the connection
-    if (forced !== undefined)
-      return send(res, forced, `<html><head><title>${forced}</title></head><body>fake failure</body></html>`, "text/html");
+    // A forced failure for this call (or any call), before Steam acts on it or after (a lost answer).
+    const index = failures.findIndex((f) => f.call === undefined || f.call === name);
+    const forced = index === -1 ? undefined : failures.splice(index, 1)[0];
+    const fail = () => {
+      if (forced?.status === "timeout") return; // never answers; close() drops the connection
+      send(res, forced?.status ?? 500, `<html><head><title>${forced?.status}</title></head><body>fake failure</body></html>`, "text/html");
+    };
+    if (forced && !forced.processed) return fail();
 
     const method = METHODS[name];
     if (!INTERFACES.includes(iface) || !method || version !== `v${method[1]}`) {
@@ -217,7 +222,9 @@ export async function startFakeSteam({ apiKey, appId, clock = () => new Date(), 
         "text/html",
       );
     }
-    send(res, 200, handlers[name](iface, params));
+    const answer = handlers[name](iface, params);
+    if (forced) return fail();
+    send(res, 200, answer);
   });
 
   await new Promise((resolve) => server.listen(0, "127.0.0.1", resolve));
@@ -245,9 +252,13 @@ export async function startFakeSteam({ apiKey, appId, clock = () => new Date(), 
       if (order.status !== "Succeeded") throw new Error(`fake Steam: order ${orderId} is ${order.status}, not Succeeded`);
       touch(order, chargeback ? "Chargedback" : "Refunded");
     },
-    /** The next `n` requests get HTTP `status` (an HTML body, as Steam's front ends send), or no answer. */
-    failNext(n, status) {
-      for (let i = 0; i < n; i++) failures.push(status);
+    /**
+     * The next `n` requests (of `call` only, when given) get HTTP `status` (an HTML body, as Steam's
+     * front ends send) or no answer at all. `processed`: Steam acts on the request first, and only
+     * the answer is lost (a FinalizeTxn that captured the funds but never told us).
+     */
+    failNext(n, status, { call, processed = false } = {}) {
+      for (let i = 0; i < n; i++) failures.push({ status, call, processed });
     },
     /** An order as the fake holds it (status, items), for assertions. */
     order(orderId) {

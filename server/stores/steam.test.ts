@@ -169,6 +169,16 @@ describe("settle", () => {
     expect(fake.order(orderId).status).toBe("Succeeded");
   });
 
+  it("repeats a FinalizeTxn whose answer was lost, and returns the purchase on Steam's 'already committed'", async () => {
+    const orderId = await approvedOrder();
+    fake.failNext(1, 502, { call: "FinalizeTxn", processed: true });
+
+    const purchase = await steam().settle(orderId, GEMS);
+
+    expect(purchase).toMatchObject({ transactionId: orderId, evidence: { status: "Succeeded" } });
+    expect(calls("FinalizeTxn")).toHaveLength(2);
+  });
+
   it("is RECEIPT_CANCELLED for an order the player declined", async () => {
     const order = cart();
     await steam().initTxn(order);
@@ -197,6 +207,12 @@ describe("settle", () => {
     expect(fake.order(orderId).status).toBe("Approved");
   });
 
+  it("is RECEIPT_WRONG_PRODUCT for another quantity of the item", async () => {
+    const orderId = await approvedOrder(steam(), { quantity: 2, amountCents: 998 });
+
+    await expect(steam().settle(orderId, GEMS)).rejects.toMatchObject({ code: "RECEIPT_WRONG_PRODUCT" });
+  });
+
   it("is RECEIPT_INVALID for an order of another Steam account when the steamid is given", async () => {
     const orderId = await approvedOrder();
 
@@ -221,6 +237,10 @@ describe("settle", () => {
       details: { httpStatus: 403 },
     });
     expect(fake.requests.length - before).toBe(1);
+  });
+
+  it("is STORE_NOT_CONFIGURED when configured with an appid the key has no rights to", async () => {
+    await expect(steam({ appId: "570" }).settle("1", GEMS)).rejects.toMatchObject({ code: "STORE_NOT_CONFIGURED" });
   });
 
   it("repeats a query that got a 500 and returns the purchase", async () => {
