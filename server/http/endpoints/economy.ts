@@ -10,6 +10,7 @@ import {
   ZTransactionPage,
   ZTransactionsQuery,
 } from "../../services/economy/schemas";
+import { ZReceiptBody, ZReceiptResult, ZSteamOrder, ZSteamOrderBody } from "../../services/store/schemas";
 import { endpoint } from "../endpoint";
 import { ZIdempotencyHeader } from "../idempotency";
 
@@ -127,6 +128,61 @@ export const transactionsEndpoint = endpoint({
   },
 });
 
+export const receiptEndpoint = endpoint({
+  method: "POST",
+  path: "/economy/receipts",
+  auth: "player",
+  body: ZReceiptBody,
+  doc: {
+    operationId: "validateReceipt",
+    tags,
+    summary: "Redeem a real-money store purchase: verified with the store, granted once per store transaction",
+    description:
+      "`apple`: StoreKit 2's signed transaction, verified offline against Apple's root certificate, the project's bundle id and " +
+      "accepted environments. `google`: the product id and purchase token, checked with the Google Play Developer API, then " +
+      "consumed (consumable products) or acknowledged. `steam`: the order id of `POST /economy/receipts/steam`, finalized with " +
+      "Steam once the player approved it in the overlay. The store product's rewards × the store's quantity go through the " +
+      "ledger (kind `store_purchase`; a currency's maximum does not refuse a paid grant). Exactly once per store transaction " +
+      "id: the same receipt again answers the first result with `replayed: true` to its player and 409 RECEIPT_ALREADY_USED " +
+      "to another player, so a client retries with the same receipt safely (no Idempotency-Key needed). Refusals grant nothing: " +
+      "422 RECEIPT_INVALID (malformed, forged, unknown), RECEIPT_EXPIRED, RECEIPT_WRONG_APP, RECEIPT_WRONG_ENVIRONMENT, " +
+      "RECEIPT_WRONG_PRODUCT (no store product has this store id), RECEIPT_CANCELLED (cancelled, refunded or revoked at the " +
+      "store), STORE_NOT_CONFIGURED; 409 RECEIPT_PENDING (not paid yet: send it again later); 503 STORE_UNAVAILABLE (the " +
+      "store did not answer: retry with backoff).",
+    ok: { status: 200, description: "The grant, or the first grant's result for a replay.", schema: ZReceiptResult },
+    errors: [
+      "RECEIPT_INVALID",
+      "RECEIPT_EXPIRED",
+      "RECEIPT_WRONG_APP",
+      "RECEIPT_WRONG_ENVIRONMENT",
+      "RECEIPT_WRONG_PRODUCT",
+      "RECEIPT_CANCELLED",
+      "STORE_NOT_CONFIGURED",
+      "RECEIPT_PENDING",
+      "RECEIPT_ALREADY_USED",
+      "STORE_UNAVAILABLE",
+    ],
+  },
+});
+
+export const steamOrderEndpoint = endpoint({
+  method: "POST",
+  path: "/economy/receipts/steam",
+  auth: "player",
+  body: ZSteamOrderBody,
+  doc: {
+    operationId: "startSteamOrder",
+    tags,
+    summary: "Start a Steam microtransaction (InitTxn): Steam then asks the player to approve it in the overlay",
+    description:
+      "The server creates the order with Steam for the store product's Steam item at its price. Steam shows the overlay; the game " +
+      "receives `MicroTxnAuthorizationResponse_t` and, when authorized, sends `{store: \"steam\", orderId}` to `POST /economy/receipts`. " +
+      "An order Steam refused or did not answer is abandoned (Steam's rule): start a new one.",
+    ok: { status: 200, description: "The order, waiting for the player's approval.", schema: ZSteamOrder },
+    errors: ["RECEIPT_WRONG_PRODUCT", "RECEIPT_INVALID", "STORE_NOT_CONFIGURED", "STORE_UNAVAILABLE"],
+  },
+});
+
 export const economyEndpoints = [
   listBalancesEndpoint,
   addCurrencyEndpoint,
@@ -134,4 +190,6 @@ export const economyEndpoints = [
   inventoryEndpoint,
   purchaseEndpoint,
   transactionsEndpoint,
+  receiptEndpoint,
+  steamOrderEndpoint,
 ];

@@ -40,6 +40,7 @@ type Row = {
   environment: "production" | "sandbox" | null;
   ledger_transaction_id: string | null;
   store_finished: boolean;
+  evidence: Record<string, unknown>;
 };
 
 const sha256 = (text: string) => createHash("sha256").update(text).digest("hex");
@@ -93,7 +94,8 @@ async function verify(actor: PlayerActor, body: ReceiptBody): Promise<{ verified
     if (order.player_id !== actor.playerId) throw new AppError("RECEIPT_ALREADY_USED", { message: "This Steam order belongs to another player." });
     if (order.status !== "pending") return { verified: replayMarker(order), product: productOrThrow(config.storeProducts.get(order.product_id ?? "")) };
     const steam = await steamGateway(actor.projectId);
-    verified = await steam.settle(body.orderId, { itemId: order.store_product_id ?? "", quantity: order.quantity });
+    const steamId = typeof order.evidence.steamId === "string" ? order.evidence.steamId : undefined;
+    verified = await steam.settle(body.orderId, { itemId: order.store_product_id ?? "", quantity: order.quantity, steamId });
   }
   const product = config.byStoreId[body.store].get(verified.productId);
   if (!product) throw new AppError("RECEIPT_WRONG_PRODUCT", { details: { productId: verified.productId } });
@@ -128,7 +130,8 @@ async function rowBy(
 ): Promise<Row | undefined> {
   const [column, value] = "tokenSha" in by ? ["purchase_token_sha256", by.tokenSha] : ["store_transaction_id", by.storeTransactionId];
   const { rows } = await pool().query<Row>(
-    `SELECT id, player_id, status, store_transaction_id, product_id, store_product_id, quantity, environment, ledger_transaction_id, store_finished
+    `SELECT id, player_id, status, store_transaction_id, product_id, store_product_id, quantity, environment, ledger_transaction_id,
+            store_finished, evidence
        FROM store_transactions WHERE project_id = $1 AND store = $2 AND ${column} = $3 AND status <> 'rejected' LIMIT 1`,
     [projectId, store, value],
   );
