@@ -27,7 +27,10 @@ export type ApplePki = {
 /** The app the builders' payloads belong to; give the verifier these to accept them. */
 export const TEST_APPLE_APP = { bundleId: "com.example.game", appAppleId: 1234567890 } as const;
 
-const EXTENSIONS = `
+function extensions(ocspUrl: string | undefined): string {
+  // Apple's certificates name their OCSP responder; the library asks it when online checks are on.
+  const ocsp = ocspUrl === undefined ? "" : `authorityInfoAccess = OCSP;URI:${ocspUrl}`;
+  return `
 [root]
 basicConstraints = critical,CA:TRUE
 keyUsage = critical,keyCertSign,cRLSign
@@ -39,32 +42,37 @@ keyUsage = critical,keyCertSign,cRLSign
 subjectKeyIdentifier = hash
 authorityKeyIdentifier = keyid
 1.2.840.113635.100.6.2.1 = ASN1:NULL
+${ocsp}
 
 [leaf]
 basicConstraints = critical,CA:FALSE
 keyUsage = critical,digitalSignature
 authorityKeyIdentifier = keyid
 1.2.840.113635.100.6.11.1 = ASN1:NULL
+${ocsp}
 
 [leafWithoutMarker]
 basicConstraints = critical,CA:FALSE
 keyUsage = critical,digitalSignature
 authorityKeyIdentifier = keyid
 1.2.840.113635.100.6.11.2 = ASN1:NULL
+${ocsp}
 `;
+}
 
 /**
  * Makes a PKI with the openssl CLI in a temporary directory it removes before returning (the
  * keys live on in memory only). `leafExpired`: the leaf's notAfter is a day before now, so
  * anything signed now is signed with an expired certificate. `wrongLeafOid`: the leaf lacks
- * Apple's receipt-signing marker (it carries a neighbouring OID instead).
+ * Apple's receipt-signing marker (it carries a neighbouring OID instead). `ocspUrl`: the OCSP
+ * responder the leaf and the intermediate name (for tests of online checks against a local server).
  */
-export function makeApplePki(o: { leafExpired?: boolean; wrongLeafOid?: boolean } = {}): ApplePki {
+export function makeApplePki(o: { leafExpired?: boolean; wrongLeafOid?: boolean; ocspUrl?: string } = {}): ApplePki {
   const dir = mkdtempSync(path.join(tmpdir(), "apple-test-pki-"));
   const file = (name: string) => path.join(dir, name);
   const openssl = (...args: string[]) => execFileSync("openssl", args, { cwd: dir, stdio: ["ignore", "pipe", "pipe"] });
   try {
-    writeFileSync(file("ext.cnf"), EXTENSIONS);
+    writeFileSync(file("ext.cnf"), extensions(o.ocspUrl));
     const certificate = (name: string, subject: string, section: string, days: number, issuer?: string) => {
       openssl("ecparam", "-name", "prime256v1", "-genkey", "-noout", "-out", `${name}.key`);
       openssl("req", "-new", "-key", `${name}.key`, "-subj", subject, "-out", `${name}.csr`);

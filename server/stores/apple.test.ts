@@ -1,5 +1,7 @@
 import { X509Certificate } from "node:crypto";
-import { beforeAll, describe, expect, it } from "vitest";
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type ApplePki, makeApplePki, notificationPayload, TEST_APPLE_APP, transactionPayload } from "@/e2e/support/apple-test-pki";
 import { type AppleVerifierOptions, appleVerifier } from "./apple";
 import { APPLE_ROOT_CA_G3_PEM, APPLE_ROOT_CA_G3_SHA256, appleRootCaG3Der } from "./apple-root-ca-g3";
@@ -11,12 +13,25 @@ let pki: ApplePki;
 let strangerPki: ApplePki;
 let expiredPki: ApplePki;
 let unmarkedPki: ApplePki;
+// A fifth whose certificates name a local OCSP responder that is down (503), for online checks.
+let ocspDownPki: ApplePki;
+let ocspResponder: Server;
 
-beforeAll(() => {
+beforeAll(async () => {
   pki = makeApplePki();
   strangerPki = makeApplePki();
   expiredPki = makeApplePki({ leafExpired: true });
   unmarkedPki = makeApplePki({ wrongLeafOid: true });
+  ocspResponder = createServer((_req, res) => res.writeHead(503).end());
+  await new Promise<void>((resolve) => ocspResponder.listen(0, "127.0.0.1", resolve));
+  const { port } = ocspResponder.address() as AddressInfo;
+  ocspDownPki = makeApplePki({ ocspUrl: `http://127.0.0.1:${port}/ocsp` });
+});
+
+afterAll(async () => {
+  // The library leaves the 503's keep-alive socket open; close() alone would wait for it to time out.
+  ocspResponder.closeAllConnections();
+  await new Promise((resolve) => ocspResponder.close(resolve));
 });
 
 function verifier(environments: StoreEnvironment[] = ["production"], o: Partial<AppleVerifierOptions> = {}) {
@@ -135,6 +150,13 @@ describe("verifyTransaction", () => {
     });
   });
 
+  it("with online checks, an OCSP responder answering 503 is STORE_UNAVAILABLE", async () => {
+    const apple = verifier(["production"], { roots: [ocspDownPki.rootDer], onlineChecks: true });
+    await expect(apple.verifyTransaction(ocspDownPki.signTransaction(transactionPayload()))).rejects.toMatchObject({
+      code: "STORE_UNAVAILABLE",
+    });
+  });
+
   it("a refunded (revoked) transaction is RECEIPT_CANCELLED", async () => {
     const signed = pki.signTransaction(transactionPayload({ revocationDate: Date.now(), revocationReason: 0 }));
     await expect(verifier().verifyTransaction(signed)).rejects.toMatchObject({ code: "RECEIPT_CANCELLED" });
@@ -194,6 +216,11 @@ describe("verifyNotification", () => {
     const inner = strangerPki.signTransaction(transactionPayload({ revocationDate: Date.now(), revocationReason: 0 }));
     const signed = pki.signNotification(notificationPayload({ notificationType: "REFUND", data: { signedTransactionInfo: inner } }));
     await expect(verifier().verifyNotification(signed)).rejects.toMatchObject({ code: "RECEIPT_INVALID" });
+  });
+
+  it("a production notification for another Apple app id is RECEIPT_WRONG_APP", async () => {
+    const signed = pki.signNotification(notificationPayload({ data: { appAppleId: TEST_APPLE_APP.appAppleId + 1 } }));
+    await expect(verifier().verifyNotification(signed)).rejects.toMatchObject({ code: "RECEIPT_WRONG_APP" });
   });
 
   it("a notification for another bundle id is RECEIPT_WRONG_APP", async () => {
