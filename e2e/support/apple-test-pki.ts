@@ -67,7 +67,9 @@ ${ocsp}
  * Apple's receipt-signing marker (it carries a neighbouring OID instead). `ocspUrl`: the OCSP
  * responder the leaf and the intermediate name (for tests of online checks against a local server).
  */
-export function makeApplePki(o: { leafExpired?: boolean; wrongLeafOid?: boolean; ocspUrl?: string } = {}): ApplePki {
+export function makeApplePki(
+  o: { leafExpired?: boolean; wrongLeafOid?: boolean; ocspUrl?: string } = {},
+): ApplePki & { material: ApplePkiMaterial } {
   const dir = mkdtempSync(path.join(tmpdir(), "apple-test-pki-"));
   const file = (name: string) => path.join(dir, name);
   const openssl = (...args: string[]) => execFileSync("openssl", args, { cwd: dir, stdio: ["ignore", "pipe", "pipe"] });
@@ -117,11 +119,24 @@ export function makeApplePki(o: { leafExpired?: boolean; wrongLeafOid?: boolean;
       "intermediate",
     );
     const x5c = [leaf.der, intermediate.der, root.der].map((der) => der.toString("base64"));
-    const signJws = (payload: object) => jws(payload, x5c, leaf.key);
-    return { rootDer: root.der, signTransaction: signJws, signNotification: signJws };
+    return applePkiFrom({ x5c, leafKeyPem: leaf.key.export({ type: "pkcs8", format: "pem" }).toString() });
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
+}
+
+/**
+ * What a PKI signs with, as JSON: the global setup makes one PKI for the whole suite, gives the
+ * app its root (STORE_APPLE_ROOT_CERTIFICATES) and writes this to a file every test worker reads
+ * (`sharedApplePki()` in e2e/support/stores.ts).
+ */
+export type ApplePkiMaterial = { x5c: string[]; leafKeyPem: string };
+
+export function applePkiFrom(material: ApplePkiMaterial): ApplePki & { material: ApplePkiMaterial } {
+  const key = createPrivateKey(material.leafKeyPem);
+  const signJws = (payload: object) => jws(payload, material.x5c, key);
+  const rootDer = Buffer.from(material.x5c[2] ?? "", "base64");
+  return { rootDer, signTransaction: signJws, signNotification: signJws, material };
 }
 
 function jws(payload: object, x5c: string[], key: KeyObject): string {

@@ -1,9 +1,10 @@
 import { randomBytes } from "node:crypto";
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import pg from "pg";
 import type { TestProject } from "vitest/node";
+import { makeApplePki } from "./apple-test-pki";
 import { freePort, launchApp, type StartedApp } from "./launch.mjs";
 
 export { freePort, type StartedApp };
@@ -23,6 +24,8 @@ declare module "vitest" {
     rateLimitWindowSeconds: number;
     definitionCacheTtlMs: number;
     sessionCacheTtlMs: number;
+    /** The suite's stand-in for Apple's signing PKI (e2e/support/stores.ts reads it): the app trusts its root. */
+    applePkiFile: string;
   }
 }
 
@@ -68,7 +71,14 @@ export default async function setup(project: TestProject) {
   const definitionCacheTtlMs = 200;
   // A ban or revocation made by the test process (another instance) reaches the app within this (2 s in production).
   const sessionCacheTtlMs = 250;
+  // Apple's signed transactions verify offline: the app trusts this suite's own root instead of Apple's.
+  const applePki = makeApplePki();
+  const appleRoot = path.join(dataDir, "apple-test-root.der");
+  const applePkiFile = path.join(dataDir, "apple-test-pki.json");
+  writeFileSync(appleRoot, applePki.rootDer);
+  writeFileSync(applePkiFile, JSON.stringify(applePki.material));
   const app = await startApp({
+    STORE_APPLE_ROOT_CERTIFICATES: appleRoot,
     DATABASE_URL: database.url,
     DATA_DIR: dataDir,
     JWT_SECRET: jwtSecret,
@@ -93,6 +103,7 @@ export default async function setup(project: TestProject) {
   project.provide("rateLimitWindowSeconds", rateLimitWindowSeconds);
   project.provide("definitionCacheTtlMs", definitionCacheTtlMs);
   project.provide("sessionCacheTtlMs", sessionCacheTtlMs);
+  project.provide("applePkiFile", applePkiFile);
   return async () => {
     await app.stop();
     if (process.env.KEEP_TEST_DB !== "1") await database.drop();

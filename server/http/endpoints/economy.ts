@@ -176,7 +176,7 @@ export const steamOrderEndpoint = endpoint({
     summary: "Start a Steam microtransaction (InitTxn): Steam then asks the player to approve it in the overlay",
     description:
       "The server creates the order with Steam for the store product's Steam item at its price. Steam shows the overlay; the game " +
-      "receives `MicroTxnAuthorizationResponse_t` and, when authorized, sends `{store: \"steam\", orderId}` to `POST /economy/receipts`. " +
+      'receives `MicroTxnAuthorizationResponse_t` and, when authorized, sends `{store: "steam", orderId}` to `POST /economy/receipts`. ' +
       "An order Steam refused or did not answer is abandoned (Steam's rule): start a new one.",
     ok: { status: 200, description: "The order, waiting for the player's approval.", schema: ZSteamOrder },
     errors: ["RECEIPT_WRONG_PRODUCT", "RECEIPT_INVALID", "STORE_NOT_CONFIGURED", "STORE_UNAVAILABLE"],

@@ -44,7 +44,8 @@ const googleClients = new Map<string, { key: string; client: ReturnType<typeof g
 
 export async function googleGateway(projectId: string) {
   const account = await storeAccount(projectId, "google");
-  if (!account.secret) throw new AppError("STORE_NOT_CONFIGURED", { message: "Enter the Google Play service account first.", details: { store: "google" } });
+  if (!account.secret)
+    throw new AppError("STORE_NOT_CONFIGURED", { message: "Enter the Google Play service account first.", details: { store: "google" } });
   // Kept per project while its account is unchanged: the client caches its OAuth access token (an hour).
   const key = JSON.stringify([account, env().STORE_GOOGLE_API_URL, env().STORE_GOOGLE_TOKEN_URL]);
   const hit = googleClients.get(projectId);
@@ -64,7 +65,8 @@ export async function googleGateway(projectId: string) {
 
 export async function steamGateway(projectId: string) {
   const account = await storeAccount(projectId, "steam");
-  if (!account.secret) throw new AppError("STORE_NOT_CONFIGURED", { message: "Enter the Steam publisher key first.", details: { store: "steam" } });
+  if (!account.secret)
+    throw new AppError("STORE_NOT_CONFIGURED", { message: "Enter the Steam publisher key first.", details: { store: "steam" } });
   return steamMicroTxn({
     appId: account.appId,
     apiKey: account.secret.publisherKey,

@@ -1,8 +1,8 @@
-import { isUniqueViolation, pool } from "../../db";
+import { pool } from "../../db";
 import { AppError } from "../../errors";
+import { validationError } from "../../validation";
 import { type OperatorContext, runCommand } from "../command";
 import { checkLines, economyConfig, forgetEconomy, invalidateEconomy, type StoreProductDef } from "../economy/definitions";
-import { validationError } from "../../validation";
 import type { StoreProductInput, StoreProductUpdate } from "./schemas";
 
 /**

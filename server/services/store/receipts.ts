@@ -51,15 +51,16 @@ export async function redeemReceipt(o: { actor: PlayerActor; body: ReceiptBody; 
   const { projectId, playerId } = o.actor;
   const store = o.body.store;
   const tokenSha = o.body.store === "google" ? sha256(o.body.purchaseToken) : null;
-  let claimedId: string | undefined;
+  // The store's transaction id once the store has named it: a refusal after that is kept under it.
+  const seen: { transactionId?: string } = {};
   try {
     // A Google token redeemed before needs no call to Google (their API has a quota): answer from the row.
     if (tokenSha) {
       const known = await rowBy(projectId, "google", { tokenSha });
-      if (known && known.status !== "pending") return await answerExisting(o.actor, known, tokenSha && o.body.store === "google" ? o.body : null);
+      if (known && known.status !== "pending")
+        return await answerExisting(o.actor, known, tokenSha && o.body.store === "google" ? o.body : null);
     }
-    const { verified, product } = await verify(o.actor, o.body);
-    claimedId = verified.transactionId;
+    const { verified, product } = await verify(o.actor, o.body, seen);
     const result = await grantOnce({ actor: o.actor, verified, product, tokenSha, requestId: o.requestId });
     if (o.body.store === "google" && !result.finished) await finishAtGoogle(projectId, result.receiptId, product, o.body);
     countStoreReceipt(store, result.answer.replayed ? "replayed" : "granted");
@@ -67,23 +68,35 @@ export async function redeemReceipt(o: { actor: PlayerActor; body: ReceiptBody; 
   } catch (error) {
     if (isRefusal(error)) {
       countStoreReceipt(store, error.code);
-      await recordRejection({ projectId, playerId, store, code: error.code, storeTransactionId: claimedId ?? null, body: o.body }).catch(
-        (cause: unknown) => logger("store").warn({ err: cause }, "could not record a rejected receipt"),
-      );
+      // A pending purchase is asked about again until it is paid: not a rejection to keep.
+      if (error.code !== "RECEIPT_PENDING")
+        await recordRejection({
+          projectId,
+          playerId,
+          store,
+          code: error.code,
+          storeTransactionId: seen.transactionId ?? null,
+          body: o.body,
+        }).catch((cause: unknown) => logger("store").warn({ err: cause }, "could not record a rejected receipt"));
     }
     throw error;
   }
 }
 
 /** What the store says, and which product of ours it is; every refusal is an AppError with its code. */
-async function verify(actor: PlayerActor, body: ReceiptBody): Promise<{ verified: VerifiedPurchase; product: StoreProductDef }> {
+async function verify(
+  actor: PlayerActor,
+  body: ReceiptBody,
+  seen: { transactionId?: string },
+): Promise<{ verified: VerifiedPurchase; product: StoreProductDef }> {
   const config = await economyConfig(actor.projectId);
   let verified: VerifiedPurchase;
   if (body.store === "apple") {
     verified = await (await appleGateway(actor.projectId)).verifyTransaction(body.signedTransaction);
   } else if (body.store === "google") {
     // Only products we sell are sent to Google (the path names the product).
-    if (!config.byStoreId.google.has(body.productId)) throw new AppError("RECEIPT_WRONG_PRODUCT", { details: { productId: body.productId } });
+    if (!config.byStoreId.google.has(body.productId))
+      throw new AppError("RECEIPT_WRONG_PRODUCT", { details: { productId: body.productId } });
     const google = await googleGateway(actor.projectId);
     verified = await google.client.verifyProduct(body.productId, body.purchaseToken);
     if (!google.environments.includes(verified.environment))
@@ -91,12 +104,15 @@ async function verify(actor: PlayerActor, body: ReceiptBody): Promise<{ verified
   } else {
     const order = await rowBy(actor.projectId, "steam", { storeTransactionId: body.orderId });
     if (!order) throw new AppError("RECEIPT_INVALID", { message: "No Steam order with this id was started here." });
-    if (order.player_id !== actor.playerId) throw new AppError("RECEIPT_ALREADY_USED", { message: "This Steam order belongs to another player." });
-    if (order.status !== "pending") return { verified: replayMarker(order), product: productOrThrow(config.storeProducts.get(order.product_id ?? "")) };
+    if (order.player_id !== actor.playerId)
+      throw new AppError("RECEIPT_ALREADY_USED", { message: "This Steam order belongs to another player." });
+    if (order.status !== "pending")
+      return { verified: replayMarker(order), product: productOrThrow(config.storeProducts.get(order.product_id ?? "")) };
     const steam = await steamGateway(actor.projectId);
     const steamId = typeof order.evidence.steamId === "string" ? order.evidence.steamId : undefined;
     verified = await steam.settle(body.orderId, { itemId: order.store_product_id ?? "", quantity: order.quantity, steamId });
   }
+  seen.transactionId = verified.transactionId;
   const product = config.byStoreId[body.store].get(verified.productId);
   if (!product) throw new AppError("RECEIPT_WRONG_PRODUCT", { details: { productId: verified.productId } });
   return { verified, product };
@@ -297,7 +313,10 @@ async function finishAtGoogle(
     else await client.acknowledge(body.productId, body.purchaseToken);
     await pool().query("UPDATE store_transactions SET store_finished = true, updated_at = now() WHERE id = $1", [receiptId]);
   } catch (error) {
-    logger("store").warn({ err: error, receiptId }, "a granted Google Play purchase could not be consumed/acknowledged yet; the receipt's retry will");
+    logger("store").warn(
+      { err: error, receiptId },
+      "a granted Google Play purchase could not be consumed/acknowledged yet; the receipt's retry will",
+    );
   }
 }
 
@@ -356,7 +375,17 @@ export async function startSteamOrder(o: {
     `INSERT INTO store_transactions (id, project_id, store, store_transaction_id, store_product_id, product_id, player_id, status,
             quantity, price_micros, currency, evidence)
      VALUES ($1, $2, 'steam', $3, $4, $5, $6, 'pending', 1, $7, $8, $9::jsonb)`,
-    [id, projectId, orderId, product.steamItemId, product.id, playerId, String(product.priceMicros), product.priceCurrency, JSON.stringify({ steamId: o.steamId })],
+    [
+      id,
+      projectId,
+      orderId,
+      product.steamItemId,
+      product.id,
+      playerId,
+      String(product.priceMicros),
+      product.priceCurrency,
+      JSON.stringify({ steamId: o.steamId }),
+    ],
   );
   try {
     const started = await steam.initTxn({
@@ -370,10 +399,10 @@ export async function startSteamOrder(o: {
       language: o.language,
       ipAddress: o.ip,
     });
-    await pool().query(
-      "UPDATE store_transactions SET evidence = evidence || $2::jsonb, updated_at = now() WHERE id = $1",
-      [id, JSON.stringify({ transId: started.transId })],
-    );
+    await pool().query("UPDATE store_transactions SET evidence = evidence || $2::jsonb, updated_at = now() WHERE id = $1", [
+      id,
+      JSON.stringify({ transId: started.transId }),
+    ]);
     return { orderId, ...started };
   } catch (error) {
     // Steam says to abandon an order whose InitTxn failed or went unanswered: it is never used again.

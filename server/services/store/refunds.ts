@@ -57,9 +57,10 @@ export async function applyReversal(o: {
     if (r.kind === "refund_reversed") return { outcome: await reinstate(o, row), receiptId: row.id };
     if (row.status === "refunded") return { outcome: "already_refunded" as const, receiptId: row.id };
     if (row.status === "pending") {
-      await client.query("UPDATE store_transactions SET status = 'rejected', refusal = 'RECEIPT_CANCELLED', updated_at = now() WHERE id = $1", [
-        row.id,
-      ]);
+      await client.query(
+        "UPDATE store_transactions SET status = 'rejected', refusal = 'RECEIPT_CANCELLED', updated_at = now() WHERE id = $1",
+        [row.id],
+      );
       return { outcome: "cancelled_order" as const, receiptId: row.id };
     }
     await takeBack(o, row);
@@ -78,7 +79,10 @@ async function grantedLines(projectId: string, ledgerId: string | null): Promise
   return rows[0] ?? { currencies: [], items: [] };
 }
 
-async function takeBack(o: { projectId: string; reversal: StoreReversal; actor: OperatorActor | SystemActor; requestId?: string }, row: Locked) {
+async function takeBack(
+  o: { projectId: string; reversal: StoreReversal; actor: OperatorActor | SystemActor; requestId?: string },
+  row: Locked,
+) {
   const r = o.reversal;
   const granted = await grantedLines(o.projectId, row.ledger_transaction_id);
   const take: Line[] = [];
@@ -161,7 +165,10 @@ async function refundPolicy(projectId: string): Promise<RefundPolicy> {
 }
 
 /** Apple reversed a refund: what the refund took is given back, and the sale counts again. */
-async function reinstate(o: { projectId: string; reversal: StoreReversal; actor: OperatorActor | SystemActor; requestId?: string }, row: Locked) {
+async function reinstate(
+  o: { projectId: string; reversal: StoreReversal; actor: OperatorActor | SystemActor; requestId?: string },
+  row: Locked,
+) {
   if (row.status !== "refunded") return "not_refunded" as const;
   const taken = await grantedLines(o.projectId, row.refund_ledger_transaction_id);
   const lines: Line[] = [
@@ -199,10 +206,15 @@ export function refundByHandAs(ctx: OperatorContext, o: { projectId: string; rec
     action: "store.purchase.refund",
     target: o.receiptId,
     before: async () => {
-      const { rows } = await pool().query<{ store: StoreName; store_transaction_id: string | null; status: string; player_id: string | null }>(
-        "SELECT store, store_transaction_id, status, player_id FROM store_transactions WHERE id = $1 AND project_id = $2",
-        [o.receiptId, o.projectId],
-      );
+      const { rows } = await pool().query<{
+        store: StoreName;
+        store_transaction_id: string | null;
+        status: string;
+        player_id: string | null;
+      }>("SELECT store, store_transaction_id, status, player_id FROM store_transactions WHERE id = $1 AND project_id = $2", [
+        o.receiptId,
+        o.projectId,
+      ]);
       const row = rows[0];
       if (!row) throw new AppError("NOT_FOUND", { message: "Store purchase not found." });
       if (row.status !== "granted" || !row.store_transaction_id)

@@ -1,6 +1,6 @@
 import { z } from "zod";
-import { zLabel } from "../labels";
 import { MAX_LINES, ZEconomyId, ZLine } from "../economy/schemas";
+import { zLabel } from "../labels";
 
 /**
  * Client-safe (zod only): store products, store settings and the game API's receipt bodies,
@@ -12,12 +12,18 @@ export type Store = z.infer<typeof ZStore>;
 export const STORE_LABELS: Record<Store, string> = { apple: "App Store", google: "Google Play", steam: "Steam" };
 
 /** A store's own product id: Apple's and Google's are reverse-DNS-ish strings, Steam's item ids are integers. */
-const ZAppleProductId = z.string().trim().regex(/^[A-Za-z0-9._-]{1,200}$/, "Letters, digits, '.', '_' and '-', up to 200.");
+const ZAppleProductId = z
+  .string()
+  .trim()
+  .regex(/^[A-Za-z0-9._-]{1,200}$/, "Letters, digits, '.', '_' and '-', up to 200.");
 const ZGoogleProductId = z
   .string()
   .trim()
   .regex(/^[a-z0-9][a-z0-9._]{0,139}$/, "Lower-case letters, digits, '.' and '_', starting with a letter or digit (Google's rule).");
-const ZSteamItemId = z.string().trim().regex(/^[1-9][0-9]{0,9}$/, "Steam item ids are positive 32-bit integers.");
+const ZSteamItemId = z
+  .string()
+  .trim()
+  .regex(/^[1-9][0-9]{0,9}$/, "Steam item ids are positive 32-bit integers.");
 /** ISO 4217 code; micros: millionths of one unit (USD 4.99 = 4990000), as Google reports prices. */
 const ZCurrencyCode = z.string().regex(/^[A-Z]{3}$/, "An ISO 4217 code such as USD.");
 const ZPriceMicros = z.number().int().min(0).max(1_000_000_000_000);
@@ -38,15 +44,13 @@ function priceTogether(p: { priceMicros?: number | null; priceCurrency?: string 
     ctx.addIssue({ code: "custom", path: ["priceCurrency"], message: "Give the price and its currency together, or neither." });
 }
 
-export const ZStoreProductInput = z
-  .strictObject({ id: ZEconomyId, ...storeProductFields })
-  .superRefine((p, ctx) => {
-    priceTogether(p, ctx);
-    if (!p.appleProductId && !p.googleProductId && !p.steamItemId)
-      ctx.addIssue({ code: "custom", path: ["appleProductId"], message: "Give the product's id in at least one store." });
-    if (p.steamItemId && p.priceMicros == null)
-      ctx.addIssue({ code: "custom", path: ["priceMicros"], message: "Steam charges the price we send: a Steam product needs one." });
-  });
+export const ZStoreProductInput = z.strictObject({ id: ZEconomyId, ...storeProductFields }).superRefine((p, ctx) => {
+  priceTogether(p, ctx);
+  if (!p.appleProductId && !p.googleProductId && !p.steamItemId)
+    ctx.addIssue({ code: "custom", path: ["appleProductId"], message: "Give the product's id in at least one store." });
+  if (p.steamItemId && p.priceMicros == null)
+    ctx.addIssue({ code: "custom", path: ["priceMicros"], message: "Steam charges the price we send: a Steam product needs one." });
+});
 export type StoreProductInput = z.input<typeof ZStoreProductInput>;
 export const ZStoreProductUpdate = z
   .strictObject({
@@ -80,16 +84,25 @@ export type StoreProductDto = {
 export const ZEnvironments = z.enum(["production", "sandbox", "both"]);
 
 export const ZAppleSettings = z.strictObject({
-  bundleId: z.string().trim().regex(/^[A-Za-z0-9.-]{1,155}$/, "A bundle id such as com.studio.game."),
+  bundleId: z
+    .string()
+    .trim()
+    .regex(/^[A-Za-z0-9.-]{1,155}$/, "A bundle id such as com.studio.game."),
   appAppleId: z.number().int().positive().nullable().optional().meta({ description: "Required by Apple for production receipts." }),
   environments: ZEnvironments.default("production"),
 });
 export const ZGoogleSettings = z.strictObject({
-  packageName: z.string().trim().regex(/^[A-Za-z][A-Za-z0-9_]*(\.[A-Za-z][A-Za-z0-9_]*)+$/, "A package name such as com.studio.game."),
+  packageName: z
+    .string()
+    .trim()
+    .regex(/^[A-Za-z][A-Za-z0-9_]*(\.[A-Za-z][A-Za-z0-9_]*)+$/, "A package name such as com.studio.game."),
   environments: ZEnvironments.default("both"),
 });
 export const ZSteamSettings = z.strictObject({
-  appId: z.string().trim().regex(/^[1-9][0-9]{0,9}$/, "Steam app ids are positive integers."),
+  appId: z
+    .string()
+    .trim()
+    .regex(/^[1-9][0-9]{0,9}$/, "Steam app ids are positive integers."),
   sandbox: z.boolean().default(false).meta({ description: "Use ISteamMicroTxnSandbox (no money moves)." }),
 });
 
@@ -103,7 +116,12 @@ export const ZGoogleSecret = z.strictObject({
   client_email: z.string().trim().email(),
   private_key: z.string().trim().min(1).max(10_000),
 });
-export const ZSteamSecret = z.strictObject({ publisherKey: z.string().trim().regex(/^[A-Fa-f0-9]{32}$/, "32 hexadecimal characters.") });
+export const ZSteamSecret = z.strictObject({
+  publisherKey: z
+    .string()
+    .trim()
+    .regex(/^[A-Fa-f0-9]{32}$/, "32 hexadecimal characters."),
+});
 
 export const ZStoreSettingsInput = z.discriminatedUnion("store", [
   z.strictObject({ store: z.literal("apple"), settings: ZAppleSettings, secret: ZAppleSecret.optional() }),
@@ -146,7 +164,10 @@ export type ReceiptBody = z.infer<typeof ZReceiptBody>;
 export const ZSteamOrderBody = z
   .strictObject({
     productId: ZEconomyId.meta({ description: "The store product's id (ours, e.g. `gems-500`), which has a Steam item id." }),
-    steamId: z.string().regex(/^[0-9]{17}$/).meta({ description: "The player's 64-bit Steam id (`SteamUser()->GetSteamID()`)." }),
+    steamId: z
+      .string()
+      .regex(/^[0-9]{17}$/)
+      .meta({ description: "The player's 64-bit Steam id (`SteamUser()->GetSteamID()`)." }),
     language: z
       .string()
       .regex(/^[a-z]{2}(-[A-Za-z]{2})?$/)

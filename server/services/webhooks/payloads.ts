@@ -98,7 +98,10 @@ export const EVENT_PAYLOADS = {
       currency: z.string().nullable(),
       transactionId: z.string().uuid().meta({ description: "The ledger row of the grant." }),
     })
-    .meta({ id: "WebhookStorePurchaseGranted", description: "A real-money store purchase was verified and granted (once per store transaction)." }),
+    .meta({
+      id: "WebhookStorePurchaseGranted",
+      description: "A real-money store purchase was verified and granted (once per store transaction).",
+    }),
   "store.purchase_refunded": z
     .object({
       playerId: playerId.nullable().meta({ description: "Null when the player was deleted before the refund." }),
@@ -107,12 +110,19 @@ export const EVENT_PAYLOADS = {
       storeTransactionId: z.string(),
       productId: z.string().nullable(),
       reason: z.string().meta({ description: "The store's reason, or the operator's for a refund by hand." }),
-      transactionId: z.string().uuid().nullable().meta({ description: "The ledger row that took back what was left; null if nothing was." }),
+      transactionId: z
+        .string()
+        .uuid()
+        .nullable()
+        .meta({ description: "The ledger row that took back what was left; null if nothing was." }),
       shortfall: z
         .array(z.object({ id: z.string(), amount: z.number().int() }))
         .meta({ description: "Currencies and items (by id) the player had already spent: not taken back." }),
     })
-    .meta({ id: "WebhookStorePurchaseRefunded", description: "A store refunded or revoked a purchase (or an operator did by hand); what was left of the grant was taken back." }),
+    .meta({
+      id: "WebhookStorePurchaseRefunded",
+      description: "A store refunded or revoked a purchase (or an operator did by hand); what was left of the grant was taken back.",
+    }),
   "currency.changed": z
     .object({
       ...ledger,

@@ -4,6 +4,12 @@ import { startSteamOrder } from "@/server/services/store/receipts";
 
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
   POST: defineRoute(steamOrderEndpoint, ({ caller, player, body }) =>
-    startSteamOrder({ actor: actorOf(caller, player), productId: body.productId, steamId: body.steamId, language: body.language, ip: caller.ip }),
+    startSteamOrder({
+      actor: actorOf(caller, player),
+      productId: body.productId,
+      steamId: body.steamId,
+      language: body.language,
+      ip: caller.ip,
+    }),
   ),
 });

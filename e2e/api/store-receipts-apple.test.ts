@@ -1,0 +1,170 @@
+import { beforeAll, describe, expect, it } from "vitest";
+import { pool } from "@/server/db";
+import { createCurrency, createItem } from "@/server/services/economy/definitions";
+import { api, expectError } from "../support/api";
+import { anonymousPlayer, makeProject, type TestPlayer, type TestProject } from "../support/fixtures";
+import { newOperator } from "../support/operators";
+import { appleReceipt, sellOnAppleAs } from "../support/stores";
+
+/**
+ * POST /economy/receipts with App Store signed transactions, signed by the suite's own PKI which the
+ * app trusts (e2e/support/global-setup.ts): the grant, exactly once per Apple transactionId.
+ */
+type Receipt = {
+  receiptId: string;
+  storeTransactionId: string;
+  productId: string;
+  status: string;
+  replayed: boolean;
+  environment: string;
+  grant: { transactionId: string; balances: Array<{ id: string; balance: number }> };
+};
+
+let project: TestProject;
+beforeAll(async () => {
+  project = await makeProject();
+  await createCurrency({ projectId: project.projectId, input: { id: "gems", name: "Gems", clientWritable: false, maxBalance: 100 } });
+  await createItem({ projectId: project.projectId, input: { id: "vip-pass", name: "VIP pass" } });
+  await sellOnAppleAs(project.projectId, await newOperator("OWNER", project.projectId));
+});
+
+const redeem = (p: TestPlayer, body: unknown) =>
+  api<Receipt>("POST", "/api/v1/economy/receipts", { key: project.clientKey, token: p.accessToken, body });
+const gemsOf = async (p: TestPlayer) =>
+  (
+    await api<Array<{ id: string; balance: number }>>("GET", "/api/v1/economy/currencies", { key: project.clientKey, token: p.accessToken })
+  ).body.find((b) => b.id === "gems")?.balance;
+const rowsOf = async (transactionId: string) =>
+  (
+    await pool().query<{ status: string; player_id: string }>(
+      "SELECT status, player_id FROM store_transactions WHERE project_id = $1 AND store = 'apple' AND store_transaction_id = $2",
+      [project.projectId, transactionId],
+    )
+  ).rows;
+const ledgerRowsOf = async (playerId: string) =>
+  Number(
+    (
+      await pool().query<{ n: string }>(
+        "SELECT count(*) AS n FROM economy_transactions WHERE project_id = $1 AND player_id = $2 AND kind = 'STORE_PURCHASE'",
+        [project.projectId, playerId],
+      )
+    ).rows[0]?.n,
+  );
+
+describe("an App Store purchase", () => {
+  it("grants the store product's rewards through the ledger, past the currency's maximum", async () => {
+    const player = await anonymousPlayer(project.clientKey);
+    const receipt = appleReceipt({ productId: "com.example.game.gems500" });
+    const res = await redeem(player, receipt.body);
+    expect(res.status, res.text).toBe(200);
+    expect(res.body).toMatchObject({
+      storeTransactionId: receipt.transactionId,
+      productId: "gems-500",
+      status: "granted",
+      replayed: false,
+    });
+    expect(res.body.grant.balances).toEqual([{ id: "gems", balance: 500 }]);
+    expect(await gemsOf(player)).toBe(500);
+  });
+
+  it("sent again by its player answers the first result with replayed: true and grants nothing more", async () => {
+    const player = await anonymousPlayer(project.clientKey);
+    const receipt = appleReceipt({ productId: "com.example.game.gems500" });
+    const first = await redeem(player, receipt.body);
+    const again = await redeem(player, receipt.body);
+    expect(again.status).toBe(200);
+    expect(again.body).toMatchObject({ receiptId: first.body.receiptId, replayed: true, grant: first.body.grant });
+    expect(await gemsOf(player)).toBe(500);
+  });
+
+  it("sent by another player is 409 RECEIPT_ALREADY_USED and grants that player nothing", async () => {
+    const [owner, other] = [await anonymousPlayer(project.clientKey), await anonymousPlayer(project.clientKey)];
+    const receipt = appleReceipt({ productId: "com.example.game.gems500" });
+    expect((await redeem(owner, receipt.body)).status).toBe(200);
+    expectError(await redeem(other, receipt.body), 409, "RECEIPT_ALREADY_USED");
+    expect(await gemsOf(other)).toBe(0);
+  });
+
+  it("sent by 20 parallel requests grants once: one ledger row, one live store transaction, the others replay", async () => {
+    const player = await anonymousPlayer(project.clientKey);
+    const receipt = appleReceipt({ productId: "com.example.game.gems500" });
+    const answers = await Promise.all(Array.from({ length: 20 }, () => redeem(player, receipt.body)));
+    expect(answers.map((a) => a.status)).toEqual(Array(20).fill(200));
+    expect(answers.filter((a) => !a.body.replayed)).toHaveLength(1);
+    expect(await ledgerRowsOf(player.playerId)).toBe(1);
+    expect((await rowsOf(receipt.transactionId)).filter((r) => r.status === "granted")).toHaveLength(1);
+    expect(await gemsOf(player)).toBe(500);
+  });
+
+  it("sent by two players at once grants one of them; the other gets 409 RECEIPT_ALREADY_USED", async () => {
+    const [a, b] = [await anonymousPlayer(project.clientKey), await anonymousPlayer(project.clientKey)];
+    const receipt = appleReceipt({ productId: "com.example.game.gems500" });
+    const answers = await Promise.all([...Array(5).fill(a), ...Array(5).fill(b)].map((p: TestPlayer) => redeem(p, receipt.body)));
+    const winners = new Set(answers.filter((x) => x.status === 200).map((x) => x.body.receiptId));
+    expect(winners.size).toBe(1);
+    expect(answers.filter((x) => x.status !== 200).every((x) => x.status === 409)).toBe(true);
+    expect(((await gemsOf(a)) ?? 0) + ((await gemsOf(b)) ?? 0)).toBe(500);
+  });
+});
+
+describe("a refused App Store receipt grants nothing and is kept as rejected", () => {
+  it("for a product no store product sells: 422 RECEIPT_WRONG_PRODUCT", async () => {
+    const player = await anonymousPlayer(project.clientKey);
+    const receipt = appleReceipt({ productId: "com.example.game.unknown" });
+    expectError(await redeem(player, receipt.body), 422, "RECEIPT_WRONG_PRODUCT");
+    expect(await gemsOf(player)).toBe(0);
+    expect(await rowsOf(receipt.transactionId)).toEqual([{ status: "rejected", player_id: player.playerId }]);
+  });
+
+  it("for another app's bundle id: 422 RECEIPT_WRONG_APP", async () => {
+    const player = await anonymousPlayer(project.clientKey);
+    expectError(
+      await redeem(player, appleReceipt({ productId: "com.example.game.gems500", bundleId: "com.other.game" }).body),
+      422,
+      "RECEIPT_WRONG_APP",
+    );
+    expect(await gemsOf(player)).toBe(0);
+  });
+
+  it("with a tampered payload: 422 RECEIPT_INVALID", async () => {
+    const player = await anonymousPlayer(project.clientKey);
+    const receipt = appleReceipt({ productId: "com.example.game.gems500" });
+    const [header, payload = "", signature] = receipt.body.signedTransaction.split(".");
+    const forged = Buffer.from(JSON.stringify({ ...JSON.parse(Buffer.from(payload, "base64url").toString()), quantity: 100 })).toString(
+      "base64url",
+    );
+    expectError(await redeem(player, { store: "apple", signedTransaction: `${header}.${forged}.${signature}` }), 422, "RECEIPT_INVALID");
+    expect(await gemsOf(player)).toBe(0);
+  });
+
+  it("revoked at the store: 422 RECEIPT_CANCELLED", async () => {
+    const player = await anonymousPlayer(project.clientKey);
+    const receipt = appleReceipt({ productId: "com.example.game.gems500", revocationDate: Date.now() - 1000, revocationReason: 0 });
+    expectError(await redeem(player, receipt.body), 422, "RECEIPT_CANCELLED");
+    expect(await gemsOf(player)).toBe(0);
+  });
+
+  it("with a body that is not a receipt: 400 VALIDATION_ERROR, nothing stored", async () => {
+    const player = await anonymousPlayer(project.clientKey);
+    expectError(await redeem(player, { store: "apple" }), 400, "VALIDATION_ERROR");
+    expectError(await redeem(player, { store: "amazon", receipt: "x" }), 400, "VALIDATION_ERROR");
+  });
+
+  it("without a bearer token: 401", async () => {
+    const res = await api("POST", "/api/v1/economy/receipts", { key: project.clientKey, body: appleReceipt().body });
+    expect(res.status).toBe(401);
+  });
+});
+
+describe("a project without App Store settings", () => {
+  it("refuses App Store receipts with 422 STORE_NOT_CONFIGURED", async () => {
+    const bare = await makeProject();
+    const player = await anonymousPlayer(bare.clientKey);
+    const res = await api("POST", "/api/v1/economy/receipts", {
+      key: bare.clientKey,
+      token: player.accessToken,
+      body: appleReceipt().body,
+    });
+    expectError(res, 422, "STORE_NOT_CONFIGURED");
+  });
+});

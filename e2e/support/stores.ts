@@ -1,0 +1,65 @@
+import { readFileSync } from "node:fs";
+import { inject } from "vitest";
+import { createStoreProduct } from "@/server/services/store/products";
+import type { StoreProductInput } from "@/server/services/store/schemas";
+import { setStoreSettingsAs } from "@/server/services/store/settings";
+import { type ApplePki, type ApplePkiMaterial, applePkiFrom, TEST_APPLE_APP, transactionPayload } from "./apple-test-pki";
+import { ctx } from "./operators";
+
+/**
+ * Store receipts in the integration suite: the suite-wide Apple PKI the app trusts (made by the
+ * global setup), and a project's store account and products set up as an operator would.
+ */
+let shared: ApplePki | undefined;
+export function sharedApplePki(): ApplePki {
+  shared ??= applePkiFrom(JSON.parse(readFileSync(inject("applePkiFile"), "utf8")) as ApplePkiMaterial);
+  return shared;
+}
+
+/** A signed StoreKit 2 transaction of the test app, as the game would send it. */
+export function appleReceipt(overrides: Parameters<typeof transactionPayload>[0] = {}): {
+  body: { store: "apple"; signedTransaction: string };
+  transactionId: string;
+} {
+  const payload = transactionPayload(overrides);
+  return {
+    body: { store: "apple", signedTransaction: sharedApplePki().signTransaction(payload) },
+    transactionId: String(payload.transactionId),
+  };
+}
+
+export { TEST_APPLE_APP };
+
+/** The demo-like store catalog the receipts tests use: gems for Apple/Google/Steam, a non-consumable "vip" pass. */
+export const TEST_STORE_PRODUCTS: StoreProductInput[] = [
+  {
+    id: "gems-500",
+    name: "500 gems",
+    rewards: [{ currencyId: "gems", amount: 500 }],
+    appleProductId: "com.example.game.gems500",
+    googleProductId: "gems_500",
+    steamItemId: "1001",
+    priceMicros: 4_990_000,
+    priceCurrency: "USD",
+  },
+  {
+    id: "vip",
+    name: "VIP pass",
+    kind: "non_consumable",
+    rewards: [{ itemId: "vip-pass", quantity: 1 }],
+    appleProductId: "com.example.game.vip",
+    googleProductId: "vip_pass",
+  },
+];
+
+/**
+ * Sets up a project to sell the test products on the App Store (the test app, production and
+ * sandbox accepted) as its owner would; the project needs a `gems` currency and a `vip-pass` item.
+ */
+export async function sellOnAppleAs(projectId: string, owner: Parameters<typeof ctx>[0]): Promise<void> {
+  await setStoreSettingsAs(ctx(owner), {
+    projectId,
+    input: { store: "apple", settings: { bundleId: TEST_APPLE_APP.bundleId, appAppleId: TEST_APPLE_APP.appAppleId, environments: "both" } },
+  });
+  for (const product of TEST_STORE_PRODUCTS) await createStoreProduct({ projectId, input: product });
+}
