@@ -188,6 +188,13 @@ describe("verifyNotification", () => {
     });
   });
 
+  it("REVOKE (Family Sharing) is a refund reversal with its own reason", async () => {
+    const t = transactionPayload({ inAppOwnershipType: "FAMILY_SHARED", revocationDate: Date.now(), revocationReason: 0 });
+    const n = notificationPayload({ notificationType: "REVOKE", data: { signedTransactionInfo: pki.signTransaction(t) } });
+    const { reversal } = await verifier().verifyNotification(pki.signNotification(n));
+    expect(reversal).toMatchObject({ transactionId: t.transactionId, kind: "refund", reason: "revoked from Family Sharing" });
+  });
+
   it("REFUND_REVERSED is a refund_reversed reversal of the transaction inside", async () => {
     const t = transactionPayload();
     const n = notificationPayload({ notificationType: "REFUND_REVERSED", data: { signedTransactionInfo: pki.signTransaction(t) } });

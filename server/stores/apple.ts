@@ -73,6 +73,14 @@ const REVOCATION_REASONS: Record<number, string> = {
   1: "refunded for an issue in the app",
 };
 
+/**
+ * REVOKE's revocationReason is 0 both when the family member lost access and when the purchaser
+ * was refunded, so words from it would mislead; the number stays in the evidence.
+ */
+const REASON_BY_TYPE: Record<string, string> = {
+  REVOKE: "revoked from Family Sharing",
+};
+
 export function appleVerifier(o: AppleVerifierOptions): AppleVerifier {
   const accepted = [...new Set(o.environments)];
   const first = accepted[0];
@@ -84,9 +92,10 @@ export function appleVerifier(o: AppleVerifierOptions): AppleVerifier {
   }
   const roots = o.roots ?? [appleRootCaG3Der()];
   const onlineChecks = o.onlineChecks ?? false;
-  const verifiers = new Map(
-    accepted.map((env) => [env, new SignedDataVerifier(roots, onlineChecks, APPLE_ENVIRONMENT[env], o.bundleId, o.appAppleId)]),
-  );
+  const verifierFor = (env: StoreEnvironment) =>
+    new SignedDataVerifier(roots, onlineChecks, APPLE_ENVIRONMENT[env], o.bundleId, o.appAppleId);
+  const verifiers = new Map(accepted.map((env) => [env, verifierFor(env)]));
+  const fallback: [StoreEnvironment, SignedDataVerifier] = [first, verifierFor(first)];
 
   /**
    * The verifier for the environment the (not yet verified) payload claims. A claim we do not
@@ -95,10 +104,8 @@ export function appleVerifier(o: AppleVerifierOptions): AppleVerifier {
    * production-only project is RECEIPT_WRONG_ENVIRONMENT.
    */
   const pick = (claimed: StoreEnvironment | null): [StoreEnvironment, SignedDataVerifier] => {
-    const env = claimed !== null && verifiers.has(claimed) ? claimed : first;
-    const verifier = verifiers.get(env);
-    if (verifier === undefined) throw new Error(`no verifier for ${env}`);
-    return [env, verifier];
+    const verifier = claimed === null ? undefined : verifiers.get(claimed);
+    return claimed !== null && verifier !== undefined ? [claimed, verifier] : fallback;
   };
 
   const refusal = (error: unknown, jws: string): unknown => {
@@ -132,7 +139,9 @@ export function appleVerifier(o: AppleVerifierOptions): AppleVerifier {
       const [environment, verifier] = pick(transactionEnvironment(peekPayload(signedTransaction)));
       const transaction = await decodeTransaction(signedTransaction, verifier);
       if (transaction.revocationDate !== undefined) {
-        throw new AppError("RECEIPT_CANCELLED", { details: { revocationDate: isoDate(transaction.revocationDate) } });
+        throw new AppError("RECEIPT_CANCELLED", {
+          details: compact({ revocationDate: isoDate(transaction.revocationDate), revocationReason: transaction.revocationReason }),
+        });
       }
       return toPurchase(transaction, environment);
     },
@@ -152,7 +161,6 @@ export function appleVerifier(o: AppleVerifierOptions): AppleVerifier {
       // The transaction inside is a JWS of its own, verified like one the client sends.
       const signedTransaction = notification.data?.signedTransactionInfo;
       const transaction = signedTransaction ? await decodeTransaction(signedTransaction, verifier) : null;
-      const transactionFacts = transaction ? transactionEvidence(transaction) : null;
       return {
         notificationId: notificationUUID,
         type: notificationType,
@@ -171,7 +179,7 @@ export function appleVerifier(o: AppleVerifierOptions): AppleVerifier {
           environment: notification.data?.environment,
           status: notification.data?.status,
           consumptionRequestReason: notification.data?.consumptionRequestReason,
-          transaction: transactionFacts ?? undefined,
+          transaction: transaction ? transactionEvidence(transaction) : undefined,
         }),
       };
     },
@@ -255,8 +263,7 @@ function reversalOf(
   if (!transaction?.transactionId) {
     throw new AppError("RECEIPT_INVALID", { message: `The App Store ${type} notification carries no transaction.` });
   }
-  const reason =
-    kind === "refund" && transaction.revocationReason !== undefined ? (REVOCATION_REASONS[transaction.revocationReason] ?? type) : type;
+  const reason = type === "REFUND" ? (REVOCATION_REASONS[transaction.revocationReason ?? -1] ?? type) : (REASON_BY_TYPE[type] ?? type);
   const at = (kind === "refund" ? transaction.revocationDate : undefined) ?? notification.signedDate ?? Date.now();
   return {
     store: "apple",
