@@ -10,6 +10,7 @@ import { limiterKind, limiterReady } from "./ratelimit";
 import { registerAccountEmailJobs } from "./services/auth/account-email";
 import { registerPeriodCloses } from "./services/leaderboards/close-job";
 import { registerBanExpiry } from "./services/players/ban-expiry";
+import { registerStoreRefundPolls } from "./services/store/refund-poll-job";
 import { startDispatcher } from "./services/webhooks/delivery";
 
 /**
@@ -33,6 +34,7 @@ export async function bootstrap(): Promise<void> {
   registerHousekeeping();
   registerPeriodCloses();
   registerBanExpiry();
+  registerStoreRefundPolls();
   await startWorkers();
   // Webhook deliveries: every process sends them (server/services/webhooks/delivery.ts).
   startDispatcher();

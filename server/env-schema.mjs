@@ -195,6 +195,8 @@ export const ZEnv = z.object({
   /** One attempt at a store's API; 5xx and timeouts are retried STORE_RETRIES times, then 503 STORE_UNAVAILABLE. */
   STORE_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(10_000),
   STORE_RETRIES: z.coerce.number().int().min(0).max(5).default(2),
+  /** How often each project's refunds are fetched from Google (voided purchases) and Steam (GetReport CHARGEBACK); 0: never. */
+  STORE_REFUND_POLL_MINUTES: z.coerce.number().int().min(0).max(1_440).default(60),
   /** Let identity providers' JWKS URLs point at private/loopback addresses (development, tests). */
   IDP_ALLOW_PRIVATE_NETWORKS: z
     .enum(["true", "false", "1", "0"])

@@ -31,6 +31,8 @@ export const QUEUES = {
   periodClose: "leaderboard-period-close",
   /** Every minute: announces timed bans that ran out (player.unbanned, expired). */
   banExpiry: "player-ban-expiry",
+  /** Every minute: fetches store refunds (Google voided purchases, Steam chargebacks) of projects whose poll is due. */
+  storeRefundPoll: "store-refund-poll",
 } as const;
 
 /** Cron expressions (UTC) of the scheduled queues; registered (upserted) by every instance at start. */
@@ -38,6 +40,7 @@ export const SCHEDULES: Record<string, string> = {
   [QUEUES.housekeeping]: "7 * * * *",
   [QUEUES.periodClose]: "* * * * *",
   [QUEUES.banExpiry]: "* * * * *",
+  [QUEUES.storeRefundPoll]: "* * * * *",
 };
 
 /** A job's data and where it is in its retries (retryCount 0 on the first attempt). */

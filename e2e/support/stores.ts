@@ -3,7 +3,14 @@ import { inject } from "vitest";
 import { createStoreProduct } from "@/server/services/store/products";
 import type { StoreProductInput } from "@/server/services/store/schemas";
 import { setStoreSettingsAs } from "@/server/services/store/settings";
-import { type ApplePki, type ApplePkiMaterial, applePkiFrom, TEST_APPLE_APP, transactionPayload } from "./apple-test-pki";
+import {
+  type ApplePki,
+  type ApplePkiMaterial,
+  applePkiFrom,
+  notificationPayload,
+  TEST_APPLE_APP,
+  transactionPayload,
+} from "./apple-test-pki";
 import { ctx } from "./operators";
 
 /**
@@ -20,12 +27,29 @@ export function sharedApplePki(): ApplePki {
 export function appleReceipt(overrides: Parameters<typeof transactionPayload>[0] = {}): {
   body: { store: "apple"; signedTransaction: string };
   transactionId: string;
+  payload: ReturnType<typeof transactionPayload>;
 } {
   const payload = transactionPayload(overrides);
   return {
     body: { store: "apple", signedTransaction: sharedApplePki().signTransaction(payload) },
     transactionId: String(payload.transactionId),
+    payload,
   };
+}
+
+/**
+ * An App Store Server Notification V2 body (`{signedPayload}`) about a transaction: REFUND by
+ * default (the transaction revoked now, reason 1), REFUND_REVERSED, REVOKE, TEST….
+ */
+export function appleNotification(
+  transaction: ReturnType<typeof transactionPayload>,
+  type = "REFUND",
+  overrides: Parameters<typeof notificationPayload>[0] = {},
+): { body: { signedPayload: string }; notificationId: string } {
+  const revoked = type === "REFUND" || type === "REVOKE" ? { revocationDate: Date.now(), revocationReason: 1 } : {};
+  const signedTransactionInfo = sharedApplePki().signTransaction({ ...transaction, ...revoked, signedDate: Date.now() });
+  const payload = notificationPayload({ notificationType: type, ...overrides, data: { signedTransactionInfo, ...overrides.data } });
+  return { body: { signedPayload: sharedApplePki().signNotification(payload) }, notificationId: String(payload.notificationUUID) };
 }
 
 export { TEST_APPLE_APP };

@@ -41,6 +41,10 @@ CREATE TABLE "store_settings" (
     "secret_hint" TEXT,
     "secret_updated_at" TIMESTAMPTZ(3),
     "notification_token_hash" BYTEA,
+    -- Refund polling (Google voided purchases, Steam GetReport): the store's time we have read up to,
+    -- and when we last asked (NULL: due now — a Google notification about a refund sets it so).
+    "refunds_polled_until" TIMESTAMPTZ(3),
+    "refunds_polled_at" TIMESTAMPTZ(3),
     "updated_at" TIMESTAMPTZ(3) NOT NULL DEFAULT CURRENT_TIMESTAMP,
     CONSTRAINT "store_settings_pkey" PRIMARY KEY ("project_id", "store"),
     CONSTRAINT "store_settings_project_id_fkey" FOREIGN KEY ("project_id") REFERENCES "projects"("id") ON DELETE CASCADE ON UPDATE CASCADE,
@@ -122,6 +126,9 @@ CREATE INDEX "store_notifications_project_received" ON "store_notifications"("pr
 -- the shortfall on the store transaction; 'ban' does the same and bans the player when there is one.
 ALTER TABLE "projects" ADD COLUMN "refund_policy" TEXT NOT NULL DEFAULT 'clamp';
 ALTER TABLE "projects" ADD CONSTRAINT "projects_refund_policy_check" CHECK ("refund_policy" IN ('clamp', 'ban'));
+
+-- Every minute (once per cluster): fetch refunds of the projects whose poll is due (STORE_REFUND_POLL_MINUTES).
+SELECT pgboss.create_queue('store-refund-poll', '{"policy":"stately"}');
 
 ALTER TYPE "EconomyTransactionKind" ADD VALUE 'STORE_PURCHASE';
 ALTER TYPE "EconomyTransactionKind" ADD VALUE 'STORE_REFUND';
