@@ -1,6 +1,8 @@
 using System;
 using System.Collections.Generic;
 using System.Linq;
+using System.Threading;
+using System.Threading.Tasks;
 using NUnit.Framework;
 using static GameBackend.Tests.Sync;
 
@@ -89,6 +91,55 @@ namespace GameBackend.Tests
             Assert.IsNotInstanceOf<ReceiptPendingException>(error);
             CollectionAssert.AreEqual(new[] { 409 }, rec.To("/api/v1/economy/receipts").Select(e => e.Status).ToList());
             Assert.AreEqual(0, Fixtures.StorePurchases(project, playerId));
+        }
+
+        [Test]
+        public void A_502_from_a_gateway_in_front_of_the_server_is_retried_with_the_same_receipt_and_granted_once()
+        {
+            var rec = new RecordingTransport();
+            var gateway = new BadGatewayOnce(rec, "/api/v1/economy/receipts");
+            GameClient game = Fixtures.Client(project, o =>
+            {
+                o.Retry = new RetryOptions { BaseDelay = TimeSpan.FromMilliseconds(10) };
+                o.Transport = gateway;
+            });
+            string playerId = Run(() => game.Auth.AnonymousAsync()).PlayerId;
+            string transactionId;
+            string jws = Fixtures.AppleReceipt(out transactionId);
+
+            ReceiptResult result = Run(() => game.Economy.ValidateReceiptAsync(Receipt.Apple(jws)));
+
+            Assert.AreEqual(1, gateway.Answered, "the gateway answered 502 once");
+            Assert.IsFalse(result.Replayed);
+            CollectionAssert.AreEqual(new[] { 200 }, rec.To("/api/v1/economy/receipts").Select(e => e.Status).ToList());
+            Assert.AreEqual(1, Fixtures.StorePurchases(project, playerId));
+        }
+
+        /// <summary>Answers the first request to a path with a proxy's 502 page, without passing it on; the rest go through.</summary>
+        sealed class BadGatewayOnce : IHttpTransport
+        {
+            readonly IHttpTransport inner;
+            readonly string path;
+            int seen;
+            public int Answered;
+
+            public BadGatewayOnce(IHttpTransport inner, string path)
+            {
+                this.inner = inner;
+                this.path = path;
+            }
+
+            public Task<ApiResponse> SendAsync(ApiRequest request, TimeSpan timeout, CancellationToken cancellationToken)
+            {
+                if (RecordingTransport.PathOf(request.Url) == path && Interlocked.Increment(ref seen) == 1)
+                {
+                    Answered = 1;
+                    var headers = new Dictionary<string, string>();
+                    headers["content-type"] = "text/html";
+                    return Task.FromResult(new ApiResponse { Status = 502, Headers = headers, Body = "<html>502 Bad Gateway</html>" });
+                }
+                return inner.SendAsync(request, timeout, cancellationToken);
+            }
         }
 
         [Test]
