@@ -457,6 +457,50 @@ namespace GameBackend
             return AnswerReader.Read(answer, PurchaseResult.FromJson);
         }
 
+        /// <summary>
+        /// Redeems a real-money store purchase: the server verifies it with the store and grants the store
+        /// product's rewards once per store transaction. The receipt is its own idempotency key (the same
+        /// receipt again answers the first result with <c>Replayed</c> true), so a lost answer, a 5xx and 503
+        /// STORE_UNAVAILABLE (after its Retry-After) are retried with the same body; a 4xx never is.
+        /// Throws <see cref="ReceiptPendingException"/> (409 RECEIPT_PENDING: not paid yet, send it again
+        /// later) or a <see cref="GameApiException"/> whose Code is 409 RECEIPT_ALREADY_USED (another player
+        /// redeemed it), 422 RECEIPT_INVALID, RECEIPT_EXPIRED, RECEIPT_WRONG_APP, RECEIPT_WRONG_ENVIRONMENT,
+        /// RECEIPT_WRONG_PRODUCT, RECEIPT_CANCELLED, STORE_NOT_CONFIGURED (nothing granted: finish or consume
+        /// nothing), or 503 STORE_UNAVAILABLE once the retries are spent (keep the receipt, send it later).
+        /// </summary>
+        /// <example>
+        /// ReceiptResult result = await client.Economy.ValidateReceiptAsync(Receipt.Apple(jws));
+        /// </example>
+        public async Task<ReceiptResult> ValidateReceiptAsync(Receipt receipt, CancellationToken cancellationToken = default(CancellationToken))
+        {
+            if (receipt == null) throw new ArgumentNullException("receipt");
+            Answer answer = await Core.SendAsync(new RequestSpec
+            {
+                Method = "POST",
+                Path = "/economy/receipts",
+                Body = receipt.ToJson(),
+                Auth = AuthMode.Player,
+                Resendable = true,
+                RetryServerErrors = true,
+            }, Retries, cancellationToken);
+            return AnswerReader.Read(answer, ReceiptResult.FromJson);
+        }
+
+        /// <summary>
+        /// Starts a Steam microtransaction (the server's ISteamMicroTxn/InitTxn) for a store product (ours, e.g.
+        /// "gems-500") and the player's 64-bit Steam id (<c>SteamUser.GetSteamID()</c>, as a decimal string);
+        /// Steam then shows the overlay. Keep <c>OrderId</c> for <c>ValidateReceiptAsync(Receipt.Steam(orderId))</c>
+        /// once <c>MicroTxnAuthorizationResponse_t</c> says authorized. Not resent after a lost answer (each
+        /// call is a new order at Steam): call it again; an order the player never approves costs nothing.
+        /// <paramref name="language"/>: ISO 639-1 code of the item description Steam shows (default "en").
+        /// </summary>
+        public async Task<SteamOrder> StartSteamOrderAsync(string productId, string steamId, string language = null,
+            CancellationToken cancellationToken = default(CancellationToken))
+        {
+            JsonNode body = new SteamOrderBody { ProductId = productId, SteamId = steamId, Language = language }.ToJson();
+            return AnswerReader.Read(await Send("POST", "/economy/receipts/steam", body, AuthMode.Player, false, cancellationToken), SteamOrder.FromJson);
+        }
+
         public async Task<List<InventoryEntry>> InventoryAsync(CancellationToken cancellationToken = default(CancellationToken))
         {
             return AnswerReader.ReadList(await Send("GET", "/economy/inventory", null, AuthMode.Player, true, cancellationToken), InventoryEntry.FromJson);

@@ -29,6 +29,11 @@ namespace GameBackend
         public AuthMode Auth;
         /// <summary>Safe to send again after a lost answer: GET/PUT/DELETE that repeat the same, or carrying an Idempotency-Key.</summary>
         public bool Resendable;
+        /// <summary>
+        /// Also retry any 5xx (not only 503): for calls whose body is itself the idempotency key, such as a
+        /// store receipt, which the server answers the same however often it arrives.
+        /// </summary>
+        public bool RetryServerErrors;
     }
 
     /// <summary>A 2xx answer: its status and JSON (null for 204 or an empty body).</summary>
@@ -387,7 +392,8 @@ namespace GameBackend
                     continue;
                 }
                 bool inProgress = refusal.Code == ErrorCodes.IdempotencyInProgress;
-                if ((response.Status == 429 || response.Status == 503 || inProgress) && attempt < maxRetries)
+                bool serverError = spec.RetryServerErrors && response.Status >= 500;
+                if ((response.Status == 429 || response.Status == 503 || inProgress || serverError) && attempt < maxRetries)
                 {
                     // The first attempt is still running on the server: give it time to finish.
                     TimeSpan wait = DelayFor(attempt++, refusal.RetryAfterSeconds, inProgress ? TimeSpan.FromSeconds(1) : TimeSpan.Zero);
@@ -415,13 +421,14 @@ namespace GameBackend
             {
                 retryAfter = seconds;
             }
-            return new GameApiException(
+            GameApiException read = new GameApiException(
                 response.Status,
                 code != null && code.Kind == JsonKind.String ? code.AsString() : ErrorCodes.UnexpectedResponse,
                 message != null && message.Kind == JsonKind.String ? message.AsString() : "Unexpected answer (HTTP " + response.Status + ")",
                 details != null && details.Kind == JsonKind.Object ? details.ToJson() : "{}",
                 requestId,
                 retryAfter);
+            return read.Code == ErrorCodes.ReceiptPending ? new ReceiptPendingException(read) : read;
         }
 
         private async Task<Session> ValidSessionAsync(string caller, CancellationToken cancellationToken)

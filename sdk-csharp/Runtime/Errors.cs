@@ -114,6 +114,20 @@ namespace GameBackend
     }
 
     /// <summary>
+    /// 409 RECEIPT_PENDING from <c>Economy.ValidateReceiptAsync</c>: the store has not been paid yet (Google
+    /// Play's pending purchases, paid later in cash or approved by a parent). Nothing was granted. Show
+    /// "waiting for payment", keep the receipt, and send the same receipt again later (on the next start, or
+    /// when the store reports the purchase as paid): the server grants it once then.
+    /// </summary>
+    public sealed class ReceiptPendingException : GameApiException
+    {
+        internal ReceiptPendingException(GameApiException source)
+            : base(source, null)
+        {
+        }
+    }
+
+    /// <summary>
     /// The call's session cannot be used any more. Either its refresh token was refused (revoked by a
     /// logout elsewhere, reuse detection, an operator, or 30 days old): the stored session is already
     /// cleared and <c>SessionChanged(null)</c> raised, so show sign-in. Or the session changed while the

@@ -39,9 +39,16 @@ const MODELS = [
   { name: "PurchaseResult", schemas: ["PurchaseResult"] },
   { name: "EconomyTransaction", schemas: ["EconomyTransaction"] },
   { name: "EconomyTransactionPage", schemas: ["EconomyTransactionPage"] },
+  { name: "ReceiptResult", schemas: ["ReceiptResult"] },
+  { name: "SteamOrder", schemas: ["SteamOrder"] },
 ];
 
-/** Request bodies (C# class = schema name): `internal sealed class`, `internal JsonNode ToJson()`. */
+/**
+ * Request bodies (C# class = schema name): `internal sealed class`, `internal JsonNode ToJson()`.
+ * A body that is a oneOf of objects (ReceiptBody: one shape per store) becomes one class with the
+ * union of their fields, a field required only when every shape requires it; the hand-written
+ * API (`Receipt`'s factories) sets the fields of one shape.
+ */
 const BODIES = [
   "AnonymousBody",
   "RegisterBody",
@@ -59,6 +66,8 @@ const BODIES = [
   "SubmitScoreBody",
   "CurrencyAmountBody",
   "PurchaseBody",
+  "ReceiptBody",
+  "SteamOrderBody",
 ];
 
 /**
@@ -69,6 +78,9 @@ const ENUMS = [
   { name: "Visibility", from: ["PlayerDataRecord", "visibility"] },
   { name: "SortOrder", from: ["LeaderboardPage", "sortOrder"] },
   { name: "TransactionKind", from: ["EconomyTransaction", "kind"] },
+  { name: "Store", from: ["ReceiptResult", "store"] },
+  { name: "StoreEnvironment", from: ["ReceiptResult", "environment"] },
+  { name: "ReceiptStatus", from: ["ReceiptResult", "status"] },
 ];
 
 /**
@@ -81,6 +93,9 @@ const NESTED_NAMES = {
   "PurchaseResult.inventory": "InventoryItem", // the parent has an `Inventory` property
   "EconomyTransaction.source": "RewardSource", // the parent has a `Source` property
   "PatchPlayerDataBody.set": "SetOp",
+  "ReceiptResult.grant": "ReceiptGrant", // the parent has a `Grant` property
+  "ReceiptResult.ReceiptGrant.balances": "BalanceEntry", // as PurchaseResult's
+  "ReceiptResult.ReceiptGrant.inventory": "InventoryItem", // the parent has an `Inventory` property
 };
 
 /** Component schemas deliberately without a class, and why. Webhook schemas (Webhook*) are skipped. */
@@ -404,11 +419,18 @@ function generate(doc) {
       only: model.only,
     });
   });
+  const bodyMembers = (name) => {
+    const schema = schemas[name];
+    if (!schema.oneOf) return [{ label: name, schema }];
+    for (const key of Object.keys(schema))
+      if (!["oneOf", "type", "description"].includes(key)) fail(`${name}: cannot map keyword "${key}" beside oneOf`);
+    return schema.oneOf.map((member, i) => ({ label: `${name} (shape ${i + 1})`, schema: member }));
+  };
   const bodies = BODIES.map((name) =>
     buildClass({
       name,
       path: name,
-      members: [{ label: name, schema: schemas[name] }],
+      members: bodyMembers(name),
       access: "internal",
       doc: schemas[name].description,
       inBody: true,

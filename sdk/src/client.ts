@@ -17,8 +17,12 @@ import type {
   PlayerExport,
   PublicProfile,
   PurchaseResult,
+  Receipt,
+  ReceiptResult,
   Save,
   SaveMetadata,
+  SteamOrder,
+  SteamOrderInput,
   SubmitScoreResult,
   SuccessOf,
   Visibility,
@@ -300,6 +304,44 @@ export function createClient(options: ClientOptions) {
         },
         call,
       ),
+    /**
+     * Redeems a real-money store purchase: the server verifies it with the store and grants the
+     * store product's rewards once per store transaction. The receipt is its own idempotency key
+     * (the same receipt again answers the first result, `replayed: true`), so a lost answer, a 5xx
+     * and 503 STORE_UNAVAILABLE (after its Retry-After) are retried with the same body; a 4xx never.
+     *
+     * - **App Store (StoreKit 2)**: `Product.purchase()` → `.success(let verification)` →
+     *   `{ store: "apple", signedTransaction: verification.jwsRepresentation }` (the
+     *   `VerificationResult`'s JWS, verified or not: the server checks it); call
+     *   `transaction.finish()` only after this resolves. Unfinished transactions come back in
+     *   `Transaction.unfinished` / `Transaction.updates` on the next start: send them again.
+     * - **Google Play (Play Billing)**: `BillingClient.launchBillingFlow` → `onPurchasesUpdated` →
+     *   `{ store: "google", productId: purchase.getProducts()[0], purchaseToken: purchase.getPurchaseToken() }`.
+     *   Don't `consumeAsync` or `acknowledgePurchase` on the device: the server consumes or
+     *   acknowledges once it has granted (an unacknowledged purchase is refunded by Google after
+     *   three days, so keep sending it until this resolves).
+     * - **Steam**: `economy.startSteamOrder(...)` (the server's `ISteamMicroTxn/InitTxn`), Steam's
+     *   overlay asks the player, the game gets `MicroTxnAuthorizationResponse_t`; when
+     *   `m_bAuthorized`, `{ store: "steam", orderId }` with the order id `startSteamOrder` answered.
+     *
+     * Rejects with `ReceiptPendingError` (409 RECEIPT_PENDING: not paid yet; send it again later),
+     * or a `GameApiError` whose `code` is a `ReceiptErrorCode`: 409 RECEIPT_ALREADY_USED (another
+     * player redeemed it), 422 RECEIPT_INVALID, RECEIPT_EXPIRED, RECEIPT_WRONG_APP,
+     * RECEIPT_WRONG_ENVIRONMENT, RECEIPT_WRONG_PRODUCT, RECEIPT_CANCELLED, STORE_NOT_CONFIGURED
+     * (nothing granted: finish/consume nothing and tell the player), 503 STORE_UNAVAILABLE once the
+     * retries are spent (keep the receipt and send it again later).
+     */
+    validateReceipt: (receipt: Receipt, call?: CallOptions): Promise<ReceiptResult> =>
+      send({ method: "post", path: "/economy/receipts", body: receipt, ...player, retryServerErrors: true }, call),
+    /**
+     * Starts a Steam microtransaction for a store product (ours, e.g. "gems-500") with the player's
+     * 64-bit Steam id (`SteamUser()->GetSteamID()`): Steam then shows the overlay. Keep `orderId`
+     * for `validateReceipt({ store: "steam", orderId })` once `MicroTxnAuthorizationResponse_t`
+     * says authorized. Not resent after a lost answer (each call is a new order at Steam): call it
+     * again, an order the player never approves costs nothing.
+     */
+    startSteamOrder: (input: SteamOrderInput, call?: CallOptions): Promise<SteamOrder> =>
+      send({ method: "post", path: "/economy/receipts/steam", body: input, ...once }, call),
     inventory: (call?: CallOptions): Promise<InventoryEntry[]> => send({ method: "get", path: "/economy/inventory", ...player }, call),
     /** The player's ledger, newest first; pass `nextCursor` back as `cursor` for the next page. */
     transactions: (opts?: { cursor?: string; limit?: number }, call?: CallOptions): Promise<EconomyTransactionPage> =>

@@ -74,6 +74,31 @@ export class SessionEndedError extends GameApiError {
   override readonly name: string = "SessionEndedError";
 }
 
+/** The codes `economy.validateReceipt` and `economy.startSteamOrder` add to the common ones. */
+export type ReceiptErrorCode = Extract<
+  ApiErrorCode,
+  | "RECEIPT_INVALID"
+  | "RECEIPT_EXPIRED"
+  | "RECEIPT_WRONG_APP"
+  | "RECEIPT_WRONG_ENVIRONMENT"
+  | "RECEIPT_WRONG_PRODUCT"
+  | "RECEIPT_CANCELLED"
+  | "RECEIPT_PENDING"
+  | "RECEIPT_ALREADY_USED"
+  | "STORE_NOT_CONFIGURED"
+  | "STORE_UNAVAILABLE"
+>;
+
+/**
+ * 409 RECEIPT_PENDING: the store has not been paid yet (Google Play's "pending" purchases, paid
+ * later in cash or by a parent's approval). Nothing was granted. Show "waiting for payment", keep
+ * the receipt, and send the same receipt again later (on the next start, or when Play Billing
+ * reports the purchase as PURCHASED): the server grants it once then.
+ */
+export class ReceiptPendingError extends GameApiError {
+  override readonly name: string = "ReceiptPendingError";
+}
+
 /** Reads the contract's error body; anything else becomes UNEXPECTED_RESPONSE. */
 export function errorFromResponse(status: number, body: unknown, headers: Headers): GameApiError {
   const error = isRecord(body) && isRecord(body.error) ? body.error : null;
@@ -86,7 +111,7 @@ export function errorFromResponse(status: number, body: unknown, headers: Header
     requestId: headers.get("x-request-id"),
     retryAfterSeconds: Number.isFinite(retryAfter) && headers.has("retry-after") ? retryAfter : null,
   };
-  return new GameApiError(init);
+  return init.code === "RECEIPT_PENDING" ? new ReceiptPendingError(init) : new GameApiError(init);
 }
 
 export function isRecord(value: unknown): value is Record<string, unknown> {

@@ -55,6 +55,11 @@ export type RequestSpec<P extends ApiPath, M extends Method> = {
   auth: Auth;
   /** Safe to send again after a lost answer: GET/PUT/DELETE, or carrying an Idempotency-Key. */
   resendable: boolean;
+  /**
+   * Also retry any 5xx (not only 503): for calls whose body is itself the idempotency key, such as
+   * a store receipt, which the server answers the same however often it arrives.
+   */
+  retryServerErrors?: boolean;
 };
 
 const RETRYABLE_STATUS = new Set([429, 503]);
@@ -228,7 +233,8 @@ export function createTransport(options: ClientOptions) {
         continue;
       }
       const inProgress = error.code === "IDEMPOTENCY_IN_PROGRESS";
-      if ((RETRYABLE_STATUS.has(response.status) || inProgress) && attempt < maxRetries) {
+      const serverError = spec.retryServerErrors === true && response.status >= 500;
+      if ((RETRYABLE_STATUS.has(response.status) || inProgress || serverError) && attempt < maxRetries) {
         // The first attempt is still running on the server: give it time to finish.
         const wait = delayFor(attempt++, error.retryAfterSeconds, inProgress ? 1_000 : 0);
         if (wait <= maxDelayMs + baseDelayMs) {

@@ -23,6 +23,14 @@ export type InventoryEntry = Schemas["InventoryEntry"];
 export type PurchaseResult = Schemas["PurchaseResult"];
 export type EconomyTransaction = Schemas["EconomyTransaction"];
 export type EconomyTransactionPage = Schemas["EconomyTransactionPage"];
+/** What `economy.validateReceipt` sends: one shape per store, told apart by `store`. */
+export type Receipt = Schemas["ReceiptBody"];
+export type AppleReceipt = Extract<Receipt, { store: "apple" }>;
+export type GooglePlayReceipt = Extract<Receipt, { store: "google" }>;
+export type SteamReceipt = Extract<Receipt, { store: "steam" }>;
+export type ReceiptResult = Schemas["ReceiptResult"];
+export type SteamOrderInput = Schemas["SteamOrderBody"];
+export type SteamOrder = Schemas["SteamOrder"];
 export type PatchPlayerDataBody = Schemas["PatchPlayerDataBody"];
 /** The server's session answer (what auth calls return on the wire). */
 export type SessionResponse = Schemas["Session"];

@@ -57,6 +57,12 @@ describe("operations", () => {
     expect((await game.economy.purchase("buy-potion", { quantity: 2 })).balances).toEqual([{ id: "coins", balance: 82 }]);
     expect(await game.economy.inventory()).toMatchObject([{ itemId: "potion", quantity: 2 }]);
     expect((await game.economy.transactions({ limit: 10 })).transactions.map((t) => t.kind)).toContain("purchase");
+    // This project sells nothing in a store: the calls reach the server and are refused.
+    await expect(game.economy.validateReceipt({ store: "steam", orderId: "1" })).rejects.toMatchObject({ status: 422 });
+    await expect(game.economy.startSteamOrder({ productId: "gems-500", steamId: "76561197960287930" })).rejects.toMatchObject({
+      code: "RECEIPT_WRONG_PRODUCT",
+      status: 422,
+    });
     expect((await game.players.exportData()).profile).toMatchObject({ playerId, email });
     await game.players.deleteAccount("a long and unusual passphrase");
 

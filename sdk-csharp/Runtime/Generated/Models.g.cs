@@ -924,7 +924,7 @@ namespace GameBackend
         public string Id { get; internal set; }
 
         /// <summary>
-        /// reward: paid when a leaderboard period closed (`source` names the board and period).
+        /// reward: paid when a leaderboard period closed (`source` names the board and period). store_purchase: a real-money store purchase granted (`purchaseId` is the store product); store_refund: the store refunded it and this took back what was left.
         /// One of the <see cref="GameBackend.TransactionKind"/> constants (other values may come from a newer server).
         /// JSON: <c>kind</c>.
         /// </summary>
@@ -1129,6 +1129,246 @@ namespace GameBackend
         internal static List<EconomyTransactionPage> ListFromJson(JsonNode node)
         {
             return ModelJson.ReadListNode(node, "EconomyTransactionPage[]", "$", FromJson);
+        }
+    }
+
+    // ---- section: ReceiptResult ----
+    /// <summary>
+    /// The contract's ReceiptResult.
+    /// </summary>
+    public sealed partial class ReceiptResult
+    {
+        /// <summary>
+        /// Our id of this store transaction (shown to operators).
+        /// JSON: <c>receiptId</c>.
+        /// </summary>
+        public string ReceiptId { get; internal set; }
+
+        /// <summary>
+        /// One of the <see cref="GameBackend.Store"/> constants (other values may come from a newer server).
+        /// JSON: <c>store</c>.
+        /// </summary>
+        public string Store { get; internal set; }
+
+        /// <summary>
+        /// The store's id: Apple's transactionId, Google's orderId, Steam's orderid.
+        /// JSON: <c>storeTransactionId</c>.
+        /// </summary>
+        public string StoreTransactionId { get; internal set; }
+
+        /// <summary>
+        /// The store product's id (ours).
+        /// JSON: <c>productId</c>.
+        /// </summary>
+        public string ProductId { get; internal set; }
+
+        /// <summary>
+        /// JSON: <c>quantity</c>.
+        /// </summary>
+        public long Quantity { get; internal set; }
+
+        /// <summary>
+        /// One of the <see cref="GameBackend.StoreEnvironment"/> constants (other values may come from a newer server).
+        /// JSON: <c>environment</c>.
+        /// </summary>
+        public string Environment { get; internal set; }
+
+        /// <summary>
+        /// refunded: the store took it back since (a replay).
+        /// One of the <see cref="GameBackend.ReceiptStatus"/> constants (other values may come from a newer server).
+        /// JSON: <c>status</c>.
+        /// </summary>
+        public string Status { get; internal set; }
+
+        /// <summary>
+        /// true: this receipt was redeemed before, by this player; nothing new was granted.
+        /// JSON: <c>replayed</c>.
+        /// </summary>
+        public bool Replayed { get; internal set; }
+
+        /// <summary>
+        /// What the grant gave and the balances right after it (for a replay: after the first grant).
+        /// JSON: <c>grant</c>.
+        /// </summary>
+        public ReceiptGrant Grant { get; internal set; }
+
+        internal static ReceiptResult FromJson(JsonNode node)
+        {
+            return FromJson(node, "$");
+        }
+
+        // path: where the node is in the answer, for error messages (`$` is the answer itself).
+        internal static ReceiptResult FromJson(JsonNode node, string path)
+        {
+            const string C = "ReceiptResult";
+            ModelJson.ExpectObject(node, C, path);
+            var result = new ReceiptResult();
+            result.ReceiptId = ModelJson.ReadString(node, C, path, "receiptId", true, false);
+            result.Store = ModelJson.ReadString(node, C, path, "store", true, false);
+            result.StoreTransactionId = ModelJson.ReadString(node, C, path, "storeTransactionId", true, false);
+            result.ProductId = ModelJson.ReadString(node, C, path, "productId", true, false);
+            result.Quantity = ModelJson.ReadLong(node, C, path, "quantity");
+            result.Environment = ModelJson.ReadString(node, C, path, "environment", true, false);
+            result.Status = ModelJson.ReadString(node, C, path, "status", true, false);
+            result.Replayed = ModelJson.ReadBool(node, C, path, "replayed");
+            result.Grant = ModelJson.ReadObject(node, C, path, "grant", true, false, ReceiptGrant.FromJson);
+            return result;
+        }
+
+        internal static List<ReceiptResult> ListFromJson(JsonNode node)
+        {
+            return ModelJson.ReadListNode(node, "ReceiptResult[]", "$", FromJson);
+        }
+
+        /// <summary>
+        /// What the grant gave and the balances right after it (for a replay: after the first grant).
+        /// </summary>
+        public sealed partial class ReceiptGrant
+        {
+            /// <summary>
+            /// The ledger entry of the grant.
+            /// JSON: <c>transactionId</c>.
+            /// </summary>
+            public string TransactionId { get; internal set; }
+
+            /// <summary>
+            /// JSON: <c>balances</c>.
+            /// </summary>
+            public List<BalanceEntry> Balances { get; internal set; }
+
+            /// <summary>
+            /// JSON: <c>inventory</c>.
+            /// </summary>
+            public List<InventoryItem> Inventory { get; internal set; }
+
+            internal static ReceiptGrant FromJson(JsonNode node)
+            {
+                return FromJson(node, "$");
+            }
+
+            // path: where the node is in the answer, for error messages (`$` is the answer itself).
+            internal static ReceiptGrant FromJson(JsonNode node, string path)
+            {
+                const string C = "ReceiptResult.ReceiptGrant";
+                ModelJson.ExpectObject(node, C, path);
+                var result = new ReceiptGrant();
+                result.TransactionId = ModelJson.ReadString(node, C, path, "transactionId", true, false);
+                result.Balances = ModelJson.ReadList(node, C, path, "balances", true, false, false, BalanceEntry.FromJson);
+                result.Inventory = ModelJson.ReadList(node, C, path, "inventory", true, false, false, InventoryItem.FromJson);
+                return result;
+            }
+
+            /// <summary>
+            /// An item of ReceiptResult.ReceiptGrant.Balances.
+            /// </summary>
+            public sealed partial class BalanceEntry
+            {
+                /// <summary>
+                /// JSON: <c>id</c>.
+                /// </summary>
+                public string Id { get; internal set; }
+
+                /// <summary>
+                /// JSON: <c>balance</c>.
+                /// </summary>
+                public long Balance { get; internal set; }
+
+                internal static BalanceEntry FromJson(JsonNode node)
+                {
+                    return FromJson(node, "$");
+                }
+
+                // path: where the node is in the answer, for error messages (`$` is the answer itself).
+                internal static BalanceEntry FromJson(JsonNode node, string path)
+                {
+                    const string C = "ReceiptResult.ReceiptGrant.BalanceEntry";
+                    ModelJson.ExpectObject(node, C, path);
+                    var result = new BalanceEntry();
+                    result.Id = ModelJson.ReadString(node, C, path, "id", true, false);
+                    result.Balance = ModelJson.ReadLong(node, C, path, "balance");
+                    return result;
+                }
+            }
+
+            /// <summary>
+            /// An item of ReceiptResult.ReceiptGrant.Inventory.
+            /// </summary>
+            public sealed partial class InventoryItem
+            {
+                /// <summary>
+                /// JSON: <c>itemId</c>.
+                /// </summary>
+                public string ItemId { get; internal set; }
+
+                /// <summary>
+                /// JSON: <c>quantity</c>.
+                /// </summary>
+                public long Quantity { get; internal set; }
+
+                internal static InventoryItem FromJson(JsonNode node)
+                {
+                    return FromJson(node, "$");
+                }
+
+                // path: where the node is in the answer, for error messages (`$` is the answer itself).
+                internal static InventoryItem FromJson(JsonNode node, string path)
+                {
+                    const string C = "ReceiptResult.ReceiptGrant.InventoryItem";
+                    ModelJson.ExpectObject(node, C, path);
+                    var result = new InventoryItem();
+                    result.ItemId = ModelJson.ReadString(node, C, path, "itemId", true, false);
+                    result.Quantity = ModelJson.ReadLong(node, C, path, "quantity");
+                    return result;
+                }
+            }
+        }
+    }
+
+    // ---- section: SteamOrder ----
+    /// <summary>
+    /// The contract's SteamOrder.
+    /// </summary>
+    public sealed partial class SteamOrder
+    {
+        /// <summary>
+        /// Ours: send it back with `POST /economy/receipts` once the player approved.
+        /// JSON: <c>orderId</c>.
+        /// </summary>
+        public string OrderId { get; internal set; }
+
+        /// <summary>
+        /// Steam's transaction id.
+        /// JSON: <c>transId</c>.
+        /// </summary>
+        public string TransId { get; internal set; }
+
+        /// <summary>
+        /// For web sessions: where the player approves; null in the overlay.
+        /// May be null.
+        /// JSON: <c>steamUrl</c>.
+        /// </summary>
+        public string SteamUrl { get; internal set; }
+
+        internal static SteamOrder FromJson(JsonNode node)
+        {
+            return FromJson(node, "$");
+        }
+
+        // path: where the node is in the answer, for error messages (`$` is the answer itself).
+        internal static SteamOrder FromJson(JsonNode node, string path)
+        {
+            const string C = "SteamOrder";
+            ModelJson.ExpectObject(node, C, path);
+            var result = new SteamOrder();
+            result.OrderId = ModelJson.ReadString(node, C, path, "orderId", true, false);
+            result.TransId = ModelJson.ReadString(node, C, path, "transId", true, false);
+            result.SteamUrl = ModelJson.ReadString(node, C, path, "steamUrl", true, true);
+            return result;
+        }
+
+        internal static List<SteamOrder> ListFromJson(JsonNode node)
+        {
+            return ModelJson.ReadListNode(node, "SteamOrder[]", "$", FromJson);
         }
     }
 
@@ -1679,6 +1919,102 @@ namespace GameBackend
         }
     }
 
+    // ---- section: ReceiptBody ----
+    /// <summary>
+    /// The body of <c>POST /economy/receipts</c>.
+    /// </summary>
+    internal sealed class ReceiptBody
+    {
+        /// <summary>
+        /// Required.
+        /// </summary>
+        public string Store { get; set; }
+
+        /// <summary>
+        /// StoreKit 2's `Transaction.jwsRepresentation` (a JWS signed by the App Store).
+        /// Optional: left out when null.
+        /// </summary>
+        public string SignedTransaction { get; set; }
+
+        /// <summary>
+        /// Play Billing's `Purchase.getProducts()[0]`.
+        /// Optional: left out when null.
+        /// </summary>
+        public string ProductId { get; set; }
+
+        /// <summary>
+        /// Play Billing's `Purchase.getPurchaseToken()`.
+        /// Optional: left out when null.
+        /// </summary>
+        public string PurchaseToken { get; set; }
+
+        /// <summary>
+        /// The `orderId` of `POST /economy/receipts/steam`, once `MicroTxnAuthorizationResponse_t` said authorized.
+        /// Optional: left out when null.
+        /// </summary>
+        public string OrderId { get; set; }
+
+        internal JsonNode ToJson()
+        {
+            return ToJson("ReceiptBody");
+        }
+
+        // name: the body's name in error messages.
+        internal JsonNode ToJson(string name)
+        {
+            var node = JsonNode.NewObject();
+            if (Store == null) throw new ArgumentException(name + ".Store" + " is required", name + ".Store");
+            node.Set("store", JsonNode.From(Store));
+            if (SignedTransaction != null) node.Set("signedTransaction", JsonNode.From(SignedTransaction));
+            if (ProductId != null) node.Set("productId", JsonNode.From(ProductId));
+            if (PurchaseToken != null) node.Set("purchaseToken", JsonNode.From(PurchaseToken));
+            if (OrderId != null) node.Set("orderId", JsonNode.From(OrderId));
+            return node;
+        }
+    }
+
+    // ---- section: SteamOrderBody ----
+    /// <summary>
+    /// The body of <c>POST /economy/receipts/steam</c>.
+    /// </summary>
+    internal sealed class SteamOrderBody
+    {
+        /// <summary>
+        /// The store product's id (ours, e.g. `gems-500`), which has a Steam item id.
+        /// Required.
+        /// </summary>
+        public string ProductId { get; set; }
+
+        /// <summary>
+        /// The player's 64-bit Steam id (`SteamUser()-&gt;GetSteamID()`).
+        /// Required.
+        /// </summary>
+        public string SteamId { get; set; }
+
+        /// <summary>
+        /// ISO 639-1 language of the item description Steam shows. Default: "en".
+        /// Optional: left out when null.
+        /// </summary>
+        public string Language { get; set; }
+
+        internal JsonNode ToJson()
+        {
+            return ToJson("SteamOrderBody");
+        }
+
+        // name: the body's name in error messages.
+        internal JsonNode ToJson(string name)
+        {
+            var node = JsonNode.NewObject();
+            if (ProductId == null) throw new ArgumentException(name + ".ProductId" + " is required", name + ".ProductId");
+            node.Set("productId", JsonNode.From(ProductId));
+            if (SteamId == null) throw new ArgumentException(name + ".SteamId" + " is required", name + ".SteamId");
+            node.Set("steamId", JsonNode.From(SteamId));
+            if (Language != null) node.Set("language", JsonNode.From(Language));
+            return node;
+        }
+    }
+
     // ---- section: Visibility ----
     /// <summary>
     /// The values of PlayerDataRecord.visibility (a string in the models).
@@ -1705,7 +2041,7 @@ namespace GameBackend
     // ---- section: TransactionKind ----
     /// <summary>
     /// The values of EconomyTransaction.kind (a string in the models).
-    /// reward: paid when a leaderboard period closed (`source` names the board and period).
+    /// reward: paid when a leaderboard period closed (`source` names the board and period). store_purchase: a real-money store purchase granted (`purchaseId` is the store product); store_refund: the store refunded it and this took back what was left.
     /// </summary>
     public static class TransactionKind
     {
@@ -1715,6 +2051,40 @@ namespace GameBackend
         public const string Grant = "grant";
         public const string Revoke = "revoke";
         public const string Reward = "reward";
+        public const string StorePurchase = "store_purchase";
+        public const string StoreRefund = "store_refund";
+    }
+
+    // ---- section: Store ----
+    /// <summary>
+    /// The values of ReceiptResult.store (a string in the models).
+    /// </summary>
+    public static class Store
+    {
+        public const string Apple = "apple";
+        public const string Google = "google";
+        public const string Steam = "steam";
+    }
+
+    // ---- section: StoreEnvironment ----
+    /// <summary>
+    /// The values of ReceiptResult.environment (a string in the models).
+    /// </summary>
+    public static class StoreEnvironment
+    {
+        public const string Production = "production";
+        public const string Sandbox = "sandbox";
+    }
+
+    // ---- section: ReceiptStatus ----
+    /// <summary>
+    /// The values of ReceiptResult.status (a string in the models).
+    /// refunded: the store took it back since (a replay).
+    /// </summary>
+    public static class ReceiptStatus
+    {
+        public const string Granted = "granted";
+        public const string Refunded = "refunded";
     }
 
     // ---- section: ErrorCodes ----
@@ -1757,17 +2127,27 @@ namespace GameBackend
         public const string ItemMaxExceeded = "ITEM_MAX_EXCEEDED";
         public const string InUse = "IN_USE";
         public const string AlreadyExists = "ALREADY_EXISTS";
+        public const string ReceiptPending = "RECEIPT_PENDING";
+        public const string ReceiptAlreadyUsed = "RECEIPT_ALREADY_USED";
         public const string IdempotencyInProgress = "IDEMPOTENCY_IN_PROGRESS";
         public const string VersionConflict = "VERSION_CONFLICT";
         public const string PayloadTooLarge = "PAYLOAD_TOO_LARGE";
         public const string UnsupportedMediaType = "UNSUPPORTED_MEDIA_TYPE";
         public const string LimitExceeded = "LIMIT_EXCEEDED";
         public const string ScoreOutOfRange = "SCORE_OUT_OF_RANGE";
+        public const string ReceiptInvalid = "RECEIPT_INVALID";
+        public const string ReceiptExpired = "RECEIPT_EXPIRED";
+        public const string ReceiptWrongApp = "RECEIPT_WRONG_APP";
+        public const string ReceiptWrongEnvironment = "RECEIPT_WRONG_ENVIRONMENT";
+        public const string ReceiptWrongProduct = "RECEIPT_WRONG_PRODUCT";
+        public const string ReceiptCancelled = "RECEIPT_CANCELLED";
+        public const string StoreNotConfigured = "STORE_NOT_CONFIGURED";
         public const string IdempotencyKeyReused = "IDEMPOTENCY_KEY_REUSED";
         public const string RateLimited = "RATE_LIMITED";
         public const string RequestHeaderFieldsTooLarge = "REQUEST_HEADER_FIELDS_TOO_LARGE";
         public const string ClientClosedRequest = "CLIENT_CLOSED_REQUEST";
         public const string InternalError = "INTERNAL_ERROR";
+        public const string StoreUnavailable = "STORE_UNAVAILABLE";
         public const string ServiceUnavailable = "SERVICE_UNAVAILABLE";
     }
 
@@ -1811,6 +2191,8 @@ namespace GameBackend
             "GET /economy/inventory",
             "POST /economy/purchase",
             "GET /economy/transactions",
+            "POST /economy/receipts",
+            "POST /economy/receipts/steam",
         };
     }
 

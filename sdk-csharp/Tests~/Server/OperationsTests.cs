@@ -70,6 +70,9 @@ namespace GameBackend.Tests
             Assert.AreEqual("potion", inventory[0].ItemId);
             Assert.AreEqual(2, inventory[0].Quantity);
             CollectionAssert.Contains(Run(() => game.Economy.TransactionsAsync(null, 10)).Transactions.Select(t => t.Kind).ToList(), "purchase");
+            // This project sells nothing in a store: the calls reach the server and are refused.
+            Assert.AreEqual(422, Throws<GameApiException>(() => game.Economy.ValidateReceiptAsync(Receipt.Steam("1"))).Status);
+            ThrowsApi(422, ErrorCodes.ReceiptWrongProduct, () => game.Economy.StartSteamOrderAsync("gems-500", "76561197960287930"));
             JsonNode exported = JsonNode.Parse(Run(() => game.Players.ExportAsync()).Json);
             Assert.AreEqual(playerId, exported["profile"]["playerId"].AsString());
             Run(() => game.Players.DeleteAccountAsync(Fixtures.Password));

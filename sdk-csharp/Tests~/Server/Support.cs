@@ -369,6 +369,27 @@ namespace GameBackend.Tests
             return answer["kinds"].Items.Select(k => k.AsString()).ToList();
         }
 
+        /// <summary>The project sells "gems-500" (500 gems) and "vip" on the App Store (the suite's test app).</summary>
+        public static void SellOnApple(TestProject project)
+        {
+            Post("/stores/apple", JsonNode.NewObject().Set("projectId", JsonNode.From(project.ProjectId)));
+        }
+
+        /// <summary>A new StoreKit 2 signed transaction of the test app, signed by the suite's test PKI; its transactionId is <paramref name="transactionId"/>.</summary>
+        public static string AppleReceipt(out string transactionId, string productId = "com.example.game.gems500")
+        {
+            JsonNode made = Post("/receipts/apple", JsonNode.NewObject().Set("productId", JsonNode.From(productId)));
+            transactionId = made["transactionId"].AsString();
+            return made["signedTransaction"].AsString();
+        }
+
+        /// <summary>How many STORE_PURCHASE rows the player's ledger holds.</summary>
+        public static long StorePurchases(TestProject project, string playerId)
+        {
+            JsonNode answer = Get("/store-purchases?projectId=" + Uri.EscapeDataString(project.ProjectId) + "&playerId=" + Uri.EscapeDataString(playerId));
+            return answer["count"].AsLong();
+        }
+
         public static TestProxy Proxy()
         {
             JsonNode made = Post("/proxies", JsonNode.NewObject());

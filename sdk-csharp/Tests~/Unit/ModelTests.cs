@@ -414,6 +414,45 @@ namespace GameBackend.Tests
         }
 
         [Test]
+        public void ReceiptResult_ReadsTheGrantItsBalancesAndInventory()
+        {
+            var r = ReceiptResult.FromJson(J("{'receiptId':'" + TxId + "','store':'apple','storeTransactionId':'2000000123','productId':'gems-500','quantity':2," +
+                "'environment':'sandbox','status':'granted','replayed':false,'grant':{'transactionId':'" + TxId + "'," +
+                "'balances':[{'id':'gems','balance':1000}],'inventory':[{'itemId':'vip-pass','quantity':1}]},'newer':1}"));
+            Assert.AreEqual(TxId, r.ReceiptId);
+            Assert.AreEqual(Store.Apple, r.Store);
+            Assert.AreEqual("2000000123", r.StoreTransactionId);
+            Assert.AreEqual("gems-500", r.ProductId);
+            Assert.AreEqual(2L, r.Quantity);
+            Assert.AreEqual(StoreEnvironment.Sandbox, r.Environment);
+            Assert.AreEqual(ReceiptStatus.Granted, r.Status);
+            Assert.IsFalse(r.Replayed);
+            Assert.AreEqual(TxId, r.Grant.TransactionId);
+            Assert.AreEqual("gems", r.Grant.Balances[0].Id);
+            Assert.AreEqual(1000L, r.Grant.Balances[0].Balance);
+            Assert.AreEqual("vip-pass", r.Grant.Inventory[0].ItemId);
+            Assert.AreEqual(1L, r.Grant.Inventory[0].Quantity);
+        }
+
+        [Test]
+        public void ReceiptResult_MissingGrant_ThrowsNamingTheField()
+        {
+            var e = Assert.Throws<JsonException>(() => ReceiptResult.FromJson(J("{'receiptId':'" + TxId + "','store':'google','storeTransactionId':'GPA.1'," +
+                "'productId':'gems-500','quantity':1,'environment':'production','status':'refunded','replayed':true}")));
+            StringAssert.Contains("ReceiptResult", e.Message);
+            StringAssert.Contains("\"grant\"", e.Message);
+        }
+
+        [Test]
+        public void SteamOrder_NullSteamUrl_IsKept()
+        {
+            var o = SteamOrder.FromJson(J("{'orderId':'123456789','transId':'987','steamUrl':null}"));
+            Assert.AreEqual("123456789", o.OrderId);
+            Assert.AreEqual("987", o.TransId);
+            Assert.IsNull(o.SteamUrl);
+        }
+
+        [Test]
         public void EconomyTransactionPage_ReadsTransactionsSourcesAndCursor()
         {
             var page = EconomyTransactionPage.FromJson(J("{'transactions':[" +
@@ -693,6 +732,31 @@ namespace GameBackend.Tests
             Assert.AreEqual(Q("{'purchaseId':'buy-potion','quantity':3}"), new PurchaseBody { PurchaseId = "buy-potion", Quantity = 3 }.ToJson().ToJson());
         }
 
+        [Test]
+        public void Receipt_EachStoreWritesOnlyItsOwnFields()
+        {
+            Assert.AreEqual(Q("{'store':'apple','signedTransaction':'h.p.s'}"), Receipt.Apple("h.p.s").ToJson().ToJson());
+            Assert.AreEqual(Q("{'store':'google','productId':'gems_500','purchaseToken':'tok'}"), Receipt.GooglePlay("gems_500", "tok").ToJson().ToJson());
+            Assert.AreEqual(Q("{'store':'steam','orderId':'42'}"), Receipt.Steam("42").ToJson().ToJson());
+        }
+
+        [Test]
+        public void Receipt_MissingPart_ThrowsArgumentExceptionNamingIt()
+        {
+            StringAssert.Contains("signedTransaction", Assert.Throws<ArgumentException>(() => Receipt.Apple("")).Message);
+            StringAssert.Contains("purchaseToken", Assert.Throws<ArgumentException>(() => Receipt.GooglePlay("gems_500", null)).Message);
+            StringAssert.Contains("orderId", Assert.Throws<ArgumentException>(() => Receipt.Steam(null)).Message);
+        }
+
+        [Test]
+        public void SteamOrderBody_LanguageIsOptional()
+        {
+            Assert.AreEqual(Q("{'productId':'gems-500','steamId':'76561197960287930'}"),
+                new SteamOrderBody { ProductId = "gems-500", SteamId = "76561197960287930" }.ToJson().ToJson());
+            Assert.AreEqual(Q("{'productId':'gems-500','steamId':'76561197960287930','language':'de'}"),
+                new SteamOrderBody { ProductId = "gems-500", SteamId = "76561197960287930", Language = "de" }.ToJson().ToJson());
+        }
+
         // ---- constants -----------------------------------------------------------------------------
 
         [Test]
@@ -717,6 +781,10 @@ namespace GameBackend.Tests
             Assert.AreEqual("asc", SortOrder.Asc);
             Assert.AreEqual("add", TransactionKind.Add);
             Assert.AreEqual("reward", TransactionKind.Reward);
+            Assert.AreEqual("store_purchase", TransactionKind.StorePurchase);
+            Assert.AreEqual("steam", Store.Steam);
+            Assert.AreEqual("production", StoreEnvironment.Production);
+            Assert.AreEqual("refunded", ReceiptStatus.Refunded);
         }
 
         [Test]

@@ -5,12 +5,15 @@ import path from "node:path";
 import { inject } from "vitest";
 import { makeProject } from "@/e2e/support/fixtures";
 import { type StartedApp, startApp } from "@/e2e/support/global-setup";
+import { newOperator } from "@/e2e/support/operators";
+import { appleReceipt, sellOnAppleAs } from "@/e2e/support/stores";
 import { type TcpProxy, tcpProxy } from "@/e2e/support/tcp-proxy";
 import { expiredAccessToken, sessionIdOf } from "@/e2e/support/tokens";
 import { gameProject } from "@/sdk/test/support";
 import { prisma } from "@/server/db";
 import { DEMO_LEADERBOARDS, type DemoFile, seedDemoEconomy } from "@/server/demo-seed";
 import { revokeSessions } from "@/server/services/auth/sessions";
+import { createCurrency, createItem } from "@/server/services/economy/definitions";
 import { createLeaderboard } from "@/server/services/leaderboards/definitions";
 
 /**
@@ -49,6 +52,17 @@ import { createLeaderboard } from "@/server/services/leaderboards/definitions";
  *     The next n answers through that proxy are dropped: the request reaches the app (which does
  *     the work), the connection is closed as the answer starts.
  *   DELETE /proxies/<port>  → 204   closes it (all proxies are closed at the end anyway).
+ *
+ *   POST /stores/apple  { "projectId" }  → 204
+ *     The project sells on the App Store as e2e/support/stores.ts sellOnAppleAs sets it up (the
+ *     test app, production and sandbox), with currency "gems" and item "vip-pass" added first:
+ *     store product "gems-500" (Apple "com.example.game.gems500": 500 gems) and "vip".
+ *   POST /receipts/apple  { "productId"?: string }  → 200 { "signedTransaction", "transactionId" }
+ *     A new StoreKit 2 signed transaction of the test app (default product
+ *     "com.example.game.gems500"), signed by the suite's test PKI, which the app trusts.
+ *
+ *   GET /store-purchases?projectId=…&playerId=…  → 200 { "count": n }
+ *     The player's STORE_PURCHASE ledger rows.
  *
  *   POST /sessions/revoke  { "projectId", "playerId" }  → 204
  *     Revokes every session of the player server-side (as a password reset does); answers once
@@ -182,6 +196,26 @@ export async function startFixtureServer(): Promise<FixtureServer> {
         await proxy.cut();
         return { status: 204 };
       }
+    }
+    if (route === "POST /stores/apple") {
+      const projectId = requiredString(await readJson(req), "projectId");
+      await createCurrency({ projectId, input: { id: "gems", name: "Gems", clientWritable: false } });
+      await createItem({ projectId, input: { id: "vip-pass", name: "VIP pass" } });
+      await sellOnAppleAs(projectId, await newOperator("OWNER", projectId));
+      return { status: 204 };
+    }
+    if (route === "POST /receipts/apple") {
+      const productId = (await readJson(req)).productId ?? "com.example.game.gems500";
+      if (typeof productId !== "string") throw new HttpError(400, '"productId" must be a string');
+      const receipt = appleReceipt({ productId });
+      return { status: 200, body: { signedTransaction: receipt.body.signedTransaction, transactionId: receipt.transactionId } };
+    }
+    if (route === "GET /store-purchases") {
+      const projectId = url.searchParams.get("projectId");
+      const playerId = url.searchParams.get("playerId");
+      if (!projectId || !playerId) throw new HttpError(400, "projectId and playerId are required query parameters");
+      const count = await prisma().economyTransaction.count({ where: { projectId, playerId, kind: "STORE_PURCHASE" } });
+      return { status: 200, body: { count } };
     }
     if (route === "POST /sessions/revoke") {
       const body = await readJson(req);
