@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { pool } from "@/server/db";
 import { createCurrency, createItem } from "@/server/services/economy/definitions";
-import { api, expectError } from "../support/api";
+import { api, baseUrl, expectError, metricSample } from "../support/api";
 import { anonymousPlayer, makeProject, type TestPlayer, type TestProject } from "../support/fixtures";
 import { newOperator } from "../support/operators";
 import { appleReceipt, sellOnAppleAs } from "../support/stores";
@@ -166,5 +166,22 @@ describe("a project without App Store settings", () => {
       body: appleReceipt().body,
     });
     expectError(res, 422, "STORE_NOT_CONFIGURED");
+  });
+});
+
+describe("the metrics", () => {
+  // At least: other test files redeem receipts on the same app at the same time.
+  it("count granted, replayed and refused receipts by store and outcome", async () => {
+    const sample = async (outcome: string) =>
+      metricSample(await (await fetch(`${baseUrl()}/api/metrics`)).text(), `gb_store_receipts_total{store="apple",outcome="${outcome}"}`);
+    const before = { granted: await sample("granted"), replayed: await sample("replayed"), wrongApp: await sample("RECEIPT_WRONG_APP") };
+    const player = await anonymousPlayer(project.clientKey);
+    const receipt = appleReceipt({ productId: "com.example.game.gems500" });
+    await redeem(player, receipt.body);
+    await redeem(player, receipt.body);
+    await redeem(player, appleReceipt({ productId: "com.example.game.gems500", bundleId: "com.other.game" }).body);
+    expect(await sample("granted")).toBeGreaterThanOrEqual(before.granted + 1);
+    expect(await sample("replayed")).toBeGreaterThanOrEqual(before.replayed + 1);
+    expect(await sample("RECEIPT_WRONG_APP")).toBeGreaterThanOrEqual(before.wrongApp + 1);
   });
 });
