@@ -31,6 +31,7 @@ import type { ReceiptBody, ReceiptResult } from "./schemas";
  */
 type Row = {
   id: string;
+  store: StoreName;
   player_id: string | null;
   status: "pending" | "granted" | "refunded" | "rejected";
   store_transaction_id: string;
@@ -146,7 +147,7 @@ async function rowBy(
 ): Promise<Row | undefined> {
   const [column, value] = "tokenSha" in by ? ["purchase_token_sha256", by.tokenSha] : ["store_transaction_id", by.storeTransactionId];
   const { rows } = await pool().query<Row>(
-    `SELECT id, player_id, status, store_transaction_id, product_id, store_product_id, quantity, environment, ledger_transaction_id,
+    `SELECT id, store, player_id, status, store_transaction_id, product_id, store_product_id, quantity, environment, ledger_transaction_id,
             store_finished, evidence
        FROM store_transactions WHERE project_id = $1 AND store = $2 AND ${column} = $3 AND status <> 'rejected' LIMIT 1`,
     [projectId, store, value],
@@ -261,7 +262,7 @@ async function replayOf(actor: PlayerActor, row: Row): Promise<ReceiptResult> {
   const ledger = rows[0];
   return {
     receiptId: row.id,
-    store: (await storeOf(row.id)) as ReceiptResult["store"],
+    store: row.store,
     storeTransactionId: row.store_transaction_id,
     productId: row.product_id ?? "",
     quantity: row.quantity,
@@ -274,11 +275,6 @@ async function replayOf(actor: PlayerActor, row: Row): Promise<ReceiptResult> {
       inventory: (ledger?.items ?? []).map((i) => ({ itemId: i.itemId, quantity: Number(i.quantity) })),
     },
   };
-}
-
-async function storeOf(receiptId: string): Promise<string> {
-  const { rows } = await pool().query<{ store: string }>("SELECT store FROM store_transactions WHERE id = $1", [receiptId]);
-  return rows[0]?.store ?? "apple";
 }
 
 /** A Google token seen before: replay it, and finish it at Google if that failed the first time. */
