@@ -439,8 +439,8 @@ const desiredEntry = <T>(doc: ConfigDocument, kind: ConfigKind, id: string) => (
  * Applies the document in one transaction: the diff is recomputed under a per-project advisory
  * lock, refused as a whole if anything in it is refused (or if it is not the diff the caller
  * confirmed), then performed in dependency order — currencies and items before the purchases and
- * store products that name them, those before the currencies and items they stop naming — and audited when
- * it changed anything. Bounds for the one transaction (`prepare`): no statement over 30 s, no lock
+ * store products that name them, those before the currencies and items they stop naming — and
+ * audited when it changed anything. Bounds for the one transaction (`prepare`): no statement over 30 s, no lock
  * waited for over 10 s (a refusal rolls everything back; the import is all or nothing).
  */
 export async function applyImportAs(
@@ -478,8 +478,8 @@ export async function applyImportAs(
       }
       const { diff } = plan;
       touchedBoards = [...diff.leaderboards.created, ...diff.leaderboards.changed, ...diff.leaderboards.deleted].map((e) => e.id);
-      // The economy and the store products in a constant number of statements (linear in the document); leaderboards
-      // (≤ 1,000) and identity providers (≤ 100) through their services, one each.
+      // The economy and the store products in a constant number of statements (linear in the
+      // document); leaderboards (≤ 1,000) and identity providers (≤ 100) through their services.
       const upserts = <K extends "currencies" | "items" | "purchases">(kind: K) =>
         [...diff[kind].created, ...diff[kind].changed].map(({ id }) => desiredEntry<ConfigDocument[K][number]>(doc, kind, id));
       const wantedProducts = new Map((doc.storeProducts ?? []).map((p) => [p.id, p]));

@@ -10,8 +10,9 @@ import { duplicateUrlIssues, ZConfigWebhooks } from "./webhook-schemas";
  * A project's configuration as one JSON document: what operators define (leaderboards,
  * currencies, items, purchases, store products, identity providers, webhook endpoints) — never what
  * players produce, never a project id, never a secret (so no store credentials, and no store
- * settings either: a bundle id or package name belongs to one environment's app, not to the game's design). Each list is the whole set of its kind: an id missing from a list
- * is deleted on import. Every field is required (no defaults), so a document means exactly what
+ * settings either: a bundle id or package name belongs to one environment's app, not to the
+ * game's design). Each list is the whole set of its kind: an id missing from a list is deleted on
+ * import. Every field is required (no defaults), so a document means exactly what
  * it says and importing a project's own export changes nothing. Field rules are the services'
  * (same id patterns, bounds, schedules, lines).
  */
@@ -69,8 +70,8 @@ export const ZConfigPurchase = z.strictObject({
 /**
  * A real-money store product: ZStoreProductInput's fields and rules (at least one store id, a price
  * and its currency together, a Steam product priced), every field required as everywhere in the
- * document. Store ids are unique per project: two products claiming one is a refusal of the plan,
- * which names both.
+ * document; its name and store ids are trimmed, as the dashboard's form trims them. Store ids are
+ * unique per project: a product claiming another's is a refusal of the plan, which names the other.
  */
 const productShape = ZStoreProductInput.shape;
 export const ZConfigStoreProduct = z
