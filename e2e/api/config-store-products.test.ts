@@ -1,14 +1,18 @@
-import { readFileSync } from "node:fs";
+import { mkdtempSync, readFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
 import Ajv2020 from "ajv/dist/2020.js";
 import addFormats from "ajv-formats";
 import { beforeAll, describe, expect, it } from "vitest";
 import { prisma } from "@/server/db";
 import type { SessionOperator } from "@/server/identity/operator";
+import { createOperatorToken } from "@/server/identity/operator-tokens";
 import type { ConfigDocument, ConfigStoreProduct, ImportPlan } from "@/server/services/config/schemas";
 import { createCurrency, createItem, deleteCurrency } from "@/server/services/economy/definitions";
 import { createStoreProduct } from "@/server/services/store/products";
 import { setStoreSettingsAs } from "@/server/services/store/settings";
 import { api } from "../support/api";
+import { cli } from "../support/cli";
 import { anonymousPlayer, makeProject, type TestProject } from "../support/fixtures";
 import { caller, ctx, newOperatorWith, refusalCode, trpcRefusal } from "../support/operators";
 import { appleReceipt, TEST_APPLE_APP, TEST_STORE_PRODUCTS } from "../support/stores";
@@ -248,5 +252,20 @@ describe("refusals: shown in the dry run; apply refuses the whole document and c
     expect((await dryRun(target.projectId, doc)).refusals).toEqual([
       { kind: "items", id: "vip-pass", action: "delete", code: "IN_USE", message: "Store products grant it: vip." },
     ]);
+  });
+});
+
+describe("npm run admin", () => {
+  it("config export writes the store products, and config import applies them into another project", async () => {
+    const target = await ownedProject();
+    const { token } = await createOperatorToken({ operator: owner, name: "ci", role: "ADMIN", projectIds: null, instanceAdmin: false });
+    const file = path.join(mkdtempSync(path.join(tmpdir(), "gb-store-config-")), "config.json");
+    const exported = await cli(["config", "export", "--project", source.projectId, "--out", file], token);
+    expect(exported.code, exported.stderr).toBe(0);
+    const written = JSON.parse(readFileSync(file, "utf8")) as ConfigDocument;
+    expect(written.storeProducts?.map((p) => p.id)).toEqual(["gems-500", "vip"]);
+    const applied = await cli(["config", "import", "--project", target.projectId, "--file", file], token);
+    expect(applied.code, applied.stderr).toBe(0);
+    expect(await productsOf(target.projectId)).toEqual(written.storeProducts);
   });
 });
