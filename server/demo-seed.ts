@@ -11,6 +11,8 @@ import type { CurrencyInput, ItemInput, PurchaseInput } from "./services/economy
 import { createLeaderboard } from "./services/leaderboards/definitions";
 import type { CreateLeaderboard } from "./services/leaderboards/schemas";
 import { createApiKey, createProject } from "./services/projects";
+import { createStoreProduct } from "./services/store/products";
+import { type StoreProductInput, ZStoreProductInput } from "./services/store/schemas";
 
 /** The demo game's boards: a classic high score, a speedrun (lower is better), a running total. */
 export const DEMO_LEADERBOARDS: CreateLeaderboard[] = [
@@ -98,6 +100,7 @@ async function seedAll(baseUrl: string): Promise<DemoFile> {
   const free = await createProject({ name: "Free Demo", plan: "FREE", ownerId: operator.id });
   for (const input of DEMO_LEADERBOARDS) await createLeaderboard({ projectId: game.id, input });
   await seedDemoEconomy(game.id);
+  await seedDemoStoreProducts(game.id);
   const apiKey = await createApiKey({ projectId: game.id, kind: "CLIENT", name: "Demo client key" });
   const serverApiKey = await createApiKey({ projectId: game.id, kind: "SERVER", name: "Demo server key" });
   const freeApiKey = await createApiKey({ projectId: free.id, kind: "CLIENT", name: "Free demo client key" });
@@ -156,4 +159,44 @@ export async function seedDemoEconomy(projectId: string): Promise<void> {
   for (const input of Object.values(DEMO_ECONOMY.items)) await createItem({ projectId, input });
   for (const input of Object.values(DEMO_ECONOMY.purchases))
     await createPurchase({ projectId, input: structuredClone(input) as PurchaseInput });
+}
+
+/**
+ * The demo game's real-money store products, so the dashboard's store pages show a catalog: gems
+ * on all three stores with a price (Steam needs one: it charges what we send), and a one-time
+ * starter pack on the App Store and Google Play. No store settings or credentials: those belong
+ * to a real app. Kept out of seedDemoEconomy, which test fixtures share.
+ */
+export const DEMO_STORE_PRODUCTS = {
+  gems500: {
+    id: "gems-500",
+    name: "500 gems",
+    rewards: [{ currencyId: "gems", amount: 500 }],
+    appleProductId: "com.example.demogame.gems500",
+    googleProductId: "gems_500",
+    steamItemId: "1001",
+    kind: "consumable",
+    priceMicros: 4_990_000,
+    priceCurrency: "USD",
+  },
+  starterPack: {
+    id: "starter-pack",
+    name: "Starter pack",
+    rewards: [
+      { itemId: "sword", quantity: 1 },
+      { currencyId: "gems", amount: 100 },
+    ],
+    appleProductId: "com.example.demogame.starterpack",
+    googleProductId: "starter_pack",
+    steamItemId: null,
+    kind: "non_consumable",
+    priceMicros: 1_990_000,
+    priceCurrency: "USD",
+  },
+} as const satisfies Record<string, StoreProductInput>;
+
+/** Creates DEMO_STORE_PRODUCTS in a project that has DEMO_ECONOMY, checked by the dashboard's own schema. */
+export async function seedDemoStoreProducts(projectId: string): Promise<void> {
+  for (const product of Object.values(DEMO_STORE_PRODUCTS))
+    await createStoreProduct({ projectId, input: ZStoreProductInput.parse(structuredClone(product)) });
 }

@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { DEMO_ECONOMY, type DemoFile } from "@/server/demo-seed";
+import { DEMO_ECONOMY, DEMO_STORE_PRODUCTS, type DemoFile } from "@/server/demo-seed";
 import { createDatabase, type StartedApp, startApp } from "../support/global-setup";
 import { operatorSignIn } from "../support/operator-sign-in";
 
@@ -96,5 +96,20 @@ describe("demo seed with two instances on one database", () => {
     expect(((await bought.json()) as { balances: unknown[] }).balances).toEqual([
       { id: coins.id, balance: coins.initialBalance - buyPotion.costs[0].amount },
     ]);
+  });
+
+  it("the demo game's store products are DEMO_STORE_PRODUCTS, as the demo operator's configuration export shows them", async () => {
+    const base = apps[0]?.baseUrl ?? "";
+    const { session } = await operatorSignIn(base, { email: demo.operatorEmail, password: demo.operatorPassword });
+    const query = async <T>(procedure: string, input?: unknown): Promise<T> => {
+      const search = input === undefined ? "" : `?input=${encodeURIComponent(JSON.stringify(input))}`;
+      const res = await fetch(`${base}/api/trpc/${procedure}${search}`, { headers: { Cookie: session ?? "" } });
+      expect(res.status, await res.clone().text()).toBe(200);
+      return ((await res.json()) as { result: { data: T } }).result.data;
+    };
+    const projects = await query<Array<{ id: string; name: string }>>("projects.list");
+    const game = projects.find((p) => p.name === "Demo Game");
+    const exported = await query<{ storeProducts: unknown[] }>("config.export", { projectId: game?.id });
+    expect(exported.storeProducts).toEqual(Object.values(DEMO_STORE_PRODUCTS));
   });
 });

@@ -23,6 +23,8 @@ const USAGE = `Usage: npm run admin -- <command> [options]   (GB_URL / --url, GB
   plan set --project <id> --plan free|pro|enterprise [--limit <requests per window>]   (instance-admin token)
   config export --project <id> [--out <file>]
   config import --project <id> --file <file> [--dry-run] [--expect-diff <hash>]
+                                                      (currencies, items, purchases, store products, leaderboards, identity
+                                                      providers, webhooks; no secrets, no store accounts or credentials)
   webhooks list --project <id>
   webhooks create --project <id> --endpoint-url <https url> --events <type,type,…> [--description <text>] [--disabled]
                                                       (prints the signing secret: the only time it is shown)
@@ -37,7 +39,7 @@ const USAGE = `Usage: npm run admin -- <command> [options]   (GB_URL / --url, GB
 
   Event types: player.created player.signed_in player.deleted player.banned player.unbanned
   player.email_linked purchase.completed currency.changed item.granted item.revoked
-  leaderboard.score_submitted leaderboard.period_closed config.imported`;
+  store.purchase_granted store.purchase_refunded leaderboard.score_submitted leaderboard.period_closed config.imported`;
 
 class UsageError extends Error {}
 

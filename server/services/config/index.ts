@@ -13,6 +13,7 @@ import {
   listLeaderboards,
   updateLeaderboard,
 } from "../leaderboards/definitions";
+import { listStoreProducts } from "../store/products";
 import { emitEvent } from "../webhooks/events";
 import {
   CONFIG_KINDS,
@@ -21,6 +22,7 @@ import {
   type ConfigDiff,
   type ConfigDocument,
   type ConfigKind,
+  type ConfigStoreProduct,
   type ImportPlan,
   type KindDiff,
   type Refusal,
@@ -44,11 +46,12 @@ export const schemaUrl = (): string => `${env().PUBLIC_URL ?? ""}${CONFIG_SCHEMA
 /** The project's configuration, every list ordered by id and every object's keys in schema order. */
 export async function exportConfig(o: { projectId: string }): Promise<ConfigDocument> {
   const { projectId } = o;
-  const [leaderboards, currencies, items, purchases, providers, webhooks] = [
+  const [leaderboards, currencies, items, purchases, storeProducts, providers, webhooks] = [
     await listLeaderboards({ projectId }),
     await listCurrencies({ projectId }),
     await listItems({ projectId }),
     await listPurchases({ projectId }),
+    await listStoreProducts({ projectId }),
     await listIdentityProviders({ projectId }),
     await exportWebhooks(projectId),
   ];
@@ -81,6 +84,17 @@ export async function exportConfig(o: { projectId: string }): Promise<ConfigDocu
       name: p.name,
       costs: p.costs.map(normaliseLine),
       rewards: p.rewards.map(normaliseLine),
+    })),
+    storeProducts: byId(storeProducts).map((p) => ({
+      id: p.id,
+      name: p.name,
+      rewards: p.rewards.map(normaliseLine),
+      appleProductId: p.appleProductId,
+      googleProductId: p.googleProductId,
+      steamItemId: p.steamItemId,
+      kind: p.kind,
+      priceMicros: p.priceMicros,
+      priceCurrency: p.priceCurrency,
     })),
     identityProviders: byId(providers).map((p) => ({
       id: p.id,
@@ -246,6 +260,63 @@ function purchaseRefusals(doc: ConfigDocument, diff: ConfigDiff): Refusal[] {
   return refusals;
 }
 
+const STORE_ID_FIELDS = ["appleProductId", "googleProductId", "steamItemId"] as const;
+
+/**
+ * Store products of the resulting configuration (the document's list, or the project's when the
+ * document has none): a created or changed one must grant currencies and items of the result, each
+ * once, and claim no store id another product claims; a currency or item a kept product grants
+ * cannot be deleted (IN_USE, in deleteCurrency / deleteItem's words).
+ */
+function storeProductRefusals(doc: ConfigDocument, products: ConfigStoreProduct[], diff: ConfigDiff): Refusal[] {
+  const refusals: Refusal[] = [];
+  const known = { currency: new Set(doc.currencies.map((c) => c.id)), item: new Set(doc.items.map((i) => i.id)) };
+  const deleted = { currency: new Set(diff.currencies.deleted.map((d) => d.id)), item: new Set(diff.items.deleted.map((d) => d.id)) };
+  const touched = new Map<string, "create" | "change">([
+    ...diff.storeProducts.created.map((c) => [c.id, "create"] as const),
+    ...diff.storeProducts.changed.map((c) => [c.id, "change"] as const),
+  ]);
+  const claimed = new Map<string, string[]>();
+  for (const product of products)
+    for (const field of STORE_ID_FIELDS) {
+      const storeId = product[field];
+      if (storeId !== null) claimed.set(`${field}:${storeId}`, [...(claimed.get(`${field}:${storeId}`) ?? []), product.id]);
+    }
+  const granting = new Map<string, string[]>();
+  for (const product of products) {
+    const problems: string[] = [];
+    const seen = new Set<string>();
+    for (const line of product.rewards) {
+      const [what, id] = isCurrencyLine(line) ? (["currency", line.currencyId] as const) : (["item", line.itemId] as const);
+      const ref = `${what}:${id}`;
+      if (seen.has(ref)) problems.push(`rewards: ${ref} is listed twice.`);
+      seen.add(ref);
+      if (known[what].has(id)) continue;
+      if (deleted[what].has(id)) granting.set(ref, [...(granting.get(ref) ?? []), product.id]);
+      else problems.push(`rewards: no ${what} "${id}".`);
+    }
+    for (const field of STORE_ID_FIELDS) {
+      const others = (claimed.get(`${field}:${product[field]}`) ?? []).filter((id) => id !== product.id);
+      if (product[field] !== null && others.length)
+        problems.push(`${field}: "${product[field]}" is also claimed by ${others.map((id) => `"${id}"`).join(", ")}.`);
+    }
+    const action = touched.get(product.id);
+    if (problems.length && action)
+      refusals.push({ kind: "storeProducts", id: product.id, action, code: "VALIDATION_ERROR", message: problems.join(" ") });
+  }
+  for (const [ref, ids] of granting) {
+    const [what, id = ""] = ref.split(":");
+    refusals.push({
+      kind: what === "currency" ? "currencies" : "items",
+      id,
+      action: "delete",
+      code: "IN_USE",
+      message: `Store products grant it: ${[...new Set(ids)].join(", ")}.`,
+    });
+  }
+  return refusals;
+}
+
 /** A board's fields added after version 1, as an absent field means them (the export writes them). */
 function withBoardDefaults(b: ConfigDocument["leaderboards"][number]): ConfigDocument["leaderboards"][number] {
   return { ...b, scoreEvents: b.scoreEvents ?? false, rewards: b.rewards ?? [] };
@@ -332,16 +403,20 @@ async function planImport(o: { projectId: string; document: ConfigDocument }): P
   const current = await exportConfig({ projectId: o.projectId });
   const document = { ...o.document, leaderboards: o.document.leaderboards.map(withBoardDefaults) };
   const hooks = webhookEntries(current.webhooks ?? [], document.webhooks);
+  // Absent from the document (written before store products existed): the project's are kept.
+  const storeProducts = o.document.storeProducts ?? current.storeProducts ?? [];
+  const desired = (kind: ConfigKind) => (kind === "storeProducts" ? storeProducts : document[kind]) as Entry[];
   const diff = Object.fromEntries(
     CONFIG_KINDS.map((kind) => [
       kind,
-      kind === "webhooks" ? diffKind(hooks.current, hooks.desired) : diffKind(current[kind] as Entry[], document[kind] as Entry[]),
+      kind === "webhooks" ? diffKind(hooks.current, hooks.desired) : diffKind((current[kind] ?? []) as Entry[], desired(kind)),
     ]),
   ) as ConfigDiff;
   const refusals = [
     ...fixedFieldRefusals(diff),
     ...(await heldRefusals(o.projectId, diff)),
     ...purchaseRefusals(o.document, diff),
+    ...storeProductRefusals(o.document, storeProducts, diff),
     ...rewardRefusals(document, diff),
     ...(await providerRefusals(o.document, diff)),
     ...webhookRefusals(hooks.current.length, diff.webhooks),
@@ -363,9 +438,9 @@ const desiredEntry = <T>(doc: ConfigDocument, kind: ConfigKind, id: string) => (
 /**
  * Applies the document in one transaction: the diff is recomputed under a per-project advisory
  * lock, refused as a whole if anything in it is refused (or if it is not the diff the caller
- * confirmed), then performed in dependency order — currencies and items before the purchases
- * that name them, purchases before the currencies and items they stop naming — and audited when
- * it changed anything. Bounds for the one transaction (`prepare`): no statement over 30 s, no lock
+ * confirmed), then performed in dependency order — currencies and items before the purchases and
+ * store products that name them, those before the currencies and items they stop naming — and
+ * audited when it changed anything. Bounds for the one transaction (`prepare`): no statement over 30 s, no lock
  * waited for over 10 s (a refusal rolls everything back; the import is all or nothing).
  */
 export async function applyImportAs(
@@ -403,10 +478,15 @@ export async function applyImportAs(
       }
       const { diff } = plan;
       touchedBoards = [...diff.leaderboards.created, ...diff.leaderboards.changed, ...diff.leaderboards.deleted].map((e) => e.id);
-      // The economy in a constant number of statements (linear in the document); leaderboards
-      // (≤ 1,000) and identity providers (≤ 100) through their services, one each.
+      // The economy and the store products in a constant number of statements (linear in the
+      // document); leaderboards (≤ 1,000) and identity providers (≤ 100) through their services.
       const upserts = <K extends "currencies" | "items" | "purchases">(kind: K) =>
         [...diff[kind].created, ...diff[kind].changed].map(({ id }) => desiredEntry<ConfigDocument[K][number]>(doc, kind, id));
+      const wantedProducts = new Map((doc.storeProducts ?? []).map((p) => [p.id, p]));
+      const productUpserts = [...diff.storeProducts.created, ...diff.storeProducts.changed].flatMap(({ id }) => {
+        const product = wantedProducts.get(id);
+        return product ? [{ ...product, rewards: product.rewards.map(normaliseLine) }] : [];
+      });
       await applyEconomyChanges(projectId, {
         currencies: { upsert: upserts("currencies"), delete: diff.currencies.deleted.map((d) => d.id) },
         items: { upsert: upserts("items"), delete: diff.items.deleted.map((d) => d.id) },
@@ -414,6 +494,7 @@ export async function applyImportAs(
           upsert: upserts("purchases").map((p) => ({ ...p, costs: p.costs.map(normaliseLine), rewards: p.rewards.map(normaliseLine) })),
           delete: diff.purchases.deleted.map((d) => d.id),
         },
+        storeProducts: { upsert: productUpserts, delete: diff.storeProducts.deleted.map((d) => d.id) },
       });
       for (const { id } of diff.leaderboards.deleted) await deleteLeaderboard({ projectId, id });
       for (const { id } of diff.leaderboards.created) await createLeaderboard({ projectId, input: afterOf(diff.leaderboards, id) });

@@ -27,6 +27,19 @@ const sample = {
   purchases: [
     { id: "buy-potion", name: "Buy a potion", costs: [{ currencyId: "coins", amount: 10 }], rewards: [{ itemId: "potion", quantity: 1 }] },
   ],
+  storeProducts: [
+    {
+      id: "gems-500",
+      name: "500 gems",
+      rewards: [{ currencyId: "coins", amount: 500 }],
+      appleProductId: "com.studio.gems500",
+      googleProductId: "gems_500",
+      steamItemId: "1001",
+      kind: "consumable",
+      priceMicros: 4_990_000,
+      priceCurrency: "USD",
+    },
+  ],
   identityProviders: [
     { id: "studio", issuer: "https://id.example.com", jwksUrl: "https://id.example.com/jwks", audience: "game", algorithms: ["RS256"] },
   ],
@@ -76,5 +89,45 @@ describe("the configuration document's JSON Schema", () => {
     expect(ZConfigDocument.safeParse({ ...sample, leaderboards: [{ ...sample.leaderboards[0], minScore: 10, maxScore: 1 }] }).success).toBe(
       false,
     );
+  });
+
+  describe("store products", () => {
+    const [gems] = sample.storeProducts;
+    const withProduct = (changes: Record<string, unknown>) => ({ ...sample, storeProducts: [{ ...gems, ...changes }] });
+
+    it("a document without storeProducts (written before they existed) is valid", () => {
+      const { storeProducts: _p, ...older } = sample;
+      expect(ZConfigDocument.safeParse(older).success).toBe(true);
+      expect(validator()(older)).toBe(true);
+    });
+
+    it("every field is required: a product without kind or priceMicros is refused by zod and the JSON Schema", () => {
+      const validate = validator();
+      for (const field of ["kind", "priceMicros", "appleProductId"]) {
+        const { [field]: _omitted, ...rest } = gems as Record<string, unknown>;
+        const doc = { ...sample, storeProducts: [rest] };
+        expect(ZConfigDocument.safeParse(doc).success, field).toBe(false);
+        expect(validate(doc), field).toBe(false);
+      }
+    });
+
+    it("zod applies ZStoreProductInput's rules: no store id, a price without its currency, a Steam product without a price", () => {
+      const messages = (doc: unknown) => ZConfigDocument.safeParse(doc).error?.issues.map((i) => [i.path.join("."), i.message]);
+      expect(messages(withProduct({ appleProductId: null, googleProductId: null, steamItemId: null }))).toEqual([
+        ["storeProducts.0.appleProductId", "Give the product's id in at least one store."],
+      ]);
+      expect(messages(withProduct({ steamItemId: null, priceCurrency: null }))).toEqual([
+        ["storeProducts.0.priceCurrency", "Give the price and its currency together, or neither."],
+      ]);
+      expect(messages(withProduct({ priceMicros: null, priceCurrency: null }))).toEqual([
+        ["storeProducts.0.priceMicros", "Steam charges the price we send: a Steam product needs one."],
+      ]);
+      expect(messages(withProduct({ googleProductId: "Gems500" }))?.[0]?.[0]).toBe("storeProducts.0.googleProductId");
+    });
+
+    it("zod refuses the same product id twice", () => {
+      const twice = { ...sample, storeProducts: [gems, { ...gems, appleProductId: "other", googleProductId: null, steamItemId: null }] };
+      expect(ZConfigDocument.safeParse(twice).error?.issues.map((i) => i.message)).toEqual(['The id "gems-500" is listed twice.']);
+    });
   });
 });

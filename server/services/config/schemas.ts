@@ -3,13 +3,16 @@ import { MAX_AMOUNT, MAX_LINES, ZEconomyId, ZLine } from "../economy/schemas";
 import { ZIdentityProviderInput } from "../identity-providers";
 import { HIDDEN_CHARACTERS_MESSAGE, hasHiddenCharacters } from "../labels";
 import { MAX_SAFE_SCORE, ZLeaderboardId, ZOperator, ZRewards, ZSchedule, ZSortOrder } from "../leaderboards/schemas";
+import { ZStoreProductInput } from "../store/schemas";
 import { duplicateUrlIssues, ZConfigWebhooks } from "./webhook-schemas";
 
 /**
  * A project's configuration as one JSON document: what operators define (leaderboards,
- * currencies, items, purchases, identity providers, webhook endpoints) — never what players produce, never a
- * project id, never a secret. Each list is the whole set of its kind: an id missing from a list
- * is deleted on import. Every field is required (no defaults), so a document means exactly what
+ * currencies, items, purchases, store products, identity providers, webhook endpoints) — never what
+ * players produce, never a project id, never a secret (so no store credentials, and no store
+ * settings either: a bundle id or package name belongs to one environment's app, not to the
+ * game's design). Each list is the whole set of its kind: an id missing from a list is deleted on
+ * import. Every field is required (no defaults), so a document means exactly what
  * it says and importing a project's own export changes nothing. Field rules are the services'
  * (same id patterns, bounds, schedules, lines).
  */
@@ -64,6 +67,38 @@ export const ZConfigPurchase = z.strictObject({
   costs: z.array(ZLine).max(MAX_LINES),
   rewards: z.array(ZLine).max(MAX_LINES),
 });
+/**
+ * A real-money store product: ZStoreProductInput's fields and rules (at least one store id, a price
+ * and its currency together, a Steam product priced), every field required as everywhere in the
+ * document; its name and store ids are trimmed, as the dashboard's form trims them. Store ids are
+ * unique per project: a product claiming another's is a refusal of the plan, which names the other.
+ */
+const productShape = ZStoreProductInput.shape;
+export const ZConfigStoreProduct = z
+  .strictObject({
+    id: productShape.id,
+    name: productShape.name,
+    rewards: productShape.rewards,
+    appleProductId: productShape.appleProductId.unwrap(),
+    googleProductId: productShape.googleProductId.unwrap(),
+    steamItemId: productShape.steamItemId.unwrap(),
+    kind: productShape.kind.unwrap(),
+    priceMicros: productShape.priceMicros
+      .unwrap()
+      .meta({ description: "Millionths of priceCurrency (USD 4.99 = 4990000); null: no price." }),
+    priceCurrency: productShape.priceCurrency.unwrap(),
+  })
+  .superRefine((product, ctx) => {
+    const checked = ZStoreProductInput.safeParse(product);
+    if (checked.success) return;
+    for (const issue of checked.error.issues)
+      if (issue.code === "custom") ctx.addIssue({ code: "custom", path: issue.path, message: issue.message });
+  });
+export const ZConfigStoreProducts = z.array(ZConfigStoreProduct).max(1000).optional().meta({
+  description:
+    "Real-money store products (added after version 1). Absent: the project's store products are left as they are; present: the whole set.",
+});
+
 export const ZConfigIdentityProvider = ZIdentityProviderInput.extend({ algorithms: ZIdentityProviderInput.shape.algorithms.unwrap() });
 
 type WithId = { id: string };
@@ -83,11 +118,13 @@ export const ZConfigDocument = z
     currencies: z.array(ZConfigCurrency).max(1000),
     items: z.array(ZConfigItem).max(10_000),
     purchases: z.array(ZConfigPurchase).max(10_000),
+    storeProducts: ZConfigStoreProducts,
     identityProviders: z.array(ZConfigIdentityProvider).max(100),
     webhooks: ZConfigWebhooks,
   })
   .superRefine((doc, ctx) => {
     for (const kind of ["leaderboards", "currencies", "items", "purchases", "identityProviders"] as const) uniqueIds(doc[kind], ctx, kind);
+    uniqueIds(doc.storeProducts ?? [], ctx, "storeProducts");
     for (const issue of duplicateUrlIssues(doc.webhooks)) ctx.addIssue({ code: "custom", ...issue });
     doc.leaderboards.forEach((b, i) => {
       if (b.minScore !== null && b.maxScore !== null && b.minScore > b.maxScore)
@@ -111,9 +148,10 @@ export type ConfigLeaderboard = z.infer<typeof ZConfigLeaderboard>;
 export type ConfigCurrency = z.infer<typeof ZConfigCurrency>;
 export type ConfigItem = z.infer<typeof ZConfigItem>;
 export type ConfigPurchase = z.infer<typeof ZConfigPurchase>;
+export type ConfigStoreProduct = z.infer<typeof ZConfigStoreProduct>;
 export type ConfigIdentityProvider = z.infer<typeof ZConfigIdentityProvider>;
 
-export const CONFIG_KINDS = ["currencies", "items", "purchases", "leaderboards", "identityProviders", "webhooks"] as const;
+export const CONFIG_KINDS = ["currencies", "items", "purchases", "storeProducts", "leaderboards", "identityProviders", "webhooks"] as const;
 export type ConfigKind = (typeof CONFIG_KINDS)[number];
 
 /** The document's JSON Schema (draft 2020-12), served at CONFIG_SCHEMA_PATH and committed as config-schema.json. */

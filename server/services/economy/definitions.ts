@@ -391,6 +391,8 @@ export type EconomyChanges = {
   currencies: { upsert: CurrencyRow[]; delete: string[] };
   items: { upsert: ItemRow[]; delete: string[] };
   purchases: { upsert: PurchaseRow[]; delete: string[] };
+  /** Absent: store products are not touched. */
+  storeProducts?: { upsert: StoreProductDef[]; delete: string[] };
 };
 
 /**
@@ -399,7 +401,7 @@ export type EconomyChanges = {
  * The caller has validated it as a document (ids, names, max ≥ initial, purchase lines naming
  * definitions of the result) and runs it inside its transaction; deletions still refuse what
  * players hold, under row locks, as deleteCurrency / deleteItem do. Order: definitions purchases
- * name first, purchases, then what purchases stopped naming.
+ * and store products name first, purchases, store products, then what those stopped naming.
  */
 export async function applyEconomyChanges(projectId: string, c: EconomyChanges): Promise<void> {
   const q = (text: string, values: unknown[]) => pool().query(text, values);
@@ -431,6 +433,7 @@ export async function applyEconomyChanges(projectId: string, c: EconomyChanges):
       [projectId, JSON.stringify(c.purchases.upsert)],
     );
   }
+  if (c.storeProducts) await applyStoreProductChanges(projectId, c.storeProducts);
   const held = async (table: "wallets" | "inventory", column: "currency_id" | "item_id", amount: "balance" | "quantity", ids: string[]) => {
     const { rows } = await pool().query<{ id: string }>(
       `SELECT ${column} AS id FROM ${table} WHERE project_id = $1 AND ${column} = ANY($2::text[]) AND ${amount} > 0 LIMIT 1 FOR UPDATE`,
@@ -449,4 +452,32 @@ export async function applyEconomyChanges(projectId: string, c: EconomyChanges):
     await q("DELETE FROM items WHERE project_id = $1 AND id = ANY($2::text[])", [projectId, c.items.delete]);
   }
   forgetEconomy(projectId);
+}
+
+/**
+ * Store products deleted, then created or changed. A store id is unique per project and checked
+ * row by row, so two products trading store ids (or a new product taking a deleted one's) would
+ * collide mid-statement: the changed products' store ids are cleared first, inside the caller's
+ * transaction, where no receipt sees the gap.
+ */
+async function applyStoreProductChanges(projectId: string, c: { upsert: StoreProductDef[]; delete: string[] }): Promise<void> {
+  const q = (text: string, values: unknown[]) => pool().query(text, values);
+  if (c.delete.length) await q("DELETE FROM store_products WHERE project_id = $1 AND id = ANY($2::text[])", [projectId, c.delete]);
+  if (c.upsert.length === 0) return;
+  await q(
+    `UPDATE store_products SET apple_product_id = NULL, google_product_id = NULL, steam_item_id = NULL
+      WHERE project_id = $1 AND id = ANY($2::text[])`,
+    [projectId, c.upsert.map((p) => p.id)],
+  );
+  await q(
+    `INSERT INTO store_products (project_id, id, name, rewards, apple_product_id, google_product_id, steam_item_id, kind, price_micros, price_currency)
+     SELECT $1, x.id, btrim(x.name), x.rewards, x."appleProductId", x."googleProductId", x."steamItemId", x.kind, x."priceMicros", x."priceCurrency"
+       FROM jsonb_to_recordset($2::jsonb) AS x(id text, name text, rewards jsonb, "appleProductId" text, "googleProductId" text,
+            "steamItemId" text, kind text, "priceMicros" bigint, "priceCurrency" text)
+     ON CONFLICT (project_id, id) DO UPDATE SET name = EXCLUDED.name, rewards = EXCLUDED.rewards,
+        apple_product_id = EXCLUDED.apple_product_id, google_product_id = EXCLUDED.google_product_id,
+        steam_item_id = EXCLUDED.steam_item_id, kind = EXCLUDED.kind, price_micros = EXCLUDED.price_micros,
+        price_currency = EXCLUDED.price_currency, updated_at = now()`,
+    [projectId, JSON.stringify(c.upsert)],
+  );
 }
