@@ -26,6 +26,7 @@ const KIND_LABELS: Record<string, string> = {
   currencies: "Currency",
   items: "Item",
   purchases: "Purchase",
+  storeProducts: "Store product",
   leaderboards: "Leaderboard",
   identityProviders: "Identity provider",
   webhooks: "Webhook endpoint",
