@@ -41,6 +41,8 @@ const SINKS: { key: SinkKind | "other"; name: string; color: string }[] = [
 const AXIS_TICK = { className: "fill-zinc-600" };
 const TOOLTIP = { background: "var(--color-white)", borderColor: "var(--color-zinc-200)", color: "var(--color-zinc-900)" };
 const TOOLTIP_ITEM = { color: "var(--color-zinc-900)" };
+/** The hovered day's band in the page's palette (recharts' own light grey glares in the dark theme). */
+const HOVER = { fill: "var(--color-zinc-100)" };
 
 const amount = (n: number) => n.toLocaleString("en");
 const signed = (n: number) => (n > 0 ? `+${amount(n)}` : amount(n));
@@ -69,7 +71,7 @@ export function EconomyAnalytics({ projectId }: { projectId: string }) {
         ) : query.isError ? (
           <State kind="error">{messageOf(query.error)}</State>
         ) : query.data.currencies.length === 0 ? (
-          <State kind="empty">No currencies yet.</State>
+          <State kind="empty">No currencies to chart yet.</State>
         ) : (
           <>
             <p className="text-sm text-zinc-600">
@@ -134,6 +136,7 @@ function AnalyticsChart({ series, sources, sinks }: { series: CurrencySeries; so
             formatter={(value) => amount(Math.abs(Number(value)))}
             contentStyle={TOOLTIP}
             itemStyle={TOOLTIP_ITEM}
+            cursor={HOVER}
           />
           <Legend wrapperStyle={{ fontSize: 12 }} />
           <ReferenceLine y={0} stroke="#71717a" />

@@ -42,6 +42,16 @@ test("the economy page charts each currency's sources and sinks and lists today'
   await shoot(page, "economy-analytics");
 });
 
+test("the analytics read in the dark theme too (axe, contrast included)", async ({ page, request }) => {
+  const { projectId } = await seeded(page, request, "Analytics dark");
+  await page.emulateMedia({ colorScheme: "dark" });
+  await page.goto(`/projects/${projectId}/economy`);
+  await expect(page.getByTestId("analytics-chart").locator(".recharts-bar-rectangle").first()).toBeVisible();
+  await page.getByTestId("analytics-chart").hover();
+  await expectAxeClean(page);
+  await shoot(page, "economy-analytics-dark");
+});
+
 test("the finance exports card downloads the ledger of a range as CSV with a byte-order mark", async ({ page, request }) => {
   const { projectId, playerId } = await seeded(page, request, "Finance export");
   await page.goto(`/projects/${projectId}/economy`);
