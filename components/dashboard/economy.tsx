@@ -9,11 +9,16 @@ import { Field, FieldError } from "@/components/ui/field";
 import { Badge, Input } from "@/components/ui/primitives";
 import { MAX_AMOUNT, ZCurrencyInput, ZCurrencyUpdate, ZItemInput, ZItemUpdate } from "@/server/services/economy/schemas";
 import { DefinitionFormButtons, type DefinitionFormProps, DefinitionsCard, IdField, useDefinitionForm } from "./definitions-kit";
+import { EconomyAnalytics } from "./economy-analytics";
 import { PurchasesCard } from "./economy-purchases";
+import { FinanceExports } from "./finance-exports";
 import { checkedWith } from "./form-schema";
 import { useProject } from "./project-context";
 
-/** Currencies, items and purchases of a project: create, edit and delete with the services' rules. */
+/**
+ * Currencies, items and purchases of a project: create, edit and delete with the services' rules;
+ * then what moved (sources and sinks per day) and finance's downloads.
+ */
 export function Economy({ projectId }: { projectId: string }) {
   const { canEdit } = useProject();
   return (
@@ -22,6 +27,8 @@ export function Economy({ projectId }: { projectId: string }) {
       <CurrenciesCard projectId={projectId} canEdit={canEdit} />
       <ItemsCard projectId={projectId} canEdit={canEdit} />
       <PurchasesCard projectId={projectId} canEdit={canEdit} />
+      <EconomyAnalytics projectId={projectId} />
+      <FinanceExports projectId={projectId} />
     </div>
   );
 }

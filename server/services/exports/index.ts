@@ -4,6 +4,7 @@ import { parseWith } from "../../validation";
 import { auditExport } from "../audit";
 import { type OperatorContext, runCommand } from "../command";
 import { playersExport } from "../players/search";
+import { financeLedgerExport, ledgerColumns, shortfallColumns, storeTransactionsExport } from "./finance";
 import type { ExportFormat } from "./format";
 import { EXPORT_KINDS, EXPORT_MINIMUM, type ExportKind, ZExportQuery } from "./schemas";
 import { assertPlayer, boardPeriod, leaderboardExport, ledgerExport } from "./sources";
@@ -76,6 +77,28 @@ async function prepare(projectId: string, kind: ExportKind, raw: Record<string, 
     case "audit": {
       const query = parseWith(ZExportQuery.audit, raw, "query");
       return { format: query.format, open: () => exportStream(auditExport(projectId, query), query.format), filters: query };
+    }
+    // The columns (one per currency and item) are known before the first row is written: read here,
+    // before the download starts, so a failure is the product's error rather than a cut-off file.
+    case "finance-ledger": {
+      const query = parseWith(ZExportQuery["finance-ledger"], raw, "query");
+      const columns = await ledgerColumns(projectId, query);
+      return {
+        format: query.format,
+        open: () => exportStream(financeLedgerExport(projectId, query, columns), query.format, undefined, { bom: query.bom === "1" }),
+        target: `${query.from}_${query.to}`,
+        filters: query,
+      };
+    }
+    case "store-transactions": {
+      const query = parseWith(ZExportQuery["store-transactions"], raw, "query");
+      const shortfall = await shortfallColumns(projectId, query);
+      return {
+        format: query.format,
+        open: () => exportStream(storeTransactionsExport(projectId, query, shortfall), query.format, undefined, { bom: query.bom === "1" }),
+        target: `${query.from}_${query.to}`,
+        filters: query,
+      };
     }
   }
 }

@@ -14,6 +14,7 @@ export function exportStream<R, C>(
   source: ExportSource<R, C>,
   format: ExportFormat,
   pageRows = EXPORT_PAGE_ROWS,
+  options: { bom?: boolean } = {},
 ): ReadableStream<Uint8Array> {
   const encoder = new TextEncoder();
   let cursor: C | null = null;
@@ -38,7 +39,8 @@ export function exportStream<R, C>(
           let text = "";
           if (!started) {
             started = true;
-            text = format === "csv" ? csvLine([...source.columns]) : "[";
+            // U+FEFF, encoded EF BB BF: Excel then reads the file as UTF-8.
+            text = format === "csv" ? `${options.bom ? "\uFEFF" : ""}${csvLine([...source.columns])}` : "[";
           }
           const rows = await source.page(cursor, pageRows);
           if (cancelled) return;

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { ANALYTICS_DEFAULT_DAYS, ANALYTICS_MAX_DAYS, economyAnalyticsAs } from "../../services/economy/analytics";
 import {
   adjustPlayerAs,
   createCurrencyAs,
@@ -59,6 +60,15 @@ export const economyRouter = router({
   totals: projectProcedure("VIEWER")
     .input(input(ZProject))
     .query(({ ctx, input }) => currencyTotalsAs(ctx, input)),
+
+  /** Sources and sinks of every currency per UTC day over the last `days` days (the economy page's analytics). */
+  analytics: projectProcedure("VIEWER")
+    .input(
+      input(
+        z.strictObject({ projectId: ZProjectId, days: z.number().int().min(1).max(ANALYTICS_MAX_DAYS).default(ANALYTICS_DEFAULT_DAYS) }),
+      ),
+    )
+    .query(({ ctx, input }) => economyAnalyticsAs(ctx, input)),
 
   /** How many players hold more than `max` of a currency or item: the edit forms warn before a maximum is lowered. */
   holdersAbove: projectProcedure("VIEWER")
