@@ -3,6 +3,7 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useId, useState } from "react";
 import { toast } from "sonner";
+import type { z } from "zod";
 import { type RouterOutputs, useTRPC } from "@/components/providers/trpc";
 import { ConfirmDialog } from "@/components/ui/alert-dialog";
 import { OnceSecret } from "@/components/ui/once-secret";
@@ -43,8 +44,8 @@ const ENVIRONMENTS = [
   ["both", "Production and sandbox"],
 ] as const;
 
-/** The form's text as the service's input; null and a sentence when it cannot be. */
-function inputOf(store: Store, v: Values, withSecret: boolean): { input: unknown } | { problem: string } {
+/** The form's text as the service's input, or a sentence saying what is wrong. */
+function inputOf(store: Store, v: Values, withSecret: boolean): { input: z.output<typeof ZStoreSettingsInput> } | { problem: string } {
   let secret: Record<string, unknown> | undefined;
   if (withSecret) {
     if (store === "google") {
@@ -118,7 +119,7 @@ function StoreCard({ projectId, settings: s }: { projectId: string; settings: Se
               }
               setProblem(null);
               try {
-                await save.mutateAsync({ projectId, input: built.input as never });
+                await save.mutateAsync({ projectId, input: built.input });
                 toast.success(`${label} settings saved.`);
                 // The credential is never shown again: the form forgets it.
                 setValues((v) => Object.fromEntries(Object.entries(v).filter(([k]) => !FIELDS[s.store].secret.some(([sk]) => sk === k))));

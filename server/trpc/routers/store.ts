@@ -41,6 +41,8 @@ export const ZPurchaseList = z.strictObject({
   to: ZDay.optional(),
   q: z.string().trim().max(200).optional(),
   cursor: z.string().max(200).nullish(),
+  /** Sent by tRPC's infinite queries; pages only go to older purchases. */
+  direction: z.enum(["forward", "backward"]).optional(),
   limit: z.number().int().min(1).max(100).default(25),
 });
 
@@ -79,7 +81,7 @@ export const storeRouter = router({
   /** Newest first, keyset-paged; `q` is an exact receipt id, store transaction id or order id. */
   purchases: projectProcedure("VIEWER")
     .input(input(ZPurchaseList))
-    .query(({ ctx, input: { cursor, ...rest } }) => listPurchasesAs(ctx, { ...rest, cursor: cursor ?? undefined })),
+    .query(({ ctx, input: { cursor, direction: _direction, ...rest } }) => listPurchasesAs(ctx, { ...rest, cursor: cursor ?? undefined })),
   purchase: projectProcedure("VIEWER")
     .input(input(ZReceiptRef))
     .query(({ ctx, input }) => purchaseAs(ctx, input)),
