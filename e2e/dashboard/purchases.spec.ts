@@ -72,3 +72,22 @@ test("an operator finds a purchase by its transaction id, refunds it by hand wit
   await expect(page.getByTestId("player-store-purchase").filter({ hasText: "refunded" })).toHaveCount(1);
   await expect(page.getByTestId("ledger-row").first()).toContainText("store_refund");
 });
+
+test("an admin enters the Steam publisher key on the Store page and sees only its hint afterwards, never the key", async ({ page }) => {
+  const { projectId } = await projectWithKeys(page, "Store settings");
+  const key = "0123456789abcdef0123456789abcdef";
+  await page.goto(`/projects/${projectId}/purchases`);
+  await page.getByRole("link", { name: "Stores, products and refund policy" }).click();
+  const steam = page.getByTestId("store-card-steam");
+  await steam.getByLabel("App id").fill("480");
+  await steam.getByLabel("Publisher Web API key").fill(key);
+  await steam.getByRole("button", { name: "Save Steam" }).click();
+  await expect(page.getByTestId("store-secret-hint-steam")).toContainText("••••cdef");
+  await expect(steam.getByRole("button", { name: "Replace credential" })).toBeVisible();
+  expect(await page.content()).not.toContain(key);
+  await page.reload();
+  await expect(page.getByTestId("store-secret-hint-steam")).toContainText("••••cdef");
+  expect(await page.content()).not.toContain(key);
+  expect(await seriousAxeFindings(page)).toEqual([]);
+  await shoot(page, "store-settings");
+});
