@@ -1,10 +1,11 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
-import { expect, test } from "@playwright/test";
+import type { JWSTransactionDecodedPayload } from "@apple/app-store-server-library";
+import { expect, type Page, test } from "@playwright/test";
 import { E2E_APPLE_DIR } from "../../playwright.config";
 import { type ApplePkiMaterial, applePkiFrom, TEST_APPLE_APP, transactionPayload } from "../support/apple-test-pki";
 import { seriousAxeFindings, shoot } from "./support";
-import { anonymousPlayer, projectWithKeys, trpcMutation } from "./support-players";
+import { anonymousPlayer, type MadePlayer, projectWithKeys, trpcMutation } from "./support-players";
 
 /**
  * The Purchases page with real App Store purchases: the app trusts the test Apple root the
@@ -14,10 +15,9 @@ test.use({ viewport: { width: 1280, height: 900 } });
 
 const pki = () => applePkiFrom(JSON.parse(readFileSync(path.join(E2E_APPLE_DIR, "apple-test-pki.json"), "utf8")) as ApplePkiMaterial);
 
-test("an operator finds a purchase by its transaction id, refunds it by hand with a reason, and the player's gems are taken back", async ({
-  page,
-}) => {
-  const { projectId, clientKey } = await projectWithKeys(page, "Store purchases");
+/** A project selling "500 gems" on the App Store (production and sandbox), with its client key, set up as its owner. */
+async function sellingGems(page: Page, name: string): Promise<{ projectId: string; clientKey: string }> {
+  const { projectId, clientKey } = await projectWithKeys(page, name);
   await trpcMutation(page, "economy.createCurrency", { projectId, currency: { id: "gems", name: "Gems", clientWritable: false } });
   await trpcMutation(page, "store.setSettings", {
     projectId,
@@ -32,17 +32,29 @@ test("an operator finds a purchase by its transaction id, refunds it by hand wit
       appleProductId: "com.example.game.gems500",
     },
   });
+  return { projectId, clientKey };
+}
+
+/** The player buys 500 gems (a StoreKit 2 transaction signed by the test root); answers Apple's transaction id. */
+async function buyGems(page: Page, clientKey: string, player: MadePlayer, o: { sandbox?: boolean } = {}): Promise<string> {
+  const payload = transactionPayload({
+    productId: "com.example.game.gems500",
+    ...(o.sandbox ? { environment: "Sandbox" as JWSTransactionDecodedPayload["environment"] } : {}),
+  });
+  const res = await page.request.post("/api/v1/economy/receipts", {
+    headers: { "X-API-Key": clientKey, Authorization: `Bearer ${player.accessToken}` },
+    data: { store: "apple", signedTransaction: pki().signTransaction(payload) },
+  });
+  expect(res.status(), await res.text()).toBe(200);
+  return String(payload.transactionId);
+}
+
+test("an operator finds a purchase by its transaction id, refunds it by hand with a reason, and the player's gems are taken back", async ({
+  page,
+}) => {
+  const { projectId, clientKey } = await sellingGems(page, "Store purchases");
   const player = await anonymousPlayer(page.request, clientKey);
-  const bought = [];
-  for (let i = 0; i < 2; i++) {
-    const payload = transactionPayload({ productId: "com.example.game.gems500" });
-    const res = await page.request.post("/api/v1/economy/receipts", {
-      headers: { "X-API-Key": clientKey, Authorization: `Bearer ${player.accessToken}` },
-      data: { store: "apple", signedTransaction: pki().signTransaction(payload) },
-    });
-    expect(res.status(), await res.text()).toBe(200);
-    bought.push(String(payload.transactionId));
-  }
+  const bought = [await buyGems(page, clientKey, player), await buyGems(page, clientKey, player)];
   const [refunded = ""] = bought;
 
   await page.goto(`/projects/${projectId}`);
@@ -90,4 +102,42 @@ test("an admin enters the Steam publisher key on the Store page and sees only it
   expect(await page.content()).not.toContain(key);
   expect(await seriousAxeFindings(page)).toEqual([]);
   await shoot(page, "store-settings");
+});
+
+test("the overview counts today's production sale of gems-500 and leaves the sandbox one out", async ({ page }) => {
+  const { projectId, clientKey } = await sellingGems(page, "Store revenue");
+  const player = await anonymousPlayer(page.request, clientKey);
+  await buyGems(page, clientKey, player);
+  await buyGems(page, clientKey, player, { sandbox: true });
+  await page.goto(`/projects/${projectId}`);
+  const row = page.getByTestId("store-revenue-product");
+  await expect(row).toHaveCount(1);
+  await expect(row).toContainText("gems-500");
+  await expect(row.locator("td").nth(1)).toHaveText("1");
+  await expect(row).toContainText("USD 1.99");
+  await expect(page.getByText("sandbox purchases (testers, App Review) are not counted")).toBeVisible();
+  expect(await seriousAxeFindings(page)).toEqual([]);
+  await shoot(page, "overview-store-revenue");
+});
+
+test("an admin creates a store product with its App Store id, rewards and price, and it is listed", async ({ page }) => {
+  const { projectId } = await projectWithKeys(page, "Store products");
+  await trpcMutation(page, "economy.createCurrency", { projectId, currency: { id: "gems", name: "Gems" } });
+  await page.goto(`/projects/${projectId}/store`);
+  await page.getByRole("button", { name: "New store product" }).click();
+  await page.getByLabel("Store product id", { exact: true }).fill("gems-500");
+  await page.getByLabel("Store product name").fill("500 gems");
+  await page.getByLabel("App Store product id").fill("com.example.game.gems500");
+  await page.getByLabel("Rewards line 1", { exact: true }).click();
+  await page.getByRole("option", { name: "Currency: Gems (gems)" }).click();
+  await page.getByLabel("Rewards amount 1").fill("500");
+  await page.getByLabel("Price", { exact: true }).fill("4.99");
+  await page.getByLabel("Price currency").fill("USD");
+  await page.getByRole("button", { name: "Create store product" }).click();
+  const row = page.getByTestId("store-product-row");
+  await expect(row).toHaveCount(1);
+  await expect(row).toContainText("500 gems");
+  await expect(row).toContainText("com.example.game.gems500");
+  await expect(row).toContainText("USD 4.99");
+  expect(await seriousAxeFindings(page)).toEqual([]);
 });
