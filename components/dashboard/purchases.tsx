@@ -149,7 +149,20 @@ export function Purchases({ projectId }: { projectId: string }) {
           <State kind="empty">No purchases match.</State>
         ) : (
           <>
-            <Table head={["When", "Store", "Transaction", "Product", "Player", "Price", "Status", ""]}>
+            <Table
+              head={[
+                "When",
+                "Store",
+                "Transaction",
+                "Product",
+                "Player",
+                "Price",
+                "Status",
+                <span key="actions" className="sr-only">
+                  Actions
+                </span>,
+              ]}
+            >
               {rows.map((p) => (
                 <tr key={p.receiptId} data-testid="store-purchase-row">
                   <td className="px-2 py-2">{when(p.createdAt)}</td>

@@ -117,7 +117,24 @@ export function StoreProducts({ projectId }: { projectId: string }) {
       ) : products.data.length === 0 ? (
         <State kind="empty">No store products yet.{canEdit ? " Add one for each product you sell in the stores." : ""}</State>
       ) : (
-        <Table head={["Product", "Grants", "App Store", "Google Play", "Steam", "Kind", "Price", ...(canEdit ? [""] : [])]}>
+        <Table
+          head={[
+            "Product",
+            "Grants",
+            "App Store",
+            "Google Play",
+            "Steam",
+            "Kind",
+            "Price",
+            ...(canEdit
+              ? [
+                  <span key="actions" className="sr-only">
+                    Actions
+                  </span>,
+                ]
+              : []),
+          ]}
+        >
           {products.data.map((p) => (
             <tr key={p.id} data-testid="store-product-row">
               <td className="px-2 py-2">

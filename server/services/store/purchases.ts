@@ -277,8 +277,8 @@ export async function revenue(o: { projectId: string; days: number }): Promise<R
   };
 }
 
-export const listPurchasesAs = viewerRead(listPurchases);
-export const purchaseAs = viewerRead(purchase);
-export const revenueAs = viewerRead(revenue);
+export const listStorePurchasesAs = viewerRead(listPurchases);
+export const storePurchaseAs = viewerRead(purchase);
+export const storeRevenueAs = viewerRead(revenue);
 /** Belongs beside listStoreProducts (products.ts); here until it moves there. */
 export const listStoreProductsAs = viewerRead(listStoreProducts);

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { ZEconomyId } from "../../services/economy/schemas";
 import { createStoreProductAs, deleteStoreProductAs, updateStoreProductAs } from "../../services/store/products";
-import { listPurchasesAs, listStoreProductsAs, purchaseAs, revenueAs } from "../../services/store/purchases";
+import { listStoreProductsAs, listStorePurchasesAs, storePurchaseAs, storeRevenueAs } from "../../services/store/purchases";
 import { refundByHandAs } from "../../services/store/refunds";
 import {
   STORE_NAMES,
@@ -81,10 +81,12 @@ export const storeRouter = router({
   /** Newest first, keyset-paged; `q` is an exact receipt id, store transaction id or order id. */
   purchases: projectProcedure("VIEWER")
     .input(input(ZPurchaseList))
-    .query(({ ctx, input: { cursor, direction: _direction, ...rest } }) => listPurchasesAs(ctx, { ...rest, cursor: cursor ?? undefined })),
+    .query(({ ctx, input: { cursor, direction: _direction, ...rest } }) =>
+      listStorePurchasesAs(ctx, { ...rest, cursor: cursor ?? undefined }),
+    ),
   purchase: projectProcedure("VIEWER")
     .input(input(ZReceiptRef))
-    .query(({ ctx, input }) => purchaseAs(ctx, input)),
+    .query(({ ctx, input }) => storePurchaseAs(ctx, input)),
   /** Takes back what the purchase granted (not the money: that is the store's console), audited with the reason. */
   refund: projectProcedure("ADMIN")
     .input(input(ZReceiptRef.extend({ reason: z.string().trim().min(3).max(500) })))
@@ -92,5 +94,5 @@ export const storeRouter = router({
   /** Production sales still granted, per day and per product, per currency (sandbox and refunded left out). */
   revenue: projectProcedure("VIEWER")
     .input(input(z.strictObject({ projectId: ZProjectId, days: z.number().int().min(1).max(366).default(30) })))
-    .query(({ ctx, input }) => revenueAs(ctx, input)),
+    .query(({ ctx, input }) => storeRevenueAs(ctx, input)),
 });
