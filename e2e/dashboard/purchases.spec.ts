@@ -4,7 +4,7 @@ import type { JWSTransactionDecodedPayload } from "@apple/app-store-server-libra
 import { expect, type Page, test } from "@playwright/test";
 import { E2E_APPLE_DIR } from "../../playwright.config";
 import { type ApplePkiMaterial, applePkiFrom, TEST_APPLE_APP, transactionPayload } from "../support/apple-test-pki";
-import { seriousAxeFindings, shoot } from "./support";
+import { acceptInvite, INVITED_PASSWORD, invite, seriousAxeFindings, shoot, signIn } from "./support";
 import { anonymousPlayer, type MadePlayer, projectWithKeys, trpcMutation } from "./support-players";
 
 /**
@@ -140,4 +140,31 @@ test("an admin creates a store product with its App Store id, rewards and price,
   await expect(row).toContainText("com.example.game.gems500");
   await expect(row).toContainText("USD 4.99");
   expect(await seriousAxeFindings(page)).toEqual([]);
+});
+
+test("a viewer opens a purchase and the Store page read-only: no refund by hand, no settings form, no product editing", async ({
+  page,
+  browser,
+}) => {
+  const { projectId, clientKey } = await sellingGems(page, "Store viewer");
+  const player = await anonymousPlayer(page.request, clientKey);
+  const bought = await buyGems(page, clientKey, player);
+  const email = `viewer-${Date.now()}@studio.test`;
+  await acceptInvite(browser, await invite(page, projectId, email), "Vera Viewer");
+  const context = await browser.newContext();
+  const viewer = await context.newPage();
+  await signIn(viewer, email, INVITED_PASSWORD);
+  await viewer.goto(`/projects/${projectId}/purchases?q=${bought}`);
+  await viewer.getByRole("button", { name: `Open purchase ${bought}` }).click();
+  const detail = viewer.getByTestId("store-purchase-detail");
+  await expect(detail.getByTestId("store-purchase-status")).toHaveText("granted");
+  await expect(detail.getByRole("button", { name: "Refund by hand" })).toHaveCount(0);
+  await viewer.goto(`/projects/${projectId}/store`);
+  await expect(viewer.getByTestId("store-card-apple")).toContainText(TEST_APPLE_APP.bundleId);
+  await expect(viewer.getByRole("button", { name: /^Save / })).toHaveCount(0);
+  await expect(viewer.getByRole("button", { name: "New store product" })).toHaveCount(0);
+  await expect(viewer.getByRole("radio", { name: /Take back what is left\./ })).toBeDisabled();
+  await expect(viewer.getByTestId("store-product-row")).toHaveCount(1);
+  expect(await seriousAxeFindings(viewer)).toEqual([]);
+  await context.close();
 });
