@@ -1,6 +1,8 @@
+import { mkdirSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { defineConfig } from "@playwright/test";
+import { makeApplePki } from "./e2e/support/apple-test-pki";
 
 /**
  * The dashboard's end-to-end suite (Playwright's own runner): `npm run e2e`, and part of
@@ -10,6 +12,21 @@ import { defineConfig } from "@playwright/test";
  */
 const port = Number(process.env.E2E_PORT ?? 3100);
 export const E2E_DATA_DIR = path.join(tmpdir(), `gb-dashboard-e2e-${port}`);
+
+/**
+ * The app trusts a test Apple root instead of Apple's, so specs can make real App Store purchases
+ * (signed transactions, e2e/support/apple-test-pki.ts). Beside the data directory, which the web
+ * server empties when it starts; made once by the runner (the workers load this file too, with
+ * TEST_WORKER_INDEX set, and read what the runner wrote: e2e/dashboard/purchases.spec.ts).
+ */
+export const E2E_APPLE_DIR = `${E2E_DATA_DIR}-apple`;
+const appleRoot = path.join(E2E_APPLE_DIR, "apple-test-root.der");
+if (process.env.TEST_WORKER_INDEX === undefined) {
+  const pki = makeApplePki();
+  mkdirSync(E2E_APPLE_DIR, { recursive: true });
+  writeFileSync(appleRoot, pki.rootDer);
+  writeFileSync(path.join(E2E_APPLE_DIR, "apple-test-pki.json"), JSON.stringify(pki.material));
+}
 
 export default defineConfig({
   // The dashboard's specs, and the SDK's in-browser specs beside its other tests.
@@ -36,6 +53,6 @@ export default defineConfig({
     reuseExistingServer: false,
     stdout: "pipe",
     stderr: "pipe",
-    env: { E2E_PORT: String(port), E2E_DATA_DIR },
+    env: { E2E_PORT: String(port), E2E_DATA_DIR, STORE_APPLE_ROOT_CERTIFICATES: appleRoot },
   },
 });

@@ -5,6 +5,7 @@ import Link from "next/link";
 import { useTRPC } from "@/components/providers/trpc";
 import { Card, State } from "@/components/ui/primitives";
 import { messageOf } from "./errors";
+import { StoreRevenue } from "./store-revenue";
 
 /**
  * The game at a glance: the boards with the most entries in their current period (a counter per
@@ -75,6 +76,9 @@ export function GameOverview({ projectId }: { projectId: string }) {
         )}
         <p className="mt-2 text-xs text-zinc-500">Sums of wallets players have used; unused wallets would hold the initial balance.</p>
       </Card>
+      <div className="md:col-span-2">
+        <StoreRevenue projectId={projectId} />
+      </div>
     </div>
   );
 }

@@ -14,6 +14,7 @@ import { DataEditor } from "./data-editor";
 import { messageOf } from "./errors";
 import { PlayerEconomy } from "./player-economy";
 import { DisplayNameEditor, SaveViewer } from "./player-profile-edit";
+import { PlayerStore } from "./player-store";
 import { useProject } from "./project-context";
 
 type Player = RouterOutputs["players"]["get"];
@@ -218,6 +219,7 @@ export function PlayerDetail({ projectId, playerId }: { projectId: string; playe
         )}
       </Card>
       <PlayerEconomy projectId={projectId} playerId={playerId} canEdit={Boolean(canEdit)} />
+      <PlayerStore projectId={projectId} playerId={playerId} />
       <Card title="Cloud saves">
         {p.saves.length === 0 ? (
           <State kind="empty">No saves.</State>

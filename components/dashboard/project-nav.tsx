@@ -3,6 +3,7 @@
 import {
   ArrowLeft,
   Coins,
+  CreditCard,
   FileCog,
   Fingerprint,
   KeyRound,
@@ -24,6 +25,7 @@ const TABS = [
   ["players", "Players", "/players", UsersRound],
   ["leaderboards", "Leaderboards", "/leaderboards", Trophy],
   ["economy", "Economy", "/economy", Coins],
+  ["purchases", "Purchases", "/purchases", CreditCard],
   ["members", "Members", "/members", Users],
   ["providers", "Identity", "/providers", Fingerprint],
   ["config", "Configuration", "/config", FileCog],
@@ -32,10 +34,14 @@ const TABS = [
   ["audit", "Audit log", "/audit", ScrollText],
 ] as const;
 
+/** Pages under another tab: the store's settings and products are reached from Purchases (one tab keeps the row on one line). */
+const UNDER: Record<string, string> = { store: "purchases" };
+
 /** The project's name and its tabs; the current tab follows the URL (a player's page is under Players). */
 export function ProjectNav() {
   const { projectId, name, role } = useProject();
-  const segment = useSelectedLayoutSegment();
+  const selected = useSelectedLayoutSegment();
+  const segment = selected ? (UNDER[selected] ?? selected) : selected;
   return (
     <div className="mb-6">
       <div className="mb-2 flex flex-wrap items-center gap-x-3 gap-y-1">

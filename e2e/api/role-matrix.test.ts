@@ -177,6 +177,7 @@ type Resolver = (opts: { ctx: unknown; input: unknown; type: string; path: strin
 const SERVICE_INPUTS: Record<string, Record<string, unknown>> = {
   "members.add": { email: "agreement@studio.test", role: "VIEWER" },
   "leaderboards.create": { board: { id: "agreement" } },
+  "store.setSettings": { input: { store: "apple", settings: { bundleId: "com.example.agreement", environments: "production" } } },
 };
 
 /** A refusal for the caller's role (the messages `authorize` and the account rule give), not a business rule's FORBIDDEN. */

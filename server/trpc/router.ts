@@ -9,6 +9,7 @@ import { membersRouter } from "./routers/members";
 import { auditRouter, playersRouter } from "./routers/players";
 import { projectsRouter } from "./routers/projects";
 import { providersRouter } from "./routers/providers";
+import { storeRouter } from "./routers/store";
 import { tokensRouter } from "./routers/tokens";
 import { webhooksRouter } from "./routers/webhooks";
 
@@ -25,6 +26,7 @@ export const appRouter = router({
   config: configRouter,
   tokens: tokensRouter,
   webhooks: webhooksRouter,
+  store: storeRouter,
   account: accountRouter,
   operators: operatorsRouter,
 });

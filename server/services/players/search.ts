@@ -9,7 +9,8 @@ import type { PlayerFilters } from "./filter-schemas";
  * Operators' search over a project's players, shared by the players page and the players
  * export: one WHERE clause built from the filters. Indexes: a player-id prefix is a range of the
  * primary key; an e-mail prefix the (project, email text_pattern_ops) index; a part of a display
- * name the pg_trgm GIN index; a linked identity's subject the (project, subject) index; created
+ * name the pg_trgm GIN index; a linked identity's subject the (project, subject) index; a store
+ * transaction or order id the store_transactions lookup and original indexes; created
  * dates the (project, created_at) index. The OR of the query's arms is a BitmapOr of those.
  */
 export type PlayerRow = {
@@ -73,13 +74,20 @@ export function playerWhere(f: PlayerFilters, params: unknown[], o: { emailPrefi
   const where = ["p.project_id = $1"];
   const q = f.query.trim();
   if (UUID.test(q)) {
-    // A whole player id: the primary key, nothing else.
-    where.push(`p.id = ${bind(q)}::uuid`);
+    // A whole id: the player's (the primary key) or one of their store receipts' (ours).
+    const id = bind(q);
+    where.push(
+      `(p.id = ${id}::uuid OR p.id = (SELECT st.player_id FROM store_transactions st WHERE st.id = ${id}::uuid AND st.project_id = $1))`,
+    );
   } else if (q !== "") {
     const arms = [
       o.emailPrefix ? `p.email LIKE ${bind(`${likeEscaped(q.toLowerCase())}%`)}` : `p.email = ${bind(q.toLowerCase())}`,
       `p.display_name ILIKE ${bind(`%${likeEscaped(q)}%`)}`,
       `p.id = ANY(ARRAY(SELECT i.player_id FROM identities i WHERE i.project_id = $1 AND i.subject = ${bind(q)}))`,
+      // A store's transaction or order id (Apple's transactionId or originalTransactionId, Google's
+      // orderId, Steam's orderid) finds the player who redeemed it: support's first question.
+      `p.id = ANY(ARRAY(SELECT st.player_id FROM store_transactions st WHERE st.project_id = $1
+                    AND (st.store_transaction_id = ${bind(q)} OR st.original_transaction_id = ${bind(q)})))`,
     ];
     const range = idPrefixRange(q);
     if (range) arms.push(`p.id BETWEEN ${bind(range[0])}::uuid AND ${bind(range[1])}::uuid`);
