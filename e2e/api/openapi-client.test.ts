@@ -9,6 +9,8 @@ import { createCurrency, createItem, createPurchase } from "@/server/services/ec
 import { createLeaderboard } from "@/server/services/leaderboards/definitions";
 import { baseUrl } from "../support/api";
 import { makeProject, type TestProject } from "../support/fixtures";
+import { newOperator } from "../support/operators";
+import { appleReceipt, sellOnAppleAs } from "../support/stores";
 
 /**
  * Game developers generate clients from the document. This generates one the way they would
@@ -36,9 +38,10 @@ export const covered = [
   "get /leaderboards/{id}", "post /leaderboards/{id}/scores", "get /leaderboards/{id}/player",
   "get /economy/currencies", "post /economy/currencies/{id}/add", "post /economy/currencies/{id}/subtract",
   "get /economy/inventory", "post /economy/purchase", "get /economy/transactions",
+  "post /economy/receipts", "post /economy/receipts/steam",
 ];
 
-export async function run(baseUrl: string, apiKey: string): Promise<Record<string, number>> {
+export async function run(baseUrl: string, apiKey: string, signedTransaction: string): Promise<Record<string, number>> {
   const client = createClient<paths>({ baseUrl: baseUrl + "/api/v1", headers: { "X-API-Key": apiKey } });
   const statuses: Record<string, number> = {};
   const anon = await client.POST("/auth/anonymous", {});
@@ -132,6 +135,13 @@ export async function run(baseUrl: string, apiKey: string): Promise<Record<strin
   if (single.response.status !== 200) throw new Error("a purchase without quantity answered " + single.response.status);
   const bought = await client.POST("/economy/purchase", { headers: auth, body: { purchaseId: "potion", quantity: 2 } });
   statuses["post /economy/purchase"] = bought.response.status;
+  const receipt = await client.POST("/economy/receipts", { headers: auth, body: { store: "apple", signedTransaction } });
+  statuses["post /economy/receipts"] = receipt.response.status;
+  const granted: boolean | undefined = receipt.data && !receipt.data.replayed && receipt.data.status === "granted";
+  if (!granted) throw new Error("the App Store receipt was not granted");
+  // The project sells on the App Store only: Steam is not configured (422 STORE_NOT_CONFIGURED).
+  const order = await client.POST("/economy/receipts/steam", { headers: auth, body: { productId: "gems-500", steamId: "76561197960287930" } });
+  statuses["post /economy/receipts/steam"] = order.response.status;
   const items = await client.GET("/economy/inventory", { headers: auth });
   statuses["get /economy/inventory"] = items.response.status;
   const ledger = await client.GET("/economy/transactions", { params: { query: { limit: 10 } }, headers: auth });
@@ -167,6 +177,9 @@ beforeAll(async () => {
     projectId: project.projectId,
     input: { id: "potion", name: "Potion", costs: [{ currencyId: "coins", amount: 10 }], rewards: [{ itemId: "potion", quantity: 1 }] },
   });
+  await createCurrency({ projectId: project.projectId, input: { id: "gems", name: "Gems" } });
+  await createItem({ projectId: project.projectId, input: { id: "vip-pass", name: "VIP pass" } });
+  await sellOnAppleAs(project.projectId, await newOperator("OWNER", project.projectId));
   doc = await (await fetch(`${baseUrl()}/api/v1/openapi.json`)).json();
   mkdirSync(dir, { recursive: true });
   writeFileSync(path.join(dir, "openapi.json"), JSON.stringify(doc, null, 2));
@@ -205,11 +218,15 @@ describe("a client generated from the document", () => {
     writeFileSync(path.join(dir, "program.mjs"), js);
     const mod = (await import(/* @vite-ignore */ pathToFileURL(path.join(dir, "program.mjs")).href)) as {
       covered: string[];
-      run: (baseUrl: string, key: string) => Promise<Record<string, number>>;
+      run: (baseUrl: string, key: string, signedTransaction: string) => Promise<Record<string, number>>;
     };
     const operations = Object.entries(doc.paths).flatMap(([p, item]) => Object.keys(item).map((m) => `${m} ${p}`));
     expect([...mod.covered].sort()).toEqual([...operations].sort());
-    const statuses = await mod.run(baseUrl(), project.clientKey);
+    const statuses = await mod.run(
+      baseUrl(),
+      project.clientKey,
+      appleReceipt({ productId: "com.example.game.gems500" }).body.signedTransaction,
+    );
     expect(statuses).toEqual({
       "post /auth/anonymous": 200,
       "post /auth/email/register": 200,
@@ -241,6 +258,8 @@ describe("a client generated from the document", () => {
       "post /economy/purchase": 200,
       "get /economy/inventory": 200,
       "get /economy/transactions": 200,
+      "post /economy/receipts": 200,
+      "post /economy/receipts/steam": 422,
       "get /players/{id}/export": 200,
       "delete /players/{id}": 204,
     });

@@ -94,6 +94,15 @@ import {
   setDataSettingsAs,
   setPlanAs,
 } from "@/server/services/projects/commands";
+import { createStoreProductAs, deleteStoreProductAs, updateStoreProductAs } from "@/server/services/store/products";
+import { refundByHandAs } from "@/server/services/store/refunds";
+import {
+  listStoreSettingsAs,
+  removeStoreSettingsAs,
+  rotateNotificationTokenAs,
+  setRefundPolicyAs,
+  setStoreSettingsAs,
+} from "@/server/services/store/settings";
 import {
   createWebhookEndpointAs,
   deleteWebhookEndpointAs,
@@ -200,6 +209,19 @@ function projectCommands({ projectId, viewerId }: Fixture): Record<string, (c: C
     resendWebhookDeliveryAs: (c) => resendWebhookDeliveryAs(c, { projectId, deliveryId: missingId }),
     replayWebhookEventsAs: (c) => replayWebhookEventsAs(c, { ...endpoint, from: "2025-01-01T00:00:00Z", to: "2025-01-02T00:00:00Z" }),
     sendWebhookTestAs: (c) => sendWebhookTestAs(c, endpoint),
+    createStoreProductAs: (c) =>
+      createStoreProductAs(c, {
+        projectId,
+        product: { id: "gems-500", name: "Gems", rewards: [{ currencyId: id, amount: 1 }], appleProductId: "a.b" },
+      }),
+    updateStoreProductAs: (c) => updateStoreProductAs(c, { projectId, id: "gems-500", patch: { name: "G" } }),
+    deleteStoreProductAs: (c) => deleteStoreProductAs(c, { projectId, id: "gems-500" }),
+    refundByHandAs: (c) => refundByHandAs(c, { projectId, receiptId: missingId, reason: "chargeback" }),
+    setStoreSettingsAs: (c) =>
+      setStoreSettingsAs(c, { projectId, input: { store: "apple", settings: { bundleId: "com.example.game", environments: "sandbox" } } }),
+    removeStoreSettingsAs: (c) => removeStoreSettingsAs(c, { projectId, store: "steam" }),
+    rotateNotificationTokenAs: (c) => rotateNotificationTokenAs(c, { projectId, store: "google" }),
+    setRefundPolicyAs: (c) => setRefundPolicyAs(c, { projectId, policy: "ban" }),
   };
 }
 
@@ -240,6 +262,7 @@ function projectReads({ projectId }: Fixture): Record<string, (c: Ctx) => Promis
     listApiKeysAs: (c) => listApiKeysAs(c, { projectId }),
     playerDataAs: (c) => playerDataAs(c, { projectId, playerId: missingId, key: "k" }),
     exportConfigAs: (c) => exportConfigAs(c, { projectId }),
+    listStoreSettingsAs: (c) => listStoreSettingsAs(c, { projectId }),
   };
 }
 

@@ -29,6 +29,8 @@ const BODIES: Record<string, unknown> = {
   deletePlayerAccount: {},
   verifyEmail: { code: "000000" },
   putSave: { data: 1 },
+  validateReceipt: { store: "google", productId: "gems_500", purchaseToken: "token" },
+  startSteamOrder: { productId: "gems-500", steamId: "76561197960287930" },
 };
 
 describe("the generated list of player endpoints", () => {
