@@ -33,5 +33,5 @@ export function money(micros: number | null, currency: string | null): string {
 }
 
 /** What a refund could not take back: "300 gems". */
-export const shortfallInWords = (shortfall: Array<{ id: string; amount: number }> | null) =>
+export const shortfallInWords = (shortfall: Array<{ id: string; kind?: "currency" | "item"; amount: number }> | null) =>
   shortfall && shortfall.length > 0 ? shortfall.map((s) => `${s.amount.toLocaleString("en-US")} ${s.id}`).join(", ") : "";

@@ -95,6 +95,7 @@ import {
   setPlanAs,
 } from "@/server/services/projects/commands";
 import { createStoreProductAs, deleteStoreProductAs, updateStoreProductAs } from "@/server/services/store/products";
+import { listStoreProductsAs, listStorePurchasesAs, storePurchaseAs, storeRevenueAs } from "@/server/services/store/purchases";
 import { refundByHandAs } from "@/server/services/store/refunds";
 import {
   listStoreSettingsAs,
@@ -263,6 +264,10 @@ function projectReads({ projectId }: Fixture): Record<string, (c: Ctx) => Promis
     playerDataAs: (c) => playerDataAs(c, { projectId, playerId: missingId, key: "k" }),
     exportConfigAs: (c) => exportConfigAs(c, { projectId }),
     listStoreSettingsAs: (c) => listStoreSettingsAs(c, { projectId }),
+    listStoreProductsAs: (c) => listStoreProductsAs(c, { projectId }),
+    listStorePurchasesAs: (c) => listStorePurchasesAs(c, { projectId, limit: 10 }),
+    storePurchaseAs: (c) => storePurchaseAs(c, { projectId, receiptId: missingId }),
+    storeRevenueAs: (c) => storeRevenueAs(c, { projectId, days: 30 }),
   };
 }
 

@@ -89,7 +89,7 @@ describe("an App Store REFUND notification", () => {
     await api("POST", "/api/v1/economy/currencies/gems/subtract", { ...as(player), body: { amount: 300 } });
     await notify(appleNotification(receipt.payload).body);
     expect(await gemsOf(player)).toBe(0);
-    expect((await storeRow(receipt.transactionId))?.shortfall).toEqual([{ id: "gems", amount: 300 }]);
+    expect((await storeRow(receipt.transactionId))?.shortfall).toEqual([{ id: "gems", kind: "currency", amount: 300 }]);
     await expectLedgerEqualsBalances(player);
   });
 

@@ -83,7 +83,7 @@ CREATE TABLE "store_transactions" (
     "refund_ledger_transaction_id" UUID,
     "refund_reason" TEXT,
     "refunded_at" TIMESTAMPTZ(3),
-    -- What a refund could not take back (already spent): [{id, delta}] / [{itemId, delta}].
+    -- What a refund could not take back (already spent): [{id, kind: currency | item, amount}].
     "shortfall" JSONB,
     "created_at" TIMESTAMPTZ(3) NOT NULL DEFAULT CURRENT_TIMESTAMP,
     "updated_at" TIMESTAMPTZ(3) NOT NULL DEFAULT CURRENT_TIMESTAMP,
@@ -120,6 +120,7 @@ CREATE TABLE "store_notifications" (
 );
 CREATE UNIQUE INDEX "store_notifications_once" ON "store_notifications"("project_id", "store", "notification_id");
 CREATE INDEX "store_notifications_project_received" ON "store_notifications"("project_id", "received_at" DESC);
+CREATE INDEX "store_notifications_transaction" ON "store_notifications"("project_id", "store", "store_transaction_id");
 
 -- What a refund does when the player already spent what it takes back (balances never go below
 -- zero: every purchase and subtraction relies on it): 'clamp' takes back what is left and records

@@ -149,13 +149,13 @@ export function financeLedgerExport(projectId: string, range: DayRange, cols: Le
 
 /**
  * Store transactions in the range: received in it, or refunded in it (a refund this month of last
- * month's sale is in this month's file, with its status). The shortfall's ids, as the refund
- * records them (currencies and items in one list), are columns `shortfall_<id>`.
+ * month's sale is in this month's file, with its status). What a refund could not take back is a
+ * column per currency `shortfall_<id>` and per item `shortfall_item_<id>` (as the ledger's deltas).
  */
 export async function shortfallColumns(projectId: string, range: DayRange): Promise<string[]> {
   const { start, end } = rangeBounds(range);
   const { rows } = await pool().query<{ id: string }>(
-    `SELECT DISTINCT s->>'id' AS id
+    `SELECT DISTINCT CASE WHEN s->>'kind' = 'item' THEN 'item_' || (s->>'id') ELSE s->>'id' END AS id
        FROM store_transactions t CROSS JOIN jsonb_array_elements(coalesce(t.shortfall, '[]'::jsonb)) s
       WHERE t.project_id = $1 AND t.created_at < $3 AND t.shortfall IS NOT NULL
         AND (t.created_at >= $2 OR (t.refunded_at >= $2 AND t.refunded_at < $3))
@@ -183,7 +183,7 @@ type StoreRow = {
   created_at: Date;
   refunded_at: Date | null;
   refund_reason: string | null;
-  shortfall: Array<{ id: string; amount: number }> | null;
+  shortfall: Array<{ id: string; kind?: "currency" | "item"; amount: number }> | null;
 };
 
 /** Millionths as a decimal number (exact for any price a store charges: under 2^53 micros). */
@@ -234,7 +234,10 @@ export function storeTransactionsExport(
     cursorOf: (r) => ({ createdAt: r.created_at, id: r.id }),
     cells: (r) => {
       const short = new Map<string, number>();
-      for (const s of r.shortfall ?? []) short.set(s.id, (short.get(s.id) ?? 0) + Number(s.amount));
+      for (const s of r.shortfall ?? []) {
+        const key = s.kind === "item" ? `item_${s.id}` : s.id;
+        short.set(key, (short.get(key) ?? 0) + Number(s.amount));
+      }
       return [
         r.id,
         r.store,

@@ -86,7 +86,7 @@ async function takeBack(
   const r = o.reversal;
   const granted = await grantedLines(o.projectId, row.ledger_transaction_id);
   const take: Line[] = [];
-  const shortfall: Array<{ id: string; amount: number }> = [];
+  const shortfall: Array<{ id: string; kind: "currency" | "item"; amount: number }> = [];
   let refundLedgerId: string | null = null;
   if (row.player_id) {
     // Locked in the ledger's own order (wallets, then inventory, each by id): no deadlock with a purchase.
@@ -106,12 +106,12 @@ async function takeBack(
       const balance = Number(wallets.rows.find((w) => w.currency_id === c.id)?.balance ?? 0);
       const amount = Math.min(balance, c.delta);
       if (amount > 0) take.push({ currencyId: c.id, amount });
-      if (amount < c.delta) shortfall.push({ id: c.id, amount: c.delta - amount });
+      if (amount < c.delta) shortfall.push({ id: c.id, kind: "currency", amount: c.delta - amount });
     }
     for (const i of granted.items.filter((i) => i.delta > 0)) {
       const quantity = Math.min(Number(held.rows.find((h) => h.item_id === i.itemId)?.quantity ?? 0), i.delta);
       if (quantity > 0) take.push({ itemId: i.itemId, quantity });
-      if (quantity < i.delta) shortfall.push({ id: i.itemId, amount: i.delta - quantity });
+      if (quantity < i.delta) shortfall.push({ id: i.itemId, kind: "item", amount: i.delta - quantity });
     }
   }
   await withEvents(o.projectId, async (emitting) => {

@@ -116,7 +116,7 @@ export const EVENT_PAYLOADS = {
         .nullable()
         .meta({ description: "The ledger row that took back what was left; null if nothing was." }),
       shortfall: z
-        .array(z.object({ id: z.string(), amount: z.number().int() }))
+        .array(z.object({ id: z.string(), kind: z.enum(["currency", "item"]), amount: z.number().int() }))
         .meta({ description: "Currencies and items (by id) the player had already spent: not taken back." }),
     })
     .meta({
