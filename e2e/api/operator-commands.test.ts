@@ -10,6 +10,7 @@ import { createOperatorToken } from "@/server/identity/operator-tokens";
 import { auditOperatorsAs, listAuditAs } from "@/server/services/audit-reads";
 import { runCommand, system } from "@/server/services/command";
 import { applyImportAs, dryRunImportAs, exportConfigAs } from "@/server/services/config";
+import { economyAnalyticsAs } from "@/server/services/economy/analytics";
 import {
   adjustPlayerAs,
   createCurrencyAs,
@@ -268,6 +269,7 @@ function projectReads({ projectId }: Fixture): Record<string, (c: Ctx) => Promis
     listStorePurchasesAs: (c) => listStorePurchasesAs(c, { projectId, limit: 10 }),
     storePurchaseAs: (c) => storePurchaseAs(c, { projectId, receiptId: missingId }),
     storeRevenueAs: (c) => storeRevenueAs(c, { projectId, days: 30 }),
+    economyAnalyticsAs: (c) => economyAnalyticsAs(c, { projectId, days: 30 }),
   };
 }
 

@@ -212,7 +212,7 @@ describe("a refund by hand", () => {
       reason: "refunded by support",
     });
     const detail = await caller(shop.viewer).store.purchase({ projectId: shop.project.projectId, receiptId: bought.receiptId });
-    expect(detail.shortfall).toEqual([{ id: "gems", amount: 300 }]);
+    expect(detail.shortfall).toEqual([{ id: "gems", kind: "currency", amount: 300 }]);
   });
 });
 
