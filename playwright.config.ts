@@ -53,6 +53,7 @@ export default defineConfig({
     reuseExistingServer: false,
     stdout: "pipe",
     stderr: "pipe",
-    env: { E2E_PORT: String(port), E2E_DATA_DIR, STORE_APPLE_ROOT_CERTIFICATES: appleRoot },
+    // No refund polls: a test project with Steam or Google credentials would send them to the real stores.
+    env: { E2E_PORT: String(port), E2E_DATA_DIR, STORE_APPLE_ROOT_CERTIFICATES: appleRoot, STORE_REFUND_POLL_MINUTES: "0" },
   },
 });

@@ -5,11 +5,21 @@ import { createProject, INVITED_PASSWORD, invite, seriousAxeFindings, shoot, sig
 // Tall: the plan's menu opens below the overview's health charts and must fit under them.
 test.use({ viewport: { width: 1280, height: 1400 } });
 
+/**
+ * Opens the Plan menu with the Plan card at the top of the window, as an operator scrolls to it:
+ * the overview's cards above it (health, revenue) leave it near the bottom of a fresh page, where
+ * the menu's options would open below the window's edge.
+ */
+async function openPlanMenu(page: import("@playwright/test").Page) {
+  await page.getByTestId("plan").evaluate((card) => card.scrollIntoView({ block: "start" }));
+  await page.getByLabel("Plan", { exact: true }).click();
+}
+
 test("a plan change asks first, naming the old and the new plan and limit; Cancel keeps the plan", async ({ page }) => {
   await signIn(page); // the seeded operator is an instance admin
   await createProject(page, `Plan ${Date.now()}`);
   await expect(page.getByTestId("plan")).toContainText("FREE");
-  await page.getByLabel("Plan", { exact: true }).click();
+  await openPlanMenu(page);
   await page.getByRole("option", { name: "Pro" }).click();
   await page.getByRole("button", { name: "Change plan" }).click();
   const dialog = page.getByRole("alertdialog");
@@ -29,7 +39,7 @@ test("a plan change asks first, naming the old and the new plan and limit; Cance
 test("an Enterprise limit out of range is refused in plain words before anything is asked", async ({ page }) => {
   await signIn(page);
   await createProject(page, `Plan limit ${Date.now()}`);
-  await page.getByLabel("Plan", { exact: true }).click();
+  await openPlanMenu(page);
   await page.getByRole("option", { name: "Enterprise" }).click();
   await page.getByLabel("Requests per minute").fill("0");
   await page.getByRole("button", { name: "Change plan" }).click();
