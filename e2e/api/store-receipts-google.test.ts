@@ -1,16 +1,14 @@
 import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { pool } from "@/server/db";
-import { createCurrency, createItem } from "@/server/services/economy/definitions";
 import { pollRefunds } from "@/server/services/store/notifications";
-import { createStoreProduct } from "@/server/services/store/products";
-import { rotateNotificationTokenAs, setStoreSettingsAs } from "@/server/services/store/settings";
+import { rotateNotificationTokenAs } from "@/server/services/store/settings";
 import { api, expectError } from "../support/api";
 import { dedicatedApp } from "../support/dedicated-app";
 import { type FakeGooglePlay, makeServiceAccount, pubsubPush, startFakeGooglePlay } from "../support/fake-google-play.mjs";
-import { anonymousPlayer, makeProject, type TestPlayer, type TestProject } from "../support/fixtures";
-import { ctx, newOperator } from "../support/operators";
-import { TEST_STORE_PRODUCTS } from "../support/stores";
+import { anonymousPlayer, type TestPlayer, type TestProject } from "../support/fixtures";
+import { ctx } from "../support/operators";
+import { addTestStoreProducts, sellOnGoogleAs, storeTestProject } from "../support/stores";
 
 /**
  * Google Play purchases against a fake Android Publisher API on loopback (e2e/support/fake-google-play.mjs
@@ -42,20 +40,11 @@ const app = dedicatedApp(() => ({
 let project: TestProject;
 let notificationUrl: string;
 beforeAll(async () => {
-  project = await makeProject();
-  await createCurrency({ projectId: project.projectId, input: { id: "gems", name: "Gems" } });
-  await createItem({ projectId: project.projectId, input: { id: "vip-pass", name: "VIP pass" } });
-  const owner = await newOperator("OWNER", project.projectId);
-  await setStoreSettingsAs(ctx(owner), {
-    projectId: project.projectId,
-    input: {
-      store: "google",
-      settings: { packageName: PACKAGE, environments: "both" },
-      secret: { client_email: account.client_email, private_key: account.private_key },
-    },
-  });
-  ({ notificationUrl } = await rotateNotificationTokenAs(ctx(owner), { projectId: project.projectId, store: "google" }));
-  for (const product of TEST_STORE_PRODUCTS) await createStoreProduct({ projectId: project.projectId, input: product });
+  const made = await storeTestProject();
+  project = made.project;
+  await sellOnGoogleAs(project.projectId, made.owner, account, PACKAGE);
+  ({ notificationUrl } = await rotateNotificationTokenAs(ctx(made.owner), { projectId: project.projectId, store: "google" }));
+  await addTestStoreProducts(project.projectId);
 });
 
 type Receipt = { receiptId: string; storeTransactionId: string; replayed: boolean; environment: string; status: string };
@@ -241,10 +230,8 @@ describe("a voided Google Play purchase", () => {
 
 describe("a project without Google Play credentials", () => {
   it("refuses Google receipts for a product it sells with 422 STORE_NOT_CONFIGURED", async () => {
-    const bare = await makeProject();
-    await createCurrency({ projectId: bare.projectId, input: { id: "gems", name: "Gems" } });
-    await createItem({ projectId: bare.projectId, input: { id: "vip-pass", name: "VIP pass" } });
-    for (const product of TEST_STORE_PRODUCTS) await createStoreProduct({ projectId: bare.projectId, input: product });
+    const { project: bare } = await storeTestProject();
+    await addTestStoreProducts(bare.projectId);
     const player = await anonymousPlayer(bare.clientKey);
     const res = await api("POST", "/api/v1/economy/receipts", {
       key: bare.clientKey,

@@ -1,14 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { pool } from "@/server/db";
-import { createCurrency, createItem } from "@/server/services/economy/definitions";
 import { pollRefunds } from "@/server/services/store/notifications";
-import { createStoreProduct } from "@/server/services/store/products";
-import { setStoreSettingsAs } from "@/server/services/store/settings";
 import { dedicatedApp } from "../support/dedicated-app";
 import { type FakeSteam, startFakeSteam } from "../support/fake-steam.mjs";
-import { makeProject, type TestPlayer, type TestProject } from "../support/fixtures";
-import { ctx, newOperator } from "../support/operators";
-import { TEST_STORE_PRODUCTS } from "../support/stores";
+import type { TestPlayer, TestProject } from "../support/fixtures";
+import { addTestStoreProducts, sellOnSteamAs, storeTestProject } from "../support/stores";
 
 /**
  * Steam microtransactions against a fake ISteamMicroTxn on loopback (e2e/support/fake-steam.mjs
@@ -36,15 +32,10 @@ const app = dedicatedApp(() => ({
 
 let project: TestProject;
 beforeAll(async () => {
-  project = await makeProject();
-  await createCurrency({ projectId: project.projectId, input: { id: "gems", name: "Gems" } });
-  await createItem({ projectId: project.projectId, input: { id: "vip-pass", name: "VIP pass" } });
-  const owner = await newOperator("OWNER", project.projectId);
-  await setStoreSettingsAs(ctx(owner), {
-    projectId: project.projectId,
-    input: { store: "steam", settings: { appId: APP_ID, sandbox: false }, secret: { publisherKey: KEY } },
-  });
-  for (const product of TEST_STORE_PRODUCTS) await createStoreProduct({ projectId: project.projectId, input: product });
+  const made = await storeTestProject();
+  project = made.project;
+  await sellOnSteamAs(project.projectId, made.owner, { appId: APP_ID, publisherKey: KEY });
+  await addTestStoreProducts(project.projectId);
 });
 
 type Answer = { status: number; body: Record<string, unknown> & { error?: { code: string } } };

@@ -1,5 +1,7 @@
 import { readFileSync } from "node:fs";
 import { inject } from "vitest";
+import type { SessionOperator } from "@/server/identity/operator";
+import { createCurrency, createItem } from "@/server/services/economy/definitions";
 import { createStoreProduct } from "@/server/services/store/products";
 import type { StoreProductInput } from "@/server/services/store/schemas";
 import { setStoreSettingsAs } from "@/server/services/store/settings";
@@ -11,7 +13,8 @@ import {
   TEST_APPLE_APP,
   transactionPayload,
 } from "./apple-test-pki";
-import { ctx } from "./operators";
+import { makeProject, type TestProject } from "./fixtures";
+import { ctx, newOperator } from "./operators";
 
 /**
  * Store receipts in the integration suite: the suite-wide Apple PKI the app trusts (made by the
@@ -76,14 +79,53 @@ export const TEST_STORE_PRODUCTS: StoreProductInput[] = [
   },
 ];
 
+type Owner = Parameters<typeof ctx>[0];
+
+/** A project with what the test products grant (a `gems` currency, a `vip-pass` item), and its owner. */
+export async function storeTestProject(): Promise<{ project: TestProject; owner: SessionOperator }> {
+  const project = await makeProject();
+  await createCurrency({ projectId: project.projectId, input: { id: "gems", name: "Gems" } });
+  await createItem({ projectId: project.projectId, input: { id: "vip-pass", name: "VIP pass" } });
+  return { project, owner: await newOperator("OWNER", project.projectId) };
+}
+
+export async function addTestStoreProducts(projectId: string): Promise<void> {
+  for (const product of TEST_STORE_PRODUCTS) await createStoreProduct({ projectId, input: product });
+}
+
 /**
  * Sets up a project to sell the test products on the App Store (the test app, production and
  * sandbox accepted) as its owner would; the project needs a `gems` currency and a `vip-pass` item.
  */
-export async function sellOnAppleAs(projectId: string, owner: Parameters<typeof ctx>[0]): Promise<void> {
+export async function sellOnAppleAs(projectId: string, owner: Owner): Promise<void> {
   await setStoreSettingsAs(ctx(owner), {
     projectId,
     input: { store: "apple", settings: { bundleId: TEST_APPLE_APP.bundleId, appAppleId: TEST_APPLE_APP.appAppleId, environments: "both" } },
   });
-  for (const product of TEST_STORE_PRODUCTS) await createStoreProduct({ projectId, input: product });
+  await addTestStoreProducts(projectId);
+}
+
+/** The project's Google Play account: the test package, both environments, a fake's service account. */
+export async function sellOnGoogleAs(
+  projectId: string,
+  owner: Owner,
+  account: { client_email: string; private_key: string },
+  packageName = "com.example.game",
+): Promise<void> {
+  await setStoreSettingsAs(ctx(owner), {
+    projectId,
+    input: {
+      store: "google",
+      settings: { packageName, environments: "both" },
+      secret: { client_email: account.client_email, private_key: account.private_key },
+    },
+  });
+}
+
+/** The project's Steam account (not the sandbox interface) with a fake's publisher key. */
+export async function sellOnSteamAs(projectId: string, owner: Owner, steam: { appId: string; publisherKey: string }): Promise<void> {
+  await setStoreSettingsAs(ctx(owner), {
+    projectId,
+    input: { store: "steam", settings: { appId: steam.appId, sandbox: false }, secret: { publisherKey: steam.publisherKey } },
+  });
 }

@@ -4,12 +4,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { dedicatedApp } from "@/e2e/support/dedicated-app";
 import { type FakeGooglePlay, makeServiceAccount, startFakeGooglePlay } from "@/e2e/support/fake-google-play.mjs";
 import { type FakeSteam, startFakeSteam } from "@/e2e/support/fake-steam.mjs";
-import { makeProject, type TestProject } from "@/e2e/support/fixtures";
-import { ctx, newOperator } from "@/e2e/support/operators";
-import { TEST_STORE_PRODUCTS } from "@/e2e/support/stores";
-import { createCurrency, createItem } from "@/server/services/economy/definitions";
-import { createStoreProduct } from "@/server/services/store/products";
-import { setStoreSettingsAs } from "@/server/services/store/settings";
+import type { TestProject } from "@/e2e/support/fixtures";
+import { addTestStoreProducts, sellOnGoogleAs, sellOnSteamAs, storeTestProject } from "@/e2e/support/stores";
 
 /**
  * The SDK's receipt calls where the store decides: Google Play and Steam, against the loopback
@@ -44,23 +40,11 @@ const app = dedicatedApp(() => ({
 
 let project: TestProject;
 beforeAll(async () => {
-  project = await makeProject();
-  await createCurrency({ projectId: project.projectId, input: { id: "gems", name: "Gems" } });
-  await createItem({ projectId: project.projectId, input: { id: "vip-pass", name: "VIP pass" } });
-  const owner = await newOperator("OWNER", project.projectId);
-  await setStoreSettingsAs(ctx(owner), {
-    projectId: project.projectId,
-    input: {
-      store: "google",
-      settings: { packageName: "com.example.game", environments: "both" },
-      secret: { client_email: account.client_email, private_key: account.private_key },
-    },
-  });
-  await setStoreSettingsAs(ctx(owner), {
-    projectId: project.projectId,
-    input: { store: "steam", settings: { appId: "480", sandbox: false }, secret: { publisherKey: STEAM_KEY } },
-  });
-  for (const product of TEST_STORE_PRODUCTS) await createStoreProduct({ projectId: project.projectId, input: product });
+  const made = await storeTestProject();
+  project = made.project;
+  await sellOnGoogleAs(project.projectId, made.owner, account);
+  await sellOnSteamAs(project.projectId, made.owner, { appId: "480", publisherKey: STEAM_KEY });
+  await addTestStoreProducts(project.projectId);
 });
 
 const signedIn = async () => {

@@ -212,35 +212,27 @@ async function grantOnce(o: {
         context: { requestId: o.requestId, reason: `${v.store} ${v.transactionId}` },
       });
       await client.query("UPDATE store_transactions SET ledger_transaction_id = $2 WHERE id = $1", [receiptId, applied.transactionId]);
+      const sale = {
+        receiptId,
+        store: v.store,
+        storeTransactionId: v.transactionId,
+        productId: o.product.id,
+        quantity: v.quantity,
+        environment: v.environment,
+      };
       if (emitting) {
         await emitEvent({
           projectId,
           type: "store.purchase_granted",
           playerId,
-          data: {
-            playerId,
-            receiptId,
-            store: v.store,
-            storeTransactionId: v.transactionId,
-            productId: o.product.id,
-            quantity: v.quantity,
-            environment: v.environment,
-            priceMicros: price,
-            currency,
-            transactionId: applied.transactionId,
-          },
+          data: { playerId, ...sale, priceMicros: price, currency, transactionId: applied.transactionId },
         });
       }
       return {
         receiptId,
         finished: false,
         answer: {
-          receiptId,
-          store: v.store,
-          storeTransactionId: v.transactionId,
-          productId: o.product.id,
-          quantity: v.quantity,
-          environment: v.environment,
+          ...sale,
           status: "granted" as const,
           replayed: false,
           grant: { transactionId: applied.transactionId, balances: applied.balances, inventory: applied.inventory },
