@@ -208,7 +208,7 @@ export function PlayerSearch({ projectId }: { projectId: string }) {
               aria-label="Search players"
               type="search"
               className="pl-9"
-              placeholder="Start of an e-mail or player id, part of a display name, or a linked identity"
+              placeholder="Start of an e-mail or player id, part of a display name, a linked identity, or a store order id"
               value={query}
               onChange={(e) => changed(setQuery)(e.target.value)}
             />

@@ -81,7 +81,7 @@ async function checkPageAndDialogs(page: Page, name: string, url: string): Promi
   }
 }
 
-test("the project pages (overview, keys, players, a player, the economy, members, providers, e-mail, audit) and their dialogs", async ({
+test("the project pages (overview, keys, players, a player, the economy, purchases, store, members, providers, e-mail, audit) and their dialogs", async ({
   page,
   request,
 }) => {
@@ -100,6 +100,8 @@ test("the project pages (overview, keys, players, a player, the economy, members
     ["players", `${project}/players`],
     ["player", `${project}/players/${playerId}`],
     ["economy", `${project}/economy`],
+    ["purchases", `${project}/purchases`],
+    ["store", `${project}/store`],
     ["members", `${project}/members`],
     ["providers", `${project}/providers`],
     ["e-mail", `${project}/email`],
