@@ -2,7 +2,7 @@ import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { pool } from "@/server/db";
 import { pollRefunds } from "@/server/services/store/notifications";
-import { rotateNotificationTokenAs } from "@/server/services/store/settings";
+import { rotateNotificationTokenAs, sealStoreSecret } from "@/server/services/store/settings";
 import { api, expectError } from "../support/api";
 import { dedicatedApp } from "../support/dedicated-app";
 import { type FakeGooglePlay, makeServiceAccount, pubsubPush, startFakeGooglePlay } from "../support/fake-google-play.mjs";
@@ -171,6 +171,29 @@ describe("a Google Play purchase", () => {
     expect(answers.filter((x) => x.status === 200 && !x.body.replayed)).toHaveLength(1);
     expect(answers.filter((x) => x.status !== 200).every((x) => x.body.error.code === "RECEIPT_ALREADY_USED")).toBe(true);
     expect(((await gemsOf(a)) ?? 0) + ((await gemsOf(b)) ?? 0)).toBe(500);
+  });
+});
+
+describe("a granted Google Play purchase whose consume failed", () => {
+  it("is consumed by the refund poll's sweep, and its sealed token is then forgotten", async () => {
+    const player = await signIn();
+    const token = newToken();
+    const orderId = newOrder();
+    google.setPurchase(token, { productId: "gems_500", orderId });
+    expect((await redeem(player, "gems_500", token)).status).toBe(200);
+    // The state a failed consume leaves (finishAtGoogle): not finished at Google, the token kept sealed.
+    google.setPurchase(token, { productId: "gems_500", orderId, consumptionState: 0 });
+    await pool().query(
+      "UPDATE store_transactions SET store_finished = false, purchase_token_sealed = $3 WHERE project_id = $1 AND store_transaction_id = $2",
+      [project.projectId, orderId, sealStoreSecret(token)],
+    );
+    await pollRefunds(project.projectId, "google");
+    expect(google.purchase(token)?.consumptionState).toBe(1);
+    const { rows } = await pool().query<{ store_finished: boolean; purchase_token_sealed: string | null }>(
+      "SELECT store_finished, purchase_token_sealed FROM store_transactions WHERE project_id = $1 AND store_transaction_id = $2",
+      [project.projectId, orderId],
+    );
+    expect(rows).toEqual([{ store_finished: true, purchase_token_sealed: null }]);
   });
 });
 

@@ -79,6 +79,9 @@ CREATE TABLE "store_transactions" (
     -- Google: acknowledged or consumed at the store after the grant (a grant whose acknowledgement
     -- failed is acknowledged on the receipt's retry or by the sweep).
     "store_finished" BOOLEAN NOT NULL DEFAULT false,
+    -- Google: the purchase token, sealed, kept only while the consume/acknowledge after a grant has
+    -- not succeeded (the refund poll's sweep retries it, then clears it).
+    "purchase_token_sealed" TEXT,
     "ledger_transaction_id" UUID,
     "refund_ledger_transaction_id" UUID,
     "refund_reason" TEXT,

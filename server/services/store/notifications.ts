@@ -8,6 +8,7 @@ import { countStoreReceipt } from "../../metrics";
 import { parseGooglePlayNotification } from "../../stores/google";
 import type { StoreName, StoreReversal } from "../../stores/types";
 import { appleGateway, googleGateway, steamGateway } from "./gateways";
+import { finishGooglePurchases } from "./receipts";
 import { applyReversal, type ReversalOutcome } from "./refunds";
 import { notificationTokenHash } from "./settings";
 
@@ -169,6 +170,7 @@ export async function pollRefunds(projectId: string, store: "google" | "steam", 
     if (reversal.at > until) until = reversal.at;
   };
   if (store === "google") {
+    await finishGooglePurchases(projectId);
     const { client } = await googleGateway(projectId);
     let pageToken: string | undefined;
     do {

@@ -13,6 +13,7 @@ import { withEvents } from "../webhooks/emit";
 import { emitEvent } from "../webhooks/events";
 import { appleGateway, googleGateway, steamGateway } from "./gateways";
 import type { ReceiptBody, ReceiptResult } from "./schemas";
+import { openStoreSecret, sealStoreSecret } from "./settings";
 
 /**
  * Real-money receipts, exactly once. The store is asked first (outside any transaction: a store's
@@ -287,25 +288,57 @@ async function answerExisting(
 /**
  * After the grant has committed: Google wants a consumable consumed (so it can be bought again)
  * and anything else acknowledged, within three days or it refunds the purchase. A failure here
- * does not undo the grant: the receipt's retry finishes it (answerExisting).
+ * does not undo the grant: the token is kept sealed, and the receipt's retry (answerExisting) or the
+ * refund poll's sweep (finishGooglePurchases) finishes it.
  */
 async function finishAtGoogle(
   projectId: string,
   receiptId: string,
-  product: StoreProductDef,
+  product: Pick<StoreProductDef, "kind">,
   body: { productId: string; purchaseToken: string },
-): Promise<void> {
+): Promise<boolean> {
   try {
     const { client } = await googleGateway(projectId);
     if (product.kind === "consumable") await client.consume(body.productId, body.purchaseToken);
     else await client.acknowledge(body.productId, body.purchaseToken);
-    await pool().query("UPDATE store_transactions SET store_finished = true, updated_at = now() WHERE id = $1", [receiptId]);
+    await pool().query(
+      "UPDATE store_transactions SET store_finished = true, purchase_token_sealed = NULL, updated_at = now() WHERE id = $1",
+      [receiptId],
+    );
+    return true;
   } catch (error) {
+    await pool().query("UPDATE store_transactions SET purchase_token_sealed = $2, updated_at = now() WHERE id = $1", [
+      receiptId,
+      sealStoreSecret(body.purchaseToken),
+    ]);
     logger("store").warn(
       { err: error, receiptId },
-      "a granted Google Play purchase could not be consumed/acknowledged yet; the receipt's retry will",
+      "a granted Google Play purchase could not be consumed/acknowledged yet; the receipt's retry or the refund poll will",
     );
+    return false;
   }
+}
+
+/**
+ * The sweep (run with each refund poll of the project): granted Google purchases whose
+ * consume/acknowledge failed are finished now, well within Google's three days.
+ */
+export async function finishGooglePurchases(projectId: string): Promise<{ finished: number }> {
+  const { rows } = await pool().query<{ id: string; product_id: string | null; store_product_id: string; purchase_token_sealed: string }>(
+    `SELECT id, product_id, store_product_id, purchase_token_sealed FROM store_transactions
+      WHERE project_id = $1 AND store = 'google' AND status = 'granted' AND NOT store_finished AND purchase_token_sealed IS NOT NULL
+      ORDER BY created_at LIMIT 500`,
+    [projectId],
+  );
+  const config = await economyConfig(projectId);
+  let finished = 0;
+  for (const row of rows) {
+    // A product deleted since: consumed if it was sold as consumable is unknowable, acknowledging is always allowed.
+    const product = config.storeProducts.get(row.product_id ?? "") ?? { kind: "non_consumable" as const };
+    const body = { productId: row.store_product_id, purchaseToken: openStoreSecret(row.purchase_token_sealed) };
+    if (await finishAtGoogle(projectId, row.id, product, body)) finished++;
+  }
+  return { finished };
 }
 
 async function recordRejection(o: {

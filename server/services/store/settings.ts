@@ -13,6 +13,9 @@ import type { RefundPolicy, Store, StoreSettingsInput } from "./schemas";
  * when it was set. Every change is audited without the secret.
  */
 const PURPOSE = "game-backend store credential v1";
+/** Store secrets kept for a while (a Google purchase token until its acknowledgement), sealed like credentials. */
+export const sealStoreSecret = (secret: string): string => sealSecret(PURPOSE, secret);
+export const openStoreSecret = (stored: string): string => openSecret(PURPOSE, stored);
 
 export type AppleAccount = {
   bundleId: string;
