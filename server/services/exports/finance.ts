@@ -1,6 +1,7 @@
 import { uuidv7Floor } from "../../crypto";
 import { pool, transaction } from "../../db";
 import type { Cell, ExportSource } from "../export-source";
+import type { StoreTransactionRow } from "../store/schemas";
 
 /**
  * Finance's two exports of a date range, across every player: the ledger and the store
@@ -165,26 +166,7 @@ export async function shortfallColumns(projectId: string, range: DayRange): Prom
   return rows.map((r) => r.id).filter((id) => typeof id === "string");
 }
 
-type StoreRow = {
-  id: string;
-  store: string;
-  store_transaction_id: string | null;
-  original_transaction_id: string | null;
-  product_id: string | null;
-  store_product_id: string | null;
-  player_id: string | null;
-  status: string;
-  refusal: string | null;
-  environment: string | null;
-  quantity: number;
-  price_micros: string | null;
-  currency: string | null;
-  purchased_at: Date | null;
-  created_at: Date;
-  refunded_at: Date | null;
-  refund_reason: string | null;
-  shortfall: Array<{ id: string; kind?: "currency" | "item"; amount: number }> | null;
-};
+type StoreRow = StoreTransactionRow;
 
 /** Millionths as a decimal number (exact for any price a store charges: under 2^53 micros). */
 export const priceOf = (micros: string | null): number | null => (micros === null ? null : Number(micros) / 1_000_000);

@@ -2,7 +2,7 @@ import { pool } from "../../db";
 import { AppError } from "../../errors";
 import { viewerRead } from "../command";
 import { listStoreProducts } from "./products";
-import type { Store } from "./schemas";
+import type { Store, StoreTransactionRow } from "./schemas";
 
 /**
  * Operators' reads over store purchases: the Purchases page, one purchase with what backs it,
@@ -44,30 +44,10 @@ export type PurchaseRow = {
   createdAt: string;
   refundedAt: string | null;
   refundReason: string | null;
-  shortfall: Array<{ id: string; amount: number }> | null;
+  shortfall: StoreTransactionRow["shortfall"];
 };
 
-type Raw = {
-  id: string;
-  store: Store;
-  store_transaction_id: string | null;
-  original_transaction_id: string | null;
-  store_product_id: string | null;
-  product_id: string | null;
-  player_id: string | null;
-  display_name: string | null;
-  status: PurchaseStatus;
-  refusal: string | null;
-  environment: string | null;
-  quantity: number;
-  price_micros: string | null;
-  currency: string | null;
-  purchased_at: Date | null;
-  created_at: Date;
-  refunded_at: Date | null;
-  refund_reason: string | null;
-  shortfall: Array<{ id: string; amount: number }> | null;
-};
+type Raw = StoreTransactionRow & { display_name: string | null };
 
 const COLUMNS = `t.id, t.store, t.store_transaction_id, t.original_transaction_id, t.store_product_id, t.product_id, t.player_id,
   p.display_name, t.status, t.refusal, t.environment, t.quantity, t.price_micros, t.currency, t.purchased_at, t.created_at,

@@ -204,3 +204,25 @@ export const ZSteamOrder = z
     steamUrl: z.string().nullable().meta({ description: "For web sessions: where the player approves; null in the overlay." }),
   })
   .meta({ id: "SteamOrder" });
+
+/** A store_transactions row as the operator reads and the finance export select it (snake_case, as pg returns it). */
+export type StoreTransactionRow = {
+  id: string;
+  store: Store;
+  store_transaction_id: string | null;
+  original_transaction_id: string | null;
+  store_product_id: string | null;
+  product_id: string | null;
+  player_id: string | null;
+  status: "pending" | "granted" | "refunded" | "rejected";
+  refusal: string | null;
+  environment: string | null;
+  quantity: number;
+  price_micros: string | null;
+  currency: string | null;
+  purchased_at: Date | null;
+  created_at: Date;
+  refunded_at: Date | null;
+  refund_reason: string | null;
+  shortfall: Array<{ id: string; kind?: "currency" | "item"; amount: number }> | null;
+};
