@@ -2,7 +2,7 @@
 
 import { zodResolver } from "@hookform/resolvers/zod";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { Plus } from "lucide-react";
+import { Plus, RotateCw } from "lucide-react";
 import { useMemo, useState } from "react";
 import { Controller, useForm } from "react-hook-form";
 import { toast } from "sonner";
@@ -31,6 +31,7 @@ export function ApiKeys({ projectId }: { projectId: string }) {
   const queryClient = useQueryClient();
   const keys = useQuery(trpc.projects.keys.queryOptions({ projectId }));
   const [secret, setSecret] = useState<string | null>(null);
+  const [rotatedSecret, setRotatedSecret] = useState<string | null>(null);
   const refresh = () => queryClient.invalidateQueries({ queryKey: trpc.projects.keys.queryKey({ projectId }) });
   const create = useMutation(trpc.projects.createKey.mutationOptions());
   const { canEdit } = useProject();
@@ -66,15 +67,21 @@ export function ApiKeys({ projectId }: { projectId: string }) {
         header: "Last used",
         cell: (c) => when(c.row.original.lastUsedAt),
       }),
-      col.accessor((k) => (k.revokedAt ? "revoked" : "active"), {
+      col.accessor(stateOf, {
         id: "state",
         header: "State",
-        cell: (c) => (c.getValue() === "revoked" ? <Badge tone="red">revoked</Badge> : <Badge tone="green">active</Badge>),
+        cell: ({ row: { original: k } }) => <KeyState apiKey={k} />,
       }),
       col.display({
         id: "actions",
         header: () => <span className="sr-only">Actions</span>,
-        cell: ({ row: { original: k } }) => (canEdit && !k.revokedAt ? <RevokeKey projectId={projectId} apiKey={k} /> : null),
+        cell: ({ row: { original: k } }) =>
+          canEdit && stateOf(k) !== "revoked" ? (
+            <div className="flex flex-wrap gap-2">
+              {stateOf(k) === "active" && <RotateKey projectId={projectId} apiKey={k} onRotated={setRotatedSecret} />}
+              <RevokeKey projectId={projectId} apiKey={k} />
+            </div>
+          ) : null,
       }),
     ],
     [canEdit, projectId],
@@ -125,6 +132,7 @@ export function ApiKeys({ projectId }: { projectId: string }) {
         </Card>
       )}
       <Card title="Keys">
+        {rotatedSecret && <OnceSecret secret={rotatedSecret} noun="key" testId="rotated-key" onDone={() => setRotatedSecret(null)} />}
         {keys.isPending ? (
           <State kind="loading">Loading keys…</State>
         ) : keys.error ? (
@@ -138,6 +146,60 @@ export function ApiKeys({ projectId }: { projectId: string }) {
         )}
       </Card>
     </div>
+  );
+}
+
+/** revoked (or past its overlap), expiring (a rotated key in its overlap) or active. */
+function stateOf(k: KeyRow): "revoked" | "expiring" | "active" {
+  if (k.revokedAt || (k.expiresAt && new Date(k.expiresAt).getTime() <= Date.now())) return "revoked";
+  return k.expiresAt ? "expiring" : "active";
+}
+
+function KeyState({ apiKey }: { apiKey: KeyRow }) {
+  const state = stateOf(apiKey);
+  if (state === "revoked") return <Badge tone="red">{apiKey.revokedAt ? "revoked" : "expired"}</Badge>;
+  if (state === "expiring") return <Badge tone="neutral">works until {when(apiKey.expiresAt)}</Badge>;
+  return <Badge tone="green">active</Badge>;
+}
+
+const ROTATION_OVERLAP_HOURS = 24;
+
+/** Rotation with an overlap, like a webhook secret's: builds carrying the old key keep working while the new build ships. */
+function RotateKey({ projectId, apiKey, onRotated }: { projectId: string; apiKey: KeyRow; onRotated: (key: string) => void }) {
+  const trpc = useTRPC();
+  const queryClient = useQueryClient();
+  const rotate = useMutation(trpc.projects.rotateKey.mutationOptions());
+  return (
+    <ConfirmDialog
+      trigger={
+        <Button variant="secondary" aria-label={`Rotate ${apiKey.name} (${apiKey.prefix}…)`}>
+          <RotateCw className="mr-1 size-4" aria-hidden />
+          Rotate
+        </Button>
+      }
+      title={`Rotate "${apiKey.name}"?`}
+      description={
+        <>
+          <span className="block">
+            A new {apiKey.kind.toLowerCase()} key named "{apiKey.name}" is made and shown once. The old key{" "}
+            <span className="font-mono">{apiKey.prefix}…</span> keeps working for {ROTATION_OVERLAP_HOURS} hours, then stops.
+          </span>
+          <span className="mt-1 block">For another overlap (0–720 hours) use the CLI: npm run admin -- keys rotate.</span>
+        </>
+      }
+      confirmLabel="Rotate key"
+      onConfirm={async () => {
+        try {
+          const rotated = await rotate.mutateAsync({ projectId, keyId: apiKey.id, overlapHours: ROTATION_OVERLAP_HOURS });
+          onRotated(rotated.key.key);
+          toast.success(`Rotated "${apiKey.name}": copy the new key now.`);
+          await queryClient.invalidateQueries({ queryKey: trpc.projects.keys.queryKey({ projectId }) });
+        } catch (error) {
+          toast.error(messageOf(error));
+          throw error;
+        }
+      }}
+    />
   );
 }
 

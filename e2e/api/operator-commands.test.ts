@@ -92,6 +92,7 @@ import {
   projectAs,
   renameProjectAs,
   revokeApiKeyAs,
+  rotateApiKeyAs,
   setDataSettingsAs,
   setPlanAs,
 } from "@/server/services/projects/commands";
@@ -188,6 +189,7 @@ function projectCommands({ projectId, viewerId }: Fixture): Record<string, (c: C
     deleteProjectAs: (c) => deleteProjectAs(c, { projectId, confirmName: "x" }),
     createApiKeyAs: (c) => createApiKeyAs(c, { projectId, kind: "CLIENT", name: "k" }),
     revokeApiKeyAs: (c) => revokeApiKeyAs(c, { projectId, keyId: missingId }),
+    rotateApiKeyAs: (c) => rotateApiKeyAs(c, { projectId, keyId: missingId }),
     dryRunImportAs: (c) => dryRunImportAs(c, { projectId, document }),
     applyImportAs: (c) => applyImportAs(c, { projectId, document }),
     exportAs: (c) => exportAs(c, { projectId, kind: "players", query: {} }),

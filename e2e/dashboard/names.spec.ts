@@ -31,6 +31,27 @@ test("two keys named alike: each revoke dialog names its own key's prefix and cr
   await expect(page.getByRole("button", { name: `Revoke ci-server (${other}…)` })).toBeVisible();
 });
 
+test("rotating a key shows the new key once and keeps the old one working for 24 hours, marked in the table", async ({ page }) => {
+  await signIn(page);
+  const projectId = await createProject(page, `Rotate keys ${Date.now()}`);
+  await page.goto(`/projects/${projectId}/keys`);
+  const old = await createKey(page, "CLIENT", "ios-build");
+  const prefix = old.slice(0, "gb_client_".length + 6);
+  await page.getByRole("button", { name: `Rotate ios-build (${prefix}…)` }).click();
+  const dialog = page.getByRole("alertdialog");
+  await expect(dialog).toContainText("keeps working for 24 hours");
+  await dialog.getByRole("button", { name: "Rotate key" }).click();
+  const rotated = (await page.getByTestId("rotated-key").textContent()) ?? "";
+  expect(rotated).toMatch(/^gb_client_/);
+  expect(rotated).not.toBe(old);
+  await expect(page.getByRole("row", { name: new RegExp(`${prefix}.*works until`) })).toHaveCount(1);
+  await expect(page.getByRole("row", { name: /ios-build.*active/ })).toHaveCount(1);
+  expect(await seriousAxeFindings(page)).toEqual([]);
+  await shoot(page, "keys-rotated");
+  await page.getByRole("button", { name: "Done" }).click();
+  await expect(page.getByTestId("rotated-key")).toHaveCount(0);
+});
+
 test("two projects named alike are told apart by their creation date in the list and the token form's picker", async ({ page }) => {
   const name = `Twin ${Date.now()}`;
   await signIn(page);

@@ -24,6 +24,8 @@ export type ApiKeyContext = {
   customRateLimit: number | null;
   playerRateLimit: number | null;
   ipRateLimit: number | null;
+  /** A rotated key's end of overlap (epoch ms): its cache entry never outlives it. */
+  expiresAtMs: number | null;
 };
 
 export function hashApiKey(key: string): Uint8Array<ArrayBuffer> {
@@ -70,7 +72,8 @@ function load(cacheKey: string, hash: Uint8Array<ArrayBuffer>): Promise<ApiKeyCo
       if (!cleared.has(started)) {
         if (cache.size >= MAX_CACHE_ENTRIES) cache.clear();
         const ttlMs = env().API_KEY_CACHE_TTL_SECONDS * 1_000;
-        cache.set(cacheKey, { value, expiresAt: Date.now() + (value ? ttlMs : Math.min(ttlMs, 5_000)) });
+        const cachedUntil = Date.now() + (value ? ttlMs : Math.min(ttlMs, 5_000));
+        cache.set(cacheKey, { value, expiresAt: Math.min(cachedUntil, value?.expiresAtMs ?? cachedUntil) });
       }
       return value;
     })
@@ -91,11 +94,12 @@ async function loadKey(hash: Uint8Array<ArrayBuffer>): Promise<ApiKeyContext | n
       projectId: true,
       kind: true,
       revokedAt: true,
+      expiresAt: true,
       project: { select: { plan: true, customRateLimit: true, playerRateLimit: true, ipRateLimit: true } },
     },
   });
-  if (!row || row.revokedAt) return null;
-  return { keyId: row.id, projectId: row.projectId, kind: row.kind, ...row.project };
+  if (!row || row.revokedAt || (row.expiresAt && row.expiresAt.getTime() <= Date.now())) return null;
+  return { keyId: row.id, projectId: row.projectId, kind: row.kind, expiresAtMs: row.expiresAt?.getTime() ?? null, ...row.project };
 }
 
 /** last_used_at is written at most once a minute per key per process, off the request path. */

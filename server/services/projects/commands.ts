@@ -3,6 +3,7 @@ import { env } from "../../env";
 import { AppError } from "../../errors";
 import type { ApiKeyKind, Plan } from "../../generated/prisma/enums";
 import { assertUnscoped, auditActor, cappedByToken, inTokenScope, type SessionOperator } from "../../identity/operator";
+import { parseWith } from "../../validation";
 import { type Authorization, authorize, type OperatorContext, runCommand, signedIn, viewerRead } from "../command";
 import {
   type CreatedApiKey,
@@ -16,11 +17,14 @@ import {
   type MemberRole,
   type ProjectDto,
   type ProjectSummary,
+  type RotatedApiKey,
   renameProject,
   revokeApiKey,
+  rotateApiKey,
   setProjectDataSettings,
   setProjectPlan,
 } from ".";
+import { ZRotateApiKey } from "./schemas";
 
 /**
  * Project commands through runCommand: the role check (the plan: instance admins only), one
@@ -170,6 +174,19 @@ export function createApiKeyAs(ctx: OperatorContext, o: ProjectRef & { kind: Api
     target: (key) => key.id,
     run: () => createApiKey(o),
     after: ({ key: _secret, ...safe }) => safe,
+  });
+}
+
+/** Admins; audited as key.rotate (the overlap and the new key's id, never a key). The new key is in this answer only. */
+export function rotateApiKeyAs(ctx: OperatorContext, o: ProjectRef & { keyId: string; overlapHours?: number }): Promise<RotatedApiKey> {
+  const { overlapHours } = parseWith(ZRotateApiKey, { overlapHours: o.overlapHours });
+  return runCommand(ctx, {
+    projectId: o.projectId,
+    minimum: "ADMIN",
+    action: "key.rotate",
+    target: o.keyId,
+    run: () => rotateApiKey({ projectId: o.projectId, keyId: o.keyId, overlapHours }),
+    after: (r) => ({ overlapHours, newKeyId: r.key.id, previousExpiresAt: r.previous.expiresAt, previousRevokedAt: r.previous.revokedAt }),
   });
 }
 

@@ -1,5 +1,5 @@
 import { clearApiKeyCache, generateApiKey } from "../../api-keys";
-import { prisma } from "../../db";
+import { pool, prisma, transaction } from "../../db";
 import { AppError } from "../../errors";
 import type { ApiKeyKind, Plan } from "../../generated/prisma/enums";
 import { projectLimit } from "../../ratelimit";
@@ -100,6 +100,42 @@ export async function createApiKey(o: { projectId: string; kind: ApiKeyKind; nam
   return { ...row, key: generated.key };
 }
 
+export type RotatedApiKey = { key: CreatedApiKey; previous: { id: string; expiresAt: Date | null; revokedAt: Date | null } };
+
+/**
+ * A new key with the old one's name and kind; the old key works until now + overlap (revoked at
+ * once with 0). Only a live key without an end rotates (a key in its overlap was replaced already:
+ * rotate its successor). One transaction with the old row locked: two rotations of one key at once
+ * make one new key and refuse the other.
+ */
+export async function rotateApiKey(o: { projectId: string; keyId: string; overlapHours: number; now?: Date }): Promise<RotatedApiKey> {
+  const now = o.now ?? new Date();
+  const until = new Date(now.getTime() + o.overlapHours * 3_600_000);
+  const rotated = await transaction(async () => {
+    const { rows } = await pool().query<{ id: string; kind: ApiKeyKind; name: string }>(
+      `SELECT id, kind::text AS kind, name FROM api_keys
+        WHERE id = $1 AND project_id = $2 AND revoked_at IS NULL AND expires_at IS NULL
+          FOR UPDATE`,
+      [o.keyId, o.projectId],
+    );
+    const old = rows[0];
+    if (!old) throw new AppError("NOT_FOUND", { message: "API key not found (or already revoked or expiring)." });
+    const previous = await prisma().apiKey.update({
+      where: { id: old.id },
+      data: o.overlapHours > 0 ? { expiresAt: until } : { revokedAt: now },
+      select: { id: true, expiresAt: true, revokedAt: true },
+    });
+    const generated = generateApiKey(old.kind);
+    const row = await prisma().apiKey.create({
+      data: { projectId: o.projectId, kind: old.kind, name: old.name, prefix: generated.prefix, keyHash: generated.hash },
+      select: { id: true, kind: true, name: true, prefix: true, createdAt: true },
+    });
+    return { key: { ...row, key: generated.key }, previous };
+  });
+  await clearApiKeyCache();
+  return rotated;
+}
+
 export async function revokeApiKey(o: { projectId: string; keyId: string }): Promise<void> {
   const updated = await prisma().apiKey.updateMany({
     where: { id: o.keyId, projectId: o.projectId, revokedAt: null },
@@ -163,12 +199,14 @@ export type ApiKeyDto = {
   createdAt: Date;
   lastUsedAt: Date | null;
   revokedAt: Date | null;
+  /** Set by a rotation: the key works until then. */
+  expiresAt: Date | null;
 };
 
 export function listApiKeys(o: { projectId: string }): Promise<ApiKeyDto[]> {
   return prisma().apiKey.findMany({
     where: { projectId: o.projectId },
-    select: { id: true, kind: true, name: true, prefix: true, createdAt: true, lastUsedAt: true, revokedAt: true },
+    select: { id: true, kind: true, name: true, prefix: true, createdAt: true, lastUsedAt: true, revokedAt: true, expiresAt: true },
     orderBy: { createdAt: "asc" },
   });
 }

@@ -9,10 +9,11 @@ import {
   projectAs,
   renameProjectAs,
   revokeApiKeyAs,
+  rotateApiKeyAs,
   setDataSettingsAs,
   setPlanAs,
 } from "../../services/projects/commands";
-import { ZApiKeyKind, ZProjectName } from "../../services/projects/schemas";
+import { ZApiKeyKind, ZProjectName, ZRotateApiKey } from "../../services/projects/schemas";
 import { input, instanceAdminProcedure, operatorProcedure, projectProcedure, router, unscopedProcedure } from "../init";
 
 const ZProjectId = z.string().uuid();
@@ -62,6 +63,11 @@ export const projectsRouter = router({
   createKey: projectProcedure("ADMIN")
     .input(input(z.strictObject({ projectId: ZProjectId, kind: ZApiKeyKind, name: ZProjectName })))
     .mutation(({ ctx, input }) => createApiKeyAs(ctx, input)),
+
+  /** A new key with the same name and kind (in this answer only); the old one works for the overlap. */
+  rotateKey: projectProcedure("ADMIN")
+    .input(input(z.strictObject({ projectId: ZProjectId, keyId: z.string().uuid() }).extend(ZRotateApiKey.shape)))
+    .mutation(({ ctx, input }) => rotateApiKeyAs(ctx, input)),
 
   revokeKey: projectProcedure("ADMIN")
     .input(input(z.strictObject({ projectId: ZProjectId, keyId: z.string().uuid() })))
