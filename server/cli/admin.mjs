@@ -19,7 +19,18 @@ const USAGE = `Usage: npm run admin -- <command> [options]   (GB_URL / --url, GB
 
   projects list
   projects create --name <name>
+  keys list --project <id>
   keys create --project <id> --kind client|server --name <name>
+  keys rotate --project <id> --key <id> [--overlap-hours <0–720, default 24>]
+                                                      (prints the new key; the old one works until the overlap ends)
+  keys revoke --project <id> --key <id>
+  players search --project <id> [--query <text>] [--banned any|banned|active] [--limit <n>] [--offset <n>]
+  players show --project <id> --player <id>
+  players ban --project <id> --player <id> --reason <text> [--until <ISO time>]
+  players unban --project <id> --player <id>
+  leaderboards list --project <id>
+  leaderboards entries --project <id> --board <id> [--period <period>] [--limit <n>] [--offset <n>]
+  leaderboards remove-entry --project <id> --board <id> --player <id> [--period <period>]
   plan set --project <id> --plan free|pro|enterprise [--limit <requests per window>]   (instance-admin token)
   config export --project <id> [--out <file>]
   config import --project <id> --file <file> [--dry-run] [--expect-diff <hash>]
@@ -99,6 +110,15 @@ const parseCommandLine = () =>
       enable: { type: "boolean", default: false },
       disable: { type: "boolean", default: false },
       "overlap-hours": { type: "string" },
+      key: { type: "string" },
+      player: { type: "string" },
+      board: { type: "string" },
+      period: { type: "string" },
+      query: { type: "string" },
+      banned: { type: "string" },
+      reason: { type: "string" },
+      until: { type: "string" },
+      offset: { type: "string" },
       status: { type: "string" },
       cursor: { type: "string" },
       from: { type: "string" },
@@ -168,6 +188,9 @@ async function main() {
     }
     default:
       if (positionals[0] === "webhooks") return print(await webhooks(api, positionals[1], values));
+      if (positionals[0] === "keys") return print(await keys(api, positionals[1], values));
+      if (positionals[0] === "players") return print(await players(api, positionals[1], values));
+      if (positionals[0] === "leaderboards") return print(await leaderboards(api, positionals[1], values));
       throw new UsageError(`Unknown command "${positionals.join(" ")}".`);
   }
 }
@@ -258,6 +281,102 @@ async function webhooks(api, verb, values) {
       return api.webhooks.sendTest.mutate(endpoint());
     default:
       throw new UsageError(`Unknown command "webhooks ${verb ?? ""}".`);
+  }
+}
+
+/**
+ * `keys <verb>` (create is above): keys are printed only by create and rotate.
+ * @param {Api} api
+ * @param {string | undefined} verb
+ * @param {Options} values
+ */
+async function keys(api, verb, values) {
+  const projectId = required(values, "project");
+  switch (verb) {
+    case "list":
+      return api.projects.keys.query({ projectId });
+    case "rotate": {
+      const overlapHours = wholeNumber(values, "overlap-hours");
+      return api.projects.rotateKey.mutate({
+        projectId,
+        keyId: required(values, "key"),
+        ...(overlapHours === undefined ? {} : { overlapHours }),
+      });
+    }
+    case "revoke":
+      await api.projects.revokeKey.mutate({ projectId, keyId: required(values, "key") });
+      return { revoked: values.key };
+    default:
+      throw new UsageError(`Unknown command "keys ${verb ?? ""}".`);
+  }
+}
+
+/**
+ * `players <verb>`: search, one player's page, bans.
+ * @param {Api} api
+ * @param {string | undefined} verb
+ * @param {Options} values
+ */
+async function players(api, verb, values) {
+  const projectId = required(values, "project");
+  const player = () => ({ projectId, playerId: required(values, "player") });
+  switch (verb) {
+    case "search": {
+      const banned = values.banned ?? "any";
+      if (banned !== "any" && banned !== "banned" && banned !== "active") throw new UsageError("--banned is any, banned or active.");
+      const limit = wholeNumber(values, "limit");
+      const offset = wholeNumber(values, "offset");
+      return api.players.search.query({
+        projectId,
+        query: values.query ?? "",
+        banned,
+        ...(limit === undefined ? {} : { limit }),
+        ...(offset === undefined ? {} : { offset }),
+      });
+    }
+    case "show":
+      return api.players.get.query(player());
+    case "ban":
+      return api.players.ban.mutate({ ...player(), reason: required(values, "reason"), ...(values.until ? { until: values.until } : {}) });
+    case "unban":
+      return api.players.unban.mutate(player());
+    default:
+      throw new UsageError(`Unknown command "players ${verb ?? ""}".`);
+  }
+}
+
+/**
+ * `leaderboards <verb>`: boards, a page of entries, removing one entry.
+ * @param {Api} api
+ * @param {string | undefined} verb
+ * @param {Options} values
+ */
+async function leaderboards(api, verb, values) {
+  const projectId = required(values, "project");
+  switch (verb) {
+    case "list":
+      return api.leaderboards.list.query({ projectId });
+    case "entries": {
+      const limit = wholeNumber(values, "limit");
+      const offset = wholeNumber(values, "offset");
+      return api.leaderboards.entries.query({
+        projectId,
+        id: required(values, "board"),
+        ...(values.period ? { period: values.period } : {}),
+        ...(limit === undefined ? {} : { limit }),
+        ...(offset === undefined ? {} : { offset }),
+      });
+    }
+    case "remove-entry":
+      await api.leaderboards.removeEntry.mutate({
+        projectId,
+        id: required(values, "board"),
+        playerId: required(values, "player"),
+        ...(values.period ? { period: values.period } : {}),
+      });
+      return { removed: { board: values.board, player: values.player } };
+    default:
+      throw new UsageError(`Unknown command "leaderboards ${verb ?? ""}".`);
   }
 }
 
