@@ -8,6 +8,7 @@ import { type FormEvent, useState } from "react";
 import { useTRPC } from "@/components/providers/trpc";
 import { Button, Input, Label, State } from "@/components/ui/primitives";
 import { messageOf } from "./errors";
+import { PASSWORD_RULES } from "./password-rules";
 
 export function AcceptInvite({ token }: { token: string }) {
   const trpc = useTRPC();
@@ -65,7 +66,12 @@ export function AcceptInvite({ token }: { token: string }) {
           onChange={(e) => setPassword(e.target.value)}
           required
           minLength={8}
+          maxLength={128}
+          aria-describedby="password-rules"
         />
+        <p id="password-rules" className="mt-1 text-xs text-zinc-600">
+          {PASSWORD_RULES}
+        </p>
       </div>
       {accept.error && (
         <p role="alert" className="text-sm text-red-700">

@@ -9,6 +9,7 @@ import { ConfirmDialog } from "@/components/ui/alert-dialog";
 import { Field } from "@/components/ui/field";
 import { Badge, Button, Card, Input, State, Table } from "@/components/ui/primitives";
 import { messageOf } from "./errors";
+import { PASSWORD_RULES } from "./password-rules";
 
 const when = (iso: string) => new Date(iso).toLocaleString();
 
@@ -137,7 +138,7 @@ function ChangePassword() {
         <Field
           label="New password"
           htmlFor="new-password"
-          hint="Your other sessions end when it changes."
+          hint={`${PASSWORD_RULES} Your other sessions end when it changes.`}
           error={error ? { message: error } : undefined}
         >
           <Input

@@ -20,6 +20,7 @@ import {
   DropdownMenuTrigger,
 } from "@/components/ui/dropdown-menu";
 import { Field, FieldError } from "@/components/ui/field";
+import { OnceSecret } from "@/components/ui/once-secret";
 import { Button, Card, Input, State } from "@/components/ui/primitives";
 import { SelectMenu } from "@/components/ui/select";
 import { ZAddMember } from "@/server/services/members/schemas";
@@ -134,12 +135,10 @@ export function Members({ projectId }: { projectId: string }) {
           </form>
           <FieldError error={errors.root?.server} />
           {link && (
-            <div className="mt-3 rounded-md border border-amber-300 bg-amber-50 p-3 text-sm">
-              <p className="mb-1 font-medium">No account has this e-mail: send them this one-time link (shown once, valid 7 days).</p>
-              <code data-testid="invite-link" className="break-all">
-                {link}
-              </code>
-            </div>
+            <>
+              <p className="mt-3 text-sm">No account has this e-mail: send them this one-time link (valid 7 days).</p>
+              <OnceSecret secret={link} noun="invite link" testId="invite-link" stored="we store a hash" onDone={() => setLink(null)} />
+            </>
           )}
         </Card>
       )}

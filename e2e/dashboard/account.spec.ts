@@ -7,12 +7,24 @@ test("the account page lists this session as the current one; an instance admin 
   await expect(page.getByRole("heading", { name: "Account", exact: true })).toBeVisible();
   await expect(page.getByTestId("session-row").filter({ hasText: "this session" })).toHaveCount(1);
   await expect(page.getByRole("button", { name: "Change password" })).toBeDisabled(); // until both fields are filled
+  await expect(page.getByText(/8 to 128 characters, not a commonly used password/)).toBeVisible(); // before any refusal
   await shoot(page, "account");
   await page.getByRole("link", { name: "Operators", exact: true }).click();
   const self = page.getByTestId("operator-row").filter({ hasText: demo().operatorEmail });
   await expect(self).toHaveCount(1);
   await shoot(page, "operators");
   await expect(self.getByRole("button", { name: /Disable/ })).toHaveCount(0); // not oneself
+});
+
+test("the account page fits a phone's width: nothing pans sideways", async ({ page }) => {
+  await page.setViewportSize({ width: 375, height: 812 });
+  await signIn(page);
+  await page.goto("/account");
+  await expect(page.getByRole("heading", { name: "Account", exact: true })).toBeVisible();
+  await expect(page.getByTestId("session-row").first()).toBeVisible();
+  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+  expect(overflow, "the page is wider than the phone's screen").toBeLessThanOrEqual(0);
+  await shoot(page, "account-phone");
 });
 
 test("an instance admin removes an invited operator on the operators page; they can no longer sign in", async ({ page, browser }) => {

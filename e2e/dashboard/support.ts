@@ -76,6 +76,7 @@ export async function acceptInvite(browser: Browser, link: string, name: string)
   const page = await context.newPage();
   await page.goto(link);
   await page.getByLabel("Your name").fill(name);
+  await expect(page.getByText(/^8 to 128 characters/)).toBeVisible(); // the rules before the first refusal
   await page.getByLabel("Choose a password").fill(INVITED_PASSWORD);
   await page.getByRole("button", { name: "Create my account" }).click();
   await page.waitForURL(/\/projects\/[0-9a-f-]{36}$/);
