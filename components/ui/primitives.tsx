@@ -80,7 +80,7 @@ export function State({ kind, children }: { kind: "loading" | "empty" | "error";
 
 export function Table({ head, children }: { head: ReactNode[]; children: ReactNode }) {
   return (
-    <div className="overflow-x-auto">
+    <div className="relative overflow-x-auto">
       <table className="w-full min-w-[560px] text-left text-sm">
         <thead className="border-b border-zinc-200 text-xs uppercase text-zinc-500">
           <tr>
