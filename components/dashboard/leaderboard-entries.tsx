@@ -134,7 +134,7 @@ export function LeaderboardEntries({
                 <Button
                   variant="secondary"
                   aria-haspopup="dialog"
-                  aria-label={`Set ${e.displayName ?? e.playerId}'s score`}
+                  aria-label={`Set score of ${e.displayName ?? e.playerId}`}
                   onClick={() => setScoring({ target: e })}
                 >
                   <PencilLine className="size-4 sm:mr-1" aria-hidden />

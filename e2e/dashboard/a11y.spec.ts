@@ -16,6 +16,9 @@ import { openProject, seriousAxeFindings, signIn } from "./support";
  * (project pages, game pages, the operator's own pages); in each, findings are gathered for every
  * page and dialog and compared once, so one run names them all.
  */
+// Each test walks a dozen pages and every dialog on them: minutes on a loaded machine.
+test.describe.configure({ timeout: 480_000 });
+
 type Demo = { apiKey: string };
 const demoKey = () => (JSON.parse(readFileSync(path.join(E2E_DATA_DIR, "demo.json"), "utf8")) as Demo).apiKey;
 

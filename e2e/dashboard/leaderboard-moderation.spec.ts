@@ -16,7 +16,7 @@ test("an admin corrects a player's score with a reason: the ranks move at once a
   await page.goto(url);
   const rows = page.getByTestId("entry-row");
   await expect(rows.first()).toContainText("Ada");
-  await page.getByRole("button", { name: "Set Ada's score" }).click();
+  await page.getByRole("button", { name: "Set score of Ada" }).click();
   const dialog = page.getByRole("dialog");
   await expect(dialog.getByRole("heading", { name: "Set Ada's score" })).toBeVisible();
   await expect(dialog).toContainText("Now 300 (#1)");
@@ -40,7 +40,7 @@ test("an admin corrects a player's score with a reason: the ranks move at once a
 test("a score outside the board's bounds is refused in the dialog with a plain sentence, and nothing changes", async ({ page }) => {
   const { url } = await arena(page, "Bounds");
   await page.goto(url);
-  await page.getByRole("button", { name: "Set Bo's score" }).click();
+  await page.getByRole("button", { name: "Set score of Bo" }).click();
   const dialog = page.getByRole("dialog");
   await dialog.getByLabel("New score").fill("10001");
   await dialog.getByRole("button", { name: "Set score" }).click();
@@ -119,7 +119,7 @@ test("on a phone the entries stack without sideways scrolling, 10 to a page: ran
   await expect(page.getByText("1–10 of 12")).toBeVisible();
   expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
   const first = rows.first();
-  await expect(first.getByRole("button", { name: "Set Ada's score" })).toBeVisible();
+  await expect(first.getByRole("button", { name: "Set score of Ada" })).toBeVisible();
   // The updated time is a secondary column, left out on a phone.
   await expect(first.locator("td").filter({ hasText: /\d{1,2}:\d{2}/ })).toBeHidden();
   expect(await first.evaluate((row) => row.getBoundingClientRect().height)).toBeLessThan(200);
