@@ -95,6 +95,16 @@ import {
   setDataSettingsAs,
   setPlanAs,
 } from "@/server/services/projects/commands";
+import {
+  banFromQueueAs,
+  dismissReportsAs,
+  moderationPlayerAs,
+  moderationQueueAs,
+  removeReportedEntriesAs,
+  reportReasonsAs,
+  setReportReasonsAs,
+  warnPlayerAs,
+} from "@/server/services/reports/operator";
 import { createStoreProductAs, deleteStoreProductAs, updateStoreProductAs } from "@/server/services/store/products";
 import { listStoreProductsAs, listStorePurchasesAs, storePurchaseAs, storeRevenueAs } from "@/server/services/store/purchases";
 import { refundByHandAs } from "@/server/services/store/refunds";
@@ -224,6 +234,11 @@ function projectCommands({ projectId, viewerId }: Fixture): Record<string, (c: C
     removeStoreSettingsAs: (c) => removeStoreSettingsAs(c, { projectId, store: "steam" }),
     rotateNotificationTokenAs: (c) => rotateNotificationTokenAs(c, { projectId, store: "google" }),
     setRefundPolicyAs: (c) => setRefundPolicyAs(c, { projectId, policy: "ban" }),
+    setReportReasonsAs: (c) => setReportReasonsAs(c, { projectId, reasons: ["cheating"] }),
+    dismissReportsAs: (c) => dismissReportsAs(c, { projectId, playerId }),
+    warnPlayerAs: (c) => warnPlayerAs(c, { projectId, playerId, reason: "language" }),
+    banFromQueueAs: (c) => banFromQueueAs(c, { projectId, playerId, reason: "cheating" }),
+    removeReportedEntriesAs: (c) => removeReportedEntriesAs(c, { projectId, playerId }),
   };
 }
 
@@ -270,6 +285,9 @@ function projectReads({ projectId }: Fixture): Record<string, (c: Ctx) => Promis
     storePurchaseAs: (c) => storePurchaseAs(c, { projectId, receiptId: missingId }),
     storeRevenueAs: (c) => storeRevenueAs(c, { projectId, days: 30 }),
     economyAnalyticsAs: (c) => economyAnalyticsAs(c, { projectId, days: 30 }),
+    moderationQueueAs: (c) => moderationQueueAs(c, { projectId, sort: "newest", limit: 10 }),
+    moderationPlayerAs: (c) => moderationPlayerAs(c, { projectId, playerId: missingId }),
+    reportReasonsAs: (c) => reportReasonsAs(c, { projectId }),
   };
 }
 
