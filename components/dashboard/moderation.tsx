@@ -95,9 +95,8 @@ export function Moderation({ projectId }: { projectId: string }) {
               "Reasons",
               "Latest note",
               "Latest",
-              <span key="actions" className="sr-only">
-                Actions
-              </span>,
+              // A visible header: an sr-only one is absolutely positioned outside the table's scroll box and widens the page on a phone.
+              "Action",
             ]}
           >
             {groups.map((g) => (
