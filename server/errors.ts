@@ -11,6 +11,7 @@ export const ERRORS = {
   INVALID_JSON: { status: 400, trpc: "PARSE_ERROR", message: "The request body is not valid JSON." },
   VALIDATION_ERROR: { status: 400, trpc: "BAD_REQUEST", message: "The request is invalid." },
   UNKNOWN_PROVIDER: { status: 400, trpc: "BAD_REQUEST", message: "Unknown identity provider." },
+  CANNOT_REPORT_SELF: { status: 400, trpc: "BAD_REQUEST", message: "A player cannot report themselves." },
   MISSING_API_KEY: { status: 401, trpc: "UNAUTHORIZED", message: "The X-API-Key header is required." },
   INVALID_API_KEY: { status: 401, trpc: "UNAUTHORIZED", message: "The API key is unknown or revoked." },
   MISSING_TOKEN: { status: 401, trpc: "UNAUTHORIZED", message: "A bearer access token is required." },

@@ -38,7 +38,7 @@ export const covered = [
   "get /leaderboards/{id}", "post /leaderboards/{id}/scores", "get /leaderboards/{id}/player",
   "get /economy/currencies", "post /economy/currencies/{id}/add", "post /economy/currencies/{id}/subtract",
   "get /economy/inventory", "post /economy/purchase", "get /economy/transactions",
-  "post /economy/receipts", "post /economy/receipts/steam",
+  "post /economy/receipts", "post /economy/receipts/steam", "post /players/{id}/report",
   "get /config",
 ];
 
@@ -107,6 +107,16 @@ export async function run(baseUrl: string, apiKey: string, signedTransaction: st
   statuses["patch /players/{id}"] = named.response.status;
   const profile = await client.GET("/players/{id}", { params: { path: { id: "me" } }, headers: auth });
   statuses["get /players/{id}"] = profile.response.status;
+  const reportedId: string | undefined = reg.data?.playerId;
+  if (reportedId === undefined) throw new Error("registration names its player");
+  const reported = await client.POST("/players/{id}/report", {
+    params: { path: { id: reportedId } },
+    headers: auth,
+    body: { reason: "cheating", note: "Scores no one else reaches" },
+  });
+  statuses["post /players/{id}/report"] = reported.response.status;
+  const reportStatus: "open" | undefined = reported.data?.status;
+  if (reportStatus !== "open") throw new Error("the report is open");
   const submitted = await client.POST("/leaderboards/{id}/scores", {
     params: { path: { id: "typed" }, header: { "Idempotency-Key": "typed-1" } },
     headers: auth,
@@ -256,6 +266,7 @@ describe("a client generated from the document", () => {
       "post /auth/logout": 204,
       "patch /players/{id}": 200,
       "get /players/{id}": 200,
+      "post /players/{id}/report": 202,
       "post /leaderboards/{id}/scores": 200,
       "get /leaderboards/{id}": 200,
       "get /leaderboards/{id}/player": 200,

@@ -112,6 +112,16 @@ import {
   upsertExperimentAs,
   upsertKeyAs,
 } from "@/server/services/remote-config/operator";
+import {
+  banFromQueueAs,
+  dismissReportsAs,
+  moderationPlayerAs,
+  moderationQueueAs,
+  removeReportedEntriesAs,
+  reportReasonsAs,
+  setReportReasonsAs,
+  warnPlayerAs,
+} from "@/server/services/reports/operator";
 import { createStoreProductAs, deleteStoreProductAs, updateStoreProductAs } from "@/server/services/store/products";
 import { listStoreProductsAs, listStorePurchasesAs, storePurchaseAs, storeRevenueAs } from "@/server/services/store/purchases";
 import { refundByHandAs } from "@/server/services/store/refunds";
@@ -284,6 +294,11 @@ function projectCommands({ projectId, viewerId }: Fixture): Record<string, (c: C
         reason: "r",
       }),
     setExperimentStatusAs: (c) => setExperimentStatusAs(c, { projectId, id: "price", status: "running", reason: "r" }),
+    setReportReasonsAs: (c) => setReportReasonsAs(c, { projectId, reasons: ["cheating"] }),
+    dismissReportsAs: (c) => dismissReportsAs(c, { projectId, playerId }),
+    warnPlayerAs: (c) => warnPlayerAs(c, { projectId, playerId, reason: "language" }),
+    banFromQueueAs: (c) => banFromQueueAs(c, { projectId, playerId, reason: "cheating" }),
+    removeReportedEntriesAs: (c) => removeReportedEntriesAs(c, { projectId, playerId }),
   };
 }
 
@@ -335,6 +350,9 @@ function projectReads({ projectId }: Fixture): Record<string, (c: Ctx) => Promis
     countAudienceAs: (c) => countAudienceAs(c, { projectId, rules: { all: [{ field: "hasEmail", eq: true }] } }),
     listExperimentsAs: (c) => listExperimentsAs(c, { projectId }),
     resolveForPlayerAs: (c) => resolveForPlayerAs(c, { projectId, playerId: missingId }),
+    moderationQueueAs: (c) => moderationQueueAs(c, { projectId, sort: "newest", limit: 10 }),
+    moderationPlayerAs: (c) => moderationPlayerAs(c, { projectId, playerId: missingId }),
+    reportReasonsAs: (c) => reportReasonsAs(c, { projectId }),
   };
 }
 

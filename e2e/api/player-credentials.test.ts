@@ -31,6 +31,7 @@ const BODIES: Record<string, unknown> = {
   putSave: { data: 1 },
   validateReceipt: { store: "google", productId: "gems_500", purchaseToken: "token" },
   startSteamOrder: { productId: "gems-500", steamId: "76561197960287930" },
+  reportPlayer: { reason: "cheating" },
 };
 
 describe("the generated list of player endpoints", () => {

@@ -6,6 +6,7 @@ import { emailRouter } from "./routers/email";
 import { healthRouter } from "./routers/health";
 import { leaderboardsRouter } from "./routers/leaderboards";
 import { membersRouter } from "./routers/members";
+import { moderationRouter } from "./routers/moderation";
 import { auditRouter, playersRouter } from "./routers/players";
 import { projectsRouter } from "./routers/projects";
 import { providersRouter } from "./routers/providers";
@@ -29,6 +30,7 @@ export const appRouter = router({
   webhooks: webhooksRouter,
   store: storeRouter,
   remoteConfig: remoteConfigRouter,
+  moderation: moderationRouter,
   account: accountRouter,
   operators: operatorsRouter,
 });
