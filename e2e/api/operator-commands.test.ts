@@ -48,8 +48,8 @@ import {
 import {
   boardAs,
   boardEntriesAs,
-  listBoardsAs,
   hiddenEntriesAs,
+  listBoardsAs,
   listPeriodsAs,
   searchEntriesAs,
   topLeaderboardsAs,
