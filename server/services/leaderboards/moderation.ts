@@ -1,6 +1,7 @@
 import { afterTransaction, inTransaction, pool } from "../../db";
 import { AppError } from "../../errors";
 import { logger } from "../../log";
+import { MAX_REMOVE_ENTRIES } from "./board-schemas";
 import { loadLeaderboard } from "./definitions";
 import { currentPeriod } from "./entries";
 import { indexRemove, indexReplace, rankIndexClient } from "./rank-index";
@@ -134,7 +135,6 @@ export async function deleteEntriesOf(o: { projectId: string; playerId: string }
  * hidden, in two statements (the period's row locked first, as a submit takes it). Returns who
  * had an entry and which kind. Callers tell the rank index afterwards (`syncRankIndex`).
  */
-export const MAX_REMOVE_ENTRIES = 100;
 export async function removeEntriesOf(o: { projectId: string; leaderboardId: string; period: string; playerIds: string[] }) {
   if (o.playerIds.length > MAX_REMOVE_ENTRIES)
     throw new AppError("VALIDATION_ERROR", {

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { ZScoreCorrection } from "../../services/leaderboards/board-schemas";
+import { MAX_REMOVE_ENTRIES, ZRemoveEntriesReason, ZScoreCorrection } from "../../services/leaderboards/board-schemas";
 import {
   createBoardAs,
   deleteBoardAs,
@@ -9,7 +9,6 @@ import {
   setScoreAs,
   updateBoardAs,
 } from "../../services/leaderboards/commands";
-import { MAX_REMOVE_ENTRIES } from "../../services/leaderboards/moderation";
 import {
   boardAs,
   boardEntriesAs,
@@ -95,7 +94,7 @@ export const leaderboardsRouter = router({
       input(
         ZBoard.extend({
           playerIds: z.array(z.string().uuid()).min(1).max(MAX_REMOVE_ENTRIES),
-          reason: z.string().trim().min(1).max(500),
+          reason: ZRemoveEntriesReason,
           period: ZPeriod.optional(),
         }),
       ),
