@@ -19,18 +19,26 @@ const ZBanForm = z.object({
     .string()
     .refine((s) => s === "" || !Number.isNaN(new Date(s).getTime()), "Not a date.")
     .refine((s) => s === "" || new Date(s).getTime() > Date.now(), "The end must be in the future."),
+  removeEntries: z.boolean(),
 });
 type BanValues = z.output<typeof ZBanForm>;
 
-/** Ban with a reason and an optional end: the form validates, then a dialog asks before the player's sessions end. */
-export function BanForm({ onBan }: { onBan: (ban: { reason: string; until: string | null }) => Promise<unknown> }) {
-  const form = useForm({ resolver: zodResolver(ZBanForm, plainly), defaultValues: { reason: "", until: "" } });
+/**
+ * Ban with a reason and an optional end: the form validates, then a dialog asks before the player's
+ * sessions end. The ban hides the player's leaderboard entries; ticked, it removes them for good.
+ */
+export function BanForm({ onBan }: { onBan: (ban: { reason: string; until: string | null; removeEntries: boolean }) => Promise<unknown> }) {
+  const form = useForm({ resolver: zodResolver(ZBanForm, plainly), defaultValues: { reason: "", until: "", removeEntries: false } });
   const [pending, setPending] = useState<BanValues | null>(null);
   const errors = form.formState.errors;
   const ban = async () => {
     if (!pending) return;
     try {
-      await onBan({ reason: pending.reason, until: pending.until ? new Date(pending.until).toISOString() : null });
+      await onBan({
+        reason: pending.reason,
+        until: pending.until ? new Date(pending.until).toISOString() : null,
+        removeEntries: pending.removeEntries,
+      });
       form.reset();
     } catch (error) {
       applyServerError(error, form.setError, ["reason", "until"]);
@@ -64,16 +72,20 @@ export function BanForm({ onBan }: { onBan: (ban: { reason: string; until: strin
         <Ban className="mr-1 size-4" aria-hidden />
         Ban
       </Button>
+      <label className="flex items-center gap-2 text-sm text-zinc-700 sm:col-span-3">
+        <input type="checkbox" className="size-4 accent-zinc-900" {...form.register("removeEntries")} />
+        Also remove their leaderboard entries for good (otherwise hidden until the ban ends)
+      </label>
       <FieldError error={errors.root?.server} />
       <ConfirmDialog
         open={pending !== null}
         onOpenChange={(open) => !open && setPending(null)}
         title="Ban this player?"
-        description={
+        description={`${
           pending?.until
             ? `Their sessions end now; they cannot sign in until ${new Date(pending.until).toLocaleString()}.`
             : "Their sessions end now; they cannot sign in until you unban them."
-        }
+        } ${pending?.removeEntries ? "Their leaderboard entries are deleted for good." : "Their leaderboard entries are hidden until then."}`}
         confirmLabel="Ban player"
         onConfirm={ban}
       />

@@ -3,7 +3,7 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { ChevronLeft, ChevronRight, PencilLine, Search, UserMinus } from "lucide-react";
 import Link from "next/link";
-import { useMemo, useState } from "react";
+import { useCallback, useMemo, useState } from "react";
 import { toast } from "sonner";
 import { useTRPC } from "@/components/providers/trpc";
 import { ConfirmDialog } from "@/components/ui/alert-dialog";
@@ -12,6 +12,8 @@ import { Button, Card, Input, State } from "@/components/ui/primitives";
 import { SelectMenu } from "@/components/ui/select";
 import { useNarrow } from "@/components/ui/use-narrow";
 import { messageOf } from "./errors";
+import { HiddenEntries } from "./leaderboard-hidden";
+import { RemoveSelectedEntries } from "./leaderboard-remove-selected";
 import { type ScoreTarget, SetScoreDialog } from "./leaderboard-score";
 
 /** Rows per page: a phone shows fewer, each row being a stacked card. */
@@ -30,8 +32,9 @@ const col = columnsFor<Entry>();
 
 /**
  * The entries of the current or an archived period: paged, searchable by player, each with the
- * metadata the game attached (folded); removable one by one, and in the current period a score
- * can be set or corrected. On a phone a row is rank, player, score and the folded metadata.
+ * metadata the game attached (folded); removable one by one or selected and removed together
+ * (with the entries a ban hides, listed apart), and in the current period a score can be set or
+ * corrected. On a phone a row is rank, player, score and the folded metadata.
  */
 export function LeaderboardEntries({
   projectId,
@@ -55,6 +58,18 @@ export function LeaderboardEntries({
   const [offset, setOffset] = useState(0);
   const pageSize = useNarrow() ? PHONE_PAGE : PAGE;
   const [query, setQuery] = useState("");
+  const [selected, setSelected] = useState<Set<string>>(() => new Set());
+  const toggle = useCallback(
+    (id: string, on: boolean) =>
+      setSelected((previous) => {
+        const next = new Set(previous);
+        if (on) next.add(id);
+        else next.delete(id);
+        return next;
+      }),
+    [],
+  );
+  const selection = canEdit ? { ids: selected, set: toggle } : null;
   const chosen = period !== CURRENT && period !== currentPeriod ? period : undefined;
   const periods = useQuery(trpc.leaderboards.periods.queryOptions(ref));
   const page = useQuery({
@@ -74,6 +89,7 @@ export function LeaderboardEntries({
       queryClient.invalidateQueries({ queryKey: trpc.leaderboards.entries.queryKey() }),
       queryClient.invalidateQueries({ queryKey: trpc.leaderboards.search.queryKey() }),
       queryClient.invalidateQueries({ queryKey: trpc.leaderboards.periods.queryKey(ref) }),
+      queryClient.invalidateQueries({ queryKey: trpc.leaderboards.hidden.queryKey() }),
     ]);
   const saveScore = async (value: { playerId: string; score: number; reason: string }) => {
     const entry = await setScore.mutateAsync({ ...ref, ...value });
@@ -156,6 +172,30 @@ export function LeaderboardEntries({
     ],
     [canEdit, projectId, archived],
   );
+  // The checkbox column changes with every selection; the others do not.
+  const selectable = useMemo<DataTableColumns<Entry>>(
+    () => [
+      ...(canEdit
+        ? [
+            col.display({
+              id: "select",
+              header: () => <span className="sr-only">Select</span>,
+              cell: ({ row: { original: e } }) => (
+                <input
+                  type="checkbox"
+                  className="size-4"
+                  aria-label={`Select ${e.displayName ?? e.playerId}`}
+                  checked={selected.has(e.playerId)}
+                  onChange={(ev) => toggle(e.playerId, ev.target.checked)}
+                />
+              ),
+            }),
+          ]
+        : []),
+      ...columns,
+    ],
+    [canEdit, columns, selected, toggle],
+  );
   const view = searching ? found : page;
   const entries: Entry[] | undefined = view.data?.entries;
   const total = page.data?.total ?? 0;
@@ -165,6 +205,18 @@ export function LeaderboardEntries({
       title={archived ? "Entries of an archived period" : "Entries (current period)"}
       actions={
         <div className="flex w-full flex-wrap gap-2 sm:w-auto">
+          {canEdit && selected.size > 0 && (
+            <RemoveSelectedEntries
+              projectId={projectId}
+              leaderboardId={leaderboardId}
+              period={chosen}
+              playerIds={[...selected]}
+              onDone={async () => {
+                setSelected(new Set());
+                await refresh();
+              }}
+            />
+          )}
           {canEdit && !archived && (
             <Button variant="secondary" aria-haspopup="dialog" onClick={() => setScoring({ target: null })}>
               <PencilLine className="mr-1 size-4" aria-hidden />
@@ -178,6 +230,7 @@ export function LeaderboardEntries({
             onValueChange={(value) => {
               setPeriod(value);
               setOffset(0);
+              setSelected(new Set());
             }}
             options={[
               { value: CURRENT, label: "Current period" },
@@ -213,7 +266,7 @@ export function LeaderboardEntries({
           </State>
         ) : (
           <DataTable
-            columns={columns}
+            columns={selectable}
             data={entries}
             getRowId={(e) => e.playerId}
             rowTestId="entry-row"
@@ -241,6 +294,7 @@ export function LeaderboardEntries({
             {total} {total === 1 ? "entry" : "entries"}
           </p>
         )}
+        <HiddenEntries projectId={projectId} leaderboardId={leaderboardId} period={chosen} selection={selection} />
       </div>
       <ConfirmDialog
         open={removing !== null}

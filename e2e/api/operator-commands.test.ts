@@ -39,6 +39,7 @@ import { identityProvidersAs, removeIdentityProviderAs, saveIdentityProviderAs }
 import {
   createBoardAs,
   deleteBoardAs,
+  removeEntriesAs,
   removeEntryAs,
   resetBoardAs,
   setScoreAs,
@@ -47,6 +48,7 @@ import {
 import {
   boardAs,
   boardEntriesAs,
+  hiddenEntriesAs,
   listBoardsAs,
   listPeriodsAs,
   searchEntriesAs,
@@ -198,6 +200,7 @@ function projectCommands({ projectId, viewerId }: Fixture): Record<string, (c: C
     deleteBoardAs: (c) => deleteBoardAs(c, board),
     resetBoardAs: (c) => resetBoardAs(c, board),
     removeEntryAs: (c) => removeEntryAs(c, { ...board, playerId }),
+    removeEntriesAs: (c) => removeEntriesAs(c, { ...board, playerIds: [playerId], reason: "cheating" }),
     setScoreAs: (c) => setScoreAs(c, { ...board, playerId, score: 1, reason: "correction" }),
     banPlayerAs: (c) => banPlayerAs(c, { projectId, playerId, reason: "cheating" }),
     unbanPlayerAs: (c) => unbanPlayerAs(c, { projectId, playerId }),
@@ -330,6 +333,7 @@ function projectReads({ projectId }: Fixture): Record<string, (c: Ctx) => Promis
     boardEntriesAs: (c) => boardEntriesAs(c, { projectId, id: "missing", offset: 0, limit: 10 }),
     searchEntriesAs: (c) => searchEntriesAs(c, { projectId, id: "missing", query: "a", limit: 10 }),
     listPeriodsAs: (c) => listPeriodsAs(c, { projectId, id: "missing" }),
+    hiddenEntriesAs: (c) => hiddenEntriesAs(c, { projectId, id: "missing", limit: 10 }),
     searchPlayersAs: (c) => searchPlayersAs(c, { projectId, query: "", banned: "any", email: "any", limit: 10, offset: 0, sort: "newest" }),
     countPlayersAs: (c) => countPlayersAs(c, { projectId, query: "", banned: "any", email: "any" }),
     playerDetailAs: (c) => playerDetailAs(c, { projectId, playerId: missingId }),

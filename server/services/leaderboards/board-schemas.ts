@@ -182,3 +182,11 @@ export const ZScoreCorrection = z.strictObject({
   reason: z.string().trim().min(1, "Give a reason (kept in the audit log).").max(500, "Keep the reason under 500 characters."),
 });
 export type ScoreCorrection = z.input<typeof ZScoreCorrection>;
+
+/** Entries removed in one command (checkboxes on the board page): at most this many players per call. */
+export const MAX_REMOVE_ENTRIES = 100;
+export const ZRemoveEntriesReason = z
+  .string()
+  .trim()
+  .min(1, "Give a reason (kept in the audit log).")
+  .max(500, "Keep the reason under 500 characters.");

@@ -10,6 +10,7 @@ import {
   updateLeaderboard,
 } from "./definitions";
 import { currentPeriod, rankAfterWrite, removeEntry, setEntryScore } from "./entries";
+import { removeEntriesOf, syncRankIndex } from "./moderation";
 import { entryOfPlayer } from "./operator";
 import type { CreateLeaderboard, Entry, LeaderboardDto, UpdateLeaderboard } from "./schemas";
 
@@ -131,4 +132,35 @@ export async function setScoreAs(
   });
   const entry = await rankAfterWrite(o.projectId, written.board, written.period, written.row);
   return { ...entry, period: written.period, previous: written.previous };
+}
+
+/**
+ * Removes the entries of up to 100 players from one period (the current one unless given) in one
+ * command, visible or hidden by a ban, with a reason: one audit row naming every player and what
+ * was removed. The rank index is told afterwards from what Postgres holds (committed or not).
+ */
+export function removeEntriesAs(
+  ctx: OperatorContext,
+  o: Board & { playerIds: string[]; reason: string; period?: string },
+): Promise<{ period: string; removed: number; visible: string[]; hidden: string[] }> {
+  // Read inside `run` only: the caller is checked before anything of the input is used.
+  let playerIds: string[] = [];
+  let period = o.period;
+  return runCommand(ctx, {
+    projectId: o.projectId,
+    minimum: "ADMIN",
+    action: "leaderboard.entries.remove",
+    target: o.id,
+    run: async () => {
+      playerIds = [...new Set(o.playerIds.map((id) => id.toLowerCase()))];
+      period ??= currentPeriod(await loadLeaderboard(o.projectId, o.id)).period;
+      const removed = await removeEntriesOf({ projectId: o.projectId, leaderboardId: o.id, period, playerIds });
+      return { period, removed: removed.visible.length + removed.hidden.length, ...removed };
+    },
+    after: (r) => ({ period: r.period, reason: o.reason, requested: playerIds, visible: r.visible, hidden: r.hidden }),
+    invalidate: async () => {
+      forget(o)();
+      if (period) await syncRankIndex(o.projectId, playerIds, [{ leaderboardId: o.id, period }]);
+    },
+  });
 }

@@ -6,6 +6,7 @@ import type { JsonValue } from "../json-value";
 import { withEvents } from "../webhooks/emit";
 import { emitEvent } from "../webhooks/events";
 import { type Definition, loadLeaderboard } from "./definitions";
+import { refusedAsBanned } from "./moderation";
 import { periodKey } from "./periods";
 import { indexRange, indexRank, indexRemove, indexUpsert, indexWindow, rankIndexClient } from "./rank-index";
 import type { Entry } from "./schemas";
@@ -191,8 +192,9 @@ async function writeEntry(o: {
     o.initial,
   ];
   const indexed = rankIndexClient() !== null;
-  const { rows } = await pool().query<Row & { rank: number | null; written: boolean }>(
-    `WITH prev AS (
+  const { rows } = await pool()
+    .query<Row & { rank: number | null; written: boolean }>(
+      `WITH prev AS (
        SELECT sort_key FROM leaderboard_entries WHERE project_id = $1 AND leaderboard_id = $2 AND period = $3 AND player_id = $4::uuid
      ), upsert AS (
        INSERT INTO leaderboard_entries AS e (project_id, leaderboard_id, period, player_id, score, sort_key, seq, metadata, updated_at)
@@ -223,8 +225,13 @@ async function writeEntry(o: {
      SELECT ${ENTRY_COLUMNS}, ${indexed ? "NULL::int" : `${aheadOf(["$1::uuid", "$2::text", "$3::text"], "e.sort_key", "e.seq")} + 1`}, false
        FROM leaderboard_entries e JOIN players pl ON pl.id = e.player_id
       WHERE e.project_id = $1 AND e.leaderboard_id = $2 AND e.period = $3 AND e.player_id = $4::uuid AND NOT EXISTS (SELECT 1 FROM upsert)`,
-    values,
-  );
+      values,
+    )
+    // A banned player's new entry is refused by a trigger (see ./moderation.ts): a submit that
+    // passed its checks just before the ban committed.
+    .catch((error: unknown) => {
+      throw refusedAsBanned(error) ?? error;
+    });
   return rows[0];
 }
 

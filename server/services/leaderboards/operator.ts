@@ -4,6 +4,7 @@ import { viewerRead } from "../command";
 import type { JsonValue } from "../json-value";
 import { listLeaderboards, loadLeaderboard, toDto } from "./definitions";
 import { aheadOf, currentPeriod, getLeaderboardPage, getPeriodPage, listPeriods } from "./entries";
+import { hiddenEntries } from "./moderation";
 import { parseSchedule, periodKey, windowAt } from "./periods";
 import type { Entry } from "./schemas";
 
@@ -140,3 +141,7 @@ export const boardEntriesAs = viewerRead(async (o: { projectId: string; id: stri
   const board = await loadLeaderboard(o.projectId, o.id);
   return { period: currentPeriod(board).period, total: page.total, offset: page.offset, limit: page.limit, entries: page.entries };
 });
+
+export const hiddenEntriesAs = viewerRead((o: { projectId: string; id: string; period?: string; limit: number }) =>
+  hiddenEntries({ projectId: o.projectId, leaderboardId: o.id, period: o.period, limit: o.limit }),
+);

@@ -60,6 +60,16 @@ redis.call('ZREM', KEYS[1], old)
 redis.call('HDEL', KEYS[2], ARGV[1])
 return 1`;
 
+/** Places a member whatever seq the index held for the player (a restored entry keeps its older seq). */
+const REPLACE = `
+local old = redis.call('HGET', KEYS[2], ARGV[1])
+if old then redis.call('ZREM', KEYS[1], old) end
+redis.call('ZADD', KEYS[1], 0, ARGV[2])
+redis.call('HSET', KEYS[2], ARGV[1], ARGV[2])
+redis.call('EXPIRE', KEYS[1], ARGV[3])
+redis.call('EXPIRE', KEYS[2], ARGV[3])
+return 1`;
+
 /** -2: no complete index; -1: the player is not in it; else the 0-based rank. */
 const RANK = `
 if redis.call('EXISTS', KEYS[3]) == 0 then return -2 end
@@ -100,6 +110,7 @@ type IndexRedis = Redis & {
   lbWindow(set: string, members: string, ready: string, player: string, range: number): Promise<Array<string | number>>;
   lbUpsert(set: string, members: string, player: string, member: string, seq: string, ttl: number): Promise<number>;
   lbRemove(set: string, members: string, player: string): Promise<number>;
+  lbReplace(set: string, members: string, player: string, member: string, ttl: number): Promise<number>;
   lbRank(set: string, members: string, ready: string, player: string): Promise<number>;
   lbRange(set: string, ready: string, start: number, stop: number): Promise<Array<string | number>>;
   lbLease(lock: string, token: string, ms?: number): Promise<number>;
@@ -152,6 +163,7 @@ function connect(url: string, commandTimeout: number): IndexRedis {
   redis.on("error", () => {});
   redis.defineCommand("lbUpsert", { numberOfKeys: 2, lua: UPSERT });
   redis.defineCommand("lbRemove", { numberOfKeys: 2, lua: REMOVE });
+  redis.defineCommand("lbReplace", { numberOfKeys: 2, lua: REPLACE });
   redis.defineCommand("lbRank", { numberOfKeys: 3, lua: RANK });
   redis.defineCommand("lbRange", { numberOfKeys: 2, lua: RANGE });
   redis.defineCommand("lbWindow", { numberOfKeys: 3, lua: WINDOW });
@@ -234,6 +246,21 @@ export function indexUpsert(projectId: string, boardId: string, period: string, 
     "write",
     async (r) => {
       await r.lbUpsert(k.set, k.members, e.playerId, member, seqHex(member), KEY_TTL_SECONDS);
+    },
+    undefined,
+  );
+}
+
+/**
+ * Sets a player's position whatever seq the index held: an entry restored after a ban keeps its
+ * seq, older than one the player may have made meanwhile. Only for positions just read from Postgres.
+ */
+export function indexReplace(projectId: string, boardId: string, period: string, e: IndexedEntry): Promise<void> {
+  const k = indexKeys(projectId, boardId, period);
+  return guarded(
+    "write",
+    async (r) => {
+      await r.lbReplace(k.set, k.members, e.playerId, encodeMember(e.sortKey, e.seq, e.playerId), KEY_TTL_SECONDS);
     },
     undefined,
   );

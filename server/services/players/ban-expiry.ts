@@ -1,6 +1,7 @@
 import { pool, transaction } from "../../db";
 import { logger } from "../../log";
 import { handle, QUEUES } from "../../queue";
+import { type BoardPeriod, restoreEntriesOf, syncRankIndex } from "../leaderboards/moderation";
 import { emitEvents } from "../webhooks/events";
 
 /**
@@ -12,23 +13,31 @@ import { emitEvents } from "../webhooks/events";
  * job does (server/identity/player.ts): the event follows within about a minute, later if no
  * instance was running (the next run catches up). An operator lifting a ban sends
  * player.unbanned with `expired: false` (bans.ts); a new ban clears the mark.
+ *
+ * The same transaction puts each such player's hidden leaderboard entries back on their boards
+ * (restoreEntriesOf; the mark is what lets the refusal trigger accept them), and the rank index is
+ * told once it has committed: the entries come back with the announcement, within about a minute
+ * of the ban's end. `now`: the clock (tests).
  */
-export async function announceEndedBans(o: { batch?: number } = {}): Promise<number> {
+export async function announceEndedBans(o: { batch?: number; now?: Date } = {}): Promise<number> {
   const batch = o.batch ?? 1_000;
   let announced = 0;
   for (;;) {
+    const restored: Array<{ projectId: string; playerId: string; boards: BoardPeriod[] }> = [];
     const n = await transaction(async () => {
       const { rows } = await pool().query<{ id: string; project_id: string }>(
         `UPDATE players p SET ban_expiry_sent = true
            FROM (SELECT id FROM players
-                  WHERE banned_until IS NOT NULL AND NOT ban_expiry_sent AND banned_until <= now()
+                  WHERE banned_until IS NOT NULL AND NOT ban_expiry_sent AND banned_until <= coalesce($2::timestamptz, now())
                   ORDER BY banned_until LIMIT $1 FOR UPDATE SKIP LOCKED) ended
           WHERE p.id = ended.id
           RETURNING p.id, p.project_id`,
-        [batch],
+        [batch, o.now ?? null],
       );
       const byProject = new Map<string, string[]>();
       for (const r of rows) {
+        const back = await restoreEntriesOf({ projectId: r.project_id, playerId: r.id });
+        if (back.boards.length) restored.push({ projectId: r.project_id, playerId: r.id, boards: back.boards });
         const players = byProject.get(r.project_id);
         if (players) players.push(r.id);
         else byProject.set(r.project_id, [r.id]);
@@ -42,6 +51,7 @@ export async function announceEndedBans(o: { batch?: number } = {}): Promise<num
       }
       return rows.length;
     });
+    for (const r of restored) await syncRankIndex(r.projectId, [r.playerId], r.boards);
     announced += n;
     if (n < batch) return announced;
   }

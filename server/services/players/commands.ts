@@ -4,6 +4,7 @@ import { sendResetCodeNow, sendVerificationCode } from "../auth/account-email";
 import { revokeSessions } from "../auth/sessions";
 import { authorize, type OperatorContext, runCommand } from "../command";
 import type { JsonValue } from "../json-value";
+import { type BoardPeriod, syncRankIndex } from "../leaderboards/moderation";
 import { getPlayerData, putPlayerData } from "../player-data";
 import { deletePlayer } from "./admin";
 import { banPlayer, unbanPlayer } from "./bans";
@@ -17,18 +18,38 @@ import { exportPlayerData } from "./lifecycle";
 type PlayerRef = { projectId: string; playerId: string };
 
 /**
- * Signs the player out everywhere and refuses sign-in (until `until`, or for good). `batch`: the
- * bulk action this ban is part of (recorded in the audit row, see ./bulk.ts).
+ * Signs the player out everywhere and refuses sign-in (until `until`, or for good); hides the
+ * player's leaderboard entries, or with `removeEntries` deletes them (audited with the counts).
+ * `batch`: the bulk action this ban is part of (recorded in the audit row, see ./bulk.ts).
  */
-export function banPlayerAs(ctx: OperatorContext, o: PlayerRef & { reason: string; until?: string | null; batch?: string }) {
-  return runCommand(ctx, {
+export async function banPlayerAs(
+  ctx: OperatorContext,
+  o: PlayerRef & { reason: string; until?: string | null; batch?: string; removeEntries?: boolean },
+) {
+  let boards: BoardPeriod[] = [];
+  const ban = await runCommand(ctx, {
     projectId: o.projectId,
     minimum: "ADMIN",
     action: "player.ban",
     target: o.playerId,
-    run: () => banPlayer({ projectId: o.projectId, playerId: o.playerId, reason: o.reason, until: o.until ? new Date(o.until) : null }),
-    after: (ban) => ({ reason: ban.banReason, until: ban.bannedUntil, ...(o.batch ? { batch: o.batch } : {}) }),
+    run: async () => {
+      const until = o.until ? new Date(o.until) : null;
+      const done = await banPlayer({
+        projectId: o.projectId,
+        playerId: o.playerId,
+        reason: o.reason,
+        until,
+        removeEntries: o.removeEntries,
+      });
+      boards = done.boards;
+      return done;
+    },
+    after: (ban) => ({ reason: ban.banReason, until: ban.bannedUntil, entries: ban.entries, ...(o.batch ? { batch: o.batch } : {}) }),
+    // The rank index follows what committed (moderation.ts), before the answer.
+    invalidate: () => syncRankIndex(o.projectId, [o.playerId], boards),
   });
+  const { boards: _boards, ...dto } = ban;
+  return dto;
 }
 
 /** Sets (or with null clears) the player's display name, with the API's rules (ZDisplayName); audited with before and after. */
@@ -55,14 +76,23 @@ export function setDisplayNameAs(ctx: OperatorContext, o: PlayerRef & { displayN
   });
 }
 
-export function unbanPlayerAs(ctx: OperatorContext, o: PlayerRef) {
-  return runCommand(ctx, {
+export async function unbanPlayerAs(ctx: OperatorContext, o: PlayerRef) {
+  let boards: BoardPeriod[] = [];
+  const unban = await runCommand(ctx, {
     projectId: o.projectId,
     minimum: "ADMIN",
     action: "player.unban",
     target: o.playerId,
-    run: () => unbanPlayer(o),
+    run: async () => {
+      const done = await unbanPlayer(o);
+      boards = done.boards;
+      return done;
+    },
+    after: (unban) => ({ entries: unban.entries }),
+    invalidate: () => syncRankIndex(o.projectId, [o.playerId], boards),
   });
+  const { boards: _boards, ...dto } = unban;
+  return dto;
 }
 
 /** Ends every session of the player (their refresh tokens stop working; access tokens within the session-cache bound). */

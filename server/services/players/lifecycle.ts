@@ -138,9 +138,15 @@ async function readExport(projectId: string, playerId: string): Promise<PlayerEx
     score: number;
     metadata: Record<string, unknown> | null;
     updated_at: Date;
+    hidden: boolean;
   }>(
-    `SELECT leaderboard_id, period, score, metadata, updated_at FROM leaderboard_entries
-      WHERE project_id = $1 AND player_id = $2 ORDER BY leaderboard_id, updated_at DESC, period`,
+    // Entries a ban hides are the player's data too (leaderboard_hidden_entries).
+    `SELECT leaderboard_id, period, score, metadata, updated_at, false AS hidden FROM leaderboard_entries
+      WHERE project_id = $1 AND player_id = $2
+     UNION ALL
+     SELECT leaderboard_id, period, score, metadata, updated_at, true FROM leaderboard_hidden_entries
+      WHERE project_id = $1 AND player_id = $2
+     ORDER BY leaderboard_id, updated_at DESC, period`,
     args,
   );
   const wallets = await db.query<{ currency_id: string; balance: string; updated_at: Date }>(
@@ -238,6 +244,7 @@ async function readExport(projectId: string, playerId: string): Promise<PlayerEx
       score: e.score,
       metadata: e.metadata as PlayerExport["leaderboardEntries"][number]["metadata"],
       updatedAt: iso(e.updated_at),
+      ...(e.hidden ? { hidden: true } : {}),
     })),
     balances: wallets.rows.map((w) => ({ currencyId: w.currency_id, balance: Number(w.balance), updatedAt: iso(w.updated_at) })),
     inventory: inventory.rows.map((i) => ({ itemId: i.item_id, quantity: Number(i.quantity), updatedAt: iso(i.updated_at) })),

@@ -31,6 +31,10 @@ const ZExportEntry = z.object({
   score: z.number(),
   metadata: z.record(z.string(), ZJsonValue).nullable(),
   updatedAt: z.iso.datetime(),
+  hidden: z
+    .boolean()
+    .optional()
+    .meta({ description: "true: hidden from the board by the player's ban (back on it when the ban ends); absent otherwise." }),
 });
 
 export const ZPlayerExport = z

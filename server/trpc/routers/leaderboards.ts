@@ -1,9 +1,18 @@
 import { z } from "zod";
-import { ZScoreCorrection } from "../../services/leaderboards/board-schemas";
-import { createBoardAs, deleteBoardAs, removeEntryAs, resetBoardAs, setScoreAs, updateBoardAs } from "../../services/leaderboards/commands";
+import { MAX_REMOVE_ENTRIES, ZRemoveEntriesReason, ZScoreCorrection } from "../../services/leaderboards/board-schemas";
+import {
+  createBoardAs,
+  deleteBoardAs,
+  removeEntriesAs,
+  removeEntryAs,
+  resetBoardAs,
+  setScoreAs,
+  updateBoardAs,
+} from "../../services/leaderboards/commands";
 import {
   boardAs,
   boardEntriesAs,
+  hiddenEntriesAs,
   listBoardsAs,
   listPeriodsAs,
   searchEntriesAs,
@@ -47,6 +56,11 @@ export const leaderboardsRouter = router({
     )
     .query(({ ctx, input }) => searchEntriesAs(ctx, input)),
 
+  /** Entries a ban hides from the current period (or `period`), best first, with the ban's reason. */
+  hidden: projectProcedure("VIEWER")
+    .input(input(ZBoard.extend({ period: ZPeriod.optional(), limit: z.number().int().min(1).max(100).default(100) })))
+    .query(({ ctx, input }) => hiddenEntriesAs(ctx, input)),
+
   periods: projectProcedure("VIEWER")
     .input(input(ZBoard))
     .query(({ ctx, input }) => listPeriodsAs(ctx, input)),
@@ -73,6 +87,19 @@ export const leaderboardsRouter = router({
   removeEntry: projectProcedure("ADMIN")
     .input(input(ZBoard.extend({ playerId: z.string().uuid(), period: ZPeriod.optional() })))
     .mutation(({ ctx, input }) => removeEntryAs(ctx, input)),
+
+  /** Removes the entries (visible or hidden) of up to 100 players from one period, with a reason; one audit row. */
+  removeEntries: projectProcedure("ADMIN")
+    .input(
+      input(
+        ZBoard.extend({
+          playerIds: z.array(z.string().uuid()).min(1).max(MAX_REMOVE_ENTRIES),
+          reason: ZRemoveEntriesReason,
+          period: ZPeriod.optional(),
+        }),
+      ),
+    )
+    .mutation(({ ctx, input }) => removeEntriesAs(ctx, input)),
 
   /** Sets or corrects a player's score in the current period (within the bounds), with a reason for the audit log. */
   setScore: projectProcedure("ADMIN")

@@ -51,7 +51,7 @@ const playersProcedures = {
     .query(({ ctx, input }) => playerDetailAs(ctx, input)),
 
   ban: projectProcedure("ADMIN")
-    .input(input(ZPlayer.extend({ reason: ZBanReason, until: ZBanUntil })))
+    .input(input(ZPlayer.extend({ reason: ZBanReason, until: ZBanUntil, removeEntries: z.boolean().optional() })))
     .mutation(({ ctx, input }) => banPlayerAs(ctx, input)),
 
   unban: projectProcedure("ADMIN")
