@@ -95,6 +95,7 @@ import {
   setDataSettingsAs,
   setPlanAs,
 } from "@/server/services/projects/commands";
+import { cancelScheduledChangeAs, listScheduledChangesAs, scheduleChangeAs } from "@/server/services/schedules";
 import { createStoreProductAs, deleteStoreProductAs, updateStoreProductAs } from "@/server/services/store/products";
 import { listStoreProductsAs, listStorePurchasesAs, storePurchaseAs, storeRevenueAs } from "@/server/services/store/purchases";
 import { refundByHandAs } from "@/server/services/store/refunds";
@@ -224,6 +225,16 @@ function projectCommands({ projectId, viewerId }: Fixture): Record<string, (c: C
     removeStoreSettingsAs: (c) => removeStoreSettingsAs(c, { projectId, store: "steam" }),
     rotateNotificationTokenAs: (c) => rotateNotificationTokenAs(c, { projectId, store: "google" }),
     setRefundPolicyAs: (c) => setRefundPolicyAs(c, { projectId, policy: "ban" }),
+    scheduleChangeAs: (c) =>
+      scheduleChangeAs(c, {
+        projectId,
+        name: "Sale",
+        kind: "purchases",
+        target: id,
+        patch: { name: "On sale" },
+        startsAt: "2099-01-01T00:00:00Z",
+      }),
+    cancelScheduledChangeAs: (c) => cancelScheduledChangeAs(c, { projectId, id: missingId }),
   };
 }
 
@@ -270,6 +281,7 @@ function projectReads({ projectId }: Fixture): Record<string, (c: Ctx) => Promis
     storePurchaseAs: (c) => storePurchaseAs(c, { projectId, receiptId: missingId }),
     storeRevenueAs: (c) => storeRevenueAs(c, { projectId, days: 30 }),
     economyAnalyticsAs: (c) => economyAnalyticsAs(c, { projectId, days: 30 }),
+    listScheduledChangesAs: (c) => listScheduledChangesAs(c, { projectId }),
   };
 }
 
@@ -331,6 +343,9 @@ const NOT_OPERATOR_SERVICES = new Set([
   "playersExport",
   "playerDetail",
   "deletePlayer",
+  // The scheduler's steps (a system actor, once per cluster), not an operator's.
+  "runOneDueStep",
+  "runDueScheduledChanges",
 ]);
 
 describe("operator commands called without tRPC", () => {
@@ -558,6 +573,7 @@ const OPERATOR_SERVICE_MODULES = [
   "players/search.ts",
   "players/admin.ts",
   "audit-reads.ts",
+  "schedules/index.ts",
 ];
 /** command.ts is the machinery every service goes through, not a service. */
 const MACHINERY = new Set([

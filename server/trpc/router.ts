@@ -9,6 +9,7 @@ import { membersRouter } from "./routers/members";
 import { auditRouter, playersRouter } from "./routers/players";
 import { projectsRouter } from "./routers/projects";
 import { providersRouter } from "./routers/providers";
+import { schedulesRouter } from "./routers/schedules";
 import { storeRouter } from "./routers/store";
 import { tokensRouter } from "./routers/tokens";
 import { webhooksRouter } from "./routers/webhooks";
@@ -27,6 +28,7 @@ export const appRouter = router({
   tokens: tokensRouter,
   webhooks: webhooksRouter,
   store: storeRouter,
+  schedules: schedulesRouter,
   account: accountRouter,
   operators: operatorsRouter,
 });
