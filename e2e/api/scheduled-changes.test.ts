@@ -15,8 +15,9 @@ import { ctx, newOperator, refusalCode } from "../support/operators";
 const INTERVAL_SECONDS = 0.5;
 const CACHE_TTL_MS = 300;
 const BOUND_MS = INTERVAL_SECONDS * 1000 + CACHE_TTL_MS;
-// A busy machine (two cores, several suites) delays a step by its transaction and a request by its queue.
-const SLACK_MS = 5_000;
+// A busy machine (two cores, several suites, load above 20 seen) delays a timer, a step's transaction
+// and a request's queue by seconds: the test proves "never early" exactly and "late" within this.
+const SLACK_MS = 20_000;
 
 type Shop = { project: TestProject; owner: SessionOperator; viewer: SessionOperator };
 
@@ -51,7 +52,7 @@ const sale = (s: Shop, startsInMs: number, lastsMs: number | null, price = 50) =
 };
 
 /** Polls until `check` answers a value, or fails at the deadline. */
-async function until<T>(what: string, check: () => Promise<T | undefined>, deadlineMs = 30_000): Promise<T> {
+async function until<T>(what: string, check: () => Promise<T | undefined>, deadlineMs = 60_000): Promise<T> {
   const end = Date.now() + deadlineMs;
   for (;;) {
     const value = await check();
@@ -120,7 +121,13 @@ describe("a sale across two app instances", () => {
     const endSeen = await watch(100);
     // Never early: no sale price asked for before the start, no full price after the sale was seen until its end.
     expect(seen.filter((x) => x.price === 50 && x.at < startsAt)).toEqual([]);
-    expect(saleSeen - startsAt).toBeLessThanOrEqual(BOUND_MS + SLACK_MS);
+    const applied = await until(
+      "applied",
+      async () => (await listScheduledChangesAs(ctx(s.viewer), { projectId: s.project.projectId }))[0]?.appliedAt ?? undefined,
+    );
+    const timings = { applyLateMs: Date.parse(applied) - startsAt, seenLateMs: saleSeen - startsAt };
+    expect(timings.applyLateMs, JSON.stringify(timings)).toBeGreaterThanOrEqual(0);
+    expect(timings.seenLateMs, JSON.stringify(timings)).toBeLessThanOrEqual(BOUND_MS + SLACK_MS);
     expect(endSeen).toBeGreaterThanOrEqual(endsAt - BOUND_MS);
     expect(endSeen - endsAt).toBeLessThanOrEqual(BOUND_MS + SLACK_MS);
     await until("done", async () => ((await statusOf(change.id)) === "done" ? true : undefined));
@@ -129,7 +136,7 @@ describe("a sale across two app instances", () => {
     const [row] = (await listScheduledChangesAs(ctx(s.viewer), { projectId: s.project.projectId })).filter((c) => c.id === change.id);
     expect(row).toMatchObject({ status: "done", before: { costs: [{ currencyId: "coins", amount: 100 }] }, error: null });
     expect(await costOf(s.project.projectId)).toEqual([{ currencyId: "coins", amount: 100 }]);
-  });
+  }, 180_000);
 });
 
 describe("scheduling and cancelling", () => {
