@@ -33,6 +33,12 @@ export function startScheduler(): void {
       state.timer.unref();
     }
   };
+  // The launcher's drain stops the looks too (a step in flight commits or rolls back on its own).
+  const stopBefore = holder.__gameBackendStopQueue;
+  holder.__gameBackendStopQueue = async () => {
+    stopScheduler();
+    await stopBefore?.();
+  };
   // Outside any caller's transaction, as the queue's timers are.
   outsideTransaction(() => {
     state.timer = setTimeout(() => void tick(), period);
