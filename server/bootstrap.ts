@@ -10,6 +10,7 @@ import { limiterKind, limiterReady } from "./ratelimit";
 import { registerAccountEmailJobs } from "./services/auth/account-email";
 import { registerPeriodCloses } from "./services/leaderboards/close-job";
 import { registerBanExpiry } from "./services/players/ban-expiry";
+import { startScheduler } from "./services/schedules/scheduler";
 import { registerStoreRefundPolls } from "./services/store/refund-poll-job";
 import { startDispatcher } from "./services/webhooks/delivery";
 
@@ -38,6 +39,8 @@ export async function bootstrap(): Promise<void> {
   await startWorkers();
   // Webhook deliveries: every process sends them (server/services/webhooks/delivery.ts).
   startDispatcher();
+  // Scheduled changes (sales): every process looks; each step runs once (services/schedules/scheduler.ts).
+  startScheduler();
   const store = limiterKind();
   if (store === "memory") {
     if (first) {

@@ -181,6 +181,8 @@ export const ZEnv = z.object({
         .map((d) => d.trim().toLowerCase())
         .filter((d) => d !== ""),
     ),
+  /** How often each process looks for due scheduled changes: the bound on how late a sale starts or ends (docs/operating/scheduled-changes.md). */
+  SCHEDULER_INTERVAL_SECONDS: z.coerce.number().min(0.2).max(60).default(2),
   /** The job queue: how often an idle worker looks for jobs. */
   QUEUE_POLL_SECONDS: z.coerce.number().min(0.5).max(60).default(2),
   /** E-mail delivery retries: the first after this many seconds, then doubling (pg-boss backoff), EMAIL_RETRY_LIMIT times. */

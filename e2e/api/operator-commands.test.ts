@@ -124,6 +124,7 @@ import {
   setReportReasonsAs,
   warnPlayerAs,
 } from "@/server/services/reports/operator";
+import { cancelScheduledChangeAs, listScheduledChangesAs, scheduleChangeAs } from "@/server/services/schedules";
 import { createStoreProductAs, deleteStoreProductAs, updateStoreProductAs } from "@/server/services/store/products";
 import { listStoreProductsAs, listStorePurchasesAs, storePurchaseAs, storeRevenueAs } from "@/server/services/store/purchases";
 import { refundByHandAs } from "@/server/services/store/refunds";
@@ -302,6 +303,16 @@ function projectCommands({ projectId, viewerId }: Fixture): Record<string, (c: C
     warnPlayerAs: (c) => warnPlayerAs(c, { projectId, playerId, reason: "language" }),
     banFromQueueAs: (c) => banFromQueueAs(c, { projectId, playerId, reason: "cheating" }),
     removeReportedEntriesAs: (c) => removeReportedEntriesAs(c, { projectId, playerId }),
+    scheduleChangeAs: (c) =>
+      scheduleChangeAs(c, {
+        projectId,
+        name: "Sale",
+        kind: "purchases",
+        target: id,
+        patch: { name: "On sale" },
+        startsAt: "2099-01-01T00:00:00Z",
+      }),
+    cancelScheduledChangeAs: (c) => cancelScheduledChangeAs(c, { projectId, id: missingId }),
   };
 }
 
@@ -357,6 +368,7 @@ function projectReads({ projectId }: Fixture): Record<string, (c: Ctx) => Promis
     moderationQueueAs: (c) => moderationQueueAs(c, { projectId, sort: "newest", limit: 10 }),
     moderationPlayerAs: (c) => moderationPlayerAs(c, { projectId, playerId: missingId }),
     reportReasonsAs: (c) => reportReasonsAs(c, { projectId }),
+    listScheduledChangesAs: (c) => listScheduledChangesAs(c, { projectId }),
   };
 }
 
@@ -418,6 +430,9 @@ const NOT_OPERATOR_SERVICES = new Set([
   "playersExport",
   "playerDetail",
   "deletePlayer",
+  // The scheduler's steps (a system actor, once per cluster), not an operator's.
+  "runOneDueStep",
+  "runDueScheduledChanges",
 ]);
 
 describe("operator commands called without tRPC", () => {
@@ -645,6 +660,7 @@ const OPERATOR_SERVICE_MODULES = [
   "players/search.ts",
   "players/admin.ts",
   "audit-reads.ts",
+  "schedules/index.ts",
 ];
 /** command.ts is the machinery every service goes through, not a service. */
 const MACHINERY = new Set([

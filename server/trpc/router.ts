@@ -11,6 +11,7 @@ import { auditRouter, playersRouter } from "./routers/players";
 import { projectsRouter } from "./routers/projects";
 import { providersRouter } from "./routers/providers";
 import { remoteConfigRouter } from "./routers/remote-config";
+import { schedulesRouter } from "./routers/schedules";
 import { storeRouter } from "./routers/store";
 import { tokensRouter } from "./routers/tokens";
 import { webhooksRouter } from "./routers/webhooks";
@@ -31,6 +32,7 @@ export const appRouter = router({
   store: storeRouter,
   remoteConfig: remoteConfigRouter,
   moderation: moderationRouter,
+  schedules: schedulesRouter,
   account: accountRouter,
   operators: operatorsRouter,
 });

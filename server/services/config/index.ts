@@ -1,8 +1,9 @@
 import { createHash } from "node:crypto";
+import type { OperatorActor, SystemActor } from "../../actor";
 import { pool } from "../../db";
 import { env } from "../../env";
 import { AppError, type ErrorCode } from "../../errors";
-import { authorize, type OperatorContext, runCommand, viewerRead } from "../command";
+import { type Authorization, authorize, type OperatorContext, runCommand, viewerRead } from "../command";
 import { applyEconomyChanges, invalidateEconomy, listCurrencies, listItems, listPurchases } from "../economy/definitions";
 import { isCurrencyLine, type Line, purchaseLinesProblem } from "../economy/schemas";
 import { assertJwksUrlAllowed, deleteIdentityProvider, listIdentityProviders, upsertIdentityProvider } from "../identity-providers";
@@ -457,6 +458,17 @@ const afterOf = <T>(diff: KindDiff, id: string) => diff.created.find((c) => c.id
 const desiredEntry = <T>(doc: ConfigDocument, kind: ConfigKind, id: string) => (doc[kind] as Entry[]).find((e) => e.id === id) as T;
 
 /**
+ * A document applied for another command (a scheduled change, by the scheduler or an operator's
+ * cancel): who it runs as, and the audit row that names it, written even when nothing changed.
+ */
+export type ImportOnBehalf = {
+  authorization: Authorization<OperatorActor | SystemActor>;
+  action: string;
+  target: string;
+  note: Record<string, unknown>;
+};
+
+/**
  * Applies the document in one transaction: the diff is recomputed under a per-project advisory
  * lock, refused as a whole if anything in it is refused (or if it is not the diff the caller
  * confirmed), then performed in dependency order — currencies and items before the purchases and
@@ -465,23 +477,22 @@ const desiredEntry = <T>(doc: ConfigDocument, kind: ConfigKind, id: string) => (
  * waited for over 10 s (a refusal rolls everything back; the import is all or nothing).
  */
 export async function applyImportAs(
-  ctx: OperatorContext,
-  o: { projectId: string; document: ConfigDocument; expectDiffHash?: string },
+  ctx: OperatorContext | null,
+  o: { projectId: string; document: ConfigDocument; expectDiffHash?: string; onBehalf?: ImportOnBehalf },
 ): Promise<ImportPlan> {
-  const { projectId, document: doc } = o;
+  const { projectId, document: doc, onBehalf } = o;
   let touchedBoards: string[] = [];
-  return runCommand(ctx, {
-    projectId,
-    minimum: "ADMIN",
+  return runCommand<ImportPlan, unknown, OperatorActor | SystemActor>(ctx, {
+    ...(onBehalf ? { authorization: onBehalf.authorization } : { projectId, minimum: "ADMIN" as const }),
     prepare: async (client) => {
       await client.query("SET LOCAL statement_timeout = 30000");
       await client.query("SET LOCAL lock_timeout = 10000");
       await client.query("SELECT pg_advisory_xact_lock(hashtextextended($1, 0))", [`config-import:${projectId}`]);
     },
-    action: "config.import",
-    target: projectId,
-    audited: (plan) => plan.changes > 0,
-    after: (plan) => ({ diff: plan.diff, changes: plan.changes }),
+    action: onBehalf?.action ?? "config.import",
+    target: onBehalf?.target ?? projectId,
+    audited: (plan) => onBehalf !== undefined || plan.changes > 0,
+    after: (plan) => ({ ...onBehalf?.note, diff: plan.diff, changes: plan.changes }),
     run: async (actor) => {
       const { remote, ...plan } = await planImport({ projectId, document: doc });
       if (o.expectDiffHash !== undefined && plan.diffHash !== o.expectDiffHash) {
@@ -545,7 +556,12 @@ export async function applyImportAs(
         await emitEvent({
           projectId,
           type: "config.imported",
-          data: { changes: plan.changes, diffHash: plan.diffHash, operatorId: actor.operatorId ?? null, diff: counts },
+          data: {
+            changes: plan.changes,
+            diffHash: plan.diffHash,
+            operatorId: actor.kind === "operator" ? actor.operatorId : null,
+            diff: counts,
+          },
         });
       }
       return plan;
