@@ -82,7 +82,9 @@ import {
   setPlayerDataAs,
   unbanPlayerAs,
 } from "@/server/services/players/commands";
+import { addPlayerNoteAs, deletePlayerNoteAs, projectTagsAs, setPlayerTagsAs } from "@/server/services/players/notes";
 import { countPlayersAs, searchPlayersAs } from "@/server/services/players/search";
+import { playerSupportAs } from "@/server/services/players/support";
 import {
   createApiKeyAs,
   createProjectAs,
@@ -224,6 +226,9 @@ function projectCommands({ projectId, viewerId }: Fixture): Record<string, (c: C
     removeStoreSettingsAs: (c) => removeStoreSettingsAs(c, { projectId, store: "steam" }),
     rotateNotificationTokenAs: (c) => rotateNotificationTokenAs(c, { projectId, store: "google" }),
     setRefundPolicyAs: (c) => setRefundPolicyAs(c, { projectId, policy: "ban" }),
+    addPlayerNoteAs: (c) => addPlayerNoteAs(c, { projectId, playerId, body: "note" }),
+    deletePlayerNoteAs: (c) => deletePlayerNoteAs(c, { projectId, playerId, noteId: missingId }),
+    setPlayerTagsAs: (c) => setPlayerTagsAs(c, { projectId, playerId, tags: ["vip"] }),
   };
 }
 
@@ -270,6 +275,8 @@ function projectReads({ projectId }: Fixture): Record<string, (c: Ctx) => Promis
     storePurchaseAs: (c) => storePurchaseAs(c, { projectId, receiptId: missingId }),
     storeRevenueAs: (c) => storeRevenueAs(c, { projectId, days: 30 }),
     economyAnalyticsAs: (c) => economyAnalyticsAs(c, { projectId, days: 30 }),
+    playerSupportAs: (c) => playerSupportAs(c, { projectId, playerId: missingId }),
+    projectTagsAs: (c) => projectTagsAs(c, { projectId }),
   };
 }
 

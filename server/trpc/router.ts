@@ -10,6 +10,7 @@ import { auditRouter, playersRouter } from "./routers/players";
 import { projectsRouter } from "./routers/projects";
 import { providersRouter } from "./routers/providers";
 import { storeRouter } from "./routers/store";
+import { supportRouter } from "./routers/support";
 import { tokensRouter } from "./routers/tokens";
 import { webhooksRouter } from "./routers/webhooks";
 
@@ -27,6 +28,7 @@ export const appRouter = router({
   tokens: tokensRouter,
   webhooks: webhooksRouter,
   store: storeRouter,
+  support: supportRouter,
   account: accountRouter,
   operators: operatorsRouter,
 });

@@ -1,7 +1,9 @@
 import { createHash } from "node:crypto";
+import { uuidv7 } from "../../crypto";
 import { pool } from "../../db";
 import { env } from "../../env";
 import { AppError, type ErrorCode } from "../../errors";
+import { auditActor } from "../../identity/operator";
 import { authorize, type OperatorContext, runCommand, viewerRead } from "../command";
 import { applyEconomyChanges, invalidateEconomy, listCurrencies, listItems, listPurchases } from "../economy/definitions";
 import { isCurrencyLine, type Line, purchaseLinesProblem } from "../economy/schemas";
@@ -15,6 +17,7 @@ import {
 } from "../leaderboards/definitions";
 import { listStoreProducts } from "../store/products";
 import { emitEvent } from "../webhooks/events";
+import { auditImportedDefinitions } from "./import-audit";
 import {
   CONFIG_KINDS,
   CONFIG_SCHEMA_PATH,
@@ -449,6 +452,8 @@ export async function applyImportAs(
 ): Promise<ImportPlan> {
   const { projectId, document: doc } = o;
   let touchedBoards: string[] = [];
+  // Every audit row of this import carries it: the summary below and one per changed definition.
+  const importId = uuidv7();
   return runCommand(ctx, {
     projectId,
     minimum: "ADMIN",
@@ -460,7 +465,7 @@ export async function applyImportAs(
     action: "config.import",
     target: projectId,
     audited: (plan) => plan.changes > 0,
-    after: (plan) => ({ diff: plan.diff, changes: plan.changes }),
+    after: (plan) => ({ importId, diff: plan.diff, changes: plan.changes }),
     run: async (actor) => {
       const plan = await planImport({ projectId, document: doc });
       if (o.expectDiffHash !== undefined && plan.diffHash !== o.expectDiffHash) {
@@ -512,6 +517,7 @@ export async function applyImportAs(
         await upsertIdentityProvider({ projectId, provider: desiredEntry(doc, "identityProviders", id) });
       }
       await applyWebhookChanges(projectId, diff.webhooks, doc.webhooks);
+      await auditImportedDefinitions({ actor: auditActor(actor, ctx.requestId), projectId, importId, diff });
       if (plan.changes > 0) {
         // Counts per kind, not the documents: a receiver fetches the config if it wants it.
         const counts = Object.fromEntries(
