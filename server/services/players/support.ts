@@ -1,6 +1,7 @@
 import { pool } from "../../db";
 import { AppError } from "../../errors";
-import { viewerRead } from "../command";
+import { ROLE_RANK } from "../../identity/operator";
+import { authorize, type OperatorContext } from "../command";
 import { aheadOf } from "../leaderboards/entries";
 import { playerNotes, playerTags } from "./notes";
 
@@ -91,4 +92,13 @@ export async function playerSupport(o: { projectId: string; playerId: string }) 
   };
 }
 
-export const playerSupportAs = viewerRead(playerSupport);
+/** The support read as a member sees it: which notes are theirs, and whether they may delete anyone's (owners). */
+export async function playerSupportAs(ctx: OperatorContext, o: { projectId: string; playerId: string }) {
+  const actor = await authorize(ctx, o.projectId, "VIEWER");
+  const support = await playerSupport(o);
+  return {
+    ...support,
+    notes: support.notes.map((n) => ({ ...n, mine: n.authorId === actor.operatorId })),
+    mayDeleteAnyNote: ROLE_RANK[actor.role] >= ROLE_RANK.OWNER,
+  };
+}
