@@ -70,5 +70,10 @@ test("the audit log answers who changed buy-potion's price, from an import and f
     .click();
   await expect(page).toHaveURL(/import=[0-9a-f-]{36}/);
   await expect(page.getByTestId("audit-import-filter")).toBeVisible();
+  // Filters combine: with the target still set, only the import's buy-potion entry; without it, the summary too.
+  await expect(page.getByTestId("audit-row")).toHaveCount(1);
+  await page.getByLabel("Filter by target").fill("");
+  await expect(page).not.toHaveURL(/target=/);
+  await expect(page.getByTestId("audit-row")).toHaveCount(2);
   await expect(page.getByTestId("audit-row").filter({ hasText: "config.import" })).toHaveCount(2);
 });
