@@ -58,7 +58,8 @@ function Target({ projectId, entry }: { projectId: string; entry: Entry }) {
   if (!entry.target) return <span>—</span>;
   if (!ref) return <span className="break-all font-mono text-xs">{entry.target}</span>;
   const href = hrefOf(projectId, ref);
-  const rest = entry.target.slice(ref.id.length); // "/key" of a data key, "/player" of an entry
+  // "/key" of a data key, "/player" of an entry; nothing for a config import's "kind:id".
+  const rest = entry.target.startsWith(ref.id) ? entry.target.slice(ref.id.length) : "";
   return (
     <span className="flex min-w-0 flex-col">
       {ref.name && href ? (
