@@ -335,7 +335,9 @@ test("the configuration imported into a second project (dry run, apply) is serve
   expect(copyBuy.status()).toBe(409);
   expect(await copyBuy.json()).toMatchObject({ error: { code: "INSUFFICIENT_FUNDS", details: { currencyId: "coins", requested: 30 } } });
   await page.getByRole("link", { name: "Audit log" }).click();
-  await expect(page.getByTestId("audit-row").filter({ hasText: "config.import" })).toHaveCount(1);
+  // The import's summary and one entry per definition it created (arena, coins, sword, buy-sword).
+  await expect(page.getByTestId("audit-row").filter({ hasText: "config.import" })).toHaveCount(5);
+  await expect(page.getByTestId("audit-row").filter({ hasText: "config.import.purchase.create" })).toHaveCount(1);
 });
 
 test.describe("a viewer", () => {
