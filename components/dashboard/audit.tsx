@@ -3,7 +3,7 @@
 import { useInfiniteQuery, useQuery } from "@tanstack/react-query";
 import { KeyRound } from "lucide-react";
 import Link from "next/link";
-import { useMemo, useState } from "react";
+import { useEffect, useMemo, useState } from "react";
 import { type RouterOutputs, useTRPC } from "@/components/providers/trpc";
 import { columnsFor, DataTable, type DataTableColumns } from "@/components/ui/data-table";
 import { Button, Card, Input, State } from "@/components/ui/primitives";
@@ -11,6 +11,7 @@ import { SelectMenu } from "@/components/ui/select";
 import { auditDiff } from "@/server/services/audit-diff";
 import { messageOf } from "./errors";
 import { ExportButtons } from "./export-buttons";
+import { useUrlState } from "./url-state";
 
 type Entry = RouterOutputs["audit"]["list"]["entries"][number];
 type TargetRef = NonNullable<Entry["targetRef"]>;
@@ -57,7 +58,8 @@ function Target({ projectId, entry }: { projectId: string; entry: Entry }) {
   if (!entry.target) return <span>—</span>;
   if (!ref) return <span className="break-all font-mono text-xs">{entry.target}</span>;
   const href = hrefOf(projectId, ref);
-  const rest = entry.target.slice(ref.id.length); // "/key" of a data key, "/player" of an entry
+  // "/key" of a data key, "/player" of an entry; nothing for a config import's "kind:id".
+  const rest = entry.target.startsWith(ref.id) ? entry.target.slice(ref.id.length) : "";
   return (
     <span className="flex min-w-0 flex-col">
       {ref.name && href ? (
@@ -75,10 +77,36 @@ function Target({ projectId, entry }: { projectId: string; entry: Entry }) {
   );
 }
 
+/** The config import an entry belongs to (its summary and one entry per definition it changed carry the id). */
+const importIdOf = (entry: Entry): string | null => {
+  const after = entry.after as { importId?: unknown } | null;
+  return after && typeof after === "object" && typeof after.importId === "string" ? after.importId : null;
+};
+
 /** Field-level changes: changed fields old → new, added (+) and removed (−) ones; nested values as compact JSON. */
-function Change({ entry }: { entry: Entry }) {
-  const changes = auditDiff(entry.before, entry.after);
-  if (changes.length === 0) return <span className="text-zinc-500">—</span>;
+function Change({ entry, onImport }: { entry: Entry; onImport: (importId: string) => void }) {
+  const importId = importIdOf(entry);
+  const changes = auditDiff(entry.before, entry.after).filter((c) => !(importId && c.field === "importId"));
+  const link = importId && (
+    <button
+      type="button"
+      className="mb-1 text-xs text-blue-700 hover:underline"
+      title={`Import ${importId}: show every entry of this import`}
+      onClick={() => onImport(importId)}
+    >
+      Import {importId.slice(-8)}
+    </button>
+  );
+  if (changes.length === 0) return link || <span className="text-zinc-500">—</span>;
+  return (
+    <div className="min-w-0">
+      {link}
+      <ChangeList changes={changes} />
+    </div>
+  );
+}
+
+function ChangeList({ changes }: { changes: ReturnType<typeof auditDiff> }) {
   return (
     <ul className="min-w-0 space-y-0.5 text-xs" data-testid="audit-diff">
       {changes.map((c) => (
@@ -105,7 +133,7 @@ function Change({ entry }: { entry: Entry }) {
 }
 
 const col = columnsFor<Entry>();
-const auditColumns = (projectId: string): DataTableColumns<Entry> => [
+const auditColumns = (projectId: string, onImport: (importId: string) => void): DataTableColumns<Entry> => [
   col.accessor("createdAt", {
     header: "When",
     enableSorting: false,
@@ -140,11 +168,16 @@ const auditColumns = (projectId: string): DataTableColumns<Entry> => [
     enableSorting: false,
     cell: ({ row: { original: e } }) => <Target projectId={projectId} entry={e} />,
   }),
-  col.display({ id: "change", header: "Change", cell: ({ row: { original: e } }) => <Change entry={e} /> }),
+  col.display({ id: "change", header: "Change", cell: ({ row: { original: e } }) => <Change entry={e} onImport={onImport} /> }),
+  // Request ids are long: cut to fit the card on a laptop, whole in the title (and the export).
   col.accessor("requestId", {
     header: "Request",
     enableSorting: false,
-    cell: (c) => <span className="break-all font-mono text-xs text-zinc-600">{c.getValue() ?? "—"}</span>,
+    cell: (c) => (
+      <span className="block max-w-[8rem] truncate font-mono text-xs text-zinc-600" title={c.getValue() ?? undefined}>
+        {c.getValue() ?? "—"}
+      </span>
+    ),
   }),
 ];
 
@@ -157,19 +190,39 @@ const dayStart = (day: string, next = false): string | undefined => {
   return date.toISOString();
 };
 
-/** Newest first, paged by cursor ("Older entries"), filtered on the server by action, operator, target and days. */
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+const DAY = /^\d{4}-\d{2}-\d{2}$/;
+
+/**
+ * Newest first, paged by cursor ("Older entries"), filtered on the server by action, operator,
+ * target ("purchase:buy-potion" or "buy-potion"), config import and days; the filters live in
+ * the URL (shareable, kept by Back).
+ */
 export function AuditLog({ projectId }: { projectId: string }) {
   const trpc = useTRPC();
-  const [action, setAction] = useState("all");
-  const [operatorId, setOperatorId] = useState("all");
-  const [target, setTarget] = useState("");
-  const [from, setFrom] = useState("");
-  const [to, setTo] = useState("");
+  const url = useUrlState();
+  const action = url.get("action") || "all";
+  const operatorId = UUID.test(url.get("operator")) ? url.get("operator") : "all";
+  const importId = UUID.test(url.get("import")) ? url.get("import") : "";
+  const from = DAY.test(url.get("from")) ? url.get("from") : "";
+  const to = DAY.test(url.get("to")) ? url.get("to") : "";
+  const urlTarget = url.get("target");
+  const [target, setTargetText] = useState(urlTarget);
+  useEffect(() => setTargetText(urlTarget), [urlTarget]);
+  const setTarget = (value: string) => {
+    setTargetText(value);
+    url.set({ target: value.trim() || undefined });
+  };
+  const setAction = (v: string) => url.set({ action: v === "all" ? undefined : v });
+  const setOperatorId = (v: string) => url.set({ operator: v === "all" ? undefined : v });
+  const setFrom = (v: string) => url.set({ from: v || undefined });
+  const setTo = (v: string) => url.set({ to: v || undefined });
   const operators = useQuery(trpc.audit.operators.queryOptions({ projectId }));
   const filters = {
     ...(action !== "all" ? { action } : {}),
     ...(operatorId !== "all" ? { operatorId } : {}),
     ...(target.trim() ? { target: target.trim() } : {}),
+    ...(importId ? { importId } : {}),
     ...(dayStart(from) ? { from: dayStart(from) } : {}),
     ...(dayStart(to, true) ? { to: dayStart(to, true) } : {}),
   };
@@ -181,7 +234,7 @@ export function AuditLog({ projectId }: { projectId: string }) {
     ),
   );
   const entries = useMemo(() => log.data?.pages.flatMap((p) => p.entries), [log.data]);
-  const columns = useMemo(() => auditColumns(projectId), [projectId]);
+  const columns = useMemo(() => auditColumns(projectId, (id) => url.set({ import: id })), [projectId, url]);
   const operatorOptions = [
     { value: "all", label: "Every operator" },
     ...(operators.data ?? []).map((o) => ({ value: o.id, label: o.email })),
@@ -197,8 +250,9 @@ export function AuditLog({ projectId }: { projectId: string }) {
           <SelectMenu aria-label="Filter by action" value={action} onValueChange={setAction} options={ACTIONS} />
           <SelectMenu aria-label="Filter by operator" value={operatorId} onValueChange={setOperatorId} options={operatorOptions} />
           <Input
+            type="search"
             aria-label="Filter by target"
-            placeholder="Target id (or its start)"
+            placeholder="Target: purchase:buy-potion, buy-potion, a player id"
             value={target}
             onChange={(e) => setTarget(e.target.value)}
           />
@@ -215,6 +269,14 @@ export function AuditLog({ projectId }: { projectId: string }) {
             <Input id="audit-to" type="date" value={to} onChange={(e) => setTo(e.target.value)} />
           </div>
         </fieldset>
+        {importId && (
+          <p className="mb-3 flex flex-wrap items-center gap-2 text-sm text-zinc-700" data-testid="audit-import-filter">
+            Entries of config import <span className="break-all font-mono text-xs">{importId}</span>
+            <Button variant="secondary" onClick={() => url.set({ import: undefined })}>
+              Show every import
+            </Button>
+          </p>
+        )}
         {log.isPending ? (
           <State kind="loading">Loading…</State>
         ) : log.error ? (
@@ -222,7 +284,7 @@ export function AuditLog({ projectId }: { projectId: string }) {
         ) : !entries || entries.length === 0 ? (
           <State kind="empty">{filtered ? "No entries match these filters." : "Nothing recorded yet."}</State>
         ) : (
-          <DataTable columns={columns} data={entries} getRowId={(e) => e.id} rowTestId="audit-row" minWidth={1000} />
+          <DataTable columns={columns} data={entries} getRowId={(e) => e.id} rowTestId="audit-row" minWidth={880} />
         )}
         {log.hasNextPage && (
           <div className="mt-3 text-center">

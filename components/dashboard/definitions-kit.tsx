@@ -11,6 +11,7 @@ import { columnsFor, DataTable, type DataTableColumns } from "@/components/ui/da
 import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle, DialogTrigger } from "@/components/ui/dialog";
 import { Field } from "@/components/ui/field";
 import { Button, Card, Input, State } from "@/components/ui/primitives";
+import { auditDiff } from "@/server/services/audit-diff";
 import { applyServerError, messageOf } from "./errors";
 import { plainly } from "./plain-issues";
 
@@ -72,7 +73,8 @@ export function DefinitionsCard<T extends Definition, New, Patch>({
   deleteDescription: string;
   refresh: () => Promise<unknown>;
   create: (value: New) => Promise<{ id: string }>;
-  update: (id: string, patch: Patch) => Promise<unknown>;
+  /** `reason`: why, as the operator typed it when confirming (kept in the audit log). */
+  update: (id: string, patch: Patch, reason: string) => Promise<unknown>;
   remove: (id: string) => Promise<unknown>;
   form: (props: DefinitionFormProps<T, New, Patch>) => ReactNode;
 }) {
@@ -133,31 +135,118 @@ type RowCalls = {
   canEdit: boolean;
   deleteDescription: string;
   refresh: () => Promise<unknown>;
-  update: (id: string, patch: unknown) => Promise<unknown>;
+  update: (id: string, patch: unknown, reason: string) => Promise<unknown>;
   remove: (id: string) => Promise<unknown>;
   form: (props: DefinitionFormProps<Definition, unknown, unknown>) => ReactNode;
 };
 const RowCallsContext = createContext<RowCalls | null>(null);
 
-/** A row's Edit and Delete, for operators who may edit (nothing for the others). */
+/**
+ * A row's Edit and Delete, for operators who may edit (nothing for the others). Saving an edit
+ * asks to confirm first: each changed field before → after, and a reason (kept in the audit log).
+ */
 function DefinitionActions({ definition: d }: { definition: Definition }) {
   const calls = useContext(RowCallsContext);
+  const [pending, setPending] = useState<Record<string, unknown> | null>(null);
   if (!calls?.canEdit) return null;
   const { kind, deleteDescription, refresh, update, remove, form } = calls;
   return (
-    <RowActions kind={kind} id={d.id} deleteDescription={deleteDescription} onDelete={() => remove(d.id)} onChanged={refresh}>
+    <RowActions
+      kind={kind}
+      id={d.id}
+      deleteDescription={deleteDescription}
+      onDelete={() => remove(d.id)}
+      onChanged={refresh}
+      onClose={() => setPending(null)}
+    >
       {({ saved, cancel }) =>
-        form({
-          mode: "edit",
-          initial: d,
-          onSubmit: async (patch) => {
-            await update(d.id, patch);
-            await saved();
-          },
-          onCancel: cancel,
-        })
+        pending ? (
+          <ConfirmChange
+            before={d}
+            patch={pending}
+            onBack={() => setPending(null)}
+            onConfirm={async (reason) => {
+              await update(d.id, pending, reason);
+              setPending(null);
+              await saved();
+            }}
+          />
+        ) : (
+          form({
+            mode: "edit",
+            initial: d,
+            onSubmit: async (patch) => setPending(patch as Record<string, unknown>),
+            onCancel: cancel,
+          })
+        )
       }
     </RowActions>
+  );
+}
+
+/** The confirm step of an edit: the changed fields old → new, and the reason asked for. */
+function ConfirmChange(o: {
+  before: Definition;
+  patch: Record<string, unknown>;
+  onBack: () => void;
+  onConfirm: (reason: string) => Promise<void>;
+}) {
+  const [reason, setReason] = useState("");
+  const [error, setError] = useState<string | null>(null);
+  const [saving, setSaving] = useState(false);
+  const current = Object.fromEntries(Object.keys(o.patch).map((k) => [k, (o.before as Record<string, unknown>)[k] ?? null]));
+  const changes = auditDiff(current, o.patch).filter((c) => c.kind === "changed" || c.kind === "added");
+  return (
+    <form
+      className="space-y-3"
+      data-testid="confirm-change"
+      onSubmit={async (e) => {
+        e.preventDefault();
+        if (!reason.trim()) return setError("Give a reason: it is kept in the audit log.");
+        setSaving(true);
+        setError(null);
+        try {
+          await o.onConfirm(reason.trim());
+        } catch (err) {
+          setError(messageOf(err));
+        } finally {
+          setSaving(false);
+        }
+      }}
+    >
+      {changes.length === 0 ? (
+        <p className="text-sm text-zinc-600">Nothing changed.</p>
+      ) : (
+        <ul className="space-y-1 text-sm" aria-label="Changes">
+          {changes.map((c) => (
+            <li key={c.field} className="break-words">
+              <span className="font-medium">{c.field}</span>{" "}
+              {c.kind === "changed" && <del className="font-mono text-red-700">{c.before}</del>}
+              {" → "}
+              <ins className="font-mono text-green-800 no-underline">{c.after}</ins>
+            </li>
+          ))}
+        </ul>
+      )}
+      <Field label="Reason (kept in the audit log)" htmlFor="change-reason" error={error ? { message: error } : undefined}>
+        <Input
+          id="change-reason"
+          maxLength={500}
+          placeholder="Weekend sale, balance fix, …"
+          value={reason}
+          aria-invalid={error ? true : undefined}
+          onChange={(e) => setReason(e.target.value)}
+        />
+      </Field>
+      <div className="flex justify-end gap-2">
+        <Button type="button" variant="secondary" onClick={o.onBack}>
+          Back
+        </Button>
+        <Button type="submit" disabled={saving || changes.length === 0}>
+          Confirm change
+        </Button>
+      </div>
+    </form>
   );
 }
 
@@ -173,6 +262,7 @@ function RowActions({
   deleteDescription,
   onDelete,
   onChanged,
+  onClose,
   children,
 }: {
   kind: DefinitionKind;
@@ -180,9 +270,15 @@ function RowActions({
   deleteDescription: string;
   onDelete: () => Promise<unknown>;
   onChanged: () => Promise<unknown>;
+  /** The edit dialog closed (saved or not). */
+  onClose?: () => void;
   children: (edit: { saved: () => Promise<void>; cancel: () => void }) => ReactNode;
 }) {
-  const [editing, setEditing] = useState(false);
+  const [editing, setEditingState] = useState(false);
+  const setEditing = (open: boolean) => {
+    setEditingState(open);
+    if (!open) onClose?.();
+  };
   const [refusal, setRefusal] = useState<string | null>(null);
   const saved = async () => {
     toast.success(`Saved the ${kind} "${id}".`);

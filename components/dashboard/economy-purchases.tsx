@@ -122,7 +122,7 @@ export function PurchasesCard({ projectId, canEdit }: { projectId: string; canEd
       deleteDescription="Players can no longer buy it. Their ledger keeps the purchases already made."
       refresh={() => queryClient.invalidateQueries({ queryKey: trpc.economy.purchases.queryKey({ projectId }) })}
       create={(purchase) => create.mutateAsync({ projectId, purchase })}
-      update={(id, patch) => update.mutateAsync({ projectId, id, patch })}
+      update={(id, patch, reason) => update.mutateAsync({ projectId, id, patch, reason })}
       remove={(id) => remove.mutateAsync({ projectId, id })}
       form={(props) => <PurchaseForm projectId={projectId} {...props} />}
     />

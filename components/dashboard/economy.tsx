@@ -118,7 +118,7 @@ function CurrenciesCard({ projectId, canEdit }: { projectId: string; canEdit: bo
       deleteDescription="Wallets that were never used go with it. A currency that a purchase refers to or a player holds is not deleted."
       refresh={() => queryClient.invalidateQueries({ queryKey: trpc.economy.currencies.queryKey({ projectId }) })}
       create={(currency) => create.mutateAsync({ projectId, currency })}
-      update={(id, patch) => update.mutateAsync({ projectId, id, patch })}
+      update={(id, patch, reason) => update.mutateAsync({ projectId, id, patch, reason })}
       remove={(id) => remove.mutateAsync({ projectId, id })}
       form={(props) => <CurrencyForm projectId={projectId} {...props} />}
     />
@@ -239,7 +239,7 @@ function ItemsCard({ projectId, canEdit }: { projectId: string; canEdit: boolean
       deleteDescription="An item that a purchase refers to or a player holds is not deleted."
       refresh={() => queryClient.invalidateQueries({ queryKey: trpc.economy.items.queryKey({ projectId }) })}
       create={(item) => create.mutateAsync({ projectId, item })}
-      update={(id, patch) => update.mutateAsync({ projectId, id, patch })}
+      update={(id, patch, reason) => update.mutateAsync({ projectId, id, patch, reason })}
       remove={(id) => remove.mutateAsync({ projectId, id })}
       form={(props) => <ItemForm projectId={projectId} {...props} />}
     />

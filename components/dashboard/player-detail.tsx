@@ -15,6 +15,7 @@ import { messageOf } from "./errors";
 import { PlayerEconomy } from "./player-economy";
 import { DisplayNameEditor, SaveViewer } from "./player-profile-edit";
 import { PlayerStore } from "./player-store";
+import { PlayerSupport } from "./player-support";
 import { useProject } from "./project-context";
 
 type Player = RouterOutputs["players"]["get"];
@@ -87,12 +88,15 @@ export function PlayerDetail({ projectId, playerId }: { projectId: string; playe
   const refresh = () => queryClient.invalidateQueries({ queryKey: trpc.players.get.queryKey({ projectId, playerId }) });
   const failed = (error: unknown) => toast.error(messageOf(error));
   const remove = useMutation(trpc.players.delete.mutationOptions({ onError: failed }));
-  const ban = useMutation(trpc.players.ban.mutationOptions({ onSuccess: refresh }));
+  // A ban or unban adds a row to the ban history (the support read).
+  const refreshAll = () =>
+    Promise.all([refresh(), queryClient.invalidateQueries({ queryKey: trpc.support.player.queryKey({ projectId, playerId }) })]);
+  const ban = useMutation(trpc.players.ban.mutationOptions({ onSuccess: refreshAll }));
   const unban = useMutation(
     trpc.players.unban.mutationOptions({
       onSuccess: async () => {
         toast.success("Player unbanned.");
-        await refresh();
+        await refreshAll();
       },
       onError: failed,
     }),
@@ -152,6 +156,7 @@ export function PlayerDetail({ projectId, playerId }: { projectId: string; playe
           </div>
         </dl>
       </Card>
+      <PlayerSupport projectId={projectId} playerId={playerId} canEdit={Boolean(canEdit)} />
       {canEdit && (
         <Card title="Actions">
           {p.banned ? (

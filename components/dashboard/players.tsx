@@ -3,7 +3,7 @@
 import { keepPreviousData, useQuery, useQueryClient } from "@tanstack/react-query";
 import { ChevronLeft, ChevronRight, Search } from "lucide-react";
 import Link from "next/link";
-import { type ReactNode, useMemo, useState } from "react";
+import { type ReactNode, useEffect, useMemo, useRef, useState } from "react";
 import { type RouterOutputs, useTRPC } from "@/components/providers/trpc";
 import { columnsFor, DataTable, type DataTableColumns, type SortingState } from "@/components/ui/data-table";
 import { Badge, Button, Card, Input, State } from "@/components/ui/primitives";
@@ -13,6 +13,7 @@ import { BulkBan, BulkGrant } from "./bulk-actions";
 import { messageOf } from "./errors";
 import { ExportButtons } from "./export-buttons";
 import { useProject } from "./project-context";
+import { useSlashFocus, useUrlState } from "./url-state";
 
 type PlayerRow = RouterOutputs["players"]["search"]["players"][number];
 type Sort = "newest" | "oldest" | "name";
@@ -106,21 +107,41 @@ function playerColumns(projectId: string, selection: Selection | null): DataTabl
 type Selection = { ids: Set<string>; allOnPage: boolean; set: (id: string, on: boolean) => void; setPage: (on: boolean) => void };
 
 type Ranges = { createdFrom: string; createdTo: string; lastSeenFrom: string; lastSeenTo: string };
-const NO_RANGES: Ranges = { createdFrom: "", createdTo: "", lastSeenFrom: "", lastSeenTo: "" };
+const NO_RANGES = { createdFrom: undefined, createdTo: undefined, lastSeenFrom: undefined, lastSeenTo: undefined };
+const RANGE_KEYS = ["createdFrom", "createdTo", "lastSeenFrom", "lastSeenTo"] as const;
+const oneOf = <T extends string>(value: string, allowed: readonly { value: T }[], fallback: T): T =>
+  (allowed.find((a) => a.value === value)?.value ?? fallback) as T;
+const DAY = /^\d{4}-\d{2}-\d{2}$/;
 
+/** Search, filters, sort and page live in the URL (./url-state.ts): shareable, and kept when Back returns here. */
 export function PlayerSearch({ projectId }: { projectId: string }) {
   const trpc = useTRPC();
   const queryClient = useQueryClient();
   const { canEdit } = useProject();
-  const [query, setQuery] = useState("");
-  const [offset, setOffset] = useState(0);
-  const [sort, setSort] = useState<Sort>("newest");
-  const [banned, setBanned] = useState<"any" | "banned" | "active">("any");
-  const [email, setEmail] = useState<"any" | "with" | "without">("any");
-  const [provider, setProvider] = useState("any");
-  const [ranges, setRanges] = useState<Ranges>(NO_RANGES);
+  const url = useUrlState();
+  const urlQuery = url.get("q");
+  const [query, setQueryText] = useState(urlQuery);
+  // Back/forward or a shared link changes the URL under the box: follow it.
+  useEffect(() => setQueryText(urlQuery), [urlQuery]);
+  const searchBox = useRef<HTMLInputElement>(null);
+  useSlashFocus(searchBox);
+  const offset = Math.min(100_000, Math.max(0, Number.parseInt(url.get("offset"), 10) || 0));
+  const sort = oneOf<Sort>(url.get("sort"), SORTS, "newest");
+  const banned = oneOf(url.get("banned"), BANNED, "any");
+  const email = oneOf(url.get("email"), EMAIL, "any");
+  const provider = url.get("provider") || "any";
+  const tag = url.get("tag") || "any";
+  const ranges = Object.fromEntries(RANGE_KEYS.map((k) => [k, DAY.test(url.get(k)) ? url.get(k) : ""])) as Ranges;
+  const setOffset = (n: number) => url.set({ offset: n > 0 ? String(n) : undefined });
+  const setFilter = (key: string, value: string, empty = "any") =>
+    url.set({ [key]: value === empty ? undefined : value, offset: undefined });
+  const setQuery = (value: string) => {
+    setQueryText(value);
+    url.set({ q: value || undefined, offset: undefined });
+  };
   const [selected, setSelected] = useState<Set<string>>(new Set());
   const providers = useQuery(trpc.providers.list.queryOptions({ projectId }));
+  const tags = useQuery(trpc.support.tags.queryOptions({ projectId }));
   const filters: PlayerFiltersInput = {
     query,
     banned,
@@ -130,6 +151,7 @@ export function PlayerSearch({ projectId }: { projectId: string }) {
     createdTo: dayStart(ranges.createdTo, true),
     lastSeenFrom: dayStart(ranges.lastSeenFrom),
     lastSeenTo: dayStart(ranges.lastSeenTo, true),
+    tag: tag === "any" ? undefined : tag,
   };
   const players = useQuery({
     ...trpc.players.search.queryOptions({ projectId, ...filters, limit: PAGE, offset, sort }),
@@ -137,13 +159,7 @@ export function PlayerSearch({ projectId }: { projectId: string }) {
   });
   const count = useQuery({ ...trpc.players.count.queryOptions({ projectId, ...filters }), placeholderData: keepPreviousData });
   const total = count.data?.total;
-  const filtered = banned !== "any" || email !== "any" || provider !== "any" || Object.values(ranges).some(Boolean);
-  const changed =
-    <T,>(set: (v: T) => void) =>
-    (v: T) => {
-      set(v);
-      setOffset(0);
-    };
+  const filtered = banned !== "any" || email !== "any" || provider !== "any" || tag !== "any" || Object.values(ranges).some(Boolean);
   const pageIds = useMemo(() => players.data?.players.map((p) => p.id) ?? [], [players.data]);
   const selection: Selection | null = canEdit
     ? {
@@ -165,6 +181,12 @@ export function PlayerSearch({ projectId }: { projectId: string }) {
       }
     : null;
   const columns = playerColumns(projectId, selection);
+  const tagOptions = [
+    { value: "any", label: "Any" },
+    ...(tags.data ?? []).map((t) => ({ value: t.tag, label: `${t.tag} (${t.players.toLocaleString()})` })),
+    // A tag from a shared link that no player carries any more still shows as chosen.
+    ...(tag !== "any" && tags.data && !tags.data.some((t) => t.tag === tag) ? [{ value: tag, label: `${tag} (0)` }] : []),
+  ];
   const providerOptions = [
     { value: "any", label: "Any" },
     { value: "email", label: "E-mail and password" },
@@ -187,12 +209,7 @@ export function PlayerSearch({ projectId }: { projectId: string }) {
     filterField(
       `players-${key}`,
       label,
-      <Input
-        id={`players-${key}`}
-        type="date"
-        value={ranges[key]}
-        onChange={(e) => changed(setRanges)({ ...ranges, [key]: e.target.value })}
-      />,
+      <Input id={`players-${key}`} type="date" value={ranges[key]} onChange={(e) => setFilter(key, e.target.value, "")} />,
     );
   return (
     <div className="space-y-6">
@@ -205,31 +222,44 @@ export function PlayerSearch({ projectId }: { projectId: string }) {
           <div className="relative flex-1">
             <Search className="pointer-events-none absolute left-3 top-1/2 size-4 -translate-y-1/2 text-zinc-400" aria-hidden />
             <Input
+              ref={searchBox}
               aria-label="Search players"
+              aria-keyshortcuts="/"
               type="search"
               className="pl-9"
-              placeholder="Start of an e-mail or player id, part of a display name, a linked identity, or a store order id"
+              placeholder="Start of an e-mail or player id, part of a display name, a linked identity, or a store order id (press /)"
               value={query}
-              onChange={(e) => changed(setQuery)(e.target.value)}
+              onChange={(e) => setQuery(e.target.value)}
             />
           </div>
-          <SelectMenu aria-label="Sort players" className="sm:w-48" value={sort} onValueChange={changed(setSort)} options={SORTS} />
+          <SelectMenu
+            aria-label="Sort players"
+            className="sm:w-48"
+            value={sort}
+            onValueChange={(v) => setFilter("sort", v, "newest")}
+            options={SORTS}
+          />
         </div>
-        <fieldset className="mt-3 grid grid-cols-2 gap-2 sm:grid-cols-3 lg:grid-cols-7" aria-label="Filters">
+        <fieldset className="mt-3 grid grid-cols-2 gap-2 sm:grid-cols-4 lg:grid-cols-8" aria-label="Filters">
           {filterField(
             "players-banned",
             "Ban state",
-            <SelectMenu id="players-banned" value={banned} onValueChange={changed(setBanned)} options={BANNED} />,
+            <SelectMenu id="players-banned" value={banned} onValueChange={(v) => setFilter("banned", v)} options={BANNED} />,
           )}
           {filterField(
             "players-email",
             "E-mail",
-            <SelectMenu id="players-email" value={email} onValueChange={changed(setEmail)} options={EMAIL} />,
+            <SelectMenu id="players-email" value={email} onValueChange={(v) => setFilter("email", v)} options={EMAIL} />,
           )}
           {filterField(
             "players-provider",
             "Sign-in",
-            <SelectMenu id="players-provider" value={provider} onValueChange={changed(setProvider)} options={providerOptions} />,
+            <SelectMenu id="players-provider" value={provider} onValueChange={(v) => setFilter("provider", v)} options={providerOptions} />,
+          )}
+          {filterField(
+            "players-tag",
+            "Tag",
+            <SelectMenu id="players-tag" value={tag} onValueChange={(v) => setFilter("tag", v)} options={tagOptions} />,
           )}
           {dateField("createdFrom", "Created from")}
           {dateField("createdTo", "Created to")}
@@ -240,13 +270,9 @@ export function PlayerSearch({ projectId }: { projectId: string }) {
           <div className="mt-2 text-right">
             <Button
               variant="secondary"
-              onClick={() => {
-                setBanned("any");
-                setEmail("any");
-                setProvider("any");
-                setRanges(NO_RANGES);
-                setOffset(0);
-              }}
+              onClick={() =>
+                url.set({ banned: undefined, email: undefined, provider: undefined, tag: undefined, offset: undefined, ...NO_RANGES })
+              }
             >
               Clear filters
             </Button>
@@ -299,7 +325,7 @@ export function PlayerSearch({ projectId }: { projectId: string }) {
               getRowId={(p) => p.id}
               sorting={sortingOf(sort)}
               onSortingChange={(updater) =>
-                changed(setSort)(sortOf(typeof updater === "function" ? updater(sortingOf(sort)) : updater, sort))
+                setFilter("sort", sortOf(typeof updater === "function" ? updater(sortingOf(sort)) : updater, sort), "newest")
               }
               rowTestId="player-row"
               minWidth={900}

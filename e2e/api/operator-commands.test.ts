@@ -84,7 +84,9 @@ import {
   setPlayerDataAs,
   unbanPlayerAs,
 } from "@/server/services/players/commands";
+import { addPlayerNoteAs, deletePlayerNoteAs, projectTagsAs, setPlayerTagsAs } from "@/server/services/players/notes";
 import { countPlayersAs, searchPlayersAs } from "@/server/services/players/search";
+import { playerSupportAs } from "@/server/services/players/support";
 import {
   createApiKeyAs,
   createProjectAs,
@@ -313,6 +315,9 @@ function projectCommands({ projectId, viewerId }: Fixture): Record<string, (c: C
         startsAt: "2099-01-01T00:00:00Z",
       }),
     cancelScheduledChangeAs: (c) => cancelScheduledChangeAs(c, { projectId, id: missingId }),
+    addPlayerNoteAs: (c) => addPlayerNoteAs(c, { projectId, playerId, body: "note" }),
+    deletePlayerNoteAs: (c) => deletePlayerNoteAs(c, { projectId, playerId, noteId: missingId }),
+    setPlayerTagsAs: (c) => setPlayerTagsAs(c, { projectId, playerId, tags: ["vip"] }),
   };
 }
 
@@ -369,6 +374,8 @@ function projectReads({ projectId }: Fixture): Record<string, (c: Ctx) => Promis
     moderationPlayerAs: (c) => moderationPlayerAs(c, { projectId, playerId: missingId }),
     reportReasonsAs: (c) => reportReasonsAs(c, { projectId }),
     listScheduledChangesAs: (c) => listScheduledChangesAs(c, { projectId }),
+    playerSupportAs: (c) => playerSupportAs(c, { projectId, playerId: missingId }),
+    projectTagsAs: (c) => projectTagsAs(c, { projectId }),
   };
 }
 

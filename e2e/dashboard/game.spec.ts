@@ -235,6 +235,10 @@ test("a currency's maximum is edited in a dialog; its id is fixed", async () => 
   await expect(editor().getByLabel("Currency id")).toBeDisabled();
   await editor().getByLabel("Maximum balance").fill("1000");
   await editor().getByRole("button", { name: "Save currency" }).click();
+  // Saving asks to confirm, with the change before → after and a reason for the audit log.
+  await expect(editor().getByTestId("confirm-change")).toContainText("maxBalance");
+  await editor().getByLabel("Reason (kept in the audit log)").fill("Cap the coin supply");
+  await editor().getByRole("button", { name: "Confirm change" }).click();
   await expect(editor()).toHaveCount(0);
   await expect(page.getByTestId("currency-row")).toContainText("1,000");
   await shoot(page, "economy");
@@ -331,7 +335,9 @@ test("the configuration imported into a second project (dry run, apply) is serve
   expect(copyBuy.status()).toBe(409);
   expect(await copyBuy.json()).toMatchObject({ error: { code: "INSUFFICIENT_FUNDS", details: { currencyId: "coins", requested: 30 } } });
   await page.getByRole("link", { name: "Audit log" }).click();
-  await expect(page.getByTestId("audit-row").filter({ hasText: "config.import" })).toHaveCount(1);
+  // The import's summary and one entry per definition it created (arena, coins, sword, buy-sword).
+  await expect(page.getByTestId("audit-row").filter({ hasText: "config.import" })).toHaveCount(5);
+  await expect(page.getByTestId("audit-row").filter({ hasText: "config.import.purchase.create" })).toHaveCount(1);
 });
 
 test.describe("a viewer", () => {

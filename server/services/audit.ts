@@ -70,7 +70,8 @@ function auditWhere(f: AuditFilters, params: unknown[]): string {
   const where = ["a.project_id = $1"];
   if (f.action) where.push(`a.action LIKE ${bind(like(f.action))}`);
   if (f.operatorId) where.push(`a.operator_id = ${bind(f.operatorId)}::uuid`);
-  if (f.target) where.push(`a.target LIKE ${bind(like(f.target))}`);
+  if (f.target) where.push(targetWhere(f.target, bind, like));
+  if (f.importId) where.push(`a.after->>'importId' = ${bind(f.importId)}`);
   // Exact by created_at; the ids (uuidv7, made in the app just after the transaction began) bound
   // the (project, id) index scan to the range, with a margin for the clocks and the transaction.
   if (f.from) {
@@ -82,6 +83,31 @@ function auditWhere(f: AuditFilters, params: unknown[]): string {
     where.push(`a.id < ${bind(uuidv7Floor(Date.parse(f.to) + ID_CLOCK_MARGIN_MS))}::uuid`);
   }
   return where.join(" AND ");
+}
+
+/**
+ * A target search: "kind:id" (a config import's target) also finds the dashboard's changes of
+ * that definition (action `<kind's actions>`, target the bare id); a bare "id" also finds the
+ * imports' "kind:id". Both are prefixes, like the plain target filter.
+ */
+const KIND_ACTIONS: Record<string, string> = {
+  currency: "economy.currency.",
+  item: "economy.item.",
+  purchase: "economy.purchase.",
+  "store-product": "store.product.",
+  leaderboard: "leaderboard.",
+  "identity-provider": "provider.",
+  webhook: "webhook.",
+};
+function targetWhere(target: string, bind: (v: unknown) => string, like: (s: string) => string): string {
+  const colon = target.indexOf(":");
+  const kind = colon > 0 ? target.slice(0, colon) : "";
+  const actions = KIND_ACTIONS[kind];
+  if (actions) {
+    const id = target.slice(colon + 1);
+    return `(a.target LIKE ${bind(like(target))} OR (a.action LIKE ${bind(like(actions))} AND a.target LIKE ${bind(like(id))}))`;
+  }
+  return `(a.target LIKE ${bind(like(target))} OR a.target LIKE ${bind(`%:${like(target)}`)})`;
 }
 
 /** A project's audit log, newest first, filtered; cursor = last id. Targets carry their names (one query per kind of target). */
@@ -119,6 +145,11 @@ export type TargetRef = { kind: TargetKind; id: string; name: string | null };
 
 /** What an action's target names: the first path segment of the target ("player-id/key", "board/player"). */
 export function targetKindOf(action: string): TargetKind | null {
+  // A config import's row per definition: config.import.<kind>.<verb>, target "<kind>:<id>".
+  if (action.startsWith("config.import.")) {
+    const kind = action.split(".")[2];
+    return kind === "currency" || kind === "item" || kind === "purchase" || kind === "leaderboard" ? kind : null;
+  }
   if (action.startsWith("economy.currency.")) return "currency";
   if (action.startsWith("economy.item.")) return "item";
   if (action.startsWith("economy.purchase.")) return "purchase";
@@ -146,14 +177,15 @@ const NAME_QUERIES: Record<TargetKind, string> = {
     "SELECT id::text AS id, coalesce(nullif(description, ''), url) AS name FROM webhook_endpoints WHERE project_id = $1 AND id = ANY($2::uuid[])",
 };
 const UUID_KINDS = new Set<TargetKind>(["player", "key", "operator", "webhook"]);
-const targetIdOf = (target: string) => target.split("/")[0] ?? target;
+const targetIdOf = (target: string, action = "") =>
+  action.startsWith("config.import.") ? target.slice(target.indexOf(":") + 1) : (target.split("/")[0] ?? target);
 
 async function targetNames(projectId: string, rows: AuditRow[]): Promise<Map<string, string>> {
   const wanted = new Map<TargetKind, Set<string>>();
   for (const r of rows) {
     const kind = targetKindOf(r.action);
     if (!kind || !r.target) continue;
-    const id = targetIdOf(r.target);
+    const id = targetIdOf(r.target, r.action);
     if (UUID_KINDS.has(kind) && !/^[0-9a-f-]{36}$/i.test(id)) continue;
     const ids = wanted.get(kind) ?? new Set<string>();
     ids.add(id);
@@ -171,7 +203,7 @@ async function targetNames(projectId: string, rows: AuditRow[]): Promise<Map<str
 function targetRefOf(r: AuditRow, names: Map<string, string>): TargetRef | null {
   const kind = targetKindOf(r.action);
   if (!kind || !r.target) return null;
-  const id = targetIdOf(r.target);
+  const id = targetIdOf(r.target, r.action);
   return { kind, id, name: names.get(`${kind}:${id}`) ?? null };
 }
 

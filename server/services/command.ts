@@ -159,7 +159,8 @@ export type Command<T, B = unknown, A = OperatorActor> = Who<A> & {
   target?: string | ((result: T) => string | undefined);
   /** Read before the change, in its transaction: recorded as the audit row's "before" and handed to `run`. */
   before?: () => Promise<B>;
-  run: (actor: A, before: B) => Promise<T>;
+  /** `audit`: whom the command's audit row names, for the further rows a command writes (an import's per-definition rows). */
+  run: (actor: A, before: B, audit: AuditActor | undefined) => Promise<T>;
   /** What the audit row records as "after" (default: nothing). */
   after?: (result: T) => unknown;
   /** The audit row's "before" derived from the result instead of read first (a ledger change: after − the signed change). */
@@ -221,7 +222,7 @@ function inTransaction<T, B, A>(ctx: OperatorContext | null, c: Command<T, B, A>
       });
     };
     if (c.auditFirst) await audit(undefined);
-    const result = await c.run(who.actor, before);
+    const result = await c.run(who.actor, before, who.audit);
     if (!c.auditFirst) await audit(result);
     return result;
   });

@@ -13,6 +13,7 @@ import { providersRouter } from "./routers/providers";
 import { remoteConfigRouter } from "./routers/remote-config";
 import { schedulesRouter } from "./routers/schedules";
 import { storeRouter } from "./routers/store";
+import { supportRouter } from "./routers/support";
 import { tokensRouter } from "./routers/tokens";
 import { webhooksRouter } from "./routers/webhooks";
 
@@ -33,6 +34,7 @@ export const appRouter = router({
   remoteConfig: remoteConfigRouter,
   moderation: moderationRouter,
   schedules: schedulesRouter,
+  support: supportRouter,
   account: accountRouter,
   operators: operatorsRouter,
 });

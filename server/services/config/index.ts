@@ -1,5 +1,6 @@
 import { createHash } from "node:crypto";
 import type { OperatorActor, SystemActor } from "../../actor";
+import { uuidv7 } from "../../crypto";
 import { pool } from "../../db";
 import { env } from "../../env";
 import { AppError, type ErrorCode } from "../../errors";
@@ -25,6 +26,7 @@ import {
 import { invalidateRemoteConfig } from "../remote-config/definitions";
 import { listStoreProducts } from "../store/products";
 import { emitEvent } from "../webhooks/events";
+import { auditImportedDefinitions } from "./import-audit";
 import {
   CONFIG_KINDS,
   CONFIG_SCHEMA_PATH,
@@ -482,6 +484,8 @@ export async function applyImportAs(
 ): Promise<ImportPlan> {
   const { projectId, document: doc, onBehalf } = o;
   let touchedBoards: string[] = [];
+  // Every audit row of this import carries it: the summary below and one per changed definition.
+  const importId = uuidv7();
   return runCommand<ImportPlan, unknown, OperatorActor | SystemActor>(ctx, {
     ...(onBehalf ? { authorization: onBehalf.authorization } : { projectId, minimum: "ADMIN" as const }),
     prepare: async (client) => {
@@ -492,8 +496,8 @@ export async function applyImportAs(
     action: onBehalf?.action ?? "config.import",
     target: onBehalf?.target ?? projectId,
     audited: (plan) => onBehalf !== undefined || plan.changes > 0,
-    after: (plan) => ({ ...onBehalf?.note, diff: plan.diff, changes: plan.changes }),
-    run: async (actor) => {
+    after: (plan) => ({ ...onBehalf?.note, importId, diff: plan.diff, changes: plan.changes }),
+    run: async (actor, _before, audit) => {
       const { remote, ...plan } = await planImport({ projectId, document: doc });
       if (o.expectDiffHash !== undefined && plan.diffHash !== o.expectDiffHash) {
         throw new AppError("VERSION_CONFLICT", {
@@ -545,6 +549,7 @@ export async function applyImportAs(
       }
       await applyWebhookChanges(projectId, diff.webhooks, doc.webhooks);
       await applyRemoteConfigChanges(projectId, remote, diff);
+      await auditImportedDefinitions({ actor: audit ?? { kind: "system" }, projectId, importId, diff });
       if (plan.changes > 0) {
         // Counts per kind, not the documents: a receiver fetches the config if it wants it.
         const counts = Object.fromEntries(

@@ -43,14 +43,15 @@ function createAs<T extends { id: string }>(ctx: OperatorContext, projectId: str
   });
 }
 
-function updateAs<T>(ctx: OperatorContext, ref: Ref, kind: Kind, update: () => Promise<T>): Promise<T> {
+/** `reason`: why the operator changed it (the dashboard asks when confirming), kept in the audit row's "after". */
+function updateAs<T>(ctx: OperatorContext, ref: Ref & { reason?: string }, kind: Kind, update: () => Promise<T>): Promise<T> {
   return runCommand(ctx, {
     projectId: ref.projectId,
     minimum: "ADMIN",
     action: `economy.${SINGULAR[kind]}.update`,
     target: ref.id,
     before: () => definitionOf(ref.projectId, kind, ref.id),
-    after: (updated) => updated,
+    after: (updated) => (ref.reason ? { ...updated, reason: ref.reason } : updated),
     run: update,
     invalidate: forget(ref.projectId),
   });
@@ -73,20 +74,20 @@ function deleteAs(ctx: OperatorContext, ref: Ref, kind: Kind, remove: (ref: Ref)
 
 export const createCurrencyAs = (ctx: OperatorContext, o: { projectId: string; currency: CurrencyInput }) =>
   createAs(ctx, o.projectId, "currencies", () => createCurrency({ projectId: o.projectId, input: o.currency }));
-export const updateCurrencyAs = (ctx: OperatorContext, o: Ref & { patch: CurrencyUpdate }) =>
+export const updateCurrencyAs = (ctx: OperatorContext, o: Ref & { patch: CurrencyUpdate; reason?: string }) =>
   updateAs(ctx, o, "currencies", () => updateCurrency({ projectId: o.projectId, id: o.id, input: o.patch }));
 /** Refused (IN_USE) while a player holds some or a purchase refers to it. */
 export const deleteCurrencyAs = (ctx: OperatorContext, o: Ref) => deleteAs(ctx, o, "currencies", deleteCurrency);
 
 export const createItemAs = (ctx: OperatorContext, o: { projectId: string; item: ItemInput }) =>
   createAs(ctx, o.projectId, "items", () => createItem({ projectId: o.projectId, input: o.item }));
-export const updateItemAs = (ctx: OperatorContext, o: Ref & { patch: ItemUpdate }) =>
+export const updateItemAs = (ctx: OperatorContext, o: Ref & { patch: ItemUpdate; reason?: string }) =>
   updateAs(ctx, o, "items", () => updateItem({ projectId: o.projectId, id: o.id, input: o.patch }));
 export const deleteItemAs = (ctx: OperatorContext, o: Ref) => deleteAs(ctx, o, "items", deleteItem);
 
 export const createPurchaseAs = (ctx: OperatorContext, o: { projectId: string; purchase: PurchaseInput }) =>
   createAs(ctx, o.projectId, "purchases", () => createPurchase({ projectId: o.projectId, input: o.purchase }));
-export const updatePurchaseAs = (ctx: OperatorContext, o: Ref & { patch: PurchaseUpdate }) =>
+export const updatePurchaseAs = (ctx: OperatorContext, o: Ref & { patch: PurchaseUpdate; reason?: string }) =>
   updateAs(ctx, o, "purchases", () => updatePurchase({ projectId: o.projectId, id: o.id, input: o.patch }));
 export const deletePurchaseAs = (ctx: OperatorContext, o: Ref) => deleteAs(ctx, o, "purchases", deletePurchase);
 

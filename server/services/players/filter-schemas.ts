@@ -18,6 +18,11 @@ export const ZPlayerFilters = z.strictObject({
   createdTo: z.iso.datetime().optional(),
   lastSeenFrom: z.iso.datetime().optional(),
   lastSeenTo: z.iso.datetime().optional(),
+  /** Players carrying this support tag (./notes.ts). */
+  tag: z
+    .string()
+    .regex(/^[a-z0-9-]{1,32}$/)
+    .optional(),
 });
 export type PlayerFilters = z.output<typeof ZPlayerFilters>;
 export type PlayerFiltersInput = z.input<typeof ZPlayerFilters>;

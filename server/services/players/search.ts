@@ -106,6 +106,7 @@ export function playerWhere(f: PlayerFilters, params: unknown[], o: { emailPrefi
   if (f.createdTo) where.push(`p.created_at < ${bind(f.createdTo)}::timestamptz`);
   if (f.lastSeenFrom) where.push(`p.last_login_at >= ${bind(f.lastSeenFrom)}::timestamptz`);
   if (f.lastSeenTo) where.push(`p.last_login_at < ${bind(f.lastSeenTo)}::timestamptz`);
+  if (f.tag) where.push(`EXISTS (SELECT 1 FROM player_tags t WHERE t.project_id = $1 AND t.player_id = p.id AND t.tag = ${bind(f.tag)})`);
   return where.join(" AND ");
 }
 

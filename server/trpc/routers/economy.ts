@@ -88,7 +88,7 @@ export const economyRouter = router({
     .input(input(z.strictObject({ projectId: ZProjectId, currency: ZCurrencyInput })))
     .mutation(({ ctx, input }) => createCurrencyAs(ctx, input)),
   updateCurrency: projectProcedure("ADMIN")
-    .input(input(ZRef.extend({ patch: ZCurrencyUpdate })))
+    .input(input(ZRef.extend({ patch: ZCurrencyUpdate, reason: ZAdjustReason.optional() })))
     .mutation(({ ctx, input }) => updateCurrencyAs(ctx, input)),
   /** Refused (IN_USE) while a player holds some or a purchase refers to it. */
   deleteCurrency: projectProcedure("ADMIN")
@@ -99,7 +99,7 @@ export const economyRouter = router({
     .input(input(z.strictObject({ projectId: ZProjectId, item: ZItemInput })))
     .mutation(({ ctx, input }) => createItemAs(ctx, input)),
   updateItem: projectProcedure("ADMIN")
-    .input(input(ZRef.extend({ patch: ZItemUpdate })))
+    .input(input(ZRef.extend({ patch: ZItemUpdate, reason: ZAdjustReason.optional() })))
     .mutation(({ ctx, input }) => updateItemAs(ctx, input)),
   deleteItem: projectProcedure("ADMIN")
     .input(input(ZRef))
@@ -109,7 +109,7 @@ export const economyRouter = router({
     .input(input(z.strictObject({ projectId: ZProjectId, purchase: ZPurchaseInput })))
     .mutation(({ ctx, input }) => createPurchaseAs(ctx, input)),
   updatePurchase: projectProcedure("ADMIN")
-    .input(input(ZRef.extend({ patch: ZPurchaseUpdate })))
+    .input(input(ZRef.extend({ patch: ZPurchaseUpdate, reason: ZAdjustReason.optional() })))
     .mutation(({ ctx, input }) => updatePurchaseAs(ctx, input)),
   deletePurchase: projectProcedure("ADMIN")
     .input(input(ZRef))
