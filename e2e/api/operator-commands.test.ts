@@ -95,6 +95,7 @@ import {
   setDataSettingsAs,
   setPlanAs,
 } from "@/server/services/projects/commands";
+import { experimentResultsAs } from "@/server/services/remote-config/results";
 import { createStoreProductAs, deleteStoreProductAs, updateStoreProductAs } from "@/server/services/store/products";
 import { listStoreProductsAs, listStorePurchasesAs, storePurchaseAs, storeRevenueAs } from "@/server/services/store/purchases";
 import { refundByHandAs } from "@/server/services/store/refunds";
@@ -270,6 +271,7 @@ function projectReads({ projectId }: Fixture): Record<string, (c: Ctx) => Promis
     storePurchaseAs: (c) => storePurchaseAs(c, { projectId, receiptId: missingId }),
     storeRevenueAs: (c) => storeRevenueAs(c, { projectId, days: 30 }),
     economyAnalyticsAs: (c) => economyAnalyticsAs(c, { projectId, days: 30 }),
+    experimentResultsAs: (c) => experimentResultsAs(c, { projectId, experimentId: "missing" }),
   };
 }
 
