@@ -10,6 +10,7 @@ import { membersRouter } from "./routers/members";
 import { auditRouter, playersRouter } from "./routers/players";
 import { projectsRouter } from "./routers/projects";
 import { providersRouter } from "./routers/providers";
+import { remoteConfigRouter } from "./routers/remote-config";
 import { storeRouter } from "./routers/store";
 import { tokensRouter } from "./routers/tokens";
 import { webhooksRouter } from "./routers/webhooks";
@@ -28,6 +29,7 @@ export const appRouter = router({
   tokens: tokensRouter,
   webhooks: webhooksRouter,
   store: storeRouter,
+  remoteConfig: remoteConfigRouter,
   experimentResults: experimentResultsRouter,
   account: accountRouter,
   operators: operatorsRouter,
