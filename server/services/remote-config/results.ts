@@ -5,10 +5,10 @@ import { z } from "zod";
 import { pool } from "../../db";
 import { AppError } from "../../errors";
 import { viewerRead } from "../command";
+import { ZMetric } from "./schemas";
 
 /**
- * What an experiment's results measure (the experiment's `metric`, the same shape as in its
- * schema), for each assigned player from the moment of assignment (exposure) on:
+ * What an experiment's results measure (the experiment's `metric`, ZMetric), for each assigned player from the moment of assignment (exposure) on:
  * - purchases: converted (≥ 1 economy purchase or granted production store purchase), a proportion;
  * - revenue: store price micros of granted production purchases in `currency` (USD when absent),
  *   per player (mean);
@@ -19,13 +19,7 @@ import { viewerRead } from "../command";
  *   several submissions counts once;
  * - currencySpend: units of the currency `currency` spent (negative ledger deltas), per player (mean).
  */
-export const METRIC_KINDS = ["purchases", "revenue", "retention", "scoreSubmissions", "currencySpend"] as const;
-export const ZExperimentMetric = z.strictObject({
-  kind: z.enum(METRIC_KINDS),
-  currency: z.string().min(1).max(64).optional(),
-  leaderboardId: z.string().min(1).max(64).optional(),
-  days: z.number().int().min(1).max(90).optional(),
-});
+export const ZExperimentMetric = ZMetric;
 export type ExperimentMetric = z.infer<typeof ZExperimentMetric>;
 
 export const ZExperimentResultsInput = z.strictObject({
