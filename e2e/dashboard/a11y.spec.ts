@@ -81,7 +81,7 @@ async function checkPageAndDialogs(page: Page, name: string, url: string): Promi
   }
 }
 
-test("the project pages (overview, keys, players, a player, the economy, purchases, store, members, providers, e-mail, audit) and their dialogs", async ({
+test("the project pages (overview, keys, players, a player, the economy, purchases, store, live ops, members, providers, e-mail, audit) and their dialogs", async ({
   page,
   request,
 }) => {
@@ -102,6 +102,9 @@ test("the project pages (overview, keys, players, a player, the economy, purchas
     ["economy", `${project}/economy`],
     ["purchases", `${project}/purchases`],
     ["store", `${project}/store`],
+    ["live config", `${project}/live`],
+    ["audiences", `${project}/live/audiences`],
+    ["experiments", `${project}/live/experiments`],
     ["members", `${project}/members`],
     ["providers", `${project}/providers`],
     ["e-mail", `${project}/email`],

@@ -5,6 +5,8 @@ export default async function LiveLayout({ children, params }: { children: React
   const { projectId } = await params;
   return (
     <div>
+      <h1 className="mb-1 text-2xl font-semibold">Live ops</h1>
+      <p className="mb-3 text-sm text-zinc-600">Change the game for some players, at some times, and measure it.</p>
       <LiveNav projectId={projectId} />
       {children}
     </div>
