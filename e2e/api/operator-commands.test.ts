@@ -95,6 +95,22 @@ import {
   setDataSettingsAs,
   setPlanAs,
 } from "@/server/services/projects/commands";
+import {
+  countAudienceAs,
+  createOverrideAs,
+  deleteAudienceAs,
+  deleteKeyAs,
+  deleteOverrideAs,
+  listAudiencesAs,
+  listExperimentsAs,
+  listKeysAs,
+  resolveForPlayerAs,
+  setExperimentStatusAs,
+  updateOverrideAs,
+  upsertAudienceAs,
+  upsertExperimentAs,
+  upsertKeyAs,
+} from "@/server/services/remote-config/operator";
 import { experimentResultsAs } from "@/server/services/remote-config/results";
 import { createStoreProductAs, deleteStoreProductAs, updateStoreProductAs } from "@/server/services/store/products";
 import { listStoreProductsAs, listStorePurchasesAs, storePurchaseAs, storeRevenueAs } from "@/server/services/store/purchases";
@@ -225,6 +241,48 @@ function projectCommands({ projectId, viewerId }: Fixture): Record<string, (c: C
     removeStoreSettingsAs: (c) => removeStoreSettingsAs(c, { projectId, store: "steam" }),
     rotateNotificationTokenAs: (c) => rotateNotificationTokenAs(c, { projectId, store: "google" }),
     setRefundPolicyAs: (c) => setRefundPolicyAs(c, { projectId, policy: "ban" }),
+    upsertKeyAs: (c) => upsertKeyAs(c, { projectId, key: "shop.discount", type: "number", defaultValue: 0, description: "", reason: "r" }),
+    deleteKeyAs: (c) => deleteKeyAs(c, { projectId, key: "shop.discount", reason: "r" }),
+    createOverrideAs: (c) =>
+      createOverrideAs(c, {
+        projectId,
+        key: "shop.discount",
+        audienceId: null,
+        value: 1,
+        priority: 0,
+        rolloutPercent: 100,
+        startsAt: null,
+        endsAt: null,
+        enabled: true,
+        reason: "r",
+      }),
+    updateOverrideAs: (c) => updateOverrideAs(c, { projectId, id: missingId, value: 2, reason: "r" }),
+    deleteOverrideAs: (c) => deleteOverrideAs(c, { projectId, id: missingId, reason: "r" }),
+    upsertAudienceAs: (c) =>
+      upsertAudienceAs(c, {
+        projectId,
+        id: "whales",
+        name: "Whales",
+        description: "",
+        rules: { all: [{ field: "hasEmail", eq: true }] },
+        reason: "r",
+      }),
+    deleteAudienceAs: (c) => deleteAudienceAs(c, { projectId, id: "whales", reason: "r" }),
+    upsertExperimentAs: (c) =>
+      upsertExperimentAs(c, {
+        projectId,
+        id: "price",
+        name: "Price",
+        description: "",
+        audienceId: null,
+        metric: null,
+        variants: [
+          { id: "a", name: "A", weight: 1, values: {} },
+          { id: "b", name: "B", weight: 1, values: {} },
+        ],
+        reason: "r",
+      }),
+    setExperimentStatusAs: (c) => setExperimentStatusAs(c, { projectId, id: "price", status: "running", reason: "r" }),
   };
 }
 
@@ -271,6 +329,11 @@ function projectReads({ projectId }: Fixture): Record<string, (c: Ctx) => Promis
     storePurchaseAs: (c) => storePurchaseAs(c, { projectId, receiptId: missingId }),
     storeRevenueAs: (c) => storeRevenueAs(c, { projectId, days: 30 }),
     economyAnalyticsAs: (c) => economyAnalyticsAs(c, { projectId, days: 30 }),
+    listKeysAs: (c) => listKeysAs(c, { projectId }),
+    listAudiencesAs: (c) => listAudiencesAs(c, { projectId }),
+    countAudienceAs: (c) => countAudienceAs(c, { projectId, rules: { all: [{ field: "hasEmail", eq: true }] } }),
+    listExperimentsAs: (c) => listExperimentsAs(c, { projectId }),
+    resolveForPlayerAs: (c) => resolveForPlayerAs(c, { projectId, playerId: missingId }),
     experimentResultsAs: (c) => experimentResultsAs(c, { projectId, experimentId: "missing" }),
   };
 }

@@ -1,5 +1,6 @@
 import type { AnyEndpoint } from "../endpoint";
 import { authEndpoints } from "./auth";
+import { configEndpoints } from "./config";
 import { economyEndpoints } from "./economy";
 import { leaderboardEndpoints } from "./leaderboards";
 import { playerDataEndpoints } from "./player-data";
@@ -14,4 +15,5 @@ export const API_RESOURCES: ReadonlyArray<readonly AnyEndpoint[]> = [
   saveEndpoints,
   leaderboardEndpoints,
   economyEndpoints,
+  configEndpoints,
 ];
