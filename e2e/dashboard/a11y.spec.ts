@@ -81,7 +81,7 @@ async function checkPageAndDialogs(page: Page, name: string, url: string): Promi
   }
 }
 
-test("the project pages (overview, keys, players, a player, the economy, purchases, store, live ops, members, providers, e-mail, audit) and their dialogs", async ({
+test("the project pages (overview, keys, players, a player, the economy, purchases, store, members, providers, e-mail, audit) and their dialogs", async ({
   page,
   request,
 }) => {
@@ -102,9 +102,6 @@ test("the project pages (overview, keys, players, a player, the economy, purchas
     ["economy", `${project}/economy`],
     ["purchases", `${project}/purchases`],
     ["store", `${project}/store`],
-    ["live config", `${project}/live`],
-    ["audiences", `${project}/live/audiences`],
-    ["experiments", `${project}/live/experiments`],
     ["members", `${project}/members`],
     ["providers", `${project}/providers`],
     ["e-mail", `${project}/email`],
@@ -128,6 +125,17 @@ test("the project pages (overview, keys, players, a player, the economy, purchas
     'economy › dialog "Items: Edit"',
     'economy › dialog "Purchases: Edit"',
   ]);
+});
+
+test("the live ops pages (remote config, audiences, experiments) and their dialogs", async ({ page }) => {
+  const project = await demoGame(page);
+  for (const [name, url] of [
+    ["live config", `${project}/live`],
+    ["audiences", `${project}/live/audiences`],
+    ["experiments", `${project}/live/experiments`],
+  ] as const)
+    await checkPageAndDialogs(page, name, url);
+  expectClean(["live config", "audiences", "experiments"]);
 });
 
 test("the game pages (leaderboards, a leaderboard with an entry, configuration with a dry-run diff) and their dialogs", async ({
