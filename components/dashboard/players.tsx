@@ -1,7 +1,7 @@
 "use client";
 
 import { keepPreviousData, useQuery, useQueryClient } from "@tanstack/react-query";
-import { ChevronLeft, ChevronRight, Search } from "lucide-react";
+import { ChevronLeft, ChevronRight, Search, ShieldAlert } from "lucide-react";
 import Link from "next/link";
 import { type ReactNode, useEffect, useMemo, useRef, useState } from "react";
 import { type RouterOutputs, useTRPC } from "@/components/providers/trpc";
@@ -215,7 +215,13 @@ export function PlayerSearch({ projectId }: { projectId: string }) {
     <div className="space-y-6">
       <div className="flex flex-wrap items-center justify-between gap-3">
         <h1 className="text-2xl font-semibold">Players</h1>
-        <ExportButtons projectId={projectId} kind="players" label="Export these players" params={{ ...filters, query: q || undefined }} />
+        <div className="flex flex-wrap items-center gap-3">
+          <Link href={`/projects/${projectId}/moderation`} className="inline-flex items-center gap-1 text-sm underline underline-offset-2">
+            <ShieldAlert className="size-4" aria-hidden />
+            Moderation queue
+          </Link>
+          <ExportButtons projectId={projectId} kind="players" label="Export these players" params={{ ...filters, query: q || undefined }} />
+        </div>
       </div>
       <Card>
         <div className="flex flex-col gap-2 sm:flex-row">

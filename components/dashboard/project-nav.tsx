@@ -9,8 +9,8 @@ import {
   KeyRound,
   LayoutDashboard,
   Mail,
+  Radio,
   ScrollText,
-  ShieldAlert,
   Trophy,
   Users,
   UsersRound,
@@ -27,7 +27,7 @@ const TABS = [
   ["leaderboards", "Leaderboards", "/leaderboards", Trophy],
   ["economy", "Economy", "/economy", Coins],
   ["purchases", "Purchases", "/purchases", CreditCard],
-  ["moderation", "Moderation", "/moderation", ShieldAlert],
+  ["live", "Live ops", "/live", Radio],
   ["members", "Members", "/members", Users],
   ["providers", "Identity", "/providers", Fingerprint],
   ["config", "Configuration", "/config", FileCog],
@@ -36,8 +36,11 @@ const TABS = [
   ["audit", "Audit log", "/audit", ScrollText],
 ] as const;
 
-/** Pages under another tab: the store's settings and products are reached from Purchases (one tab keeps the row on one line). */
-const UNDER: Record<string, string> = { store: "purchases" };
+/**
+ * Pages under another tab (one tab each keeps the row on one line): the store's settings and
+ * products are reached from Purchases, the moderation queue from Players.
+ */
+const UNDER: Record<string, string> = { store: "purchases", moderation: "players" };
 
 /** The project's name and its tabs; the current tab follows the URL (a player's page is under Players). */
 export function ProjectNav() {
@@ -57,14 +60,14 @@ export function ProjectNav() {
         <span className="rounded bg-zinc-100 px-2 py-0.5 text-xs text-zinc-700">{role.toLowerCase()}</span>
       </div>
       <nav aria-label="Project" className="border-b border-zinc-200">
-        {/* Fits one line at 1280 px (thirteen tabs: 2 px either side of each); wraps on a phone rather than scrolling: every page stays in sight. */}
+        {/* Fits one line at 1280 px (13 tabs: 2 px between icon and label, about 10 px to spare); wraps on a phone rather than scrolling: every page stays in sight. */}
         <div className="flex flex-wrap">
           {TABS.map(([key, label, path, Icon]) => (
             <Link
               key={label}
               href={`/projects/${projectId}${path}`}
               aria-current={segment === key ? "page" : undefined}
-              className={`inline-flex items-center gap-1 px-0.5 py-2 text-sm ${segment === key ? "-mb-px border-b-2 border-zinc-900 font-medium" : "text-zinc-600 hover:text-zinc-900"}`}
+              className={`inline-flex items-center gap-0.5 px-1 py-2 text-sm ${segment === key ? "-mb-px border-b-2 border-zinc-900 font-medium" : "text-zinc-600 hover:text-zinc-900"}`}
             >
               <Icon className="size-4" aria-hidden />
               {label}

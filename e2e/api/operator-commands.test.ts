@@ -116,6 +116,7 @@ import {
   upsertExperimentAs,
   upsertKeyAs,
 } from "@/server/services/remote-config/operator";
+import { experimentResultsAs } from "@/server/services/remote-config/results";
 import {
   banFromQueueAs,
   dismissReportsAs,
@@ -376,6 +377,7 @@ function projectReads({ projectId }: Fixture): Record<string, (c: Ctx) => Promis
     listScheduledChangesAs: (c) => listScheduledChangesAs(c, { projectId }),
     playerSupportAs: (c) => playerSupportAs(c, { projectId, playerId: missingId }),
     projectTagsAs: (c) => projectTagsAs(c, { projectId }),
+    experimentResultsAs: (c) => experimentResultsAs(c, { projectId, experimentId: "missing" }),
   };
 }
 

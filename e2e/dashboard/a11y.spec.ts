@@ -130,6 +130,17 @@ test("the project pages (overview, keys, players, a player, the economy, purchas
   ]);
 });
 
+test("the live ops pages (remote config, audiences, experiments) and their dialogs", async ({ page }) => {
+  const project = await demoGame(page);
+  for (const [name, url] of [
+    ["live config", `${project}/live`],
+    ["audiences", `${project}/live/audiences`],
+    ["experiments", `${project}/live/experiments`],
+  ] as const)
+    await checkPageAndDialogs(page, name, url);
+  expectClean(["live config", "audiences", "experiments"]);
+});
+
 test("the game pages (leaderboards, a leaderboard with an entry, configuration with a dry-run diff) and their dialogs", async ({
   page,
   request,

@@ -32,7 +32,12 @@ test("an admin reviews the most-reported player in the queue, bans them from it,
   await report(page, clientKey, cy, spammer, "spam", "Links in every message");
 
   await page.goto(`/projects/${projectId}`);
-  await page.getByRole("navigation", { name: "Project" }).getByRole("link", { name: "Moderation" }).click();
+  await page.getByRole("navigation", { name: "Project" }).getByRole("link", { name: "Players" }).click();
+  await page.getByRole("link", { name: "Moderation queue" }).click();
+  await expect(page.getByRole("navigation", { name: "Project" }).getByRole("link", { name: "Players" })).toHaveAttribute(
+    "aria-current",
+    "page",
+  );
   await page.getByLabel("Order").selectOption("most");
   await expect(page).toHaveURL(/sort=most/);
   const rows = page.getByTestId("moderation-row");

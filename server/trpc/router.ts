@@ -3,6 +3,7 @@ import { accountRouter, operatorsRouter } from "./routers/account";
 import { configRouter } from "./routers/config";
 import { economyRouter } from "./routers/economy";
 import { emailRouter } from "./routers/email";
+import { experimentResultsRouter } from "./routers/experiment-results";
 import { healthRouter } from "./routers/health";
 import { leaderboardsRouter } from "./routers/leaderboards";
 import { membersRouter } from "./routers/members";
@@ -35,6 +36,7 @@ export const appRouter = router({
   moderation: moderationRouter,
   schedules: schedulesRouter,
   support: supportRouter,
+  experimentResults: experimentResultsRouter,
   account: accountRouter,
   operators: operatorsRouter,
 });
