@@ -19,6 +19,8 @@ import type {
   PurchaseResult,
   Receipt,
   ReceiptResult,
+  ReportInput,
+  ReportResult,
   Save,
   SaveMetadata,
   SteamOrder,
@@ -161,6 +163,17 @@ export function createClient(options: ClientOptions) {
     /** Everything the project holds about the signed-in player, as one JSON document. */
     exportData: (call?: CallOptions): Promise<PlayerExport> =>
       send({ method: "get", path: "/players/{id}/export", params: { id: "me" }, ...player }, call),
+    /**
+     * Reports another player to the project's moderators with one of the project's report reasons
+     * (default `cheating`, `abuse`, `offensive_name`, `spam`, `other`) and an optional note (up to
+     * 500 characters). Reporting the same player again while the report is open updates it (same
+     * `id`), so a lost answer is simply sent again. Rejects with a `GameApiError` whose `code` is a
+     * `ReportErrorCode`: 400 CANNOT_REPORT_SELF, 400 VALIDATION_ERROR (an unknown reason:
+     * `details.reasons` lists the project's), 404 PLAYER_NOT_FOUND, 429 RATE_LIMITED (too many
+     * reports lately; `retryAfterSeconds` says when to try again).
+     */
+    report: (playerId: string, input: ReportInput, call?: CallOptions): Promise<ReportResult> =>
+      send({ method: "post", path: "/players/{id}/report", params: { id: playerId }, body: input, ...player }, call),
   };
 
   const readData = (key: string, playerId = "me", call?: CallOptions): Promise<PlayerDataRecord> =>

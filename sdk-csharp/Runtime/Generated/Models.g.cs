@@ -1372,6 +1372,45 @@ namespace GameBackend
         }
     }
 
+    // ---- section: ReportAccepted ----
+    /// <summary>
+    /// The contract's ReportAccepted.
+    /// </summary>
+    public sealed partial class ReportAccepted
+    {
+        /// <summary>
+        /// The report's id; reporting the same player again while it is open updates this one.
+        /// JSON: <c>id</c>.
+        /// </summary>
+        public string Id { get; internal set; }
+
+        /// <summary>
+        /// JSON: <c>status</c>.
+        /// </summary>
+        public string Status { get; internal set; }
+
+        internal static ReportAccepted FromJson(JsonNode node)
+        {
+            return FromJson(node, "$");
+        }
+
+        // path: where the node is in the answer, for error messages (`$` is the answer itself).
+        internal static ReportAccepted FromJson(JsonNode node, string path)
+        {
+            const string C = "ReportAccepted";
+            ModelJson.ExpectObject(node, C, path);
+            var result = new ReportAccepted();
+            result.Id = ModelJson.ReadString(node, C, path, "id", true, false);
+            result.Status = ModelJson.ReadString(node, C, path, "status", true, false);
+            return result;
+        }
+
+        internal static List<ReportAccepted> ListFromJson(JsonNode node)
+        {
+            return ModelJson.ReadListNode(node, "ReportAccepted[]", "$", FromJson);
+        }
+    }
+
     // ---- section: AnonymousBody ----
     /// <summary>
     /// The body of <c>POST /auth/anonymous</c>.
@@ -2015,6 +2054,40 @@ namespace GameBackend
         }
     }
 
+    // ---- section: ReportPlayerBody ----
+    /// <summary>
+    /// The body of <c>POST /players/{id}/report</c>.
+    /// </summary>
+    internal sealed class ReportPlayerBody
+    {
+        /// <summary>
+        /// One of the project's report reasons (default: cheating, abuse, offensive_name, spam, other).
+        /// Required.
+        /// </summary>
+        public string Reason { get; set; }
+
+        /// <summary>
+        /// What happened, in the reporter's words (at most 500 characters); operators read it.
+        /// Optional: left out when null.
+        /// </summary>
+        public string Note { get; set; }
+
+        internal JsonNode ToJson()
+        {
+            return ToJson("ReportPlayerBody");
+        }
+
+        // name: the body's name in error messages.
+        internal JsonNode ToJson(string name)
+        {
+            var node = JsonNode.NewObject();
+            if (Reason == null) throw new ArgumentException(name + ".Reason" + " is required", name + ".Reason");
+            node.Set("reason", JsonNode.From(Reason));
+            if (Note != null) node.Set("note", JsonNode.From(Note));
+            return node;
+        }
+    }
+
     // ---- section: Visibility ----
     /// <summary>
     /// The values of PlayerDataRecord.visibility (a string in the models).
@@ -2097,6 +2170,7 @@ namespace GameBackend
         public const string InvalidJson = "INVALID_JSON";
         public const string ValidationError = "VALIDATION_ERROR";
         public const string UnknownProvider = "UNKNOWN_PROVIDER";
+        public const string CannotReportSelf = "CANNOT_REPORT_SELF";
         public const string MissingApiKey = "MISSING_API_KEY";
         public const string InvalidApiKey = "INVALID_API_KEY";
         public const string MissingToken = "MISSING_TOKEN";
@@ -2173,6 +2247,7 @@ namespace GameBackend
             "PATCH /players/{id}",
             "DELETE /players/{id}",
             "GET /players/{id}/export",
+            "POST /players/{id}/report",
             "GET /players/{id}/data",
             "PATCH /players/{id}/data",
             "GET /players/{id}/data/{key}",
@@ -2355,6 +2430,17 @@ namespace GameBackend
             var itemsPath = path + "." + field;
             for (int i = 0; i < value.Count; i++) list.Add(read(value[i], itemsPath + "[" + i.ToString(CultureInfo.InvariantCulture) + "]"));
             return list;
+        }
+
+        internal static Dictionary<string, T> ReadMap<T>(JsonNode node, string cls, string path, string field, bool required, bool nullable, Func<JsonNode, string, T> read)
+        {
+            var value = Member(node, cls, path, field, required, nullable);
+            if (value == null) return null;
+            Expect(value, JsonKind.Object, cls, path, field, "an object");
+            var map = new Dictionary<string, T>();
+            var membersPath = path + "." + field;
+            foreach (var member in value.Members) map[member.Key] = read(member.Value, membersPath + "[\"" + member.Key + "\"]");
+            return map;
         }
 
         internal static List<T> ReadListNode<T>(JsonNode node, string cls, string path, Func<JsonNode, string, T> read)
