@@ -64,6 +64,7 @@ describe("operations", () => {
       status: 422,
     });
     expect((await game.players.exportData()).profile).toMatchObject({ playerId, email });
+    expect((await game.players.report(otherSession.playerId, { reason: "spam" })).status).toBe("open");
     await game.players.deleteAccount("a long and unusual passphrase");
 
     const doc = (await (await globalThis.fetch(`${baseUrl()}/api/v1/openapi.json`)).json()) as {
