@@ -45,6 +45,12 @@ export const ERRORS = {
   IN_USE: { status: 409, trpc: "CONFLICT", message: "This is in use and cannot be deleted." },
   /** Operator actions: a definition (leaderboard, currency…) with this id exists. */
   ALREADY_EXISTS: { status: 409, trpc: "CONFLICT", message: "Something with this id already exists." },
+  /** Remote config: a started experiment's variants, weights and audience are fixed; status goes draft → running → stopped. */
+  EXPERIMENT_LOCKED: {
+    status: 409,
+    trpc: "CONFLICT",
+    message: "The experiment has started: its variants, weights and audience are fixed.",
+  },
   RECEIPT_PENDING: { status: 409, trpc: "CONFLICT", message: "The purchase is not paid yet; send the receipt again once it is." },
   RECEIPT_ALREADY_USED: { status: 409, trpc: "CONFLICT", message: "This receipt was already redeemed by another player." },
   IDEMPOTENCY_IN_PROGRESS: { status: 409, trpc: "CONFLICT", message: "A request with this Idempotency-Key is still running." },

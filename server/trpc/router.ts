@@ -10,6 +10,7 @@ import { moderationRouter } from "./routers/moderation";
 import { auditRouter, playersRouter } from "./routers/players";
 import { projectsRouter } from "./routers/projects";
 import { providersRouter } from "./routers/providers";
+import { remoteConfigRouter } from "./routers/remote-config";
 import { storeRouter } from "./routers/store";
 import { tokensRouter } from "./routers/tokens";
 import { webhooksRouter } from "./routers/webhooks";
@@ -29,6 +30,7 @@ export const appRouter = router({
   webhooks: webhooksRouter,
   store: storeRouter,
   moderation: moderationRouter,
+  remoteConfig: remoteConfigRouter,
   account: accountRouter,
   operators: operatorsRouter,
 });
