@@ -85,8 +85,10 @@ describe("reporting a player", () => {
     const someone = await anonymousPlayer(project.clientKey);
     const res = await report(someone, target.playerId, { reason: "too_good" });
     expect(res.status, res.text).toBe(400);
-    const error = (res.body as unknown as { error: { code: string; details: { reasons: string[] } } }).error;
+    const error = (res.body as unknown as { error: { code: string; details: { reasons: string[]; issues: Array<{ path: string }> } } })
+      .error;
     expect(error.code).toBe("VALIDATION_ERROR");
+    expect(error.details.issues.map((i) => i.path)).toEqual(["body.reason"]);
     expect(error.details.reasons).toEqual(["cheating", "abuse", "offensive_name", "spam", "other"]);
     expect(await reportsBy(someone.playerId)).toEqual([]);
   });
@@ -102,13 +104,13 @@ describe("reporting a player", () => {
     expect(accepted.status, accepted.text).toBe(202);
   });
 
-  it("with a note over 500 characters is 400 VALIDATION_ERROR on `note`, and stores nothing", async () => {
+  it("with a note over 500 characters is 400 VALIDATION_ERROR on `body.note`, and stores nothing", async () => {
     const someone = await anonymousPlayer(project.clientKey);
     const res = await report(someone, target.playerId, { reason: "other", note: "x".repeat(501) });
     expect(res.status, res.text).toBe(400);
     const error = (res.body as unknown as { error: { code: string; details: { issues: Array<{ path: string }> } } }).error;
     expect(error.code).toBe("VALIDATION_ERROR");
-    expect(error.details.issues.map((i) => i.path)).toContain("note");
+    expect(error.details.issues.map((i) => i.path)).toEqual(["body.note"]);
     expect(await reportsBy(someone.playerId)).toEqual([]);
   });
 

@@ -18,7 +18,7 @@ test("a well-formed id of a project the operator cannot see is 'Project not foun
   await expect(page.getByRole("heading", { name: "Project not found" })).toBeVisible();
 });
 
-test("every project page has the project's name, the operator's role and all twelve tabs on one line at 1280 px", async ({ page }) => {
+test("every project page has the project's name, the operator's role and all thirteen tabs on one line at 1280 px", async ({ page }) => {
   await signIn(page);
   const projectId = await createProject(page, "Frame check");
   await page.goto(`/projects/${projectId}/audit`);
@@ -26,7 +26,7 @@ test("every project page has the project's name, the operator's role and all twe
   const nav = page.getByRole("navigation", { name: "Project" });
   await expect(nav.getByRole("link", { name: "Audit log" })).toHaveAttribute("aria-current", "page");
   const tabs = nav.getByRole("link");
-  await expect(tabs).toHaveCount(12);
+  await expect(tabs).toHaveCount(13);
   const tops = await tabs.evaluateAll((links) => links.map((l) => Math.round(l.getBoundingClientRect().top)));
   expect(new Set(tops).size).toBe(1);
   expect(await seriousAxeFindings(page)).toEqual([]);

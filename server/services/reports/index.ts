@@ -34,7 +34,7 @@ export async function reportPlayer(o: {
   if (!reasons.includes(o.reason))
     throw new AppError("VALIDATION_ERROR", {
       message: `Unknown report reason: use one of ${reasons.join(", ")}.`,
-      details: { issues: [{ path: "reason", message: `Must be one of: ${reasons.join(", ")}.` }], reasons },
+      details: { issues: [{ path: "body.reason", message: `Must be one of: ${reasons.join(", ")}.` }], reasons },
     });
   const now = o.now ?? new Date();
   return transaction(async (client) => {

@@ -2,9 +2,9 @@ import type { OperatorActor } from "../../actor";
 import { pool } from "../../db";
 import { AppError } from "../../errors";
 import { authorize, type OperatorContext, runCommand, viewerRead } from "../command";
+import { removeEntryAs } from "../leaderboards/commands";
 import { loadLeaderboard } from "../leaderboards/definitions";
 import { currentPeriod } from "../leaderboards/entries";
-import { removeEntryAs } from "../leaderboards/commands";
 import { putPlayerData } from "../player-data";
 import { banPlayerAs } from "../players/commands";
 import { reportReasonsOf } from "./index";
@@ -99,9 +99,7 @@ async function moderationPlayer(o: Target) {
       displayName: p.display_name,
       createdAt: p.created_at.toISOString(),
       lastSeenAt: p.last_seen_at?.toISOString() ?? null,
-      ban: p.banned_at
-        ? { at: p.banned_at.toISOString(), until: p.banned_until?.toISOString() ?? null, reason: p.ban_reason }
-        : null,
+      ban: p.banned_at ? { at: p.banned_at.toISOString(), until: p.banned_until?.toISOString() ?? null, reason: p.ban_reason } : null,
     },
     /** The last warning (the private data key moderation.warning), null when none was given. */
     warning: given && typeof given.reason === "string" ? { reason: given.reason, at: String(given.at ?? "") } : null,
@@ -169,7 +167,12 @@ async function recentEntries(o: Target, now = new Date()) {
 
 /** Bans and unbans of the player, from the audit log (who, when, the reason and end a ban gave). */
 async function banHistory(o: Target) {
-  const { rows } = await pool().query<{ action: string; created_at: Date; email: string | null; after: { reason?: string; until?: string } | null }>(
+  const { rows } = await pool().query<{
+    action: string;
+    created_at: Date;
+    email: string | null;
+    after: { reason?: string; until?: string } | null;
+  }>(
     `SELECT a.action, a.created_at, op.email, a.after
        FROM audit_log a LEFT JOIN operators op ON op.id = a.operator_id
       WHERE a.project_id = $1 AND a.target = $2 AND a.action IN ('player.ban', 'player.unban')
@@ -220,10 +223,19 @@ async function closeReports(o: Target & { resolution: ReportResolution; note?: s
   return { closed: rowCount ?? 0 };
 }
 
-const ACTION_OF: Record<ReportResolution, string> = { dismissed: "dismiss", warned: "warn", banned: "ban", entries_removed: "remove-entries" };
+const ACTION_OF: Record<ReportResolution, string> = {
+  dismissed: "dismiss",
+  warned: "warn",
+  banned: "ban",
+  entries_removed: "remove-entries",
+};
 
 /** The audited close of a player's open reports, after (or as) the action that answers them. */
-function resolveReportsAs(ctx: OperatorContext, o: Target & { resolution: ReportResolution; note?: string }, work?: (actor: OperatorActor) => Promise<void>) {
+function resolveReportsAs(
+  ctx: OperatorContext,
+  o: Target & { resolution: ReportResolution; note?: string },
+  work?: (actor: OperatorActor) => Promise<void>,
+) {
   return runCommand(ctx, {
     projectId: o.projectId,
     minimum: "ADMIN",
@@ -250,7 +262,14 @@ export function dismissReportsAs(ctx: OperatorContext, o: Target & { note?: stri
 export function warnPlayerAs(ctx: OperatorContext, o: Target & { reason: string; now?: Date }) {
   const at = (o.now ?? new Date()).toISOString();
   return resolveReportsAs(ctx, { ...o, resolution: "warned", note: o.reason }, async (actor) => {
-    await putPlayerData({ actor, playerId: o.playerId, key: WARNING_KEY, value: { reason: o.reason, at }, visibility: "private", precondition: {} });
+    await putPlayerData({
+      actor,
+      playerId: o.playerId,
+      key: WARNING_KEY,
+      value: { reason: o.reason, at },
+      visibility: "private",
+      precondition: {},
+    });
   });
 }
 
@@ -269,7 +288,8 @@ export async function banFromQueueAs(ctx: OperatorContext, o: Target & { reason:
 export async function removeReportedEntriesAs(ctx: OperatorContext, o: Target & { note?: string }) {
   await authorize(ctx, o.projectId, "ADMIN");
   const current = (await recentEntriesAll(o)).filter((e) => e.current);
-  for (const e of current) await removeEntryAs(ctx, { projectId: o.projectId, id: e.leaderboardId, playerId: o.playerId, period: e.period });
+  for (const e of current)
+    await removeEntryAs(ctx, { projectId: o.projectId, id: e.leaderboardId, playerId: o.playerId, period: e.period });
   const { closed } = await resolveReportsAs(ctx, { ...o, resolution: "entries_removed" });
   return { removed: current.length, closed };
 }

@@ -13,7 +13,10 @@ export const REPORT_LIMIT = { limit: 10, windowSeconds: 3600 } as const;
 export const ZReportReason = z
   .string()
   .regex(REASON_PATTERN, "Reasons match ^[a-z0-9_-]{1,32}$.")
-  .meta({ description: "One of the project's report reasons (default: cheating, abuse, offensive_name, spam, other).", example: "cheating" });
+  .meta({
+    description: "One of the project's report reasons (default: cheating, abuse, offensive_name, spam, other).",
+    example: "cheating",
+  });
 
 export const ZReportReasons = z
   .array(ZReportReason)
