@@ -22,6 +22,16 @@ export const ZEnv = z.object({
    */
   DEFINITION_CACHE_TTL_MS: z.coerce.number().int().min(0).max(60_000).default(2_000),
   /**
+   * A request header your proxy or CDN sets to the client's two-letter country (`cf-ipcountry`
+   * behind Cloudflare): recorded on the player at sign-in and refresh for remote config audiences.
+   * Unset: no country is recorded (a client's own header is never trusted by default).
+   */
+  CLIENT_COUNTRY_HEADER: z
+    .string()
+    .regex(/^[A-Za-z0-9-]{1,64}$/)
+    .transform((h) => h.toLowerCase())
+    .optional(),
+  /**
    * Who creates projects besides instance admins: operators an instance admin `allowed` (the
    * Operators page's tick), `everyone` signed in, or nobody else (`admins`).
    */

@@ -39,6 +39,7 @@ export const covered = [
   "get /economy/currencies", "post /economy/currencies/{id}/add", "post /economy/currencies/{id}/subtract",
   "get /economy/inventory", "post /economy/purchase", "get /economy/transactions",
   "post /economy/receipts", "post /economy/receipts/steam", "post /players/{id}/report",
+  "get /config",
 ];
 
 export async function run(baseUrl: string, apiKey: string, signedTransaction: string): Promise<Record<string, number>> {
@@ -152,6 +153,12 @@ export async function run(baseUrl: string, apiKey: string, signedTransaction: st
   // The project sells on the App Store only: Steam is not configured (422 STORE_NOT_CONFIGURED).
   const order = await client.POST("/economy/receipts/steam", { headers: auth, body: { productId: "gems-500", steamId: "76561197960287930" } });
   statuses["post /economy/receipts/steam"] = order.response.status;
+  const config = await client.GET("/config", { headers: { ...auth, "X-Client-Version": "1.0.0", "X-Platform": "linux" } });
+  statuses["get /config"] = config.response.status;
+  const configVersion: number | undefined = config.data?.version;
+  if (typeof configVersion !== "number") throw new Error("GET /config answers the config version");
+  const unchanged = await client.GET("/config", { params: { header: { "if-none-match": config.response.headers.get("etag") ?? "" } }, headers: auth });
+  if (unchanged.response.status !== 304) throw new Error("GET /config with its ETag answered " + unchanged.response.status);
   const items = await client.GET("/economy/inventory", { headers: auth });
   statuses["get /economy/inventory"] = items.response.status;
   const ledger = await client.GET("/economy/transactions", { params: { query: { limit: 10 } }, headers: auth });
@@ -273,6 +280,7 @@ describe("a client generated from the document", () => {
       "post /economy/receipts/steam": 422,
       "get /players/{id}/export": 200,
       "delete /players/{id}": 204,
+      "get /config": 200,
     });
   });
 });

@@ -105,6 +105,21 @@ import {
   setReportReasonsAs,
   warnPlayerAs,
 } from "@/server/services/reports/operator";
+  countAudienceAs,
+  createOverrideAs,
+  deleteAudienceAs,
+  deleteKeyAs,
+  deleteOverrideAs,
+  listAudiencesAs,
+  listExperimentsAs,
+  listKeysAs,
+  resolveForPlayerAs,
+  setExperimentStatusAs,
+  updateOverrideAs,
+  upsertAudienceAs,
+  upsertExperimentAs,
+  upsertKeyAs,
+} from "@/server/services/remote-config/operator";
 import { createStoreProductAs, deleteStoreProductAs, updateStoreProductAs } from "@/server/services/store/products";
 import { listStoreProductsAs, listStorePurchasesAs, storePurchaseAs, storeRevenueAs } from "@/server/services/store/purchases";
 import { refundByHandAs } from "@/server/services/store/refunds";
@@ -239,6 +254,48 @@ function projectCommands({ projectId, viewerId }: Fixture): Record<string, (c: C
     warnPlayerAs: (c) => warnPlayerAs(c, { projectId, playerId, reason: "language" }),
     banFromQueueAs: (c) => banFromQueueAs(c, { projectId, playerId, reason: "cheating" }),
     removeReportedEntriesAs: (c) => removeReportedEntriesAs(c, { projectId, playerId }),
+    upsertKeyAs: (c) => upsertKeyAs(c, { projectId, key: "shop.discount", type: "number", defaultValue: 0, description: "", reason: "r" }),
+    deleteKeyAs: (c) => deleteKeyAs(c, { projectId, key: "shop.discount", reason: "r" }),
+    createOverrideAs: (c) =>
+      createOverrideAs(c, {
+        projectId,
+        key: "shop.discount",
+        audienceId: null,
+        value: 1,
+        priority: 0,
+        rolloutPercent: 100,
+        startsAt: null,
+        endsAt: null,
+        enabled: true,
+        reason: "r",
+      }),
+    updateOverrideAs: (c) => updateOverrideAs(c, { projectId, id: missingId, value: 2, reason: "r" }),
+    deleteOverrideAs: (c) => deleteOverrideAs(c, { projectId, id: missingId, reason: "r" }),
+    upsertAudienceAs: (c) =>
+      upsertAudienceAs(c, {
+        projectId,
+        id: "whales",
+        name: "Whales",
+        description: "",
+        rules: { all: [{ field: "hasEmail", eq: true }] },
+        reason: "r",
+      }),
+    deleteAudienceAs: (c) => deleteAudienceAs(c, { projectId, id: "whales", reason: "r" }),
+    upsertExperimentAs: (c) =>
+      upsertExperimentAs(c, {
+        projectId,
+        id: "price",
+        name: "Price",
+        description: "",
+        audienceId: null,
+        metric: null,
+        variants: [
+          { id: "a", name: "A", weight: 1, values: {} },
+          { id: "b", name: "B", weight: 1, values: {} },
+        ],
+        reason: "r",
+      }),
+    setExperimentStatusAs: (c) => setExperimentStatusAs(c, { projectId, id: "price", status: "running", reason: "r" }),
   };
 }
 
@@ -288,6 +345,11 @@ function projectReads({ projectId }: Fixture): Record<string, (c: Ctx) => Promis
     moderationQueueAs: (c) => moderationQueueAs(c, { projectId, sort: "newest", limit: 10 }),
     moderationPlayerAs: (c) => moderationPlayerAs(c, { projectId, playerId: missingId }),
     reportReasonsAs: (c) => reportReasonsAs(c, { projectId }),
+    listKeysAs: (c) => listKeysAs(c, { projectId }),
+    listAudiencesAs: (c) => listAudiencesAs(c, { projectId }),
+    countAudienceAs: (c) => countAudienceAs(c, { projectId, rules: { all: [{ field: "hasEmail", eq: true }] } }),
+    listExperimentsAs: (c) => listExperimentsAs(c, { projectId }),
+    resolveForPlayerAs: (c) => resolveForPlayerAs(c, { projectId, playerId: missingId }),
   };
 }
 

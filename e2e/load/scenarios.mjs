@@ -104,6 +104,17 @@ export const scenarios = [
     },
   },
   {
+    // The project's remote config definitions are cached per process: without audience overrides
+    // or running experiments this is the bearer check plus hashing the answer, no query.
+    name: "config",
+    title: "`GET /config` (remote config, bearer, cached definitions)",
+    goal: 0.8,
+    setup: async (product, { connections }) => {
+      const sessions = await players(product, connections);
+      return { path: "/api/v1/config", setupClient: perPlayer(product, sessions), expect: 200 };
+    },
+  },
+  {
     name: "data-put",
     title: "`PUT /players/me/data/profile` (1 KiB, bearer)",
     goal: 0.6,

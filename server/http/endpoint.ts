@@ -5,7 +5,8 @@ import type { AuthMode, RouteSpec } from "./define-route";
 export type HttpMethod = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
 
 /** One success answer of an endpoint as the OpenAPI document shows it. */
-export type Success = { status: 200 | 201 | 202 | 204; description: string; schema?: z.ZodType; etag?: boolean };
+/** `etag`: true, the record's version in quotes (If-Match takes it back); "hash", a hash of the answer (If-None-Match). */
+export type Success = { status: 200 | 201 | 202 | 204 | 304; description: string; schema?: z.ZodType; etag?: boolean | "hash" };
 
 /** What only the published document needs; everything else comes from the route spec. */
 export type EndpointDoc = {

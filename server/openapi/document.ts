@@ -96,10 +96,15 @@ const etagHeaders = rateLimitHeaders.extend({
   ETag: header("ETag", z.string().meta({ description: 'The version in quotes, e.g. "3"; send it back as If-Match.' })),
 });
 
+/** A strong ETag that is a hash of the answer (GET /config): revalidate with If-None-Match. */
+const hashEtagHeaders = rateLimitHeaders.extend({
+  ETag: header("HashETag", z.string().meta({ description: "A hash of the answer in quotes; send it back as If-None-Match for a 304." })),
+});
+
 function successResponse(ok: Success) {
   return {
     description: ok.description,
-    headers: ok.etag ? etagHeaders : rateLimitHeaders,
+    headers: ok.etag === "hash" ? hashEtagHeaders : ok.etag ? etagHeaders : rateLimitHeaders,
     ...(ok.schema ? { content: { "application/json": { schema: ok.schema } } } : {}),
   };
 }

@@ -1,5 +1,6 @@
 import type { AnyEndpoint } from "../endpoint";
 import { authEndpoints } from "./auth";
+import { configEndpoints } from "./config";
 import { economyEndpoints } from "./economy";
 import { leaderboardEndpoints } from "./leaderboards";
 import { playerDataEndpoints } from "./player-data";
@@ -16,4 +17,5 @@ export const API_RESOURCES: ReadonlyArray<readonly AnyEndpoint[]> = [
   saveEndpoints,
   leaderboardEndpoints,
   economyEndpoints,
+  configEndpoints,
 ];

@@ -1,6 +1,7 @@
 import type { PlayerActor } from "../../actor";
 import { prisma, transaction } from "../../db";
 import { AppError } from "../../errors";
+import type { ClientInfo } from "../../identity/client-info";
 import { queueEmail } from "../../mailer";
 import { hashPassword } from "../../passwords";
 import { enqueue, handle, QUEUES } from "../../queue";
@@ -51,6 +52,8 @@ async function sendResetCode(job: ResetRequest): Promise<void> {
  * other session ends. Tries count against the login budgets (a wrong code is a failed login).
  */
 export async function confirmPasswordReset(o: {
+  /** What the client says about itself (X-Client-Version, X-Platform), recorded on the session and player. */
+  client?: ClientInfo;
   projectId: string;
   email: string;
   code: string;
@@ -82,7 +85,7 @@ export async function confirmPasswordReset(o: {
     await revokeSessions({ projectId: o.projectId, playerId: player.id, reason: "password_reset" });
   });
   await loginSucceeded(attempt, { playerId: player.id, ip: o.ip });
-  return issueSession({ projectId: o.projectId, playerId: player.id, created: false, method: "email" });
+  return issueSession({ projectId: o.projectId, playerId: player.id, created: false, method: "email", client: o.client });
 }
 
 /** Sends a verification code to the player's address (registration, a resend, an operator). Nothing when verified or without one. */

@@ -1,6 +1,7 @@
 import { sha256, uuidv7 } from "../../crypto";
 import { pool } from "../../db";
 import { AppError } from "../../errors";
+import { type ClientInfo, NO_CLIENT_INFO } from "../../identity/client-info";
 import { assertNotBanned } from "../../identity/player";
 import { countEvent } from "../../metrics";
 import { withEvents } from "../webhooks/emit";
@@ -16,16 +17,24 @@ import { issueSession, newRefreshToken, refreshExpiry, sessionDto } from "./sess
  * reversed or guessed (a key, as for passwords, only helps low-entropy input), and a lookup by
  * hash keeps working when the server's secrets rotate.
  */
-export async function signInAnonymously({ projectId, deviceSecret }: { projectId: string; deviceSecret?: string }): Promise<SessionDto> {
+export async function signInAnonymously({
+  projectId,
+  deviceSecret,
+  client = NO_CLIENT_INFO,
+}: {
+  projectId: string;
+  deviceSecret?: string;
+  client?: ClientInfo;
+}): Promise<SessionDto> {
   if (deviceSecret === undefined) {
-    const session = await createAnonymous(projectId, null);
+    const session = await createAnonymous(projectId, null, client);
     if (!session) throw new Error("an anonymous sign-in without a device secret wrote nothing");
     return session;
   }
   const secretHash = Buffer.from(sha256(deviceSecret));
   // Two devices presenting one new secret at once: one insert wins, the other finds its player.
   for (let attempt = 0; attempt < 2; attempt++) {
-    const created = await createAnonymous(projectId, secretHash);
+    const created = await createAnonymous(projectId, secretHash, client);
     if (created) return created;
     const found = await devicePlayer(projectId, secretHash);
     if (found) {
@@ -40,7 +49,7 @@ export async function signInAnonymously({ projectId, deviceSecret }: { projectId
         text: "UPDATE players SET last_login_at = now() WHERE id = $1",
         values: [found.id],
       });
-      return issueSession({ projectId, playerId: found.id, created: false, method: "anonymous" });
+      return issueSession({ projectId, playerId: found.id, created: false, method: "anonymous", client });
     }
     // The player was deleted between the insert and the lookup: its secret went with it; try again.
   }
@@ -52,19 +61,30 @@ export async function signInAnonymously({ projectId, deviceSecret }: { projectId
  * spike lands here) — and, with a secret, the device credential first: when that secret is
  * already taken nothing at all is written and the answer is null.
  */
-async function createAnonymous(projectId: string, secretHash: Buffer | null): Promise<SessionDto | null> {
+async function createAnonymous(projectId: string, secretHash: Buffer | null, client: ClientInfo): Promise<SessionDto | null> {
   const refresh = newRefreshToken();
   const playerId = uuidv7();
   const sessionId = uuidv7();
-  const values = [playerId, projectId, sessionId, refreshExpiry(), uuidv7(), Buffer.from(refresh.hash)];
+  const values = [
+    playerId,
+    projectId,
+    sessionId,
+    refreshExpiry(),
+    uuidv7(),
+    Buffer.from(refresh.hash),
+    client.clientVersion,
+    client.platform,
+    client.country,
+  ];
   const insertPlayer = () =>
     secretHash === null
       ? pool().query({
           name: "anonymous-sign-in",
           text: `WITH player AS (
-             INSERT INTO players (id, project_id, last_login_at, updated_at) VALUES ($1, $2, now(), now())
+             INSERT INTO players (id, project_id, last_login_at, updated_at, last_seen_at, client_version, platform, country)
+             VALUES ($1, $2, now(), now(), now(), $7, $8, $9)
            ), session AS (
-             INSERT INTO sessions (id, project_id, player_id, expires_at) VALUES ($3, $2, $1, $4)
+             INSERT INTO sessions (id, project_id, player_id, expires_at, client_version, platform) VALUES ($3, $2, $1, $4, $7, $8)
            )
            INSERT INTO refresh_tokens (id, session_id, token_hash) VALUES ($5, $3, $6)`,
           values,
@@ -72,12 +92,13 @@ async function createAnonymous(projectId: string, secretHash: Buffer | null): Pr
       : pool().query({
           name: "anonymous-device-sign-up",
           text: `WITH device AS (
-             INSERT INTO device_credentials (project_id, secret_hash, player_id) VALUES ($2, $7, $1)
+             INSERT INTO device_credentials (project_id, secret_hash, player_id) VALUES ($2, $10, $1)
              ON CONFLICT (project_id, secret_hash) DO NOTHING RETURNING player_id
            ), player AS (
-             INSERT INTO players (id, project_id, last_login_at, updated_at) SELECT player_id, $2, now(), now() FROM device
+             INSERT INTO players (id, project_id, last_login_at, updated_at, last_seen_at, client_version, platform, country)
+             SELECT player_id, $2, now(), now(), now(), $7, $8, $9 FROM device
            ), session AS (
-             INSERT INTO sessions (id, project_id, player_id, expires_at) SELECT $3, $2, player_id, $4 FROM device
+             INSERT INTO sessions (id, project_id, player_id, expires_at, client_version, platform) SELECT $3, $2, player_id, $4, $7, $8 FROM device
            )
            INSERT INTO refresh_tokens (id, session_id, token_hash) SELECT $5, $3, $6 FROM device`,
           values: [...values, secretHash],

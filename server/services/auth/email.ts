@@ -1,5 +1,6 @@
 import { isUniqueViolation, prisma } from "../../db";
 import { AppError } from "../../errors";
+import type { ClientInfo } from "../../identity/client-info";
 import { assertNotBanned } from "../../identity/player";
 import { dummyPasswordHash, hashPassword, verifyPassword } from "../../passwords";
 import { beginLoginAttempt, checkPassword, countRegistration, loginSucceeded } from "../../ratelimit/login";
@@ -14,6 +15,8 @@ import { issueSession } from "./sessions";
  * the e-mail is linked to that player instead: the anonymous account upgrade.
  */
 export async function registerWithEmail(o: {
+  /** What the client says about itself (X-Client-Version, X-Platform), recorded on the session and player. */
+  client?: ClientInfo;
   projectId: string;
   email: string;
   password: string;
@@ -40,14 +43,14 @@ export async function registerWithEmail(o: {
           await emitEvent({ projectId: o.projectId, type: "player.email_linked", playerId: o.playerId, data });
         }
         await mailVerificationCode({ projectId: o.projectId, playerId: o.playerId, email: o.email });
-        return issueSession({ projectId: o.projectId, playerId: o.playerId, created: false, method: "email" });
+        return issueSession({ projectId: o.projectId, playerId: o.playerId, created: false, method: "email", client: o.client });
       }
       const player = await prisma().player.create({
         data: { projectId: o.projectId, email: o.email, passwordHash, displayName: o.displayName ?? null, lastLoginAt: new Date() },
         select: { id: true },
       });
       await mailVerificationCode({ projectId: o.projectId, playerId: player.id, email: o.email });
-      return issueSession({ projectId: o.projectId, playerId: player.id, created: true, method: "email" });
+      return issueSession({ projectId: o.projectId, playerId: player.id, created: true, method: "email", client: o.client });
     });
   } catch (error) {
     if (isUniqueViolation(error)) throw new AppError("EMAIL_TAKEN");
@@ -56,7 +59,14 @@ export async function registerWithEmail(o: {
 }
 
 /** Unknown e-mail and wrong password answer alike, and take as long. */
-export async function loginWithEmail(o: { projectId: string; email: string; password: string; ip: string }): Promise<SessionDto> {
+export async function loginWithEmail(o: {
+  /** What the client says about itself (X-Client-Version, X-Platform), recorded on the session and player. */
+  client?: ClientInfo;
+  projectId: string;
+  email: string;
+  password: string;
+  ip: string;
+}): Promise<SessionDto> {
   const attempt = await beginLoginAttempt({ projectId: o.projectId, email: o.email, ip: o.ip });
   const player = await prisma().player.findUnique({
     where: { projectId_email: { projectId: o.projectId, email: o.email } },
@@ -77,5 +87,5 @@ export async function loginWithEmail(o: { projectId: string; email: string; pass
   assertNotBanned(player);
   if (player.project.requireVerifiedEmail && !player.emailVerifiedAt) throw new AppError("EMAIL_NOT_VERIFIED");
   await prisma().player.update({ where: { id: player.id }, data: { lastLoginAt: new Date() }, select: { id: true } });
-  return issueSession({ projectId: o.projectId, playerId: player.id, created: false, method: "email" });
+  return issueSession({ projectId: o.projectId, playerId: player.id, created: false, method: "email", client: o.client });
 }

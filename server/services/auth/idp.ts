@@ -1,6 +1,7 @@
 import { errors as joseErrors, jwtVerify } from "jose";
 import { isUniqueViolation, prisma } from "../../db";
 import { AppError } from "../../errors";
+import type { ClientInfo } from "../../identity/client-info";
 import { assertNotBanned } from "../../identity/player";
 import { OutboundRefused } from "../../outbound";
 import { findIdentityProvider, type IdentityProviderDto } from "../identity-providers";
@@ -55,6 +56,8 @@ async function verifyIdToken(provider: IdentityProviderDto, token: string): Prom
  * with a player (bearer token), the identity is linked to that player instead.
  */
 export async function signInWithIdp(o: {
+  /** What the client says about itself (X-Client-Version, X-Platform), recorded on the session and player. */
+  client?: ClientInfo;
   projectId: string;
   provider: string;
   token: string;
@@ -63,10 +66,10 @@ export async function signInWithIdp(o: {
   const provider = await findIdentityProvider({ projectId: o.projectId, id: o.provider });
   if (!provider) throw new AppError("UNKNOWN_PROVIDER", { details: { provider: o.provider } });
   const subject = await verifyIdToken(provider, o.token);
-  return findOrLink({ projectId: o.projectId, playerId: o.playerId, provider: provider.id, subject }, false);
+  return findOrLink({ projectId: o.projectId, playerId: o.playerId, provider: provider.id, subject, client: o.client }, false);
 }
 
-type IdentityRef = { projectId: string; playerId: string | null; provider: string; subject: string };
+type IdentityRef = { projectId: string; playerId: string | null; provider: string; subject: string; client?: ClientInfo };
 
 async function findOrLink(o: IdentityRef, retried: boolean): Promise<SessionDto> {
   const existing = await prisma().identity.findUnique({
@@ -78,7 +81,7 @@ async function findOrLink(o: IdentityRef, retried: boolean): Promise<SessionDto>
       throw new AppError("ACCOUNT_ALREADY_LINKED", { message: "This identity belongs to another player." });
     }
     assertNotBanned(existing.player);
-    return issueSession({ projectId: o.projectId, playerId: existing.player.id, created: false, method: "idp" });
+    return issueSession({ projectId: o.projectId, playerId: existing.player.id, created: false, method: "idp", client: o.client });
   }
   try {
     if (o.playerId) {
@@ -86,7 +89,7 @@ async function findOrLink(o: IdentityRef, retried: boolean): Promise<SessionDto>
         data: { projectId: o.projectId, playerId: o.playerId, provider: o.provider, subject: o.subject },
         select: { id: true },
       });
-      return issueSession({ projectId: o.projectId, playerId: o.playerId, created: false, method: "idp" });
+      return issueSession({ projectId: o.projectId, playerId: o.playerId, created: false, method: "idp", client: o.client });
     }
     // The new player and its session commit together with player.created (issueSession emits it).
     return await withEvents(o.projectId, async () => {
@@ -98,7 +101,7 @@ async function findOrLink(o: IdentityRef, retried: boolean): Promise<SessionDto>
         },
         select: { id: true },
       });
-      return issueSession({ projectId: o.projectId, playerId: player.id, created: true, method: "idp" });
+      return issueSession({ projectId: o.projectId, playerId: player.id, created: true, method: "idp", client: o.client });
     });
   } catch (error) {
     if (!isUniqueViolation(error)) throw error;

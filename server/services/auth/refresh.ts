@@ -2,6 +2,7 @@ import type pg from "pg";
 import { uuidv7 } from "../../crypto";
 import { transaction } from "../../db";
 import { env } from "../../env";
+import { type ClientInfo, NO_CLIENT_INFO } from "../../identity/client-info";
 import { bannedError, isBanned } from "../../identity/player";
 import { forgetSessions } from "../../identity/session-cache";
 import { invalidToken } from "../../tokens/access-token";
@@ -31,7 +32,7 @@ const SESSION_COLUMNS = "rt.session_id, s.project_id, s.player_id, s.revoked_at,
  * nothing is revoked. A refusal rolls back (the token is not spent by a request that did not
  * count), except reuse: the revocation commits, then the request is refused.
  */
-export async function refreshSession(o: { projectId: string; refreshToken: string }): Promise<SessionDto> {
+export async function refreshSession(o: { projectId: string; refreshToken: string; client?: ClientInfo }): Promise<SessionDto> {
   const hash = Buffer.from(hashRefreshToken(o.refreshToken));
   type Outcome = { issued: SessionDto } | { issued: null; revokedSessionId: string };
   const outcome = await transaction(async (client): Promise<Outcome> => {
@@ -45,12 +46,12 @@ export async function refreshSession(o: { projectId: string; refreshToken: strin
     const claimed = rows[0];
     if (claimed) {
       if (claimed.project_id !== o.projectId) throw invalidToken("project");
-      return { issued: await issueNext(client, claimed, o.projectId) };
+      return { issued: await issueNext(client, claimed, o) };
     }
     const used = await findUsed(client, hash);
     if (!used) throw invalidToken("malformed");
     if (used.project_id !== o.projectId) throw invalidToken("project");
-    if (used.within_grace && !used.revoked_at) return { issued: await issueNext(client, used, o.projectId) };
+    if (used.within_grace && !used.revoked_at) return { issued: await issueNext(client, used, o) };
     await client.query(
       `UPDATE sessions SET revoked_at = COALESCE(revoked_at, now()), revoked_reason = COALESCE(revoked_reason, 'refresh token reuse') WHERE id = $1`,
       [used.session_id],
@@ -74,8 +75,14 @@ async function findUsed(client: pg.PoolClient, hash: Buffer): Promise<Used | und
   return rows[0];
 }
 
-/** Checks the session and player, stores a new refresh token for the session. */
-async function issueNext(client: pg.PoolClient, claimed: Claimed, projectId: string): Promise<SessionDto> {
+/**
+ * Checks the session and player, stores a new refresh token for the session, and in the same
+ * statement as the session's new expiry records what the client says about itself on the session
+ * and, with the last-seen time, on the player (one more row written, no extra round trip).
+ */
+async function issueNext(client: pg.PoolClient, claimed: Claimed, o: { projectId: string; client?: ClientInfo }): Promise<SessionDto> {
+  const { projectId } = o;
+  const info = o.client ?? NO_CLIENT_INFO;
   const ban = { bannedAt: claimed.banned_at, bannedUntil: claimed.banned_until, banReason: claimed.ban_reason };
   if (isBanned(ban)) throw bannedError(ban);
   if (claimed.revoked_at) throw invalidToken("revoked");
@@ -86,6 +93,16 @@ async function issueNext(client: pg.PoolClient, claimed: Claimed, projectId: str
     claimed.session_id,
     Buffer.from(next.hash),
   ]);
-  await client.query(`UPDATE sessions SET expires_at = $2 WHERE id = $1`, [claimed.session_id, refreshExpiry()]);
+  // A value the client did not send (or sent malformed) keeps the one known before.
+  await client.query(
+    `WITH session AS (
+       UPDATE sessions SET expires_at = $2, client_version = COALESCE($3, client_version), platform = COALESCE($4, platform)
+        WHERE id = $1 RETURNING player_id
+     )
+     UPDATE players p SET last_seen_at = now(), client_version = COALESCE($3, p.client_version), platform = COALESCE($4, p.platform),
+            country = COALESCE($5, p.country)
+       FROM session WHERE p.id = session.player_id`,
+    [claimed.session_id, refreshExpiry(), info.clientVersion, info.platform, info.country],
+  );
   return sessionDto({ projectId, playerId: claimed.player_id, sessionId: claimed.session_id, refreshToken: next.token, created: false });
 }

@@ -1,7 +1,8 @@
 import { randomBytes } from "node:crypto";
-import { sha256 } from "../../crypto";
+import { sha256, uuidv7 } from "../../crypto";
 import { pool, prisma } from "../../db";
 import { env } from "../../env";
+import { type ClientInfo, NO_CLIENT_INFO } from "../../identity/client-info";
 import { forgetSessions } from "../../identity/session-cache";
 import { countEvent } from "../../metrics";
 import { signAccessToken } from "../../tokens/access-token";
@@ -34,25 +35,46 @@ export async function sessionDto(o: {
   return { playerId: o.playerId, accessToken: token, refreshToken: o.refreshToken, expiresIn, tokenType: "Bearer", created: o.created };
 }
 
-/** A new session (sign-in) for an existing player. */
-/** A new session after a sign-in (`method`: how; counted in gb_events_total, with a new player when `created`). */
+/**
+ * A new session after a sign-in (`method`: how; counted in gb_events_total, with a new player when
+ * `created`). One statement writes the session with what the client said about itself, its refresh
+ * token, and the player's last-seen time and client (remote config audiences read them).
+ */
 export async function issueSession(o: {
   projectId: string;
   playerId: string;
   created: boolean;
   method: "email" | "idp" | "anonymous";
+  client?: ClientInfo;
 }): Promise<SessionDto> {
   const refresh = newRefreshToken();
+  const client = o.client ?? NO_CLIENT_INFO;
   const session = await withEvents(o.projectId, async (emitting) => {
-    const created = await prisma().session.create({
-      data: {
-        projectId: o.projectId,
-        playerId: o.playerId,
-        expiresAt: refreshExpiry(),
-        refreshTokens: { create: { tokenHash: refresh.hash } },
-      },
-      select: { id: true },
+    const sessionId = uuidv7();
+    await pool().query({
+      name: "issue-session",
+      text: `WITH session AS (
+         INSERT INTO sessions (id, project_id, player_id, expires_at, client_version, platform) VALUES ($1, $2, $3, $4, $5, $6)
+       ), token AS (
+         INSERT INTO refresh_tokens (id, session_id, token_hash) VALUES ($7, $1, $8)
+       )
+       -- A value the client did not send (or sent malformed) keeps the one known before.
+       UPDATE players SET last_seen_at = now(), client_version = COALESCE($5, client_version), platform = COALESCE($6, platform),
+              country = COALESCE($9, country)
+        WHERE id = $3`,
+      values: [
+        sessionId,
+        o.projectId,
+        o.playerId,
+        refreshExpiry(),
+        client.clientVersion,
+        client.platform,
+        uuidv7(),
+        Buffer.from(refresh.hash),
+        client.country,
+      ],
     });
+    const created = { id: sessionId };
     if (emitting) await emitSignInEvents({ ...o, sessionId: created.id });
     return created;
   });

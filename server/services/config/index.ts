@@ -13,6 +13,15 @@ import {
   listLeaderboards,
   updateLeaderboard,
 } from "../leaderboards/definitions";
+import {
+  applyRemoteConfigChanges,
+  exportRemoteConfig,
+  REMOTE_CONFIG_KINDS,
+  type RemoteConfigKind,
+  remoteConfigEntries,
+  remoteConfigRefusals,
+} from "../remote-config/config-as-code";
+import { invalidateRemoteConfig } from "../remote-config/definitions";
 import { listStoreProducts } from "../store/products";
 import { emitEvent } from "../webhooks/events";
 import {
@@ -46,7 +55,7 @@ export const schemaUrl = (): string => `${env().PUBLIC_URL ?? ""}${CONFIG_SCHEMA
 /** The project's configuration, every list ordered by id and every object's keys in schema order. */
 export async function exportConfig(o: { projectId: string }): Promise<ConfigDocument> {
   const { projectId } = o;
-  const [leaderboards, currencies, items, purchases, storeProducts, providers, webhooks] = [
+  const [leaderboards, currencies, items, purchases, storeProducts, providers, webhooks, remote] = [
     await listLeaderboards({ projectId }),
     await listCurrencies({ projectId }),
     await listItems({ projectId }),
@@ -54,6 +63,7 @@ export async function exportConfig(o: { projectId: string }): Promise<ConfigDocu
     await listStoreProducts({ projectId }),
     await listIdentityProviders({ projectId }),
     await exportWebhooks(projectId),
+    await exportRemoteConfig(projectId),
   ];
   const byId = <T extends { id: string }>(list: T[]) => [...list].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
   return {
@@ -104,6 +114,7 @@ export async function exportConfig(o: { projectId: string }): Promise<ConfigDocu
       algorithms: p.algorithms as ConfigDocument["identityProviders"][number]["algorithms"],
     })),
     webhooks,
+    ...remote,
   };
 }
 
@@ -399,17 +410,25 @@ async function providerRefusals(doc: ConfigDocument, diff: ConfigDiff): Promise<
 }
 
 /** What importing `document` into the project would change, and what of it the services would refuse. Changes nothing. */
-async function planImport(o: { projectId: string; document: ConfigDocument }): Promise<ImportPlan> {
+type Planned = ImportPlan & { remote: ReturnType<typeof remoteConfigEntries> };
+async function planImport(o: { projectId: string; document: ConfigDocument }): Promise<Planned> {
   const current = await exportConfig({ projectId: o.projectId });
   const document = { ...o.document, leaderboards: o.document.leaderboards.map(withBoardDefaults) };
   const hooks = webhookEntries(current.webhooks ?? [], document.webhooks);
   // Absent from the document (written before store products existed): the project's are kept.
   const storeProducts = o.document.storeProducts ?? current.storeProducts ?? [];
   const desired = (kind: ConfigKind) => (kind === "storeProducts" ? storeProducts : document[kind]) as Entry[];
+  // Remote config: absent sections are the project's own, so they change nothing.
+  const remote = remoteConfigEntries(current, o.document);
+  const isRemote = (kind: ConfigKind): kind is RemoteConfigKind => (REMOTE_CONFIG_KINDS as readonly string[]).includes(kind);
   const diff = Object.fromEntries(
     CONFIG_KINDS.map((kind) => [
       kind,
-      kind === "webhooks" ? diffKind(hooks.current, hooks.desired) : diffKind((current[kind] ?? []) as Entry[], desired(kind)),
+      kind === "webhooks"
+        ? diffKind(hooks.current, hooks.desired)
+        : isRemote(kind)
+          ? diffKind(remote[kind].current, remote[kind].desired)
+          : diffKind((current[kind] ?? []) as Entry[], desired(kind)),
     ]),
   ) as ConfigDiff;
   const refusals = [
@@ -420,16 +439,18 @@ async function planImport(o: { projectId: string; document: ConfigDocument }): P
     ...rewardRefusals(document, diff),
     ...(await providerRefusals(o.document, diff)),
     ...webhookRefusals(hooks.current.length, diff.webhooks),
+    ...remoteConfigRefusals(remote, diff),
   ].sort((a, b) => CONFIG_KINDS.indexOf(a.kind) - CONFIG_KINDS.indexOf(b.kind) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
   const changes = CONFIG_KINDS.reduce((n, k) => n + diff[k].created.length + diff[k].changed.length + diff[k].deleted.length, 0);
   const diffHash = createHash("sha256").update(JSON.stringify(diff)).digest("base64url").slice(0, 22);
-  return { diff, refusals, warnings: await lowerMaxWarnings(o.projectId, diff), changes, diffHash };
+  return { diff, refusals, warnings: await lowerMaxWarnings(o.projectId, diff), changes, diffHash, remote };
 }
 
 /** The dry run an admin asks for before importing (the same role as the import: it reads what only admins change). */
 export async function dryRunImportAs(ctx: OperatorContext, o: { projectId: string; document: ConfigDocument }): Promise<ImportPlan> {
   await authorize(ctx, o.projectId, "ADMIN");
-  return planImport(o);
+  const { remote: _remote, ...plan } = await planImport(o);
+  return plan;
 }
 
 const afterOf = <T>(diff: KindDiff, id: string) => diff.created.find((c) => c.id === id)?.after as T;
@@ -462,7 +483,7 @@ export async function applyImportAs(
     audited: (plan) => plan.changes > 0,
     after: (plan) => ({ diff: plan.diff, changes: plan.changes }),
     run: async (actor) => {
-      const plan = await planImport({ projectId, document: doc });
+      const { remote, ...plan } = await planImport({ projectId, document: doc });
       if (o.expectDiffHash !== undefined && plan.diffHash !== o.expectDiffHash) {
         throw new AppError("VERSION_CONFLICT", {
           message: "The project changed since this diff was computed; review the new diff.",
@@ -512,6 +533,7 @@ export async function applyImportAs(
         await upsertIdentityProvider({ projectId, provider: desiredEntry(doc, "identityProviders", id) });
       }
       await applyWebhookChanges(projectId, diff.webhooks, doc.webhooks);
+      await applyRemoteConfigChanges(projectId, remote, diff);
       if (plan.changes > 0) {
         // Counts per kind, not the documents: a receiver fetches the config if it wants it.
         const counts = Object.fromEntries(
@@ -531,6 +553,7 @@ export async function applyImportAs(
     // The definitions' caches may hold what this transaction read or wrote, committed or not.
     invalidate: async () => {
       await invalidateEconomy(projectId);
+      await invalidateRemoteConfig(projectId);
       for (const id of touchedBoards) await invalidateLeaderboard(projectId, id);
     },
   });

@@ -3,6 +3,7 @@ import { MAX_AMOUNT, MAX_LINES, ZEconomyId, ZLine } from "../economy/schemas";
 import { ZIdentityProviderInput } from "../identity-providers";
 import { HIDDEN_CHARACTERS_MESSAGE, hasHiddenCharacters } from "../labels";
 import { MAX_SAFE_SCORE, ZLeaderboardId, ZOperator, ZRewards, ZSchedule, ZSortOrder } from "../leaderboards/schemas";
+import { ZConfigAudiences, ZConfigExperiments, ZConfigRemoteConfig } from "../remote-config/config-as-code";
 import { ZStoreProductInput } from "../store/schemas";
 import { duplicateUrlIssues, ZConfigWebhooks } from "./webhook-schemas";
 
@@ -121,10 +122,20 @@ export const ZConfigDocument = z
     storeProducts: ZConfigStoreProducts,
     identityProviders: z.array(ZConfigIdentityProvider).max(100),
     webhooks: ZConfigWebhooks,
+    remoteConfig: ZConfigRemoteConfig,
+    audiences: ZConfigAudiences,
+    experiments: ZConfigExperiments,
   })
   .superRefine((doc, ctx) => {
     for (const kind of ["leaderboards", "currencies", "items", "purchases", "identityProviders"] as const) uniqueIds(doc[kind], ctx, kind);
     uniqueIds(doc.storeProducts ?? [], ctx, "storeProducts");
+    uniqueIds(doc.audiences ?? [], ctx, "audiences");
+    uniqueIds(doc.experiments ?? [], ctx, "experiments");
+    uniqueIds(
+      (doc.remoteConfig?.keys ?? []).map((k) => ({ id: k.key })),
+      ctx,
+      "remoteConfig",
+    );
     for (const issue of duplicateUrlIssues(doc.webhooks)) ctx.addIssue({ code: "custom", ...issue });
     doc.leaderboards.forEach((b, i) => {
       if (b.minScore !== null && b.maxScore !== null && b.minScore > b.maxScore)
@@ -151,7 +162,19 @@ export type ConfigPurchase = z.infer<typeof ZConfigPurchase>;
 export type ConfigStoreProduct = z.infer<typeof ZConfigStoreProduct>;
 export type ConfigIdentityProvider = z.infer<typeof ZConfigIdentityProvider>;
 
-export const CONFIG_KINDS = ["currencies", "items", "purchases", "storeProducts", "leaderboards", "identityProviders", "webhooks"] as const;
+export const CONFIG_KINDS = [
+  "currencies",
+  "items",
+  "purchases",
+  "storeProducts",
+  "leaderboards",
+  "identityProviders",
+  "webhooks",
+  // Remote config (server/services/remote-config/config-as-code.ts).
+  "audiences",
+  "remoteConfig",
+  "experiments",
+] as const;
 export type ConfigKind = (typeof CONFIG_KINDS)[number];
 
 /** The document's JSON Schema (draft 2020-12), served at CONFIG_SCHEMA_PATH and committed as config-schema.json. */

@@ -16,6 +16,14 @@ export class Params {
     this.values.push(value);
     return `$${this.values.length}${cast ? `::${cast}` : ""}`;
   }
+  /** A parameter added the first time the text needs it (Postgres refuses a parameter it cannot type because nothing uses it). */
+  lazy(value: unknown, cast?: string): () => string {
+    let ref: string | undefined;
+    return () => {
+      ref ??= this.add(value, cast);
+      return ref;
+    };
+  }
 }
 
 /** Dotted versions compare number by number, padded to 8 parts (1.2 = 1.2.0); anything else is not a version. */
@@ -31,7 +39,7 @@ const PLAYER_VERSION = `(CASE WHEN p.client_version ~ '${VERSION_REGEX}'
   THEN (string_to_array(p.client_version, '.') || array_fill('0'::text, ARRAY[${VERSION_PARTS} - cardinality(string_to_array(p.client_version, '.'))]))::int[]
   END)`;
 
-const BANNED = (now: string) => `(p.banned_at IS NOT NULL AND (p.banned_until IS NULL OR p.banned_until > ${now}))`;
+const BANNED = (now: () => string) => `(p.banned_at IS NOT NULL AND (p.banned_until IS NULL OR p.banned_until > ${now()}))`;
 const HAS_IDENTITY = "EXISTS (SELECT 1 FROM identities i WHERE i.player_id = p.id)";
 const SIGN_IN: Record<string, string> = {
   anonymous: `(p.email IS NULL AND NOT ${HAS_IDENTITY})`,
@@ -42,7 +50,7 @@ const SIGN_IN: Record<string, string> = {
 /** Store purchases that count: granted (so not refunded) and paid with real money (not sandbox). */
 const COUNTED_SALES = "s.player_id = p.id AND s.project_id = p.project_id AND s.status = 'granted' AND s.environment = 'production'";
 
-function ruleSql(rule: Rule, params: Params, now: string): string {
+function ruleSql(rule: Rule, params: Params, now: () => string): string {
   switch (rule.field) {
     case "signInMethod":
       return `(${rule.in.map((m) => SIGN_IN[m]).join(" OR ")})`;
@@ -54,7 +62,7 @@ function ruleSql(rule: Rule, params: Params, now: string): string {
       const parts: string[] = [];
       if (rule.after) parts.push(`${column} >= ${params.add(rule.after, "timestamptz")}`);
       if (rule.before) parts.push(`${column} < ${params.add(rule.before, "timestamptz")}`);
-      if (rule.withinDays) parts.push(`${column} >= ${now} - make_interval(days => ${params.add(rule.withinDays, "int")})`);
+      if (rule.withinDays) parts.push(`${column} >= ${now()} - make_interval(days => ${params.add(rule.withinDays, "int")})`);
       return `(${parts.join(" AND ")})`;
     }
     case "platform":
@@ -92,7 +100,7 @@ function ruleSql(rule: Rule, params: Params, now: string): string {
   }
 }
 
-/** `now`: the parameter (e.g. `$2::timestamptz`) that time rules compare with, so tests can inject a clock. */
-export function audienceSql(rules: AudienceRules, params: Params, now: string): string {
+/** `now`: the parameter that time rules compare with (`params.lazy(now, "timestamptz")`), so tests can inject a clock. */
+export function audienceSql(rules: AudienceRules, params: Params, now: () => string): string {
   return `((${rules.all.map((r) => ruleSql(r, params, now)).join(" AND ")}) IS TRUE)`;
 }

@@ -27,7 +27,7 @@ import type {
   OverrideDto,
   OverrideInput,
 } from "./schemas";
-import { valueProblem } from "./schemas";
+import { sameJson, valueProblem } from "./schemas";
 
 /**
  * Operators' remote config: keys, overrides, audiences and experiments. Viewers read; admins and
@@ -254,8 +254,8 @@ export const deleteOverrideAs = (ctx: OperatorContext, o: { projectId: string; i
 
 /** How many of the project's players are in the audience at `now` (the same predicate GET /config uses). */
 export async function countAudience(o: { projectId: string; rules: AudienceRules; now?: Date }): Promise<{ matching: number }> {
-  const params = new Params([o.projectId, (o.now ?? new Date()).toISOString()]);
-  const predicate = audienceSql(o.rules, params, "$2::timestamptz");
+  const params = new Params([o.projectId]);
+  const predicate = audienceSql(o.rules, params, params.lazy((o.now ?? new Date()).toISOString(), "timestamptz"));
   const { rows } = await pool().query<{ n: string }>(
     `SELECT count(*) AS n FROM players p WHERE p.project_id = $1 AND ${predicate}`,
     params.values,
@@ -358,8 +358,6 @@ function checkExperiment(defs: RemoteConfigDefs, e: ExperimentInput): void {
     }
   });
 }
-
-const sameJson = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
 
 /** Name, description and metric change at any time; variants, weights and audience only in draft. */
 export async function upsertExperiment(o: { projectId: string; input: ExperimentInput }): Promise<ExperimentDto> {

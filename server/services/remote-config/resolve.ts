@@ -65,10 +65,11 @@ async function playerFacts(
   defs: RemoteConfigDefs,
   now: Date,
 ): Promise<PlayerFacts> {
-  const params = new Params([playerId, projectId, now.toISOString()]);
+  const params = new Params([playerId, projectId]);
+  const nowRef = params.lazy(now.toISOString(), "timestamptz");
   const columns = audienceIds.map((id, i) => {
     const audience = defs.audiences.get(id);
-    return `${audience ? audienceSql(audience.rules, params, "$3::timestamptz") : "false"} AS a${i}`;
+    return `${audience ? audienceSql(audience.rules, params, nowRef) : "false"} AS a${i}`;
   });
   const { rows } = await pool().query<Record<string, unknown>>(
     `SELECT ${[

@@ -44,6 +44,21 @@ export function valueProblem(type: ConfigType, value: unknown): string | null {
   }
 }
 
+/**
+ * The value with every object's keys sorted, recursively: Postgres' jsonb keeps its own key order,
+ * so values read back are compared (and diffed) in this form, never as written.
+ */
+export function canonicalJson<T>(value: T): T {
+  if (Array.isArray(value)) return value.map(canonicalJson) as T;
+  if (value === null || typeof value !== "object") return value;
+  return Object.fromEntries(
+    Object.keys(value)
+      .sort()
+      .map((k) => [k, canonicalJson((value as Record<string, unknown>)[k])]),
+  ) as T;
+}
+export const sameJson = (a: unknown, b: unknown) => JSON.stringify(canonicalJson(a)) === JSON.stringify(canonicalJson(b));
+
 export const ZConfigKeyFields = z.strictObject({
   key: ZConfigKeyId,
   type: ZConfigType,

@@ -1,0 +1,27 @@
+import { env } from "../env";
+
+/**
+ * What the SDKs say about the client (X-Client-Version, X-Platform) and, when the operator names
+ * a header their proxy sets (CLIENT_COUNTRY_HEADER), the country. Absent or malformed values are
+ * null: they are recorded when good and ignored otherwise, never refused.
+ */
+export type ClientInfo = { clientVersion: string | null; platform: string | null; country: string | null };
+
+const VERSION = /^[0-9A-Za-z._+-]{1,32}$/;
+const PLATFORM = /^[a-z0-9_-]{1,32}$/;
+const COUNTRY = /^[A-Za-z]{2}$/;
+
+/** `countryHeader`: the header the operator's proxy sets (CLIENT_COUNTRY_HEADER); none, no country. */
+export function clientInfo(headers: Headers, countryHeader = env().CLIENT_COUNTRY_HEADER): ClientInfo {
+  const version = headers.get("x-client-version")?.trim() ?? "";
+  const platform = headers.get("x-platform")?.trim() ?? "";
+  const country = countryHeader ? (headers.get(countryHeader)?.trim() ?? "") : "";
+  return {
+    clientVersion: VERSION.test(version) ? version : null,
+    platform: PLATFORM.test(platform) ? platform : null,
+    // "XX" and "T1" are Cloudflare's unknown and Tor: not countries.
+    country: COUNTRY.test(country) && country.toUpperCase() !== "XX" ? country.toUpperCase() : null,
+  };
+}
+
+export const NO_CLIENT_INFO: ClientInfo = { clientVersion: null, platform: null, country: null };
