@@ -96,15 +96,6 @@ import {
   setPlanAs,
 } from "@/server/services/projects/commands";
 import {
-  banFromQueueAs,
-  dismissReportsAs,
-  moderationPlayerAs,
-  moderationQueueAs,
-  removeReportedEntriesAs,
-  reportReasonsAs,
-  setReportReasonsAs,
-  warnPlayerAs,
-} from "@/server/services/reports/operator";
   countAudienceAs,
   createOverrideAs,
   deleteAudienceAs,
@@ -120,6 +111,16 @@ import {
   upsertExperimentAs,
   upsertKeyAs,
 } from "@/server/services/remote-config/operator";
+import {
+  banFromQueueAs,
+  dismissReportsAs,
+  moderationPlayerAs,
+  moderationQueueAs,
+  removeReportedEntriesAs,
+  reportReasonsAs,
+  setReportReasonsAs,
+  warnPlayerAs,
+} from "@/server/services/reports/operator";
 import { createStoreProductAs, deleteStoreProductAs, updateStoreProductAs } from "@/server/services/store/products";
 import { listStoreProductsAs, listStorePurchasesAs, storePurchaseAs, storeRevenueAs } from "@/server/services/store/purchases";
 import { refundByHandAs } from "@/server/services/store/refunds";
