@@ -711,6 +711,15 @@ namespace GameBackend
             return store.SetAsync(sessionKey + "." + name, value);
         }
 
+        /// <summary>The remote config last answered in this process (shared by every API object of the client), or null.</summary>
+        internal KeptConfig LastConfig
+        {
+            get { lock (gate) return lastConfig; }
+            set { lock (gate) lastConfig = value; }
+        }
+
+        private KeptConfig lastConfig;
+
         // ---- Helpers
 
         /// <summary><paramref name="work"/>, or OperationCanceledException as soon as the token fires (the work itself goes on).</summary>

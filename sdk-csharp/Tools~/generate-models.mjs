@@ -41,6 +41,7 @@ const MODELS = [
   { name: "EconomyTransactionPage", schemas: ["EconomyTransactionPage"] },
   { name: "ReceiptResult", schemas: ["ReceiptResult"] },
   { name: "SteamOrder", schemas: ["SteamOrder"] },
+  { name: "RemoteConfig", schemas: ["RemoteConfig"] },
   { name: "ReportAccepted", schemas: ["ReportAccepted"] },
 ];
 

@@ -18,6 +18,8 @@ export type { CallOptions, ClientOptions, RetryOptions } from "./transport.js";
 export type {
   ApiErrorCode,
   AppleReceipt,
+  ConfigAnswer,
+  ConfigValue,
   CurrencyBalance,
   CurrencyChange,
   EconomyTransaction,
@@ -35,6 +37,7 @@ export type {
   PurchaseResult,
   Receipt,
   ReceiptResult,
+  RemoteConfig,
   ReportInput,
   ReportResult,
   Save,

@@ -32,6 +32,12 @@ export type ReceiptResult = Schemas["ReceiptResult"];
 export type SteamOrderInput = Schemas["SteamOrderBody"];
 export type SteamOrder = Schemas["SteamOrder"];
 export type PatchPlayerDataBody = Schemas["PatchPlayerDataBody"];
+/** What `config.get()` answers: `values` (key → value), `assignments` (experiment id → variant id) and `version`. */
+export type RemoteConfig = SuccessOf<"/config", "get">;
+/** `config.get()`'s answer; `stale: true` when the server could not be reached and these are the values kept from its last answer. */
+export type ConfigAnswer = RemoteConfig & { stale: boolean };
+/** The type `config.value(key, fallback)` answers: `fallback`'s type, widened (a number for `0`). */
+export type ConfigValue<T> = T extends string ? string : T extends number ? number : T extends boolean ? boolean : T;
 /** What `players.report` sends: one of the project's report reasons and an optional note. */
 export type ReportInput = BodyOf<"/players/{id}/report", "post">;
 /** What `players.report` answers (202). */

@@ -65,6 +65,7 @@ describe("operations", () => {
     });
     expect((await game.players.exportData()).profile).toMatchObject({ playerId, email });
     expect((await game.players.report(otherSession.playerId, { reason: "spam" })).status).toBe("open");
+    expect((await game.config.get()).stale).toBe(false);
     await game.players.deleteAccount("a long and unusual passphrase");
 
     const doc = (await (await globalThis.fetch(`${baseUrl()}/api/v1/openapi.json`)).json()) as {

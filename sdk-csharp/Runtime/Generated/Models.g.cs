@@ -1372,6 +1372,53 @@ namespace GameBackend
         }
     }
 
+    // ---- section: RemoteConfig ----
+    /// <summary>
+    /// The contract's RemoteConfig.
+    /// </summary>
+    public sealed partial class RemoteConfig
+    {
+        /// <summary>
+        /// Every key's value for this player.
+        /// JSON: <c>values</c>.
+        /// </summary>
+        public Dictionary<string, string> Values { get; internal set; }
+
+        /// <summary>
+        /// The variant of each running experiment this player is in, by experiment id.
+        /// JSON: <c>assignments</c>.
+        /// </summary>
+        public Dictionary<string, string> Assignments { get; internal set; }
+
+        /// <summary>
+        /// The project's remote config version (bumped by every change).
+        /// JSON: <c>version</c>.
+        /// </summary>
+        public long Version { get; internal set; }
+
+        internal static RemoteConfig FromJson(JsonNode node)
+        {
+            return FromJson(node, "$");
+        }
+
+        // path: where the node is in the answer, for error messages (`$` is the answer itself).
+        internal static RemoteConfig FromJson(JsonNode node, string path)
+        {
+            const string C = "RemoteConfig";
+            ModelJson.ExpectObject(node, C, path);
+            var result = new RemoteConfig();
+            result.Values = ModelJson.ReadMap(node, C, path, "values", true, false, ModelJson.RawItem);
+            result.Assignments = ModelJson.ReadMap(node, C, path, "assignments", true, false, ModelJson.StringItem);
+            result.Version = ModelJson.ReadLong(node, C, path, "version");
+            return result;
+        }
+
+        internal static List<RemoteConfig> ListFromJson(JsonNode node)
+        {
+            return ModelJson.ReadListNode(node, "RemoteConfig[]", "$", FromJson);
+        }
+    }
+
     // ---- section: ReportAccepted ----
     /// <summary>
     /// The contract's ReportAccepted.
@@ -2201,6 +2248,7 @@ namespace GameBackend
         public const string ItemMaxExceeded = "ITEM_MAX_EXCEEDED";
         public const string InUse = "IN_USE";
         public const string AlreadyExists = "ALREADY_EXISTS";
+        public const string ExperimentLocked = "EXPERIMENT_LOCKED";
         public const string ReceiptPending = "RECEIPT_PENDING";
         public const string ReceiptAlreadyUsed = "RECEIPT_ALREADY_USED";
         public const string IdempotencyInProgress = "IDEMPOTENCY_IN_PROGRESS";
@@ -2268,6 +2316,7 @@ namespace GameBackend
             "GET /economy/transactions",
             "POST /economy/receipts",
             "POST /economy/receipts/steam",
+            "GET /config",
         };
     }
 

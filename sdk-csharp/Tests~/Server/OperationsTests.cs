@@ -76,6 +76,7 @@ namespace GameBackend.Tests
             JsonNode exported = JsonNode.Parse(Run(() => game.Players.ExportAsync()).Json);
             Assert.AreEqual(playerId, exported["profile"]["playerId"].AsString());
             Assert.AreEqual("open", Run(() => game.Players.ReportAsync(otherSession.PlayerId, "spam")).Status);
+            Assert.IsFalse(Run(() => game.Config.GetAsync()).Stale);
             Run(() => game.Players.DeleteAccountAsync(Fixtures.Password));
 
             List<string> operations = ServedOperations();
