@@ -233,6 +233,22 @@ namespace GameBackend
         {
             return AnswerReader.Read(await Send("GET", "/players/me/export", null, AuthMode.Player, true, cancellationToken), PlayerExport.FromJson);
         }
+
+        /// <summary>
+        /// Reports another player to the project's moderators with one of the project's report reasons
+        /// (default "cheating", "abuse", "offensive_name", "spam", "other") and an optional note (at most 500
+        /// characters). Reporting the same player again while the report is open updates it (same Id), so a
+        /// lost answer is simply sent again. Throws GameApiException: 400 CANNOT_REPORT_SELF, 400
+        /// VALIDATION_ERROR (an unknown reason), 404 PLAYER_NOT_FOUND, 429 RATE_LIMITED (too many reports
+        /// lately; RetryAfterSeconds says when to try again).
+        /// </summary>
+        public async Task<ReportAccepted> ReportAsync(string playerId, string reason, string note = null,
+            CancellationToken cancellationToken = default(CancellationToken))
+        {
+            JsonNode body = new ReportPlayerBody { Reason = reason, Note = note }.ToJson();
+            Answer answer = await Send("POST", "/players/" + Seg("playerId", playerId) + "/report", body, AuthMode.Player, true, cancellationToken);
+            return AnswerReader.Read(answer, ReportAccepted.FromJson);
+        }
     }
 
     /// <summary>Options of <see cref="DataApi.SetAsync"/>.</summary>

@@ -36,12 +36,14 @@ namespace GameBackend
         public bool RetryServerErrors;
     }
 
-    /// <summary>A 2xx answer: its status and JSON (null for 204 or an empty body).</summary>
+    /// <summary>A 2xx or 304 answer: its status and JSON (null for 204, 304 or an empty body).</summary>
     internal sealed class Answer
     {
         public int Status;
         public JsonNode Body;
         public string RequestId;
+        /// <summary>The ETag header, or null.</summary>
+        public string ETag;
     }
 
     /// <summary>
@@ -374,13 +376,14 @@ namespace GameBackend
                     }
                 }
                 string requestId = response.Header("x-request-id");
-                if (response.Status >= 200 && response.Status < 300)
+                // 304: a conditional GET's "what you have is current" (If-None-Match).
+                if ((response.Status >= 200 && response.Status < 300) || response.Status == 304)
                 {
                     if (notJson)
                     {
                         throw new GameApiException(response.Status, ErrorCodes.UnexpectedResponse, "The answer was not the API's JSON.", null, requestId);
                     }
-                    return new Answer { Status = response.Status, Body = json, RequestId = requestId };
+                    return new Answer { Status = response.Status, Body = json, RequestId = requestId, ETag = response.Header("etag") };
                 }
                 GameApiException refusal = ErrorFrom(response, json, requestId);
                 // An access token that expired, or was signed before a key rotation: one refresh, then the same call again.
@@ -687,6 +690,35 @@ namespace GameBackend
             await SetSessionAsync(null);
             if (failure != null) ExceptionDispatchInfo.Capture(failure).Throw();
         }
+
+        // ---- What else is kept in the store, beside the session
+
+        /// <summary>The value kept under SessionKey + "." + <paramref name="name"/>, or null (also when the store cannot be read).</summary>
+        public async Task<string> KeptAsync(string name)
+        {
+            try
+            {
+                return await store.GetAsync(sessionKey + "." + name);
+            }
+            catch (Exception)
+            {
+                return null;
+            }
+        }
+
+        public Task KeepAsync(string name, string value)
+        {
+            return store.SetAsync(sessionKey + "." + name, value);
+        }
+
+        /// <summary>The remote config last answered in this process (shared by every API object of the client), or null.</summary>
+        internal KeptConfig LastConfig
+        {
+            get { lock (gate) return lastConfig; }
+            set { lock (gate) lastConfig = value; }
+        }
+
+        private KeptConfig lastConfig;
 
         // ---- Helpers
 

@@ -34,6 +34,7 @@ namespace GameBackend
             Saves = new SavesApi(core, retries);
             Leaderboards = new LeaderboardsApi(core, retries);
             Economy = new EconomyApi(core, retries);
+            Config = new ConfigApi(core, retries);
         }
 
         public AuthApi Auth { get; private set; }
@@ -42,6 +43,8 @@ namespace GameBackend
         public SavesApi Saves { get; private set; }
         public LeaderboardsApi Leaderboards { get; private set; }
         public EconomyApi Economy { get; private set; }
+        /// <summary>Remote config: <c>RemoteConfig config = await client.Config.GetAsync();</c></summary>
+        public ConfigApi Config { get; private set; }
 
         /// <summary>The signed-in player, or null. Restored from the store by <see cref="ReadyAsync"/>.</summary>
         public Session Session

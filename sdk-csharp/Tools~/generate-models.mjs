@@ -41,6 +41,8 @@ const MODELS = [
   { name: "EconomyTransactionPage", schemas: ["EconomyTransactionPage"] },
   { name: "ReceiptResult", schemas: ["ReceiptResult"] },
   { name: "SteamOrder", schemas: ["SteamOrder"] },
+  { name: "RemoteConfig", schemas: ["RemoteConfig"] },
+  { name: "ReportAccepted", schemas: ["ReportAccepted"] },
 ];
 
 /**
@@ -68,6 +70,7 @@ const BODIES = [
   "PurchaseBody",
   "ReceiptBody",
   "SteamOrderBody",
+  "ReportPlayerBody",
 ];
 
 /**
@@ -97,6 +100,12 @@ const NESTED_NAMES = {
   "ReceiptResult.ReceiptGrant.balances": "BalanceEntry", // as PurchaseResult's
   "ReceiptResult.ReceiptGrant.inventory": "InventoryItem", // the parent has an `Inventory` property
 };
+
+/**
+ * Objects of an answer read as a Dictionary (key -> value) instead of raw JSON text: the fields a game
+ * reads by key. Every other object without properties stays raw JSON text (metadata, values).
+ */
+const MAPS_IN_ANSWERS = new Set(["RemoteConfig.values", "RemoteConfig.assignments"]);
 
 /** Component schemas deliberately without a class, and why. Webhook schemas (Webhook*) are skipped. */
 const NOT_MODELLED = {
@@ -303,6 +312,8 @@ function generate(doc) {
             fail(`${where}: an object with both properties and additionalProperties cannot be mapped`);
           return { t: "nested", schema, nullable };
         }
+        if (extra && typeof extra === "object" && !inBody && MAPS_IN_ANSWERS.has(where))
+          return { t: "map", of: mapType(extra, `${where}{}`, inBody), nullable };
         if (extra === undefined || extra === true || (typeof extra === "object" && mapType(extra, `${where}{}`, inBody).t === "raw"))
           return { t: "rawObject", nullable };
         if (extra && typeof extra === "object" && inBody) return { t: "map", of: mapType(extra, `${where}{}`, inBody), nullable };
@@ -558,6 +569,8 @@ function readExpr(field, cls) {
     }
     case "list":
       return `ModelJson.ReadList(${args(`, ${t.nullable ? "true" : "false"}, ${field.emptyWhenAbsent ? "true" : "false"}, ${itemReader(t.of, cls)}`)})`;
+    case "map":
+      return `ModelJson.ReadMap(${args(`, ${t.nullable ? "true" : "false"}, ${itemReader(t.of, cls)}`)})`;
     case "class":
     case "nested":
       return `ModelJson.ReadObject(${args(`, ${t.nullable ? "true" : "false"}, ${t.t === "class" ? t.name : t.cls}.FromJson`)})`;
@@ -903,6 +916,17 @@ const HELPERS = String.raw`    /// <summary>The generated models' JSON reading a
             var itemsPath = path + "." + field;
             for (int i = 0; i < value.Count; i++) list.Add(read(value[i], itemsPath + "[" + i.ToString(CultureInfo.InvariantCulture) + "]"));
             return list;
+        }
+
+        internal static Dictionary<string, T> ReadMap<T>(JsonNode node, string cls, string path, string field, bool required, bool nullable, Func<JsonNode, string, T> read)
+        {
+            var value = Member(node, cls, path, field, required, nullable);
+            if (value == null) return null;
+            Expect(value, JsonKind.Object, cls, path, field, "an object");
+            var map = new Dictionary<string, T>();
+            var membersPath = path + "." + field;
+            foreach (var member in value.Members) map[member.Key] = read(member.Value, membersPath + "[\"" + member.Key + "\"]");
+            return map;
         }
 
         internal static List<T> ReadListNode<T>(JsonNode node, string cls, string path, Func<JsonNode, string, T> read)

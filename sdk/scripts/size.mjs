@@ -5,7 +5,8 @@ import path from "node:path";
 import { gzipSync } from "node:zlib";
 import { rolldown } from "rolldown";
 
-export const SIZE_BUDGET_BYTES = 5 * 1024;
+// 5 KiB until remote config (ETag round trip, values kept offline, typed getter) and reports added 0.3 KiB.
+export const SIZE_BUDGET_BYTES = 5.4 * 1024;
 
 export async function measureSize() {
   const bundle = await rolldown({ input: path.resolve(import.meta.dirname, "../dist/index.js"), logLevel: "silent" });

@@ -3,6 +3,8 @@ import type { Session } from "./session.js";
 import { type CallOptions, type ClientOptions, createTransport, idempotencyKey, type RequestSpec, type Transport } from "./transport.js";
 import type {
   ApiPath,
+  ConfigAnswer,
+  ConfigValue,
   CurrencyBalance,
   CurrencyChange,
   EconomyTransactionPage,
@@ -19,6 +21,9 @@ import type {
   PurchaseResult,
   Receipt,
   ReceiptResult,
+  RemoteConfig,
+  ReportInput,
+  ReportResult,
   Save,
   SaveMetadata,
   SteamOrder,
@@ -161,6 +166,17 @@ export function createClient(options: ClientOptions) {
     /** Everything the project holds about the signed-in player, as one JSON document. */
     exportData: (call?: CallOptions): Promise<PlayerExport> =>
       send({ method: "get", path: "/players/{id}/export", params: { id: "me" }, ...player }, call),
+    /**
+     * Reports another player to the project's moderators with one of the project's report reasons
+     * (default `cheating`, `abuse`, `offensive_name`, `spam`, `other`) and an optional note (up to
+     * 500 characters). Reporting the same player again while the report is open updates it (same
+     * `id`), so a lost answer is simply sent again. Rejects with a `GameApiError` whose `code` is a
+     * `ReportErrorCode`: 400 CANNOT_REPORT_SELF, 400 VALIDATION_ERROR (an unknown reason:
+     * `details.reasons` lists the project's), 404 PLAYER_NOT_FOUND, 429 RATE_LIMITED (too many
+     * reports lately; `retryAfterSeconds` says when to try again).
+     */
+    report: (playerId: string, input: ReportInput, call?: CallOptions): Promise<ReportResult> =>
+      send({ method: "post", path: "/players/{id}/report", params: { id: playerId }, body: input, ...player }, call),
   };
 
   const readData = (key: string, playerId = "me", call?: CallOptions): Promise<PlayerDataRecord> =>
@@ -348,6 +364,61 @@ export function createClient(options: ClientOptions) {
       send({ method: "get", path: "/economy/transactions", query: opts, ...player }, call),
   };
 
+  /** The config last answered to a player, kept in storage beside the session (`<storageKey>.config`). */
+  type Kept = { playerId: string; etag: string | null; config: RemoteConfig };
+  let kept: Kept | null = null;
+
+  const config = {
+    /**
+     * The signed-in player's config, resolved by the server: `values` (key → value, the operators'
+     * overrides and experiments applied), `assignments` (experiment id → variant id) and `version`.
+     * Cheap to call at every start and on resume: the SDK sends the last answer's ETag and a `304`
+     * answers the kept values without a body. The last answer is kept in `storage` (per player), so
+     * when the server cannot be reached (a network error, or a 5xx after the retries) this resolves
+     * with those values and `stale: true`; with nothing kept it rejects as any call does.
+     */
+    get: async (call?: CallOptions): Promise<ConfigAnswer> => {
+      await t.ready;
+      const playerId = t.session?.playerId;
+      if (kept?.playerId !== playerId) {
+        const stored = await t.kept<Kept>("config");
+        kept = stored?.playerId === playerId && stored?.config ? (stored as Kept) : null;
+      }
+      const known = kept;
+      let etag: string | null = null;
+      try {
+        const fresh: RemoteConfig | undefined = await send(
+          {
+            method: "get",
+            path: "/config",
+            headers: known?.etag ? { "If-None-Match": known.etag } : {},
+            ...player,
+            seen: (response) => {
+              etag = response.headers.get("etag");
+            },
+          },
+          call,
+        );
+        if (fresh && playerId) kept = await t.keep("config", { playerId, etag, config: fresh });
+        return { ...(fresh ?? (known as Kept).config), stale: false };
+      } catch (error) {
+        if (known && error instanceof GameApiError && (error.code === "NETWORK_ERROR" || error.status >= 500)) {
+          return { ...known.config, stale: true };
+        }
+        throw error;
+      }
+    },
+    /**
+     * One value of the config `get()` answered last (fresh or stale) to the signed-in player, or
+     * `fallback` when there is none, the key is unknown, or its value is not of `fallback`'s type:
+     * `game.config.value("shop.discount", 0)` is a number whatever the server holds.
+     */
+    value: <T extends JsonValue>(key: string, fallback: T): ConfigValue<T> => {
+      const v = kept?.playerId === t.session?.playerId ? kept?.config.values[key] : undefined;
+      return (v != null && typeof v === typeof fallback ? v : fallback) as ConfigValue<T>;
+    },
+  };
+
   return {
     /** Resolves once the stored session is restored (at once for synchronous storage such as localStorage). */
     ready: t.ready,
@@ -363,6 +434,7 @@ export function createClient(options: ClientOptions) {
     saves,
     leaderboards,
     economy,
+    config,
   };
 }
 

@@ -89,6 +89,9 @@ export type ReceiptErrorCode = Extract<
   | "STORE_UNAVAILABLE"
 >;
 
+/** The codes `players.report` adds to the common ones. */
+export type ReportErrorCode = Extract<ApiErrorCode, "CANNOT_REPORT_SELF" | "PLAYER_NOT_FOUND" | "RATE_LIMITED" | "VALIDATION_ERROR">;
+
 /**
  * 409 RECEIPT_PENDING: the store has not been paid yet (Google Play's "pending" purchases, paid
  * later in cash or by a parent's approval). Nothing was granted. Show "waiting for payment", keep

@@ -60,6 +60,8 @@ export type RequestSpec<P extends ApiPath, M extends Method> = {
    * a store receipt, which the server answers the same however often it arrives.
    */
   retryServerErrors?: boolean;
+  /** Sees every 2xx and 304 answer (a 304 resolves with `undefined`): for headers such as ETag. */
+  seen?: (response: Response) => void;
 };
 
 const RETRYABLE_STATUS = new Set([429, 503]);
@@ -219,7 +221,8 @@ export function createTransport(options: ClientOptions) {
         throw new GameApiError({ status: 0, code: "NETWORK_ERROR", message: "The game backend could not be reached.", cause });
       }
 
-      if (response.ok) {
+      if (response.ok || response.status === 304) {
+        spec.seen?.(response);
         if (body instanceof NotJson) {
           throw new GameApiError({ status: response.status, code: "UNEXPECTED_RESPONSE", message: "The answer was not the API's JSON." });
         }
@@ -345,19 +348,26 @@ export function createTransport(options: ClientOptions) {
     }
   }
 
-  async function loadDevice(): Promise<Device | null> {
+  /** A JSON value kept beside the session under `<storageKey>.<name>`; unreadable reads as null. */
+  async function kept<T>(name: string): Promise<Partial<T> | null> {
     try {
-      const value = JSON.parse((await storage.getItem(deviceKey)) ?? "null") as Partial<Device> | null;
-      return typeof value?.secret === "string" ? { secret: value.secret, playerId: value.playerId ?? null } : null;
+      return JSON.parse((await storage.getItem(`${storageKey}.${name}`)) ?? "null");
     } catch {
       return null;
     }
   }
 
-  async function saveDevice(device: Device): Promise<Device> {
-    await storage.setItem(deviceKey, JSON.stringify(device));
-    return device;
+  async function keep<T>(name: string, value: T): Promise<T> {
+    await storage.setItem(`${storageKey}.${name}`, JSON.stringify(value));
+    return value;
   }
+
+  async function loadDevice(): Promise<Device | null> {
+    const value = await kept<Device>("device");
+    return typeof value?.secret === "string" ? { secret: value.secret, playerId: value.playerId ?? null } : null;
+  }
+
+  const saveDevice = (device: Device): Promise<Device> => keep("device", device);
 
   const signInWith = (deviceSecret: string, call: CallOptions | undefined) =>
     send({ method: "post", path: "/auth/anonymous", body: { deviceSecret }, auth: "none", resendable: true }, call);
@@ -415,6 +425,8 @@ export function createTransport(options: ClientOptions) {
     },
     signIn,
     anonymous,
+    kept,
+    keep,
     /** Forgets this device's secret: the next auth.anonymous() creates a new player. */
     forgetDevice: async () => {
       await ready;

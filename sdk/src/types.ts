@@ -32,6 +32,16 @@ export type ReceiptResult = Schemas["ReceiptResult"];
 export type SteamOrderInput = Schemas["SteamOrderBody"];
 export type SteamOrder = Schemas["SteamOrder"];
 export type PatchPlayerDataBody = Schemas["PatchPlayerDataBody"];
+/** What `config.get()` answers: `values` (key → value), `assignments` (experiment id → variant id) and `version`. */
+export type RemoteConfig = SuccessOf<"/config", "get">;
+/** `config.get()`'s answer; `stale: true` when the server could not be reached and these are the values kept from its last answer. */
+export type ConfigAnswer = RemoteConfig & { stale: boolean };
+/** The type `config.value(key, fallback)` answers: `fallback`'s type, widened (a number for `0`). */
+export type ConfigValue<T> = T extends string ? string : T extends number ? number : T extends boolean ? boolean : T;
+/** What `players.report` sends: one of the project's report reasons and an optional note. */
+export type ReportInput = BodyOf<"/players/{id}/report", "post">;
+/** What `players.report` answers (202). */
+export type ReportResult = SuccessOf<"/players/{id}/report", "post">;
 /** The server's session answer (what auth calls return on the wire). */
 export type SessionResponse = Schemas["Session"];
 
@@ -49,11 +59,12 @@ export type PathParamsOf<P extends ApiPath, M extends Method> = Operation<P, M> 
 /** The query parameters an operation takes. */
 export type QueryOf<P extends ApiPath, M extends Method> =
   Operation<P, M> extends { parameters: { query?: infer Q } } ? NonNullable<Q> : never;
-/** What a successful answer of an operation carries: the 200/201 JSON, or undefined for a 204. */
+/** What a successful answer of an operation carries: the 200/201/202 JSON, or undefined for a 204. */
 export type SuccessOf<P extends ApiPath, M extends Method> =
   Operation<P, M> extends { responses: infer R }
     ?
         | (R extends { 200: infer A } ? JsonOf<A> : never)
         | (R extends { 201: infer B } ? JsonOf<B> : never)
+        | (R extends { 202: infer C } ? JsonOf<C> : never)
         | (R extends { 204: unknown } ? undefined : never)
     : never;

@@ -14,6 +14,8 @@ export type Exchange = {
   endedAt: number;
   idempotencyKey: string | null;
   retryAfter: string | null;
+  ifNoneMatch: string | null;
+  etag: string | null;
 };
 
 /** A fetch that records every exchange the SDK makes (the requests still go to the real server). */
@@ -30,11 +32,14 @@ export function recordingFetch(): { fetch: typeof fetch; log: Exchange[] } {
       endedAt: 0,
       idempotencyKey: headers.get("idempotency-key"),
       retryAfter: null,
+      ifNoneMatch: headers.get("if-none-match"),
+      etag: null,
     };
     try {
       const response = await fetch(input, init);
       entry.status = response.status;
       entry.retryAfter = response.headers.get("retry-after");
+      entry.etag = response.headers.get("etag");
       return response;
     } finally {
       entry.endedAt = Date.now();

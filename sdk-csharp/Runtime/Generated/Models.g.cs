@@ -1372,6 +1372,92 @@ namespace GameBackend
         }
     }
 
+    // ---- section: RemoteConfig ----
+    /// <summary>
+    /// The contract's RemoteConfig.
+    /// </summary>
+    public sealed partial class RemoteConfig
+    {
+        /// <summary>
+        /// Every key's value for this player.
+        /// JSON: <c>values</c>.
+        /// </summary>
+        public Dictionary<string, string> Values { get; internal set; }
+
+        /// <summary>
+        /// The variant of each running experiment this player is in, by experiment id.
+        /// JSON: <c>assignments</c>.
+        /// </summary>
+        public Dictionary<string, string> Assignments { get; internal set; }
+
+        /// <summary>
+        /// The project's remote config version (bumped by every change).
+        /// JSON: <c>version</c>.
+        /// </summary>
+        public long Version { get; internal set; }
+
+        internal static RemoteConfig FromJson(JsonNode node)
+        {
+            return FromJson(node, "$");
+        }
+
+        // path: where the node is in the answer, for error messages (`$` is the answer itself).
+        internal static RemoteConfig FromJson(JsonNode node, string path)
+        {
+            const string C = "RemoteConfig";
+            ModelJson.ExpectObject(node, C, path);
+            var result = new RemoteConfig();
+            result.Values = ModelJson.ReadMap(node, C, path, "values", true, false, ModelJson.RawItem);
+            result.Assignments = ModelJson.ReadMap(node, C, path, "assignments", true, false, ModelJson.StringItem);
+            result.Version = ModelJson.ReadLong(node, C, path, "version");
+            return result;
+        }
+
+        internal static List<RemoteConfig> ListFromJson(JsonNode node)
+        {
+            return ModelJson.ReadListNode(node, "RemoteConfig[]", "$", FromJson);
+        }
+    }
+
+    // ---- section: ReportAccepted ----
+    /// <summary>
+    /// The contract's ReportAccepted.
+    /// </summary>
+    public sealed partial class ReportAccepted
+    {
+        /// <summary>
+        /// The report's id; reporting the same player again while it is open updates this one.
+        /// JSON: <c>id</c>.
+        /// </summary>
+        public string Id { get; internal set; }
+
+        /// <summary>
+        /// JSON: <c>status</c>.
+        /// </summary>
+        public string Status { get; internal set; }
+
+        internal static ReportAccepted FromJson(JsonNode node)
+        {
+            return FromJson(node, "$");
+        }
+
+        // path: where the node is in the answer, for error messages (`$` is the answer itself).
+        internal static ReportAccepted FromJson(JsonNode node, string path)
+        {
+            const string C = "ReportAccepted";
+            ModelJson.ExpectObject(node, C, path);
+            var result = new ReportAccepted();
+            result.Id = ModelJson.ReadString(node, C, path, "id", true, false);
+            result.Status = ModelJson.ReadString(node, C, path, "status", true, false);
+            return result;
+        }
+
+        internal static List<ReportAccepted> ListFromJson(JsonNode node)
+        {
+            return ModelJson.ReadListNode(node, "ReportAccepted[]", "$", FromJson);
+        }
+    }
+
     // ---- section: AnonymousBody ----
     /// <summary>
     /// The body of <c>POST /auth/anonymous</c>.
@@ -2015,6 +2101,40 @@ namespace GameBackend
         }
     }
 
+    // ---- section: ReportPlayerBody ----
+    /// <summary>
+    /// The body of <c>POST /players/{id}/report</c>.
+    /// </summary>
+    internal sealed class ReportPlayerBody
+    {
+        /// <summary>
+        /// One of the project's report reasons (default: cheating, abuse, offensive_name, spam, other).
+        /// Required.
+        /// </summary>
+        public string Reason { get; set; }
+
+        /// <summary>
+        /// What happened, in the reporter's words (at most 500 characters); operators read it.
+        /// Optional: left out when null.
+        /// </summary>
+        public string Note { get; set; }
+
+        internal JsonNode ToJson()
+        {
+            return ToJson("ReportPlayerBody");
+        }
+
+        // name: the body's name in error messages.
+        internal JsonNode ToJson(string name)
+        {
+            var node = JsonNode.NewObject();
+            if (Reason == null) throw new ArgumentException(name + ".Reason" + " is required", name + ".Reason");
+            node.Set("reason", JsonNode.From(Reason));
+            if (Note != null) node.Set("note", JsonNode.From(Note));
+            return node;
+        }
+    }
+
     // ---- section: Visibility ----
     /// <summary>
     /// The values of PlayerDataRecord.visibility (a string in the models).
@@ -2097,6 +2217,7 @@ namespace GameBackend
         public const string InvalidJson = "INVALID_JSON";
         public const string ValidationError = "VALIDATION_ERROR";
         public const string UnknownProvider = "UNKNOWN_PROVIDER";
+        public const string CannotReportSelf = "CANNOT_REPORT_SELF";
         public const string MissingApiKey = "MISSING_API_KEY";
         public const string InvalidApiKey = "INVALID_API_KEY";
         public const string MissingToken = "MISSING_TOKEN";
@@ -2127,6 +2248,7 @@ namespace GameBackend
         public const string ItemMaxExceeded = "ITEM_MAX_EXCEEDED";
         public const string InUse = "IN_USE";
         public const string AlreadyExists = "ALREADY_EXISTS";
+        public const string ExperimentLocked = "EXPERIMENT_LOCKED";
         public const string ReceiptPending = "RECEIPT_PENDING";
         public const string ReceiptAlreadyUsed = "RECEIPT_ALREADY_USED";
         public const string IdempotencyInProgress = "IDEMPOTENCY_IN_PROGRESS";
@@ -2173,6 +2295,7 @@ namespace GameBackend
             "PATCH /players/{id}",
             "DELETE /players/{id}",
             "GET /players/{id}/export",
+            "POST /players/{id}/report",
             "GET /players/{id}/data",
             "PATCH /players/{id}/data",
             "GET /players/{id}/data/{key}",
@@ -2193,6 +2316,7 @@ namespace GameBackend
             "GET /economy/transactions",
             "POST /economy/receipts",
             "POST /economy/receipts/steam",
+            "GET /config",
         };
     }
 
@@ -2355,6 +2479,17 @@ namespace GameBackend
             var itemsPath = path + "." + field;
             for (int i = 0; i < value.Count; i++) list.Add(read(value[i], itemsPath + "[" + i.ToString(CultureInfo.InvariantCulture) + "]"));
             return list;
+        }
+
+        internal static Dictionary<string, T> ReadMap<T>(JsonNode node, string cls, string path, string field, bool required, bool nullable, Func<JsonNode, string, T> read)
+        {
+            var value = Member(node, cls, path, field, required, nullable);
+            if (value == null) return null;
+            Expect(value, JsonKind.Object, cls, path, field, "an object");
+            var map = new Dictionary<string, T>();
+            var membersPath = path + "." + field;
+            foreach (var member in value.Members) map[member.Key] = read(member.Value, membersPath + "[\"" + member.Key + "\"]");
+            return map;
         }
 
         internal static List<T> ReadListNode<T>(JsonNode node, string cls, string path, Func<JsonNode, string, T> read)

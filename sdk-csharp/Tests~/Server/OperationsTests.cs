@@ -75,6 +75,8 @@ namespace GameBackend.Tests
             ThrowsApi(422, ErrorCodes.ReceiptWrongProduct, () => game.Economy.StartSteamOrderAsync("gems-500", "76561197960287930"));
             JsonNode exported = JsonNode.Parse(Run(() => game.Players.ExportAsync()).Json);
             Assert.AreEqual(playerId, exported["profile"]["playerId"].AsString());
+            Assert.AreEqual("open", Run(() => game.Players.ReportAsync(otherSession.PlayerId, "spam")).Status);
+            Assert.IsFalse(Run(() => game.Config.GetAsync()).Stale);
             Run(() => game.Players.DeleteAccountAsync(Fixtures.Password));
 
             List<string> operations = ServedOperations();

@@ -101,6 +101,8 @@ namespace GameBackend.Tests
         public Dictionary<string, string> RequestHeaders;
         public string IdempotencyKey;
         public string RetryAfter;
+        /// <summary>The answer's ETag header, or null.</summary>
+        public string ETag;
         public string Failure;
         public double StartedMs;
         public double EndedMs;
@@ -176,6 +178,9 @@ namespace GameBackend.Tests
                 string retryAfter = null;
                 if (response.Headers != null) response.Headers.TryGetValue("retry-after", out retryAfter);
                 entry.RetryAfter = retryAfter;
+                string etag = null;
+                if (response.Headers != null) response.Headers.TryGetValue("etag", out etag);
+                entry.ETag = etag;
                 return response;
             }
             catch (Exception e)
@@ -296,6 +301,12 @@ namespace GameBackend.Tests
         public int Port;
         public string BaseUrl;
 
+        /// <summary>Closes the proxy: from now on its BaseUrl refuses connections (the server is unreachable).</summary>
+        public void Close()
+        {
+            Fixtures.Delete("/proxies/" + Port.ToString(CultureInfo.InvariantCulture));
+        }
+
         /// <summary>The next <paramref name="count"/> answers are lost (the app has done the work).</summary>
         public void DropNextAnswers(int count)
         {
@@ -321,6 +332,29 @@ namespace GameBackend.Tests
         public static JsonNode Get(string path)
         {
             return Send(HttpMethod.Get, path, null);
+        }
+
+        public static JsonNode Delete(string path)
+        {
+            return Send(HttpMethod.Delete, path, null);
+        }
+
+        /// <summary>A remote config key of the project with its default value (raw JSON), before any player reads the config.</summary>
+        public static void ConfigKey(TestProject project, string key, string type, string valueJson)
+        {
+            Post("/config/keys", JsonNode.NewObject()
+                .Set("projectId", JsonNode.From(project.ProjectId))
+                .Set("key", JsonNode.From(key))
+                .Set("type", JsonNode.From(type))
+                .Set("value", JsonNode.Parse(valueJson)));
+        }
+
+        /// <summary>How many reports the reporter filed against the target.</summary>
+        public static long Reports(TestProject project, string reporterId, string targetId)
+        {
+            JsonNode answer = Get("/reports?projectId=" + Uri.EscapeDataString(project.ProjectId) + "&reporterId=" + Uri.EscapeDataString(reporterId)
+                + "&targetId=" + Uri.EscapeDataString(targetId));
+            return answer["count"].AsLong();
         }
 
         static JsonNode Send(HttpMethod method, string path, JsonNode body)

@@ -10,7 +10,7 @@ import { appleReceipt, sellOnAppleAs } from "@/e2e/support/stores";
 import { type TcpProxy, tcpProxy } from "@/e2e/support/tcp-proxy";
 import { expiredAccessToken, sessionIdOf } from "@/e2e/support/tokens";
 import { gameProject } from "@/sdk/test/support";
-import { prisma } from "@/server/db";
+import { pool, prisma } from "@/server/db";
 import { DEMO_LEADERBOARDS, type DemoFile, seedDemoEconomy } from "@/server/demo-seed";
 import { revokeSessions } from "@/server/services/auth/sessions";
 import { createCurrency, createItem } from "@/server/services/economy/definitions";
@@ -67,6 +67,12 @@ import { createLeaderboard } from "@/server/services/leaderboards/definitions";
  *   POST /sessions/revoke  { "projectId", "playerId" }  → 204
  *     Revokes every session of the player server-side (as a password reset does); answers once
  *     the app's session cache has expired, so the app refuses the tokens from then on.
+ *
+ *   POST /config/keys  { "projectId", "key", "type": "string"|"number"|"boolean"|"json", "value" }  → 204
+ *     A remote config key with that default value (before any player reads the project's config).
+ *
+ *   GET /reports?projectId=…&reporterId=…&targetId=…  → 200 { "count": n }
+ *     How many reports the reporter filed against the target.
  */
 /** The client key of a project shaped like the demo: the app's own demo when it seeded one, else a copy made with the seed's ids. */
 async function demoProject(): Promise<string> {
@@ -228,6 +234,26 @@ export async function startFixtureServer(): Promise<FixtureServer> {
       // suite): answer once its entries have expired, as e2e/support/api.ts sessionCachesExpired.
       await new Promise((resolve) => setTimeout(resolve, inject("sessionCacheTtlMs") + 50));
       return { status: 204 };
+    }
+    if (route === "POST /config/keys") {
+      const body = await readJson(req);
+      await pool().query("INSERT INTO remote_config_keys (project_id, key, type, default_value) VALUES ($1, $2, $3, $4::jsonb)", [
+        requiredString(body, "projectId"),
+        requiredString(body, "key"),
+        requiredString(body, "type"),
+        JSON.stringify(body.value ?? null),
+      ]);
+      return { status: 204 };
+    }
+    if (route === "GET /reports") {
+      const [projectId, reporterId, targetId] = ["projectId", "reporterId", "targetId"].map((n) => url.searchParams.get(n));
+      if (!projectId || !reporterId || !targetId)
+        throw new HttpError(400, "projectId, reporterId and targetId are required query parameters");
+      const { rows } = await pool().query<{ n: string }>(
+        "SELECT count(*) AS n FROM player_reports WHERE project_id = $1 AND reporter_id = $2 AND target_id = $3",
+        [projectId, reporterId, targetId],
+      );
+      return { status: 200, body: { count: Number(rows[0]?.n ?? 0) } };
     }
     throw new HttpError(404, `no fixture ${route}`);
   };
