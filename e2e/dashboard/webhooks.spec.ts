@@ -71,7 +71,7 @@ test("an added endpoint's secret is shown once; a test event appears as a pendin
   await expect(page.getByTestId("webhook-endpoint").filter({ hasText: url })).toBeVisible();
   expect(await page.content()).not.toContain(secret);
 
-  await row.getByRole("button", { name: `Send a test event to ${url}` }).click();
+  await row.getByRole("button", { name: `Send test to ${url}` }).click();
   await expect(page.getByText("Test event queued.")).toBeVisible();
   await row.getByRole("button", { name: `Deliveries of ${url}` }).click();
   const delivery = page.getByTestId("webhook-delivery").filter({ hasText: "webhook.test" });
@@ -135,7 +135,7 @@ test("a viewer sees endpoints and deliveries but no button that changes them", a
   const url = `https://viewer.example.com/${Date.now()}`;
   await addEndpoint(page, url, ["player.deleted"]);
   await page.getByRole("button", { name: "Done" }).click();
-  await page.getByRole("button", { name: `Send a test event to ${url}` }).click();
+  await page.getByRole("button", { name: `Send test to ${url}` }).click();
   await expect(page.getByText("Test event queued.")).toBeVisible();
   const email = `hook-viewer-${Date.now()}@studio.test`;
   await acceptInvite(browser, await invite(page, projectId, email), "Vic Viewer");
@@ -194,7 +194,7 @@ test.describe("an admin's delivery tools", () => {
     const first = await addEndpoint(page, url, ["player.created"]);
     await page.getByRole("button", { name: "Done" }).click();
 
-    await page.getByRole("button", { name: `Rotate the secret of ${url}` }).click();
+    await page.getByRole("button", { name: `Rotate secret of ${url}` }).click();
     const confirm = page.getByRole("alertdialog", { name: "Rotate the signing secret?" });
     await expect(confirm).toContainText("the current one keeps signing beside it for 24 hours");
     await confirm.getByRole("button", { name: "Rotate secret" }).click();

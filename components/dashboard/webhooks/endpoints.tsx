@@ -180,7 +180,12 @@ function EndpointRow({
         </p>
       </div>
       <div className="flex shrink-0 flex-wrap gap-2">
-        <Button variant="secondary" aria-expanded={selected} onClick={onSelect} aria-label={`Deliveries of ${e.url}`}>
+        <Button
+          variant="secondary"
+          aria-expanded={selected}
+          onClick={onSelect}
+          aria-label={`${selected ? "Hide deliveries" : "Deliveries"} of ${e.url}`}
+        >
           {selected ? "Hide deliveries" : "Deliveries"}
         </Button>
         {canEdit && (
@@ -188,7 +193,7 @@ function EndpointRow({
             <EditEndpoint projectId={projectId} endpoint={e} />
             <Button
               variant="secondary"
-              aria-label={`Send a test event to ${e.url}`}
+              aria-label={`Send test to ${e.url}`}
               onClick={() =>
                 act(async () => {
                   await test.mutateAsync({ projectId, endpointId: e.id });
@@ -213,7 +218,7 @@ function EndpointRow({
             <ConfirmDialog
               tone="primary"
               trigger={
-                <Button variant="secondary" aria-label={`Rotate the secret of ${e.url}`}>
+                <Button variant="secondary" aria-label={`Rotate secret of ${e.url}`}>
                   <RotateCw className="mr-1 size-4" aria-hidden />
                   Rotate secret
                 </Button>
