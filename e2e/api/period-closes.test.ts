@@ -130,7 +130,8 @@ describe("a period close with 10,000 entries and a rewards table (1, 2–3, 4–
       order.map((i) => players[i] as string),
       order.map((i) => scores[i] as number),
     );
-    // Rank 5 is banned (keeps the slot: rank 6 is paid as rank 6); rank 500 is 2 coins short of the max of 50.
+    // Rank 5 is banned: the ban hides the entry, so it holds no rank and everyone behind moves up one
+    // (rank 6 is paid as rank 5, rank 1,001 enters the top 10 %); rank 500 is 2 coins short of the max of 50.
     await banPlayer({ projectId: project.projectId, playerId: players[4] as string, reason: "cheating" });
     await pool().query(
       "INSERT INTO wallets (project_id, player_id, currency_id, balance, initial_balance) VALUES ($1, $2, 'coins', 48, 0)",
@@ -146,7 +147,7 @@ describe("a period close with 10,000 entries and a rewards table (1, 2–3, 4–
     await endpointsChanged(project.projectId);
   });
 
-  it("pays every rewarded rank once, by tier, with ranks as of the close; banned and over-max players are skipped", async () => {
+  it("pays every rewarded rank once, by tier, with ranks as of the close; a banned player holds no rank, over-max players are skipped", async () => {
     const started = performance.now();
     const closed = await closeEndedPeriods({ projectId: project.projectId, now: closeAt });
     const ms = performance.now() - started;
@@ -160,13 +161,13 @@ describe("a period close with 10,000 entries and a rewards table (1, 2–3, 4–
         startedAt: day.toISOString(),
         closedAt: closeAt.toISOString(),
         endedBy: "schedule",
-        entries: 10_000,
-        rewardsGranted: 998,
-        rewardsSkipped: 2,
+        entries: 9_999,
+        rewardsGranted: 999,
+        rewardsSkipped: 1,
       },
     ]);
     const rewards = await rewardsOf(id, period);
-    expect(rewards.size).toBe(998);
+    expect(rewards.size).toBe(999);
     for (const r of rewards.values()) expect(r.n).toBe(1);
     const gems = (rank: number) => rewards.get(players[rank - 1] as string)?.currencies.find((c) => c.id === "gems")?.delta;
     expect(gems(1)).toBe(1000);
@@ -174,10 +175,11 @@ describe("a period close with 10,000 entries and a rewards table (1, 2–3, 4–
     expect([gems(2), gems(3)]).toEqual([500, 500]);
     expect([gems(4), gems(6), gems(10)]).toEqual([100, 100, 100]);
     expect(rewards.has(players[4] as string)).toBe(false);
-    expect([gems(11), gems(499), gems(1000)]).toEqual([10, 10, 10]);
+    expect(gems(11)).toBe(100); // now rank 10
+    expect([gems(12), gems(499), gems(1000), gems(1001)]).toEqual([10, 10, 10, 10]);
     expect(rewards.has(players[499] as string)).toBe(false);
-    expect(rewards.has(players[1000] as string)).toBe(false);
-    expect(rewards.get(players[10] as string)?.currencies).toEqual([
+    expect(rewards.has(players[1001] as string)).toBe(false);
+    expect(rewards.get(players[11] as string)?.currencies).toEqual([
       { id: "coins", delta: 5, balance: 5 },
       { id: "gems", delta: 10, balance: 10 },
     ]);
@@ -188,7 +190,7 @@ describe("a period close with 10,000 entries and a rewards table (1, 2–3, 4–
     );
     expect(rows[0]?.balance).toBe("48");
     expect(await closeRows(id)).toEqual([
-      { period, ended_by: "schedule", entries: 10_000, rewards_granted: 998, rewards_skipped: 2, status: "REWARDED" },
+      { period, ended_by: "schedule", entries: 9_999, rewards_granted: 999, rewards_skipped: 1, status: "REWARDED" },
     ]);
   });
 
@@ -216,7 +218,7 @@ describe("a period close with 10,000 entries and a rewards table (1, 2–3, 4–
     });
     expect(submitted.status).toBe(200);
     expect((await closeEndedPeriods({ projectId: project.projectId, now: closeAt })).filter((c) => c.period === period)).toEqual([]);
-    expect((await rewardsOf(id, period)).size).toBe(998);
+    expect((await rewardsOf(id, period)).size).toBe(999);
     // (The injected clock is days ahead, so the real clock's period of that submit closed too.)
     expect((await closeRows(id)).filter((r) => r.period === period)).toHaveLength(1);
     const { rows } = await pool().query<{ data: Record<string, unknown>; deliveries: number }>(
@@ -231,8 +233,8 @@ describe("a period close with 10,000 entries and a rewards table (1, 2–3, 4–
           period,
           startedAt: day.toISOString(),
           closedAt: closeAt.toISOString(),
-          entries: 10_000,
-          rewardsGranted: 998,
+          entries: 9_999,
+          rewardsGranted: 999,
         },
         deliveries: 1,
       },

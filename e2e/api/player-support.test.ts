@@ -96,8 +96,9 @@ describe("bulk actions", () => {
       where: { projectId: project.projectId, action: "player.ban", target: { in: [p1.playerId, p2.playerId] } },
     });
     expect(audit.map((a) => a.after)).toEqual([
-      { reason: "botting", until: null, batch },
-      { reason: "botting", until: null, batch },
+      // As a single ban's row: what the ban did to the player's board entries (none here).
+      { reason: "botting", until: null, batch, entries: { hidden: 0, removed: 0 } },
+      { reason: "botting", until: null, batch, entries: { hidden: 0, removed: 0 } },
     ]);
     expect(await prisma().session.count({ where: { playerId: { in: [p1.playerId, p2.playerId] }, revokedAt: null } })).toBe(0);
     const refresh = await api("POST", "/api/v1/auth/refresh", { key: project.clientKey, body: { refreshToken: p1.refreshToken } });

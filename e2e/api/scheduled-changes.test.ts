@@ -107,16 +107,22 @@ describe("a sale across two app instances", () => {
     const startsAt = Date.parse(input.startsAt);
     const endsAt = Date.parse(input.endsAt ?? "");
     const seen: Array<{ at: number; price: number }> = [];
-    const watch = async (phase: number) =>
-      until(`price ${phase}`, async () => {
+    // When each instance first charged `phase` (it stops being asked then); answers the earliest
+    // once both have. Waiting for both keeps an instance whose cache still held the old price
+    // (up to DEFINITION_CACHE_TTL_MS after the start) from passing for the sale's end.
+    const watch = async (phase: number) => {
+      const firstSeen = new Map<string, number>();
+      return until(`price ${phase} on both instances`, async () => {
         for (const app of [first(), second()]) {
+          if (firstSeen.has(app.baseUrl)) continue;
           const before = Date.now();
           const price = await pricePaid(app.baseUrl);
           seen.push({ at: before, price });
-          if (price === phase) return before;
+          if (price === phase) firstSeen.set(app.baseUrl, before);
         }
-        return undefined;
+        return firstSeen.size === 2 ? Math.min(...firstSeen.values()) : undefined;
       });
+    };
     const saleSeen = await watch(50);
     const endSeen = await watch(100);
     // Never early: no sale price asked for before the start, no full price after the sale was seen until its end.
