@@ -1,5 +1,5 @@
 import { type APIRequestContext, expect, test } from "@playwright/test";
-import { createKey, demo, shoot, signIn } from "./support";
+import { createKey, demo, settled, shoot, signIn } from "./support";
 
 /**
  * One operator journey through the dashboard and the game API, against the real app on a real
@@ -111,6 +111,7 @@ test("an operator runs a game: project, keys, API, players, ban, plan, audit", a
     })
     .toBeGreaterThanOrEqual(4);
   // The instance admin moves the project to Pro; the API's headers follow within a minute.
+  await settled(page); // the cards above the Plan card have their final height
   await page.getByLabel("Plan", { exact: true }).click();
   await page.getByRole("option", { name: "Pro" }).click();
   await page.getByRole("button", { name: "Change plan" }).click();

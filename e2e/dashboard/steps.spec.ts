@@ -1,5 +1,5 @@
 import { expect, test } from "@playwright/test";
-import { createProject, INVITED_PASSWORD, invite, seriousAxeFindings, shoot, signIn } from "./support";
+import { createProject, INVITED_PASSWORD, invite, seriousAxeFindings, settled, shoot, signIn } from "./support";
 
 /** The steps an operator expects after an action: confirm a plan change, open a new project, be signed in after an invite. */
 // Tall: the plan's menu opens below the overview's health charts and must fit under them.
@@ -8,9 +8,12 @@ test.use({ viewport: { width: 1280, height: 1400 } });
 /**
  * Opens the Plan menu with the Plan card at the top of the window, as an operator scrolls to it:
  * the overview's cards above it (health, revenue) leave it near the bottom of a fresh page, where
- * the menu's options would open below the window's edge.
+ * the menu's options would open below the window's edge. The cards above load on their own and
+ * change height, so the card is scrolled to only once they have settled: Radix locks scrolling while
+ * the menu is open, and a card pushed down after that leaves the options out of reach.
  */
 async function openPlanMenu(page: import("@playwright/test").Page) {
+  await settled(page);
   await page.getByTestId("plan").evaluate((card) => card.scrollIntoView({ block: "start" }));
   await page.getByLabel("Plan", { exact: true }).click();
 }

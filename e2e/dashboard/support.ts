@@ -93,6 +93,15 @@ export async function acceptInvite(browser: Browser, link: string, name: string)
  * `label-content-name-mismatch` (WCAG 2.5.3, label in name: a control's accessible name contains
  * its visible text, so voice users can say what they see) is experimental in axe and off by default: on here.
  */
+/**
+ * Waits until nothing on the page says it is loading (every `State kind="loading"` is a
+ * `role=status` that starts with "Loading"). Cards that load change height, so a control below
+ * them moves; open a menu only once they have settled, or it opens where the control was.
+ */
+export async function settled(page: Page): Promise<void> {
+  await expect(page.getByRole("status").filter({ hasText: /^Loading/ })).toHaveCount(0, { timeout: 30_000 });
+}
+
 export async function seriousAxeFindings(page: Page): Promise<string[]> {
   const result = await new AxeBuilder({ page })
     .withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"])
