@@ -1,6 +1,8 @@
 import { createHash } from "node:crypto";
 import { pool } from "../../db";
 import type { JsonValue } from "../json-value";
+import { withEvents } from "../webhooks/emit";
+import { emitEvents } from "../webhooks/events";
 import { audienceSql, Params } from "./audience-sql";
 import type { ExperimentDef, OverrideDef, RemoteConfigDefs } from "./definitions";
 import { valueProblem } from "./schemas";
@@ -166,7 +168,10 @@ export async function resolveConfig(o: {
 
 /**
  * Stores first exposures. ON CONFLICT DO NOTHING: a parallel request (or an earlier one) that
- * stored a variant first wins, and its variant is what this answer reports.
+ * stored a variant first wins, and its variant is what this answer reports. Each row actually
+ * inserted is one `experiment.assigned` event, written in the insert's transaction (none for a
+ * row another request stored, so a player's assignment is announced once); a project known to
+ * have no webhook endpoint pays the one INSERT only (server/services/webhooks/emit.ts).
  */
 export async function recordAssignments(
   projectId: string,
@@ -175,14 +180,36 @@ export async function recordAssignments(
 ): Promise<Record<string, string>> {
   const ids = Object.keys(fresh);
   if (ids.length === 0) return {};
-  const inserted = await pool().query<{ experiment_id: string; variant: string }>(
-    `INSERT INTO experiment_assignments (project_id, experiment_id, player_id, variant)
-     SELECT $1, w.experiment_id, $2, w.variant FROM unnest($3::text[], $4::text[]) AS w(experiment_id, variant)
-       JOIN experiments e ON e.project_id = $1 AND e.id = w.experiment_id
-     ON CONFLICT DO NOTHING RETURNING experiment_id, variant`,
-    [projectId, playerId, ids, ids.map((id) => fresh[id])],
-  );
-  const stored = Object.fromEntries(inserted.rows.map((r) => [r.experiment_id, r.variant]));
+  const inserted = await withEvents(projectId, async (emitting) => {
+    const { rows } = await pool().query<{ experiment_id: string; name: string; variant: string; assigned_at: Date }>(
+      `WITH ins AS (
+         INSERT INTO experiment_assignments (project_id, experiment_id, player_id, variant)
+         SELECT $1, w.experiment_id, $2, w.variant FROM unnest($3::text[], $4::text[]) AS w(experiment_id, variant)
+           JOIN experiments e ON e.project_id = $1 AND e.id = w.experiment_id
+         ON CONFLICT DO NOTHING RETURNING experiment_id, variant, assigned_at
+       )
+       SELECT ins.experiment_id, e.name, ins.variant, ins.assigned_at
+         FROM ins JOIN experiments e ON e.project_id = $1 AND e.id = ins.experiment_id`,
+      [projectId, playerId, ids, ids.map((id) => fresh[id])],
+    );
+    if (emitting && rows.length > 0)
+      await emitEvents(
+        projectId,
+        "experiment.assigned",
+        rows.map((r) => ({
+          playerId,
+          data: {
+            experimentId: r.experiment_id,
+            experimentName: r.name,
+            variant: r.variant,
+            playerId,
+            assignedAt: r.assigned_at.toISOString(),
+          },
+        })),
+      );
+    return rows;
+  });
+  const stored = Object.fromEntries(inserted.map((r) => [r.experiment_id, r.variant]));
   const lost = ids.filter((id) => stored[id] === undefined);
   if (lost.length === 0) return stored;
   // A new statement, so a new snapshot (READ COMMITTED): it sees the row that won the conflict.

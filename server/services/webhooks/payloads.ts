@@ -72,6 +72,20 @@ export const EVENT_PAYLOADS = {
       id: "WebhookPlayerEmailLinked",
       description: "An anonymous player registered an e-mail address (the only event carrying one).",
     }),
+  "player.reported": z
+    .object({
+      reportId: z.string().uuid().meta({ description: "The report (the dashboard's moderation queue shows it)." }),
+      playerId: playerId.meta({ description: "The reported player." }),
+      reporterId: z.string().uuid().meta({ description: "The player who reported them." }),
+      reason: z.string().meta({ description: "One of the project's report reasons." }),
+      note: z.string().optional().meta({ description: "The reporter's note, when they wrote one." }),
+      createdAt: z.string().datetime(),
+    })
+    .meta({
+      id: "WebhookPlayerReported",
+      description:
+        "A player reported another (a new report). Reporting the same player again while the report is open updates it and sends no event.",
+    }),
   "purchase.completed": z
     .object({
       ...ledger,
@@ -176,6 +190,18 @@ export const EVENT_PAYLOADS = {
       diff: z.record(z.string(), z.object({ created: z.number().int(), changed: z.number().int(), deleted: z.number().int() })),
     })
     .meta({ id: "WebhookConfigImported", description: "An operator applied a config document that changed something (counts per kind)." }),
+  "experiment.assigned": z
+    .object({
+      experimentId: z.string(),
+      experimentName: z.string(),
+      variant: z.string().meta({ description: "The variant's id." }),
+      playerId,
+      assignedAt: z.string().datetime().meta({ description: "The first exposure: when GET /config first answered with it." }),
+    })
+    .meta({
+      id: "WebhookExperimentAssigned",
+      description: "A player was assigned a variant of a running experiment (once per player and experiment, at first exposure).",
+    }),
   "webhook.test": z
     .record(z.string(), z.unknown())
     .meta({ id: "WebhookTest", description: "Sent from the dashboard or the CLI to one endpoint, whatever it subscribes to." }),

@@ -13,6 +13,7 @@ export const WEBHOOK_EVENT_TYPES = [
   "player.banned",
   "player.unbanned",
   "player.email_linked",
+  "player.reported",
   "purchase.completed",
   "currency.changed",
   "item.granted",
@@ -22,6 +23,7 @@ export const WEBHOOK_EVENT_TYPES = [
   "leaderboard.score_submitted",
   "leaderboard.period_closed",
   "config.imported",
+  "experiment.assigned",
   "webhook.test",
 ] as const;
 export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
@@ -35,11 +37,20 @@ export const SUBSCRIBABLE_EVENT_TYPES = WEBHOOK_EVENT_TYPES.filter(
 export const EVENT_TYPE_GROUPS: ReadonlyArray<{ label: string; types: ReadonlyArray<(typeof SUBSCRIBABLE_EVENT_TYPES)[number]> }> = [
   {
     label: "Players",
-    types: ["player.created", "player.signed_in", "player.deleted", "player.banned", "player.unbanned", "player.email_linked"],
+    types: [
+      "player.created",
+      "player.signed_in",
+      "player.deleted",
+      "player.banned",
+      "player.unbanned",
+      "player.email_linked",
+      "player.reported",
+    ],
   },
   { label: "Economy", types: ["purchase.completed", "currency.changed", "item.granted", "item.revoked"] },
   { label: "Store purchases", types: ["store.purchase_granted", "store.purchase_refunded"] },
   { label: "Leaderboards", types: ["leaderboard.score_submitted", "leaderboard.period_closed"] },
+  { label: "Experiments", types: ["experiment.assigned"] },
   { label: "Project", types: ["config.imported"] },
 ];
 
