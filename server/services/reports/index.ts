@@ -3,6 +3,7 @@ import type { PlayerActor } from "../../actor";
 import { uuidv7 } from "../../crypto";
 import { pool, transaction } from "../../db";
 import { AppError } from "../../errors";
+import { emitEvent } from "../webhooks/events";
 import { DEFAULT_REPORT_REASONS, REPORT_LIMIT } from "./schemas";
 
 /**
@@ -11,6 +12,7 @@ import { DEFAULT_REPORT_REASONS, REPORT_LIMIT } from "./schemas";
  * reporter and reported player: reporting again while it is open updates its reason and note
  * (same id, no second row). New reports count against the reporter's limit (REPORT_LIMIT: 10 per
  * hour, a sliding window over the reporter's own rows, so a refusal's Retry-After is exact).
+ * A new report is announced as the webhook event `player.reported`, in its transaction.
  */
 export async function reportReasonsOf(projectId: string): Promise<string[]> {
   const { rows } = await pool().query<{ report_reasons: string[] | null }>({
@@ -19,6 +21,15 @@ export async function reportReasonsOf(projectId: string): Promise<string[]> {
     values: [projectId],
   });
   return rows[0]?.report_reasons ?? [...DEFAULT_REPORT_REASONS];
+}
+
+/** Replaces the project's list (open reports keep their reason); the caller checked the list (ZReportReasons) and the actor. */
+export async function writeReportReasons(projectId: string, reasons: readonly string[]): Promise<void> {
+  await pool().query(
+    `INSERT INTO moderation_settings (project_id, report_reasons, updated_at) VALUES ($1, $2, now())
+     ON CONFLICT (project_id) DO UPDATE SET report_reasons = EXCLUDED.report_reasons, updated_at = now()`,
+    [projectId, reasons],
+  );
 }
 
 export async function reportPlayer(o: {
@@ -56,6 +67,20 @@ export async function reportPlayer(o: {
        VALUES ($1, $2, $3, $4, $5, $6, $7, $7)`,
       [id, projectId, reporterId, o.targetId, o.reason, o.note ?? null, now],
     );
+    // A new report only (a repeat above updates the open one and announces nothing); about the reported player.
+    await emitEvent({
+      projectId,
+      type: "player.reported",
+      playerId: o.targetId,
+      data: {
+        reportId: id,
+        playerId: o.targetId,
+        reporterId,
+        reason: o.reason,
+        ...(o.note === undefined ? {} : { note: o.note }),
+        createdAt: now.toISOString(),
+      },
+    });
     return { id, status: "open" as const };
   });
 }
