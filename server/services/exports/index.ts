@@ -7,7 +7,7 @@ import { playersExport } from "../players/search";
 import { financeLedgerExport, ledgerColumns, shortfallColumns, storeTransactionsExport } from "./finance";
 import type { ExportFormat } from "./format";
 import { EXPORT_KINDS, EXPORT_MINIMUM, type ExportKind, ZExportQuery } from "./schemas";
-import { assertPlayer, boardPeriod, leaderboardExport, ledgerExport } from "./sources";
+import { assertExperiment, assertPlayer, boardPeriod, experimentAssignmentsExport, leaderboardExport, ledgerExport } from "./sources";
 import { exportStream } from "./stream";
 
 /**
@@ -87,6 +87,16 @@ async function prepare(projectId: string, kind: ExportKind, raw: Record<string, 
         format: query.format,
         open: () => exportStream(financeLedgerExport(projectId, query, columns), query.format, undefined, { bom: query.bom === "1" }),
         target: `${query.from}_${query.to}`,
+        filters: query,
+      };
+    }
+    case "experiment-assignments": {
+      const query = parseWith(ZExportQuery["experiment-assignments"], raw, "query");
+      if (query.experimentId !== undefined) await assertExperiment(projectId, query.experimentId);
+      return {
+        format: query.format,
+        open: () => exportStream(experimentAssignmentsExport(projectId, query.experimentId), query.format),
+        target: query.experimentId,
         filters: query,
       };
     }

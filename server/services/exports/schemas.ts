@@ -6,8 +6,17 @@ import { ZPlayerFilters } from "../players/filter-schemas";
  * The dashboard's exports (client-safe: zod only), one schema per kind for the query string.
  * Players and a player's ledger hold personal data (e-mails, purchases): admins and owners only;
  * a leaderboard's entries and the audit log are what a viewer already reads on the dashboard.
+ * Experiment assignments name players by id and what they were shown: admins and owners.
  */
-export const EXPORT_KINDS = ["players", "ledger", "leaderboard", "audit", "finance-ledger", "store-transactions"] as const;
+export const EXPORT_KINDS = [
+  "players",
+  "ledger",
+  "leaderboard",
+  "audit",
+  "finance-ledger",
+  "store-transactions",
+  "experiment-assignments",
+] as const;
 export type ExportKind = (typeof EXPORT_KINDS)[number];
 export const EXPORT_MINIMUM = {
   players: "ADMIN",
@@ -16,6 +25,7 @@ export const EXPORT_MINIMUM = {
   audit: "VIEWER",
   "finance-ledger": "ADMIN",
   "store-transactions": "ADMIN",
+  "experiment-assignments": "ADMIN",
 } as const satisfies Record<ExportKind, "VIEWER" | "ADMIN">;
 
 const ZFormat = z.enum(["csv", "json"]).default("csv");
@@ -48,4 +58,5 @@ export const ZExportQuery = {
   audit: ZAuditFilters.extend({ format: ZFormat }),
   "finance-ledger": ZFinanceQuery,
   "store-transactions": ZFinanceQuery,
+  "experiment-assignments": z.strictObject({ format: ZFormat, experimentId: z.string().min(1).max(64).optional() }),
 } satisfies Record<ExportKind, z.ZodType>;

@@ -4,7 +4,7 @@ import type { ExportSource } from "../export-source";
 import { loadLeaderboard } from "../leaderboards/definitions";
 import { currentPeriod } from "../leaderboards/entries";
 
-/** A player's ledger and a leaderboard period's entries as export sources (keyset-paged, tenant-scoped). */
+/** A player's ledger, a leaderboard period's entries and experiment assignments as export sources (keyset-paged, tenant-scoped). */
 
 type LedgerRaw = {
   id: string;
@@ -104,5 +104,36 @@ export function leaderboardExport(
       ).rows,
     cursorOf: (r) => ({ sortKey: r.sort_key, seq: r.seq }),
     cells: (r, index) => [index + 1, r.player_id, r.display_name, r.score, r.metadata, r.updated_at, period],
+  };
+}
+
+type AssignmentRaw = { experiment_id: string; experiment_name: string; variant: string; player_id: string; assigned_at: Date };
+
+/** The experiment named exists in the project, or NOT_FOUND. */
+export async function assertExperiment(projectId: string, experimentId: string): Promise<void> {
+  const { rowCount } = await pool().query("SELECT 1 FROM experiments WHERE project_id = $1 AND id = $2", [projectId, experimentId]);
+  if (!rowCount) throw new AppError("NOT_FOUND", { message: "This project has no such experiment." });
+}
+
+/** Every stored assignment (first exposures), of one experiment or all: by experiment, then player. */
+export function experimentAssignmentsExport(
+  projectId: string,
+  experimentId: string | undefined,
+): ExportSource<AssignmentRaw, { experimentId: string; playerId: string }> {
+  return {
+    columns: ["experimentId", "experimentName", "variant", "playerId", "assignedAt"],
+    page: async (cursor, limit) =>
+      (
+        await pool().query<AssignmentRaw>(
+          `SELECT a.experiment_id, e.name AS experiment_name, a.variant, a.player_id, a.assigned_at
+             FROM experiment_assignments a JOIN experiments e ON e.project_id = a.project_id AND e.id = a.experiment_id
+            WHERE a.project_id = $1 AND ($2::text IS NULL OR a.experiment_id = $2)
+              AND ($3::text IS NULL OR (a.experiment_id, a.player_id) > ($3::text, $4::uuid))
+            ORDER BY a.experiment_id, a.player_id LIMIT $5`,
+          [projectId, experimentId ?? null, cursor?.experimentId ?? null, cursor?.playerId ?? null, limit],
+        )
+      ).rows,
+    cursorOf: (r) => ({ experimentId: r.experiment_id, playerId: r.player_id }),
+    cells: (r) => [r.experiment_id, r.experiment_name, r.variant, r.player_id, r.assigned_at],
   };
 }

@@ -201,6 +201,12 @@ async function readExport(projectId: string, playerId: string): Promise<PlayerEx
       WHERE project_id = $1 AND player_id = $2 ORDER BY created_at DESC, id DESC`,
     args,
   );
+  const assignments = await db.query<{ experiment_id: string; name: string; variant: string; assigned_at: Date }>(
+    `SELECT a.experiment_id, e.name, a.variant, a.assigned_at
+       FROM experiment_assignments a JOIN experiments e ON e.project_id = a.project_id AND e.id = a.experiment_id
+      WHERE a.project_id = $1 AND a.player_id = $2 ORDER BY a.assigned_at, a.experiment_id`,
+    args,
+  );
   const current = await currentPeriods(
     projectId,
     entries.rows.map((e) => e.leaderboard_id),
@@ -275,6 +281,12 @@ async function readExport(projectId: string, playerId: string): Promise<PlayerEx
       status: m.status,
       createdAt: iso(m.created_at),
       sentAt: isoOrNull(m.sent_at),
+    })),
+    experimentAssignments: assignments.rows.map((a) => ({
+      experimentId: a.experiment_id,
+      experimentName: a.name,
+      variant: a.variant,
+      assignedAt: iso(a.assigned_at),
     })),
   };
 }

@@ -100,6 +100,16 @@ export const ZPlayerExport = z
         }),
       )
       .meta({ description: "E-mail sent (or queued) to the player, newest first; not the bodies, which hold one-time codes." }),
+    experimentAssignments: z
+      .array(
+        z.object({
+          experimentId: z.string(),
+          experimentName: z.string(),
+          variant: z.string().meta({ description: "The variant's id." }),
+          assignedAt: z.iso.datetime().meta({ description: "When GET /config first answered with this variant." }),
+        }),
+      )
+      .meta({ description: "The experiments the player takes part in, with their variant, oldest first." }),
   })
   .meta({
     id: "PlayerExport",
