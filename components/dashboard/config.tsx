@@ -30,6 +30,7 @@ const KIND_LABELS: Record<string, string> = {
   leaderboards: "Leaderboard",
   identityProviders: "Identity provider",
   webhooks: "Webhook endpoint",
+  reportReasons: "Report reason",
 };
 const SHORT = 80;
 /** A value as JSON, cut to SHORT characters unless `full`. */

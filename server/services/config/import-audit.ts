@@ -22,6 +22,7 @@ export const TARGET_KIND: Record<ConfigKind, string> = {
   remoteConfig: "config-key",
   audiences: "audience",
   experiments: "experiment",
+  reportReasons: "report-reason",
 };
 
 export async function auditImportedDefinitions(o: {

@@ -24,6 +24,7 @@ import {
   remoteConfigRefusals,
 } from "../remote-config/config-as-code";
 import { invalidateRemoteConfig } from "../remote-config/definitions";
+import { applyReportReasonChanges, exportReportReasons, reportReasonEntries } from "../reports/config-as-code";
 import { listStoreProducts } from "../store/products";
 import { emitEvent } from "../webhooks/events";
 import { auditImportedDefinitions } from "./import-audit";
@@ -58,7 +59,7 @@ export const schemaUrl = (): string => `${env().PUBLIC_URL ?? ""}${CONFIG_SCHEMA
 /** The project's configuration, every list ordered by id and every object's keys in schema order. */
 export async function exportConfig(o: { projectId: string }): Promise<ConfigDocument> {
   const { projectId } = o;
-  const [leaderboards, currencies, items, purchases, storeProducts, providers, webhooks, remote] = [
+  const [leaderboards, currencies, items, purchases, storeProducts, providers, webhooks, remote, reportReasons] = [
     await listLeaderboards({ projectId }),
     await listCurrencies({ projectId }),
     await listItems({ projectId }),
@@ -67,6 +68,7 @@ export async function exportConfig(o: { projectId: string }): Promise<ConfigDocu
     await listIdentityProviders({ projectId }),
     await exportWebhooks(projectId),
     await exportRemoteConfig(projectId),
+    await exportReportReasons(projectId),
   ];
   const byId = <T extends { id: string }>(list: T[]) => [...list].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
   return {
@@ -118,6 +120,7 @@ export async function exportConfig(o: { projectId: string }): Promise<ConfigDocu
     })),
     webhooks,
     ...remote,
+    reportReasons,
   };
 }
 
@@ -418,6 +421,7 @@ async function planImport(o: { projectId: string; document: ConfigDocument }): P
   const current = await exportConfig({ projectId: o.projectId });
   const document = { ...o.document, leaderboards: o.document.leaderboards.map(withBoardDefaults) };
   const hooks = webhookEntries(current.webhooks ?? [], document.webhooks);
+  const reasons = reportReasonEntries(current.reportReasons ?? [], document.reportReasons);
   // Absent from the document (written before store products existed): the project's are kept.
   const storeProducts = o.document.storeProducts ?? current.storeProducts ?? [];
   const desired = (kind: ConfigKind) => (kind === "storeProducts" ? storeProducts : document[kind]) as Entry[];
@@ -429,9 +433,11 @@ async function planImport(o: { projectId: string; document: ConfigDocument }): P
       kind,
       kind === "webhooks"
         ? diffKind(hooks.current, hooks.desired)
-        : isRemote(kind)
-          ? diffKind(remote[kind].current, remote[kind].desired)
-          : diffKind((current[kind] ?? []) as Entry[], desired(kind)),
+        : kind === "reportReasons"
+          ? diffKind(reasons.current, reasons.desired)
+          : isRemote(kind)
+            ? diffKind(remote[kind].current, remote[kind].desired)
+            : diffKind((current[kind] ?? []) as Entry[], desired(kind)),
     ]),
   ) as ConfigDiff;
   const refusals = [
@@ -549,6 +555,7 @@ export async function applyImportAs(
       }
       await applyWebhookChanges(projectId, diff.webhooks, doc.webhooks);
       await applyRemoteConfigChanges(projectId, remote, diff);
+      await applyReportReasonChanges(projectId, diff.reportReasons, doc.reportReasons);
       await auditImportedDefinitions({ actor: audit ?? { kind: "system" }, projectId, importId, diff });
       if (plan.changes > 0) {
         // Counts per kind, not the documents: a receiver fetches the config if it wants it.

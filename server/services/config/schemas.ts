@@ -4,12 +4,14 @@ import { ZIdentityProviderInput } from "../identity-providers";
 import { HIDDEN_CHARACTERS_MESSAGE, hasHiddenCharacters } from "../labels";
 import { MAX_SAFE_SCORE, ZLeaderboardId, ZOperator, ZRewards, ZSchedule, ZSortOrder } from "../leaderboards/schemas";
 import { ZConfigAudiences, ZConfigExperiments, ZConfigRemoteConfig } from "../remote-config/config-as-code";
+import { ZConfigReportReasons } from "../reports/schemas";
 import { ZStoreProductInput } from "../store/schemas";
 import { duplicateUrlIssues, ZConfigWebhooks } from "./webhook-schemas";
 
 /**
  * A project's configuration as one JSON document: what operators define (leaderboards,
- * currencies, items, purchases, store products, identity providers, webhook endpoints) — never what
+ * currencies, items, purchases, store products, identity providers, webhook endpoints, remote config,
+ * report reasons) — never what
  * players produce, never a project id, never a secret (so no store credentials, and no store
  * settings either: a bundle id or package name belongs to one environment's app, not to the
  * game's design). Each list is the whole set of its kind: an id missing from a list is deleted on
@@ -125,6 +127,7 @@ export const ZConfigDocument = z
     remoteConfig: ZConfigRemoteConfig,
     audiences: ZConfigAudiences,
     experiments: ZConfigExperiments,
+    reportReasons: ZConfigReportReasons,
   })
   .superRefine((doc, ctx) => {
     for (const kind of ["leaderboards", "currencies", "items", "purchases", "identityProviders"] as const) uniqueIds(doc[kind], ctx, kind);
@@ -174,6 +177,8 @@ export const CONFIG_KINDS = [
   "audiences",
   "remoteConfig",
   "experiments",
+  // Moderation (server/services/reports/config-as-code.ts).
+  "reportReasons",
 ] as const;
 export type ConfigKind = (typeof CONFIG_KINDS)[number];
 

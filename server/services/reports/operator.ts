@@ -7,7 +7,7 @@ import { loadLeaderboard } from "../leaderboards/definitions";
 import { currentPeriod } from "../leaderboards/entries";
 import { putPlayerData } from "../player-data";
 import { banPlayerAs } from "../players/commands";
-import { reportReasonsOf } from "./index";
+import { reportReasonsOf, writeReportReasons } from "./index";
 import { type QueueFilter, type ReportResolution, WARNING_KEY } from "./schemas";
 
 /**
@@ -200,11 +200,7 @@ export function setReportReasonsAs(ctx: OperatorContext, o: { projectId: string;
     action: "moderation.reasons",
     before: async () => ({ reasons: await reportReasonsOf(o.projectId) }),
     run: async () => {
-      await pool().query(
-        `INSERT INTO moderation_settings (project_id, report_reasons, updated_at) VALUES ($1, $2, now())
-         ON CONFLICT (project_id) DO UPDATE SET report_reasons = EXCLUDED.report_reasons, updated_at = now()`,
-        [o.projectId, o.reasons],
-      );
+      await writeReportReasons(o.projectId, o.reasons);
       return { reasons: o.reasons };
     },
     after: (result) => result,

@@ -21,6 +21,12 @@ export const ZReportReasons = z
   .max(MAX_REPORT_REASONS, `At most ${MAX_REPORT_REASONS} reasons.`)
   .refine((list) => new Set(list).size === list.length, "Each reason once.");
 
+/** The configuration document's section (server/services/reports/config-as-code.ts). */
+export const ZConfigReportReasons = ZReportReasons.optional().meta({
+  description:
+    "The reasons a player may give when reporting another (added after version 1), in the order the game lists them. Absent: left as they are; present: the whole list.",
+});
+
 export const ZReportBody = z
   .strictObject({
     reason: ZReportReason,
