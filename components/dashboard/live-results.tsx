@@ -5,6 +5,7 @@ import Link from "next/link";
 import { useTRPC } from "@/components/providers/trpc";
 import { Badge, Card, State, Table } from "@/components/ui/primitives";
 import { messageOf } from "./errors";
+import { ExportButtons } from "./export-buttons";
 import { metricLabel } from "./live-experiments";
 import { whenUtcAndLocal } from "./live-format";
 
@@ -24,7 +25,10 @@ export function LiveResults({ projectId, experimentId }: { projectId: string; ex
   const diff = (x: number) => (r.measure === "proportion" ? signedPct(x) : `${x >= 0 ? "+" : "−"}${fmt(Math.abs(x))}`);
   const started = r.experiment.startedAt ? whenUtcAndLocal(r.experiment.startedAt) : null;
   return (
-    <Card title={`Results: ${r.experiment.name}`}>
+    <Card
+      title={`Results: ${r.experiment.name}`}
+      actions={<ExportButtons projectId={projectId} kind="experiment-assignments" label="Export assignments" params={{ experimentId }} />}
+    >
       <p className="mb-3 text-sm text-zinc-600">
         <Badge tone={r.experiment.status === "running" ? "green" : "neutral"}>{r.experiment.status}</Badge>{" "}
         {started ? `Started ${started.utc} (${started.local}). ` : "Not started. "}

@@ -70,7 +70,8 @@ export const exportAccountEndpoint = endpoint({
     summary: "Everything the project holds about the caller, as one JSON document",
     description:
       "Profile (with the e-mail), identities, every data key of every visibility with its value, saves with their data, " +
-      "leaderboard entries of current and archived periods, balances, inventory, the whole ledger and the sessions — never a " +
+      "leaderboard entries of current and archived periods, balances, inventory, the whole ledger, the sessions and the " +
+      "experiment assignments — never a " +
       "password hash, token or token hash. Only the caller's own (`me` or their id); another player's is 403 FORBIDDEN. " +
       "Operators download the same document from the player's page in the dashboard.",
     ok: { status: 200, description: "The export.", schema: ZPlayerExport },
