@@ -266,6 +266,95 @@ describe("export, dry run and apply into another project", () => {
   });
 });
 
+describe("report reasons", () => {
+  type WithReasons = Doc & { reportReasons?: string[] };
+  let project: TestProject;
+  const reasonsNow = async () =>
+    (await prisma().moderationSettings.findUnique({ where: { projectId: project.projectId } }))?.reportReasons ?? null;
+  const report = async (reason: string) => {
+    const [reporter, reported] = [await anonymousPlayer(project.clientKey), await anonymousPlayer(project.clientKey)];
+    return api<{ error?: { code: string } }>("POST", `/api/v1/players/${reported.playerId}/report`, {
+      key: project.clientKey,
+      token: reporter.accessToken,
+      body: { reason },
+    });
+  };
+
+  beforeAll(async () => {
+    project = await makeProject();
+    await prisma().projectMember.create({ data: { projectId: project.projectId, operatorId: owner.id, role: "OWNER" } });
+  });
+
+  it("are exported in order (the defaults while the project never set its own), and the export imports as no change", async () => {
+    const doc = (await exportOf(ownerToken.token, project.projectId)) as WithReasons;
+    expect(doc.reportReasons).toEqual(["cheating", "abuse", "offensive_name", "spam", "other"]);
+    const plan = await ok<Plan>(trpc(ownerToken.token, "mutation", "config.dryRun", { projectId: project.projectId, document: doc }));
+    expect(plan.changes).toBe(0);
+  });
+
+  it("a dry run shows added, removed and moved reasons and changes nothing; apply sets the list the game's reports accept, audited per reason", async () => {
+    const doc = (await exportOf(ownerToken.token, project.projectId)) as WithReasons;
+    doc.reportReasons = ["hacking", "cheating", "abuse", "offensive_name", "other"];
+    const plan = await ok<Plan>(trpc(ownerToken.token, "mutation", "config.dryRun", { projectId: project.projectId, document: doc }));
+    expect(plan.refusals).toEqual([]);
+    expect(plan.diff.reportReasons).toEqual({
+      created: [{ id: "hacking", after: { id: "hacking", position: 0 } }],
+      changed: [
+        { id: "abuse", fields: [{ field: "position", before: 1, after: 2 }] },
+        { id: "cheating", fields: [{ field: "position", before: 0, after: 1 }] },
+        { id: "offensive_name", fields: [{ field: "position", before: 2, after: 3 }] },
+      ],
+      deleted: [{ id: "spam", before: { id: "spam", position: 3 } }],
+    });
+    expect(await reasonsNow()).toBeNull();
+    expect((await report("hacking")).body.error?.code).toBe("VALIDATION_ERROR");
+
+    const applied = await ok<Plan>(
+      trpc(ownerToken.token, "mutation", "config.import", { projectId: project.projectId, document: doc, expectDiffHash: plan.diffHash }),
+    );
+    expect(applied.changes).toBe(5);
+    expect(await reasonsNow()).toEqual(doc.reportReasons);
+    expect(((await exportOf(ownerToken.token, project.projectId)) as WithReasons).reportReasons).toEqual(doc.reportReasons);
+    expect((await report("hacking")).status).toBe(202);
+    const spam = await report("spam");
+    expect([spam.status, spam.body.error?.code]).toEqual([400, "VALIDATION_ERROR"]);
+    const audit = await prisma().auditEntry.findMany({
+      where: { projectId: project.projectId, action: { startsWith: "config.import.report-reason." } },
+      orderBy: { target: "asc" },
+    });
+    expect(audit.map((a) => [a.action, a.target])).toEqual([
+      ["config.import.report-reason.change", "report-reason:abuse"],
+      ["config.import.report-reason.change", "report-reason:cheating"],
+      ["config.import.report-reason.create", "report-reason:hacking"],
+      ["config.import.report-reason.change", "report-reason:offensive_name"],
+      ["config.import.report-reason.delete", "report-reason:spam"],
+    ]);
+  });
+
+  it("a document without the section leaves the reasons as they are", async () => {
+    const { reportReasons: _r, ...doc } = (await exportOf(ownerToken.token, project.projectId)) as WithReasons;
+    const before = await reasonsNow();
+    const plan = await ok<Plan>(trpc(ownerToken.token, "mutation", "config.import", { projectId: project.projectId, document: doc }));
+    expect(plan.diff.reportReasons).toEqual({ created: [], changed: [], deleted: [] });
+    expect(await reasonsNow()).toEqual(before);
+  });
+
+  it("an empty list, a reason listed twice, a malformed one or more than 20 are refused (VALIDATION_ERROR) and change nothing", async () => {
+    const doc = (await exportOf(ownerToken.token, project.projectId)) as WithReasons;
+    const before = await reasonsNow();
+    for (const reportReasons of [[], ["cheating", "cheating"], ["Cheating!"], Array.from({ length: 21 }, (_, i) => `reason-${i}`)]) {
+      for (const procedure of ["config.dryRun", "config.import"])
+        expect(
+          await refused(
+            trpc(ownerToken.token, "mutation", procedure, { projectId: project.projectId, document: { ...doc, reportReasons } }),
+          ),
+          `${procedure} ${JSON.stringify(reportReasons)}`,
+        ).toEqual({ code: "BAD_REQUEST", appCode: "VALIDATION_ERROR" });
+    }
+    expect(await reasonsNow()).toEqual(before);
+  });
+});
+
 describe("concurrent imports", () => {
   it("two applies of the same document at once: one creates everything, the other recomputes and finds nothing to do", async () => {
     const fresh = await makeProject();

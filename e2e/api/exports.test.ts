@@ -8,9 +8,9 @@ import { adjustPlayerAs } from "@/server/services/economy/commands";
 import { createCurrency } from "@/server/services/economy/definitions";
 import { createLeaderboard, resetLeaderboard } from "@/server/services/leaderboards/definitions";
 import { submitScore } from "@/server/services/leaderboards/entries";
-import { baseUrl } from "../support/api";
-import { makeProject, type TestProject } from "../support/fixtures";
-import { ctx, newOperator } from "../support/operators";
+import { api, baseUrl, definitionCachesExpired } from "../support/api";
+import { anonymousPlayer, makeProject, type TestProject } from "../support/fixtures";
+import { caller, ctx, newOperator } from "../support/operators";
 
 /**
  * The dashboard's exports over HTTP (GET /api/dashboard/projects/:id/exports/:kind), called with
@@ -225,5 +225,102 @@ describe("exports: who may export", () => {
     expect(entries[0]).toMatchObject({ action: "export.players", operatorId: owner.id });
     expect(entries[0]?.after).toEqual({ format: "json", banned: "any", email: "with", search: "(text)" });
     expect(JSON.stringify(entries[0])).not.toContain("p1@export.test");
+  });
+});
+
+describe("exports: experiment assignments", () => {
+  const experiment = (id: string, name: string) => ({
+    projectId: project.projectId,
+    id,
+    name,
+    variants: [
+      { id: "a", name: "A", weight: 1, values: {} },
+      { id: "b", name: "B", weight: 1, values: {} },
+    ],
+    reason: "test",
+  });
+  const assign = (experimentId: string, playerId: string, variant: string, at: string) =>
+    pool().query(
+      "INSERT INTO experiment_assignments (project_id, experiment_id, player_id, variant, assigned_at) VALUES ($1, $2, $3, $4, $5)",
+      [project.projectId, experimentId, playerId, variant, at],
+    );
+
+  beforeAll(async () => {
+    const rc = caller(owner).remoteConfig;
+    await rc.upsertExperiment(experiment("exp-color", "=Color test"));
+    await rc.upsertExperiment(experiment("exp-price", "Price, again"));
+    const [p0, p1] = playerIds as [string, string];
+    await assign("exp-price", p0, "b", "2026-11-01T10:00:00.000Z");
+    await assign("exp-color", p1, "a", "2026-11-02T10:00:00.000Z");
+    await assign("exp-color", p0, "b", "2026-11-03T10:00:00.000Z");
+  });
+
+  it("an owner downloads every assignment as CSV (by experiment, then player; names escaped) and one experiment's as JSON", async () => {
+    const res = await get(ownerToken, project.projectId, "experiment-assignments");
+    expect(res.status).toBe(200);
+    expect(res.headers.get("content-disposition")).toMatch(/^attachment; filename="experiment-assignments-\d{4}-\d{2}-\d{2}\.csv"$/);
+    const lines = rowsOf(await res.text());
+    const [p0, p1] = playerIds as [string, string];
+    const color = [
+      [p0, "b", "2026-11-03T10:00:00.000Z"],
+      [p1, "a", "2026-11-02T10:00:00.000Z"],
+    ].sort((x, y) => ((x[0] ?? "") < (y[0] ?? "") ? -1 : 1));
+    expect(lines).toEqual([
+      "experimentId,experimentName,variant,playerId,assignedAt",
+      ...color.map(([player, variant, at]) => `exp-color,'=Color test,${variant},${player},${at}`),
+      `exp-price,"Price, again",b,${p0},2026-11-01T10:00:00.000Z`,
+    ]);
+    const one = await get(ownerToken, project.projectId, "experiment-assignments", "format=json&experimentId=exp-price");
+    expect(one.headers.get("content-disposition")).toContain("experiment-assignments-exp-price-");
+    expect(await one.json()).toEqual([
+      { experimentId: "exp-price", experimentName: "Price, again", variant: "b", playerId: p0, assignedAt: "2026-11-01T10:00:00.000Z" },
+    ]);
+    const audit = await prisma().auditEntry.findFirst({
+      where: { projectId: project.projectId, action: "export.experiment-assignments", target: "exp-price" },
+    });
+    expect(audit?.after).toEqual({ format: "json", experimentId: "exp-price" });
+  });
+
+  it("a viewer is refused (403); an unknown experiment is 404 and a bad query 400, neither audited", async () => {
+    expect((await get(viewerToken, project.projectId, "experiment-assignments")).status).toBe(403);
+    const before = await prisma().auditEntry.count({ where: { projectId: project.projectId, action: "export.experiment-assignments" } });
+    const missing = await get(ownerToken, project.projectId, "experiment-assignments", "experimentId=nope");
+    expect(missing.status).toBe(404);
+    expect(await missing.json()).toMatchObject({ error: { code: "NOT_FOUND" } });
+    const bad = await get(ownerToken, project.projectId, "experiment-assignments", "format=xml");
+    expect(bad.status).toBe(400);
+    expect(await bad.json()).toMatchObject({ error: { code: "VALIDATION_ERROR" } });
+    expect(await prisma().auditEntry.count({ where: { projectId: project.projectId, action: "export.experiment-assignments" } })).toBe(
+      before,
+    );
+  });
+
+  it("a player's own export lists their assignments (as GET /config made them), and no one else's", async () => {
+    const rc = caller(owner).remoteConfig;
+    await rc.upsertKey({ projectId: project.projectId, key: "tint", type: "string", defaultValue: "red", reason: "test" });
+    await rc.upsertExperiment({
+      ...experiment("exp-tint", "Tint"),
+      variants: [
+        { id: "blue", name: "Blue", weight: 1, values: { tint: "blue" } },
+        { id: "green", name: "Green", weight: 1, values: { tint: "green" } },
+      ],
+    });
+    await rc.setExperimentStatus({ projectId: project.projectId, id: "exp-tint", status: "running", reason: "test" });
+    await definitionCachesExpired();
+    const player = await anonymousPlayer(project.clientKey);
+    const config = await api<{ assignments: Record<string, string> }>("GET", "/api/v1/config", {
+      key: project.clientKey,
+      token: player.accessToken,
+    });
+    const variant = config.body.assignments["exp-tint"];
+    expect(["blue", "green"]).toContain(variant);
+    const res = await api<{ experimentAssignments: Array<Record<string, unknown>> }>("GET", "/api/v1/players/me/export", {
+      key: project.clientKey,
+      token: player.accessToken,
+    });
+    expect(res.status).toBe(200);
+    expect(res.body.experimentAssignments).toEqual([
+      { experimentId: "exp-tint", experimentName: "Tint", variant, assignedAt: expect.any(String) },
+    ]);
   });
 });

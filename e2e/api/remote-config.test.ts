@@ -1,4 +1,5 @@
 import { createHash, randomBytes, randomUUID } from "node:crypto";
+import pg from "pg";
 import { beforeAll, describe, expect, it } from "vitest";
 import { uuidv7 } from "@/server/crypto";
 import { pool } from "@/server/db";
@@ -9,6 +10,7 @@ import { countAudience } from "@/server/services/remote-config/operator";
 import { playerConfig } from "@/server/services/remote-config/player-config";
 import { bucketOf, resolveConfig } from "@/server/services/remote-config/resolve";
 import type { Rule } from "@/server/services/remote-config/schemas";
+import { endpointsChanged } from "@/server/services/webhooks/events";
 import { api, definitionCachesExpired } from "../support/api";
 import { anonymousPlayer, makeProject, type TestPlayer, type TestProject } from "../support/fixtures";
 import { caller, newOperator } from "../support/operators";
@@ -403,6 +405,87 @@ describe("GET /config", () => {
     const res = await getConfig(project, player);
     expect(res.body.assignments).toEqual({ "color-test": "green" });
     expect(res.body.values.color).toBe("green");
+  });
+});
+
+/**
+ * The statements `work` sends, by their first words, leaving out the definitions' reads (a
+ * per-process cache serves those: server/services/remote-config/definitions.ts).
+ */
+async function statementsOf(work: () => Promise<unknown>): Promise<string[]> {
+  const seen: string[] = [];
+  const proto = pg.Client.prototype as unknown as { query: (...args: unknown[]) => unknown };
+  const original = proto.query;
+  proto.query = function (this: unknown, ...args: unknown[]) {
+    const first = args[0];
+    const text = typeof first === "string" ? first : ((first as { text?: string } | undefined)?.text ?? "");
+    seen.push(text.replace(/\s+/g, " ").trim());
+    return original.apply(this, args);
+  };
+  try {
+    await work();
+  } finally {
+    proto.query = original;
+  }
+  const definitionRead =
+    /^SELECT .* FROM (projects|remote_config_keys|remote_config_overrides|audiences|experiments) WHERE project_id = \$1/;
+  return seen
+    .filter((sql) => !definitionRead.test(sql))
+    .map((sql) =>
+      /^(BEGIN|COMMIT)/.test(sql)
+        ? (sql.split(" ")[0] ?? sql)
+        : /experiment_assignments.*ON CONFLICT DO NOTHING/.test(sql)
+          ? "insert assignment"
+          : /INSERT INTO webhook_events/.test(sql)
+            ? "outbox"
+            : /^SELECT .* FROM players p WHERE/.test(sql)
+              ? "player facts"
+              : sql.slice(0, 60),
+    );
+}
+
+describe("GET /config's statement budget", () => {
+  it("a stored assignment costs one statement; a first exposure adds its INSERT, and the outbox only when the project has an endpoint", async () => {
+    const { project, rc } = await setup();
+    const projectId = project.projectId;
+    await rc.upsertKey({ projectId, key: "price", type: "number", defaultValue: 5, reason });
+    await rc.upsertExperiment({
+      projectId,
+      id: "budget",
+      name: "Budget",
+      variants: [
+        { id: "a", name: "A", weight: 1, values: { price: 3 } },
+        { id: "b", name: "B", weight: 1, values: { price: 7 } },
+      ],
+      reason,
+    });
+    await rc.setExperimentStatus({ projectId, id: "budget", status: "running", reason });
+    const actorOf = async () => ({
+      kind: "player" as const,
+      projectId,
+      playerId: (await anonymousPlayer(project.clientKey)).playerId,
+      via: "token" as const,
+    });
+    const exposed = async () => {
+      // Another player first: the first exposure of a project also learns whether it has an endpoint (one outbox statement).
+      await playerConfig({ actor: await actorOf() });
+      const actor = await actorOf();
+      return {
+        first: await statementsOf(() => playerConfig({ actor })),
+        again: await statementsOf(() => playerConfig({ actor })),
+      };
+    };
+    expect(await exposed()).toEqual({ first: ["player facts", "insert assignment"], again: ["player facts"] });
+
+    await pool().query(
+      "INSERT INTO webhook_endpoints (id, project_id, url, event_types, secret) VALUES (gen_random_uuid(), $1, 'https://hooks.example.com/x', $2, 'whsec_test')",
+      [projectId, ["experiment.assigned"]],
+    );
+    await endpointsChanged(projectId);
+    expect(await exposed()).toEqual({
+      first: ["player facts", "BEGIN", "insert assignment", "outbox", "COMMIT"],
+      again: ["player facts"],
+    });
   });
 });
 
