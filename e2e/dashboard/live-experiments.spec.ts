@@ -1,4 +1,5 @@
 import { randomUUID } from "node:crypto";
+import { readFileSync } from "node:fs";
 import { expect, test } from "@playwright/test";
 import { saveWithReason, sql } from "./live-support";
 import { createProject, seriousAxeFindings, shoot, signIn } from "./support";
@@ -89,6 +90,17 @@ test("an experiment with two price variants is created and started with a reason
   await expect(results.nth(1)).toContainText("62.5 %");
   await expect(results.nth(1)).toContainText("30.6 % – 86.3 %");
   await expect(results.nth(1)).toContainText("+32.5 % (−11.5 % to +63.1 %)");
+  // The 18 seeded exposures, one line each, downloaded as the browser does.
+  const [download] = await Promise.all([
+    page.waitForEvent("download"),
+    page.getByRole("link", { name: "Export assignments as CSV" }).click(),
+  ]);
+  expect(download.suggestedFilename()).toMatch(/^experiment-assignments-.+\.csv$/);
+  const csv = readFileSync((await download.path()) ?? "", "utf8")
+    .trimEnd()
+    .split("\r\n");
+  expect(csv[0]).toBe("experimentId,experimentName,variant,playerId,assignedAt");
+  expect(csv).toHaveLength(19);
   expect(await seriousAxeFindings(page)).toEqual([]);
   await shoot(page, "live-experiment-results");
 });
