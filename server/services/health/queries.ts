@@ -139,6 +139,7 @@ export async function releaseRows(projectId: string, w: Window) {
  */
 export async function markerRows(projectId: string, from: number, limit: number) {
   const { rows } = await pool().query<{
+    id: string;
     action: string;
     target: string | null;
     key: string | null;
@@ -146,7 +147,7 @@ export async function markerRows(projectId: string, from: number, limit: number)
     changes: number | null;
     created_at: Date;
   }>(
-    `SELECT action, target, coalesce(after->>'key', before->>'key') AS key, after->'scheduledChange'->>'name' AS schedule,
+    `SELECT id, action, target, coalesce(after->>'key', before->>'key') AS key, after->'scheduledChange'->>'name' AS schedule,
             CASE WHEN jsonb_typeof(after->'changes') = 'number' THEN (after->>'changes')::float8 END AS changes, created_at
        FROM audit_log
       WHERE project_id = $1 AND created_at >= $2

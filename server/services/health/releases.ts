@@ -34,6 +34,8 @@ export type ReleaseHealth = {
 };
 export type MarkerKind = "remote-config" | "config-import" | "schedule";
 export type HealthMarker = {
+  /** The audit entry's id. */
+  id: string;
   at: string;
   /** The start of the chart's bucket it falls in (a `series[].start`). */
   bucket: string;
@@ -119,6 +121,7 @@ export async function healthMarkers(projectId: string, w: Window): Promise<Healt
   return rows.reverse().map((r) => {
     const at = r.created_at.getTime();
     return {
+      id: r.id,
       at: r.created_at.toISOString(),
       bucket: new Date(Math.floor(at / w.stepMs) * w.stepMs).toISOString(),
       kind: r.action.startsWith("schedule.") ? "schedule" : r.action === "config.import" ? "config-import" : "remote-config",
