@@ -169,6 +169,7 @@ function RequestsChart({ health, limitPerMinute, markers }: { health: RequestHea
           {markerLines(markers).map((m) => (
             <ReferenceLine
               key={m.bucket}
+              className="health-marker-line"
               x={m.bucket}
               stroke={MARKER_COLOR}
               strokeWidth={2}

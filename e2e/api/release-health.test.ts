@@ -109,7 +109,7 @@ describe("release health", () => {
       ]),
     );
     expect(got).toEqual(Object.fromEntries(sent));
-    expect(Object.keys(got).sort()).toEqual(["|", "|ios", "1.4.2|ios", "2.0.0|android"]);
+    expect(Object.keys(got).sort()).toEqual(["1.4.2|ios", "2.0.0|android", "|", "|ios"]);
     // The busiest pair first.
     const counts = rows.map((r) => r.current.requests);
     expect(counts).toEqual([...counts].sort((a, b) => b - a));
