@@ -208,6 +208,5 @@ test("the overview splits requests by release against the range before, and mark
   await expect(page.getByTestId("requests-chart").locator(".health-marker-line")).toHaveCount(1);
   await noSidewaysScroll(page);
   expect(await seriousAxeFindings(page)).toEqual([]);
-  await page.getByRole("heading", { name: "Releases" }).scrollIntoViewIfNeeded();
   await shoot(page, "health-releases");
 });
