@@ -14,14 +14,14 @@ import { whenUtcAndLocal } from "./live-format";
  */
 const col = columnsFor<ReleaseRow>();
 
-/** A change against the previous range, its arrow and colour saying whether it got worse. */
-function Change({ value, text, worseWhenUp }: { value: number | null; text: string; worseWhenUp: boolean }) {
+/** A change against the previous range: its arrow, and its colour saying whether it got worse (null: neither, as for traffic). */
+function Change({ value, text, worseWhenUp }: { value: number | null; text: string; worseWhenUp: boolean | null }) {
   if (value === null) return <span className="text-zinc-600">new</span>;
   if (Math.abs(value) < 1e-9) return <span className="text-zinc-600">= {text}</span>;
   const up = value > 0;
-  const worse = up === worseWhenUp;
+  const tone = worseWhenUp === null ? "text-zinc-700" : up === worseWhenUp ? "text-red-700" : "text-green-800";
   return (
-    <span className={worse ? "text-red-700" : "text-green-800"}>
+    <span className={tone}>
       <span aria-hidden="true">{up ? "↑" : "↓"}</span>
       <span className="sr-only">{up ? "up" : "down"}</span> {text}
     </span>
@@ -34,7 +34,7 @@ function Versus({ row }: { row: ReleaseRow }) {
   const points = `${(Math.abs(delta.errorRate) * 100).toFixed(1)} pts errors`;
   return (
     <span className="flex flex-col text-xs" data-testid="release-versus">
-      <Change value={delta.requests} text={`${count(Math.abs(delta.requests))} requests`} worseWhenUp={false} />
+      <Change value={delta.requests} text={`${count(Math.abs(delta.requests))} requests`} worseWhenUp={null} />
       <Change value={delta.errorRate} text={points} worseWhenUp />
       {delta.p95 !== null && <Change value={delta.p95} text={`${ms(Math.abs(delta.p95))} p95`} worseWhenUp />}
     </span>

@@ -1,4 +1,5 @@
 import { expect, type Page, test } from "@playwright/test";
+import { sql } from "./live-support";
 import { createKey, createProject, seriousAxeFindings, shoot, signIn } from "./support";
 import { trpcMutation } from "./support-players";
 
@@ -178,6 +179,12 @@ test("the overview splits requests by release against the range before, and mark
   for (let i = 0; i < 3; i++) expect((await request.get("/api/v1/players/me", { headers: as("1.4.2", "ios") })).status()).toBe(200);
   expect((await request.get("/api/v1/leaderboards/none", { headers: as("2.0.0", "android") })).status()).toBe(404);
   expect((await request.get("/api/v1/players/me", { headers: as("1.0 beta", "Android OS!") })).status()).toBe(200);
+  // The hour before: 1.4.2 on iOS answered 10 times, half of them errors, all in (250, 500] ms.
+  await sql(
+    `INSERT INTO release_stats (project_id, resolution, bucket, client_version, platform, count, errors, limited, latency_buckets)
+     VALUES ($1, 'MINUTE', date_trunc('minute', now()) - interval '90 minutes', '1.4.2', 'ios', 10, 5, 0, '{0,0,0,0,0,0,0,0,10}')`,
+    [projectId],
+  );
   await trpcMutation(page, "remoteConfig.upsertKey", {
     projectId,
     key: "shop.discount",
@@ -196,7 +203,11 @@ test("the overview splits requests by release against the range before, and mark
   const ios = rows.filter({ hasText: "1.4.2" });
   await expect(ios).toContainText("ios");
   await expect(ios).toContainText("0.0% (0)");
-  await expect(ios).toContainText("none before");
+  // Against the hour before: fewer requests, 50 points fewer errors, a lower p95.
+  await expect(ios.getByTestId("release-versus")).toContainText("down 7 requests");
+  await expect(ios.getByTestId("release-versus")).toContainText("down 50.0 pts errors");
+  await expect(ios.getByTestId("release-versus")).toContainText(/down .* p95/);
+  await expect(rows.filter({ hasText: "2.0.0" })).toContainText("none before");
   await expect(rows.filter({ hasText: "2.0.0" })).toContainText("100.0% (1)");
   // The sign-in (no headers) and the malformed values: one "unknown" row.
   await expect(rows.filter({ hasText: "unknown" })).toContainText("2");

@@ -139,14 +139,22 @@ const VERBS: Record<string, string> = {
   status: "started or stopped",
 };
 
-function markerLabel(r: { action: string; target: string | null; key: string | null; schedule: string | null; changes: number | null }) {
+/** What an audit entry changed, in words: `Config key "shop.discount" saved`, `Scheduled change "Weekend sale" started`. */
+export function markerLabel(r: {
+  action: string;
+  target: string | null;
+  key: string | null;
+  schedule: string | null;
+  changes: number | null;
+}) {
   const quoted = (s: string | null) => (s ? `"${s.length > 40 ? `${s.slice(0, 39)}…` : s}"` : "");
-  if (r.action === "schedule.apply") return `Scheduled change ${quoted(r.schedule)} started`.replace("  ", " ");
-  if (r.action === "schedule.revert") return `Scheduled change ${quoted(r.schedule)} ended`.replace("  ", " ");
+  const words = (...parts: string[]) => parts.filter(Boolean).join(" ");
+  if (r.action === "schedule.apply") return words("Scheduled change", quoted(r.schedule), "started");
+  if (r.action === "schedule.revert") return words("Scheduled change", quoted(r.schedule), "ended");
   if (r.action === "config.import") return r.changes === null ? "Config import" : `Config import (${r.changes} changes)`;
   const [, what = "", verb = ""] = r.action.split(".");
   const done = VERBS[verb] ?? verb;
-  if (what === "override") return r.key ? `Override of ${quoted(r.key)} ${done}` : `Config override ${done}`;
+  if (what === "override") return r.key ? words("Override of", quoted(r.key), done) : words("Config override", done);
   const noun = { key: "Config key", audience: "Audience", experiment: "Experiment" }[what] ?? "Remote config";
-  return `${noun} ${quoted(r.target)} ${done}`.replace("  ", " ");
+  return words(noun, quoted(r.target), done);
 }
