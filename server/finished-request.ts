@@ -12,4 +12,7 @@ export type FinishedRequest = {
   durationMs: number;
   projectId: string | null;
   playerId: string | null;
+  /** X-Client-Version and X-Platform as server/identity/client-info.ts parses them; '' when absent or malformed. */
+  clientVersion: string;
+  platform: string;
 };

@@ -13,10 +13,19 @@ import { addBuckets, LATENCY_BUCKETS, latencyBucketOf } from "./services/health/
  * element-wise), one insert for the active players — so the numbers are shared by every
  * instance at the cost of a few writes per instance per flush, never one per request. At most
  * USAGE_FLUSH_MS of counts are lost when a process dies.
+ *
+ * The same answers are also counted per (project, minute, client version, platform) for the
+ * release health view, into `release_stats` by one more upsert per resolution in the same
+ * transaction. Its cardinality is bounded: versions and platforms are what the SDK headers'
+ * parser accepts (≤ 32 characters of a small alphabet, else ''), and a flush holds at most
+ * RELEASES_PER_FLUSH version × platform pairs per project (answers of further pairs count as '').
  */
 export const MINUTE_RETENTION_HOURS = 2;
 export const HOUR_RETENTION_DAYS = 8;
 export const ACTIVE_DAYS_RETENTION_DAYS = 32;
+/** Release hour rows: the last 7 days and the 7 days before them (the health view compares ranges). */
+export const RELEASE_HOUR_RETENTION_DAYS = 15;
+export const RELEASES_PER_FLUSH = 50;
 /** Player-days already written by this process today: not sent again. Bounded; forgotten at a new day. */
 const SEEN_LIMIT = 200_000;
 
@@ -30,13 +39,43 @@ type Cell = {
   count: number;
   latency: number[];
 };
+type ReleaseCell = {
+  projectId: string;
+  minute: number;
+  clientVersion: string;
+  platform: string;
+  count: number;
+  errors: number;
+  limited: number;
+  latency: number[];
+};
 type ActiveDay = { projectId: string; day: string; playerId: string };
-type State = { cells: Map<string, Cell>; active: Map<string, ActiveDay>; seen: Set<string>; seenDay: string; timer: NodeJS.Timeout | null };
+type State = {
+  cells: Map<string, Cell>;
+  releases: Map<string, ReleaseCell>;
+  /** Per project, the version × platform pairs held since the last flush (the bound). */
+  pairs: Map<string, Set<string>>;
+  active: Map<string, ActiveDay>;
+  seen: Set<string>;
+  seenDay: string;
+  timer: NodeJS.Timeout | null;
+};
 
 const holder = globalThis as typeof globalThis & { __requestStats?: State };
 
 function state(): State {
-  holder.__requestStats ??= { cells: new Map(), active: new Map(), seen: new Set(), seenDay: "", timer: null };
+  holder.__requestStats ??= {
+    cells: new Map(),
+    releases: new Map(),
+    pairs: new Map(),
+    active: new Map(),
+    seen: new Set(),
+    seenDay: "",
+    timer: null,
+  };
+  // A state made before release counting existed (a dev server's hot reload) gains its maps.
+  holder.__requestStats.releases ??= new Map();
+  holder.__requestStats.pairs ??= new Map();
   return holder.__requestStats;
 }
 
@@ -56,12 +95,48 @@ export function recordRequestStats(r: FinishedRequest): void {
   cell.count += 1;
   const bucket = latencyBucketOf(r.durationMs);
   cell.latency[bucket] = (cell.latency[bucket] ?? 0) + 1;
+  countRelease(s, r, r.projectId, minute, bucket);
   if (r.playerId) {
     const day = new Date(now).toISOString().slice(0, 10);
     const dayKey = `${r.projectId}\n${day}\n${r.playerId}`;
     if (!s.seen.has(dayKey)) s.active.set(dayKey, { projectId: r.projectId, day, playerId: r.playerId });
   }
   scheduleFlush(s);
+}
+
+function countRelease(s: State, r: FinishedRequest, projectId: string, minute: number, bucket: number): void {
+  let { clientVersion, platform } = r;
+  const pair = `${clientVersion}\n${platform}`;
+  let pairs = s.pairs.get(projectId);
+  if (!pairs) {
+    pairs = new Set();
+    s.pairs.set(projectId, pairs);
+  }
+  if (!pairs.has(pair)) {
+    if (pairs.size >= RELEASES_PER_FLUSH) {
+      clientVersion = "";
+      platform = "";
+    } else pairs.add(pair);
+  }
+  const key = releaseKeyOf({ projectId, minute, clientVersion, platform });
+  let cell = s.releases.get(key);
+  if (!cell) {
+    cell = {
+      projectId,
+      minute,
+      clientVersion,
+      platform,
+      count: 0,
+      errors: 0,
+      limited: 0,
+      latency: new Array<number>(LATENCY_BUCKETS).fill(0),
+    };
+    s.releases.set(key, cell);
+  }
+  cell.count += 1;
+  if (r.code === "RATE_LIMITED") cell.limited += 1;
+  else if (r.status >= 400) cell.errors += 1;
+  cell.latency[bucket] = (cell.latency[bucket] ?? 0) + 1;
 }
 
 function scheduleFlush(s: State): void {
@@ -76,15 +151,20 @@ function scheduleFlush(s: State): void {
 /** Writes this process's counts (and forgets them); on failure they are kept for the next flush. */
 export async function flushUsage(): Promise<void> {
   const s = state();
-  if (s.cells.size === 0 && s.active.size === 0) return;
+  if (s.cells.size === 0 && s.active.size === 0 && s.releases.size === 0) return;
   const cells = [...s.cells.values()];
+  const releases = [...s.releases.values()];
   const active = [...s.active];
   s.cells.clear();
+  s.releases.clear();
+  s.pairs.clear();
   s.active.clear();
   try {
     await transaction(async () => {
       await upsertStats("MINUTE", sorted(cells));
       await upsertStats("HOUR", sorted(byHour(cells)));
+      await upsertReleaseStats("MINUTE", sortedReleases(releases));
+      await upsertReleaseStats("HOUR", sortedReleases(releasesByHour(releases)));
       await insertActiveDays(
         active.map(([, a]) => a).sort((a, b) => compare(`${a.projectId}${a.day}${a.playerId}`, `${b.projectId}${b.day}${b.playerId}`)),
       );
@@ -97,6 +177,12 @@ export async function flushUsage(): Promise<void> {
         kept.count += cell.count;
         addBuckets(kept.latency, cell.latency);
       } else s.cells.set(key, cell);
+    }
+    for (const cell of releases) {
+      const key = releaseKeyOf(cell);
+      const kept = s.releases.get(key);
+      if (kept) addRelease(kept, cell);
+      else s.releases.set(key, cell);
     }
     for (const [key, a] of active) s.active.set(key, a);
     scheduleFlush(s);
@@ -114,6 +200,29 @@ const keyOf = (c: Omit<Cell, "count" | "latency">) => `${c.projectId}\n${c.minut
 const compare = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 /** One order for every instance, so two flushes updating the same rows lock them in the same order (no deadlock). */
 const sorted = (cells: Cell[]) => cells.sort((a, b) => compare(keyOf(a), keyOf(b)));
+
+const releaseKeyOf = (c: Pick<ReleaseCell, "projectId" | "minute" | "clientVersion" | "platform">) =>
+  `${c.projectId}\n${c.minute}\n${c.clientVersion}\n${c.platform}`;
+const sortedReleases = (cells: ReleaseCell[]) => cells.sort((a, b) => compare(releaseKeyOf(a), releaseKeyOf(b)));
+
+function addRelease(into: ReleaseCell, from: ReleaseCell): void {
+  into.count += from.count;
+  into.errors += from.errors;
+  into.limited += from.limited;
+  addBuckets(into.latency, from.latency);
+}
+
+function releasesByHour(cells: ReleaseCell[]): ReleaseCell[] {
+  const hours = new Map<string, ReleaseCell>();
+  for (const c of cells) {
+    const hour = { ...c, minute: Math.floor(c.minute / 3_600_000) * 3_600_000 };
+    const key = releaseKeyOf(hour);
+    const kept = hours.get(key);
+    if (kept) addRelease(kept, c);
+    else hours.set(key, { ...hour, latency: [...c.latency] });
+  }
+  return [...hours.values()];
+}
 
 /** Several minutes of one hour are one hour row (an upsert may not touch a row twice). */
 function byHour(cells: Cell[]): Cell[] {
@@ -156,6 +265,34 @@ async function upsertStats(resolution: "MINUTE" | "HOUR", cells: Cell[]): Promis
   );
 }
 
+async function upsertReleaseStats(resolution: "MINUTE" | "HOUR", cells: ReleaseCell[]): Promise<void> {
+  if (cells.length === 0) return;
+  await pool().query(
+    `INSERT INTO release_stats AS s (project_id, resolution, bucket, client_version, platform, count, errors, limited, latency_buckets)
+     SELECT v.project_id, $1::"StatResolution", to_timestamp(v.bucket / 1000.0), v.client_version, v.platform, v.count, v.errors, v.limited, v.latency::int[]
+       FROM unnest($2::uuid[], $3::bigint[], $4::text[], $5::text[], $6::int[], $7::int[], $8::int[], $9::text[])
+         AS v(project_id, bucket, client_version, platform, count, errors, limited, latency)
+     ON CONFLICT (project_id, resolution, bucket, client_version, platform) DO UPDATE
+       SET count = s.count + EXCLUDED.count,
+           errors = s.errors + EXCLUDED.errors,
+           limited = s.limited + EXCLUDED.limited,
+           latency_buckets = ARRAY(
+             SELECT coalesce(a, 0) + coalesce(b, 0)
+               FROM unnest(s.latency_buckets, EXCLUDED.latency_buckets) WITH ORDINALITY AS t(a, b, i) ORDER BY i)`,
+    [
+      resolution,
+      cells.map((c) => c.projectId),
+      cells.map((c) => c.minute),
+      cells.map((c) => c.clientVersion),
+      cells.map((c) => c.platform),
+      cells.map((c) => c.count),
+      cells.map((c) => c.errors),
+      cells.map((c) => c.limited),
+      cells.map((c) => `{${c.latency.join(",")}}`),
+    ],
+  );
+}
+
 async function insertActiveDays(rows: ActiveDay[]): Promise<void> {
   if (rows.length === 0) return;
   // Only players that still exist, each under its key-share lock: a player deleted meanwhile
@@ -172,7 +309,7 @@ async function insertActiveDays(rows: ActiveDay[]): Promise<void> {
   );
 }
 
-/** Hourly (server/maintenance.ts): minute rows after 2 hours, hour rows after 8 days, active days after 32. */
+/** Hourly (server/maintenance.ts): minute rows after 2 hours, hour rows after 8 days (release ones after 15), active days after 32. */
 export async function pruneUsage(): Promise<number> {
   const minutes = await pool().query(
     `DELETE FROM request_stats WHERE resolution = 'MINUTE' AND bucket < now() - make_interval(hours => $1)`,
@@ -184,5 +321,13 @@ export async function pruneUsage(): Promise<number> {
   const days = await pool().query("DELETE FROM player_active_days WHERE day < (now() AT TIME ZONE 'UTC')::date - $1::int", [
     ACTIVE_DAYS_RETENTION_DAYS,
   ]);
-  return (minutes.rowCount ?? 0) + (hours.rowCount ?? 0) + (days.rowCount ?? 0);
+  const releaseMinutes = await pool().query(
+    `DELETE FROM release_stats WHERE resolution = 'MINUTE' AND bucket < now() - make_interval(hours => $1)`,
+    [MINUTE_RETENTION_HOURS],
+  );
+  const releaseHours = await pool().query(
+    `DELETE FROM release_stats WHERE resolution = 'HOUR' AND bucket < now() - make_interval(days => $1)`,
+    [RELEASE_HOUR_RETENTION_DAYS],
+  );
+  return [minutes, hours, days, releaseMinutes, releaseHours].reduce((n, r) => n + (r.rowCount ?? 0), 0);
 }

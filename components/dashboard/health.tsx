@@ -6,9 +6,10 @@ import { useState } from "react";
 import { Bar, BarChart, CartesianGrid, Legend, ReferenceLine, ResponsiveContainer, Tooltip, XAxis, YAxis } from "recharts";
 import { columnsFor, DataTable, type DataTableColumns } from "@/components/ui/data-table";
 import { Button, Card, State } from "@/components/ui/primitives";
-import type { CodeHealth, PlayersHealth, RequestHealth, RouteHealth } from "@/server/services/health";
+import type { CodeHealth, HealthMarker, PlayersHealth, RequestHealth, RouteHealth } from "@/server/services/health";
 import type { HealthRange } from "@/server/services/health/schemas";
 import { messageOf } from "./errors";
+import { MarkerList } from "./releases";
 
 /**
  * The health view's parts, shared by a project's overview and the instance page: range tabs, a
@@ -77,8 +78,18 @@ function Stat({ label, value, detail, testId }: { label: string; value: string; 
   );
 }
 
-/** Caption, stat cards and the chart of one range; `busy` while the next range is loading. */
-export function RequestSummary({ health, limitPerMinute, busy }: { health: RequestHealth; limitPerMinute?: number; busy?: boolean }) {
+/** Caption, stat cards and the chart of one range (with its config-change markers); `busy` while the next range is loading. */
+export function RequestSummary({
+  health,
+  limitPerMinute,
+  markers = [],
+  busy,
+}: {
+  health: RequestHealth;
+  limitPerMinute?: number;
+  markers?: HealthMarker[];
+  busy?: boolean;
+}) {
   const t = health.totals;
   const empty = t.requests === 0;
   return (
@@ -108,8 +119,9 @@ export function RequestSummary({ health, limitPerMinute, busy }: { health: Reque
         {empty ? (
           <State kind="empty">No requests in {rangeText(health.range)}.</State>
         ) : (
-          <RequestsChart health={health} limitPerMinute={health.range === "1h" ? limitPerMinute : undefined} />
+          <RequestsChart health={health} limitPerMinute={health.range === "1h" ? limitPerMinute : undefined} markers={markers} />
         )}
+        <MarkerList markers={markers} />
       </Card>
     </section>
   );
@@ -123,7 +135,16 @@ function tick(range: HealthRange) {
   };
 }
 
-function RequestsChart({ health, limitPerMinute }: { health: RequestHealth; limitPerMinute?: number }) {
+/** Marker numbers (1-based, as in the list under the chart) per chart bucket: one line per bucket. */
+function markerLines(markers: HealthMarker[]): { bucket: string; numbers: string }[] {
+  const lines = new Map<string, number[]>();
+  for (const [i, m] of markers.entries()) lines.set(m.bucket, [...(lines.get(m.bucket) ?? []), i + 1]);
+  return [...lines].map(([bucket, numbers]) => ({ bucket, numbers: numbers.join(",") }));
+}
+
+const MARKER_COLOR = "#0e7490";
+
+function RequestsChart({ health, limitPerMinute, markers }: { health: RequestHealth; limitPerMinute?: number; markers: HealthMarker[] }) {
   const label = (v: unknown) => new Date(String(v)).toLocaleString("en-GB", { dateStyle: "medium", timeStyle: "short" });
   return (
     <div className="h-64 w-full" data-testid="requests-chart">
@@ -144,6 +165,16 @@ function RequestsChart({ health, limitPerMinute }: { health: RequestHealth; limi
           )}
           {CLASSES.map((c) => (
             <Bar key={c.key} dataKey={c.key} name={c.name} stackId="a" fill={c.color} isAnimationActive={false} />
+          ))}
+          {markerLines(markers).map((m) => (
+            <ReferenceLine
+              key={m.bucket}
+              className="health-marker-line"
+              x={m.bucket}
+              stroke={MARKER_COLOR}
+              strokeWidth={2}
+              label={{ value: m.numbers, position: "insideTopLeft", fontSize: 11, fill: MARKER_COLOR }}
+            />
           ))}
         </BarChart>
       </ResponsiveContainer>

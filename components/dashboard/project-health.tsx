@@ -5,8 +5,9 @@ import { useState } from "react";
 import { useTRPC } from "@/components/providers/trpc";
 import type { HealthRange } from "@/server/services/health/schemas";
 import { HealthStates, PlayersCard, RangeTabs, RequestSummary, TopTables } from "./health";
+import { ReleasesCard } from "./releases";
 
-/** A project's health: its API's answers over the chosen range, and its players per day. */
+/** A project's health: its API's answers over the chosen range (with config changes marked), per release, and its players per day. */
 export function ProjectHealth({ projectId }: { projectId: string }) {
   const trpc = useTRPC();
   const [range, setRange] = useState<HealthRange>("24h");
@@ -21,7 +22,8 @@ export function ProjectHealth({ projectId }: { projectId: string }) {
       <HealthStates query={health} range={range}>
         {(data, busy) => (
           <>
-            <RequestSummary health={data} limitPerMinute={data.limitPerMinute} busy={busy} />
+            <RequestSummary health={data} limitPerMinute={data.limitPerMinute} markers={data.markers} busy={busy} />
+            <ReleasesCard releases={data.releases} range={data.range} />
             <TopTables health={data} />
             <PlayersCard players={data.players} />
           </>

@@ -1,5 +1,7 @@
 import { expect, type Page, test } from "@playwright/test";
+import { sql } from "./live-support";
 import { createKey, createProject, seriousAxeFindings, shoot, signIn } from "./support";
+import { trpcMutation } from "./support-players";
 
 /**
  * The overview is a health view: the range tabs change what the numbers cover and the caption
@@ -156,4 +158,66 @@ test("a chart's tooltip passes axe in the light and the dark theme (its lines ar
       await shoot(page, `health-tooltip-${colorScheme}`);
     }
   }
+});
+
+test("the overview splits requests by release against the range before, and marks a config change on the chart", async ({
+  page,
+  request,
+}) => {
+  await signIn(page);
+  const projectId = await createProject(page, `Health releases ${Date.now()}`);
+  await page.getByRole("link", { name: "API keys" }).click();
+  const clientKey = await createKey(page, "CLIENT", "releases build");
+  const session = await request.post("/api/v1/auth/anonymous", { headers: { "X-API-Key": clientKey } });
+  const { accessToken } = (await session.json()) as { accessToken: string };
+  const as = (version: string, platform: string) => ({
+    "X-API-Key": clientKey,
+    Authorization: `Bearer ${accessToken}`,
+    "X-Client-Version": version,
+    "X-Platform": platform,
+  });
+  for (let i = 0; i < 3; i++) expect((await request.get("/api/v1/players/me", { headers: as("1.4.2", "ios") })).status()).toBe(200);
+  expect((await request.get("/api/v1/leaderboards/none", { headers: as("2.0.0", "android") })).status()).toBe(404);
+  expect((await request.get("/api/v1/players/me", { headers: as("1.0 beta", "Android OS!") })).status()).toBe(200);
+  // The hour before: 1.4.2 on iOS answered 10 times, half of them errors, all in (250, 500] ms.
+  await sql(
+    `INSERT INTO release_stats (project_id, resolution, bucket, client_version, platform, count, errors, limited, latency_buckets)
+     VALUES ($1, 'MINUTE', date_trunc('minute', now()) - interval '90 minutes', '1.4.2', 'ios', 10, 5, 0, '{0,0,0,0,0,0,0,0,10}')`,
+    [projectId],
+  );
+  await trpcMutation(page, "remoteConfig.upsertKey", {
+    projectId,
+    key: "shop.discount",
+    type: "number",
+    defaultValue: 0,
+    description: "",
+    reason: "weekend sale",
+  });
+
+  await page.goto(`/projects/${projectId}`);
+  await page.getByRole("button", { name: "Last hour" }).click();
+  // Counts are written every 0.5 s here; the page refetches every 10 s.
+  await expect.poll(() => number(page, "stat-requests"), { timeout: 30_000 }).toBe(6);
+  const rows = page.getByTestId("release-row");
+  await expect(rows).toHaveCount(3);
+  const ios = rows.filter({ hasText: "1.4.2" });
+  await expect(ios).toContainText("ios");
+  await expect(ios).toContainText("0.0% (0)");
+  // Against the hour before: fewer requests, 50 points fewer errors, a lower p95.
+  await expect(ios.getByTestId("release-versus")).toContainText("down 7 requests");
+  await expect(ios.getByTestId("release-versus")).toContainText("down 50.0 pts errors");
+  await expect(ios.getByTestId("release-versus")).toContainText(/down .* p95/);
+  await expect(rows.filter({ hasText: "2.0.0" })).toContainText("none before");
+  await expect(rows.filter({ hasText: "2.0.0" })).toContainText("100.0% (1)");
+  // The sign-in (no headers) and the malformed values: one "unknown" row.
+  await expect(rows.filter({ hasText: "unknown" })).toContainText("2");
+  await expect(page.getByTestId("releases-caption")).toContainText("against the hour before");
+  const marker = page.getByTestId("health-marker");
+  await expect(marker).toHaveCount(1);
+  await expect(marker).toContainText('Config key "shop.discount" saved');
+  await expect(marker).toContainText("UTC");
+  await expect(page.getByTestId("requests-chart").locator(".health-marker-line")).toHaveCount(1);
+  await noSidewaysScroll(page);
+  expect(await seriousAxeFindings(page)).toEqual([]);
+  await shoot(page, "health-releases");
 });

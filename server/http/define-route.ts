@@ -3,6 +3,7 @@ import type { PlayerActor } from "../actor";
 import { type ApiKeyContext, resolveApiKey } from "../api-keys";
 import { toAppError } from "../error-normalisation";
 import { AppError } from "../errors";
+import { releaseOf } from "../identity/client-info";
 import { authenticateActingPlayer, authenticateBearer } from "../identity/player";
 import { decisiveLimit, type LimitResult, limitIp, limitKeyed, type Share, storeUnavailable } from "../ratelimit";
 import { ipSubject } from "../ratelimit/ip";
@@ -78,6 +79,7 @@ export function defineRoute<
         const requestId = requestIdFrom(req);
         span?.setAttribute("gb.request_id", requestId);
         const seen = new RequestObservation(route, req.method, requestId, span);
+        seen.release = releaseOf(req.headers);
         const headers: Record<string, string> = { "X-Request-Id": requestId, ...corsHeaders() };
         try {
           const ip = clientIp(req);
@@ -239,6 +241,7 @@ function answerWithoutRoute(route: string, makeError: (req: Request) => AppError
     const method = req.headers.has(UNSUPPORTED_METHOD_HEADER) ? "OTHER" : req.method;
     const requestId = requestIdFrom(req);
     const seen = new RequestObservation(route, method, requestId);
+    seen.release = releaseOf(req.headers);
     const headers: Record<string, string> = { "X-Request-Id": requestId, ...corsHeaders(), ...extra };
     try {
       await authenticateKey(req, clientIp(req), headers, false, seen).catch((error: unknown) => {

@@ -20,6 +20,8 @@ const accessLog = () => {
 export class RequestObservation {
   projectId: string | null = null;
   playerId: string | null = null;
+  /** The client's release (X-Client-Version, X-Platform), for the health view's split by version. */
+  release = { clientVersion: "", platform: "" };
   private readonly started = performance.now();
 
   constructor(
@@ -39,6 +41,8 @@ export class RequestObservation {
       durationMs: Math.round((performance.now() - this.started) * 100) / 100,
       projectId: this.projectId,
       playerId: this.playerId,
+      clientVersion: this.release.clientVersion,
+      platform: this.release.platform,
     };
     recordRequestMetrics(finished);
     recordRequestStats(finished);

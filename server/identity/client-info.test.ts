@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { clientInfo } from "./client-info";
+import { clientInfo, releaseOf } from "./client-info";
 
 /** What sign-in and refresh record about the client: good values kept, anything else ignored (null), never refused. */
 describe("clientInfo", () => {
@@ -23,5 +23,23 @@ describe("clientInfo", () => {
     expect(of({ "cf-ipcountry": "fr" }, "cf-ipcountry")).toMatchObject({ country: "FR" });
     expect(of({ "cf-ipcountry": "XX" }, "cf-ipcountry")).toMatchObject({ country: null });
     expect(of({ "cf-ipcountry": "FRA" }, "cf-ipcountry")).toMatchObject({ country: null });
+  });
+});
+
+/** The health view's split by release: the same rules, '' (shown as "unknown") instead of null. */
+describe("releaseOf", () => {
+  const of = (h: Record<string, string>) => releaseOf(new Headers(h));
+
+  it("keeps a good version and platform, trimmed", () => {
+    expect(of({ "X-Client-Version": " 1.4.2+build.7 ", "X-Platform": "android" })).toEqual({
+      clientVersion: "1.4.2+build.7",
+      platform: "android",
+    });
+  });
+
+  it("counts absent, too long or malformed values as ''", () => {
+    expect(of({})).toEqual({ clientVersion: "", platform: "" });
+    expect(of({ "X-Client-Version": "1".repeat(33), "X-Platform": "iOS" })).toEqual({ clientVersion: "", platform: "" });
+    expect(of({ "X-Client-Version": "1.0 beta", "X-Platform": "web gl" })).toEqual({ clientVersion: "", platform: "" });
   });
 });

@@ -25,3 +25,10 @@ export function clientInfo(headers: Headers, countryHeader = env().CLIENT_COUNTR
 }
 
 export const NO_CLIENT_INFO: ClientInfo = { clientVersion: null, platform: null, country: null };
+
+/** A request's release for the health view: the same rules, '' for absent or malformed (never refused). */
+export function releaseOf(headers: Headers): { clientVersion: string; platform: string } {
+  const version = headers.get("x-client-version")?.trim() ?? "";
+  const platform = headers.get("x-platform")?.trim() ?? "";
+  return { clientVersion: VERSION.test(version) ? version : "", platform: PLATFORM.test(platform) ? platform : "" };
+}

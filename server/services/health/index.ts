@@ -4,7 +4,10 @@ import { authorize, type OperatorContext } from "../command";
 import { getProject } from "../projects";
 import { addBuckets, quantileOf } from "./quantile";
 import { codeRows, playerRows, projectRows, routeRows, type Scope, seriesRows, type Window, windowOf } from "./queries";
+import { type HealthMarker, healthMarkers, type ReleaseHealth, releaseHealth } from "./releases";
 import type { HealthRange } from "./schemas";
+
+export type { HealthMarker, MarkerKind, ReleaseFigures, ReleaseHealth, ReleaseRow } from "./releases";
 
 /**
  * The dashboard's health view: what the game API answered over a range (last hour per minute,
@@ -38,7 +41,13 @@ export type RequestHealth = {
   topRoutes: RouteHealth[];
   players: PlayersHealth;
 };
-export type ProjectHealth = RequestHealth & { limitPerMinute: number };
+export type ProjectHealth = RequestHealth & {
+  limitPerMinute: number;
+  /** Per client version and platform, against the range before. */
+  releases: ReleaseHealth;
+  /** Config changes and scheduled events in the range, for the chart. */
+  markers: HealthMarker[];
+};
 export type ProjectRow = { projectId: string; name: string; requests: number; errors: number; errorRate: number; p95: number | null };
 export type InstanceHealth = RequestHealth & { projects: ProjectRow[] };
 
@@ -48,8 +57,14 @@ const PLAYER_DAYS = 30;
 /** Any member of the project (a viewer too); not a member: NOT_FOUND. */
 export async function projectHealthAs(ctx: OperatorContext, o: { projectId: string; range: HealthRange }): Promise<ProjectHealth> {
   await authorize(ctx, o.projectId, "VIEWER");
-  const [project, health] = await Promise.all([getProject(o), requestHealth({ projectId: o.projectId }, windowOf(o.range))]);
-  return { ...health, limitPerMinute: projectLimit(project.plan, project.customRateLimit) };
+  const w = windowOf(o.range);
+  const [project, health, releases, markers] = await Promise.all([
+    getProject(o),
+    requestHealth({ projectId: o.projectId }, w),
+    releaseHealth(o.projectId, w),
+    healthMarkers(o.projectId, w),
+  ]);
+  return { ...health, limitPerMinute: projectLimit(project.plan, project.customRateLimit), releases, markers };
 }
 
 /** Instance admins only, and not through a token limited to some projects. */

@@ -105,3 +105,55 @@ export async function playerRows(scope: Scope, fromDay: string) {
   ]);
   return { total: total.rows[0]?.n ?? 0, created: created.rows, active: active.rows };
 }
+
+/** The range of equal length just before the window (the release view compares the two). */
+export const previousFrom = (w: Window) => w.from - w.points * w.stepMs;
+
+/**
+ * One project's answers per client version and platform, over the window and the range before
+ * it (`current` says which): counts, and the latency histogram as (i, n) rows.
+ */
+export async function releaseRows(projectId: string, w: Window) {
+  const params = [w.resolution, new Date(previousFrom(w)), projectId, new Date(w.from)];
+  const where = 'resolution = $1::"StatResolution" AND bucket >= $2 AND project_id = $3';
+  const [counts, latency] = await Promise.all([
+    pool().query<{ current: boolean; client_version: string; platform: string; n: number; errors: number; limited: number }>(
+      `SELECT bucket >= $4 AS current, client_version, platform,
+              sum(count)::float8 AS n, sum(errors)::float8 AS errors, sum(limited)::float8 AS limited
+         FROM release_stats WHERE ${where} GROUP BY 1, 2, 3`,
+      params,
+    ),
+    pool().query<{ current: boolean; client_version: string; platform: string; i: number; n: number }>(
+      `SELECT bucket >= $4 AS current, client_version, platform, u.i::int AS i, sum(u.n)::float8 AS n
+         FROM release_stats, unnest(latency_buckets) WITH ORDINALITY AS u(n, i)
+        WHERE ${where} AND u.i <= ${LATENCY_BUCKETS} GROUP BY 1, 2, 3, 4`,
+      params,
+    ),
+  ]);
+  return { counts: counts.rows, latency: latency.rows };
+}
+
+/**
+ * The audit rows that change what the game sees, newest first: remote config edits, config
+ * imports (their summary row, not one per definition) and scheduled changes starting or ending.
+ */
+export async function markerRows(projectId: string, from: number, limit: number) {
+  const { rows } = await pool().query<{
+    id: string;
+    action: string;
+    target: string | null;
+    key: string | null;
+    schedule: string | null;
+    changes: number | null;
+    created_at: Date;
+  }>(
+    `SELECT id, action, target, coalesce(after->>'key', before->>'key') AS key, after->'scheduledChange'->>'name' AS schedule,
+            CASE WHEN jsonb_typeof(after->'changes') = 'number' THEN (after->>'changes')::float8 END AS changes, created_at
+       FROM audit_log
+      WHERE project_id = $1 AND created_at >= $2
+        AND (action LIKE 'remote\\_config.%' OR action IN ('config.import', 'schedule.apply', 'schedule.revert'))
+      ORDER BY created_at DESC, id DESC LIMIT ${limit}`,
+    [projectId, new Date(from)],
+  );
+  return rows;
+}
