@@ -13,7 +13,7 @@ import { SelectMenu } from "@/components/ui/select";
 import { MAX_SAFE_SCORE, type RewardTier, ZBoardPatch, ZNewBoard } from "@/server/services/leaderboards/board-schemas";
 import { applyServerError } from "./errors";
 import { checkedWith } from "./form-schema";
-import { whenUtcAndLocal } from "./live-format";
+import { localOfIso, whenUtcAndLocal } from "./live-format";
 import { plainly } from "./plain-issues";
 import { useProject } from "./project-context";
 import { draftsOf, rewardsOf, tierProblems, ZTierDraft } from "./reward-tiers";
@@ -48,13 +48,6 @@ function instantOf(text: string): string | null {
   if (text.trim() === "") return null;
   const at = new Date(text);
   return Number.isNaN(at.getTime()) ? text : at.toISOString();
-}
-/** An ISO instant as a datetime-local value in the operator's zone. */
-function localOf(iso: string | null): string {
-  if (!iso) return "";
-  const d = new Date(iso);
-  const pad = (n: number) => String(n).padStart(2, "0");
-  return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}T${pad(d.getHours())}:${pad(d.getMinutes())}`;
 }
 /** What the services take: numbers or null for bounds, the schedule's text or null. */
 const definitionOf = (f: BoardFields) => ({
@@ -119,8 +112,8 @@ export function fieldsOf(board: {
     clientWritable: board.clientWritable,
     scoreEvents: board.scoreEvents,
     rewards: draftsOf(board.rewards),
-    startsAt: localOf(board.startsAt),
-    endsAt: localOf(board.endsAt),
+    startsAt: localOfIso(board.startsAt),
+    endsAt: localOfIso(board.endsAt),
     minScore: board.minScore === null ? "" : String(board.minScore),
     maxScore: board.maxScore === null ? "" : String(board.maxScore),
     schedule: board.resetSchedule === null ? "never" : named ? (board.resetSchedule as Schedule) : "cron",
