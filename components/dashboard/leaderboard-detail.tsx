@@ -138,8 +138,12 @@ export function LeaderboardDetail({ projectId, leaderboardId }: { projectId: str
             <Fact label="Next reset" value={nextResetText(b.resetsAt)} testId="leaderboard-next-reset" />
             <Fact label="Current period" value={labelOf(b.period)} />
             <Fact label="Submits from" value={b.clientWritable ? "game clients and servers" : "server keys only"} />
-            <Fact label="Accepts scores from" value={instantText(b.startsAt, "the start")} testId="leaderboard-starts" />
-            <Fact label="Accepts scores until" value={instantText(b.endsAt, "no end")} testId="leaderboard-ends" />
+            {(b.startsAt || b.endsAt) && (
+              <>
+                <Fact label="Accepts scores from" value={instantText(b.startsAt, "the start")} testId="leaderboard-starts" />
+                <Fact label="Accepts scores until" value={instantText(b.endsAt, "no end")} testId="leaderboard-ends" />
+              </>
+            )}
             <Fact label="Score webhook events" value={b.scoreEvents ? "on" : "off"} />
             <Fact label="Updated" value={new Date(b.updatedAt).toLocaleString()} />
           </dl>
