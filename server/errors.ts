@@ -53,6 +53,8 @@ export const ERRORS = {
   },
   RECEIPT_PENDING: { status: 409, trpc: "CONFLICT", message: "The purchase is not paid yet; send the receipt again once it is." },
   RECEIPT_ALREADY_USED: { status: 409, trpc: "CONFLICT", message: "This receipt was already redeemed by another player." },
+  /** A limited-time board refuses scores before its startsAt and from its endsAt (the message names the window). */
+  LEADERBOARD_NOT_OPEN: { status: 409, trpc: "CONFLICT", message: "The leaderboard does not accept scores now." },
   IDEMPOTENCY_IN_PROGRESS: { status: 409, trpc: "CONFLICT", message: "A request with this Idempotency-Key is still running." },
   VERSION_CONFLICT: { status: 412, trpc: "PRECONDITION_FAILED", message: "The stored version does not match." },
   PAYLOAD_TOO_LARGE: { status: 413, trpc: "PAYLOAD_TOO_LARGE", message: "The request body is too large." },

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { countOf, createdOn, plural, span, whereInRewards } from "./format";
+import { countOf, createdOn, plural, span } from "./format";
 
 describe("plural", () => {
   it("counts with the singular for one and the plural otherwise", () => {
@@ -30,14 +30,5 @@ describe("span", () => {
     expect(span(90_000)).toBe("90 seconds");
     expect(span(120_000)).toBe("2 minutes");
     expect(span(1_500)).toBe("1,500 milliseconds");
-  });
-});
-
-describe("whereInRewards", () => {
-  it("names a tier and a line counted from 1, and nothing for the whole table", () => {
-    expect(whereInRewards([])).toBe("");
-    expect(whereInRewards([1])).toBe("Tier 2: ");
-    expect(whereInRewards([0, "topPercent"])).toBe("Tier 1, topPercent: ");
-    expect(whereInRewards([0, "currencies", 1, "id"])).toBe("Tier 1, currencies line 2, id: ");
   });
 });

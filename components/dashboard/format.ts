@@ -37,15 +37,3 @@ export function span(ms: number): string {
   }
   return plural(Math.round(ms), "millisecond");
 }
-
-/** Where in the rewards an issue is, counted from 1 as an operator reads it: "Tier 2: ", "Tier 1, currencies line 2, id: ". */
-export function whereInRewards(path: readonly PropertyKey[]): string {
-  if (path.length === 0) return "";
-  const [tier, ...rest] = path;
-  const parts = [typeof tier === "number" ? `Tier ${tier + 1}` : String(tier)];
-  for (const p of rest) {
-    if (typeof p === "number") parts[parts.length - 1] += ` line ${p + 1}`;
-    else parts.push(String(p));
-  }
-  return `${parts.join(", ")}: `;
-}

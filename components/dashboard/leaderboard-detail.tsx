@@ -4,7 +4,7 @@ import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { ArrowLeft, Pencil, RotateCcw, Trash2 } from "lucide-react";
 import Link from "next/link";
 import { useRouter } from "next/navigation";
-import { useState } from "react";
+import { useMemo, useState } from "react";
 import { toast } from "sonner";
 import { useTRPC } from "@/components/providers/trpc";
 import { ConfirmDialog } from "@/components/ui/alert-dialog";
@@ -13,8 +13,10 @@ import { messageOf } from "./errors";
 import { LeaderboardExport } from "./export-buttons";
 import { LeaderboardEntries, labelOf } from "./leaderboard-entries";
 import { fieldsOf, LeaderboardForm } from "./leaderboards-form";
+import { whenUtcAndLocal } from "./live-format";
 import { nextResetText } from "./next-reset";
 import { useProject } from "./project-context";
+import { tierInWords } from "./reward-tiers";
 
 export function LeaderboardDetail({ projectId, leaderboardId }: { projectId: string; leaderboardId: string }) {
   const trpc = useTRPC();
@@ -33,6 +35,7 @@ export function LeaderboardDetail({ projectId, leaderboardId }: { projectId: str
   const reset = useMutation(trpc.leaderboards.reset.mutationOptions());
   const remove = useMutation(trpc.leaderboards.delete.mutationOptions());
   const { canEdit } = useProject();
+  const names = useRewardNames(projectId);
   /** A confirmed action: a toast either way; a failure keeps the dialog open. */
   const confirmed = async (work: () => Promise<unknown>, done: string) => {
     try {
@@ -63,6 +66,7 @@ export function LeaderboardDetail({ projectId, leaderboardId }: { projectId: str
         <Badge>{b.sortOrder === "desc" ? "higher first" : "lower first"}</Badge>
         <Badge>{b.operator}</Badge>
         {!b.clientWritable && <Badge tone="red">server only</Badge>}
+        {(b.startsAt || b.endsAt) && <Badge>{windowState(b.startsAt, b.endsAt)}</Badge>}
       </div>
       <Card
         title="Settings"
@@ -134,14 +138,31 @@ export function LeaderboardDetail({ projectId, leaderboardId }: { projectId: str
             <Fact label="Next reset" value={nextResetText(b.resetsAt)} testId="leaderboard-next-reset" />
             <Fact label="Current period" value={labelOf(b.period)} />
             <Fact label="Submits from" value={b.clientWritable ? "game clients and servers" : "server keys only"} />
-            <Fact
-              label="Rewards at each close"
-              value={b.rewards.length ? `${b.rewards.length} tier${b.rewards.length === 1 ? "" : "s"}` : "none"}
-              testId="leaderboard-rewards"
-            />
+            {(b.startsAt || b.endsAt) && (
+              <>
+                <Fact label="Accepts scores from" value={instantText(b.startsAt, "the start")} testId="leaderboard-starts" />
+                <Fact label="Accepts scores until" value={instantText(b.endsAt, "no end")} testId="leaderboard-ends" />
+              </>
+            )}
             <Fact label="Score webhook events" value={b.scoreEvents ? "on" : "off"} />
             <Fact label="Updated" value={new Date(b.updatedAt).toLocaleString()} />
           </dl>
+        )}
+        {!editing && (
+          <div className="mt-3 text-sm">
+            <h3 className="text-zinc-500">Rewards at each close</h3>
+            {b.rewards.length === 0 ? (
+              <p data-testid="leaderboard-rewards">none</p>
+            ) : (
+              <ol className="list-none" data-testid="leaderboard-rewards">
+                {b.rewards.map((t) => (
+                  <li key={tierInWords(t)} data-testid="leaderboard-reward-tier">
+                    {tierInWords(t, names)}
+                  </li>
+                ))}
+              </ol>
+            )}
+          </div>
         )}
       </Card>
       <LeaderboardExport projectId={projectId} leaderboardId={leaderboardId} />
@@ -164,5 +185,35 @@ function Fact({ label, value, mono, testId }: { label: string; value: string; mo
         {value}
       </dd>
     </div>
+  );
+}
+
+/** An instant of the board's window in UTC and in the operator's zone, or what its absence means. */
+function instantText(iso: string | null, none: string): string {
+  if (!iso) return none;
+  const w = whenUtcAndLocal(iso);
+  return `${w.utc} (${w.local})`;
+}
+
+/** A limited-time board's state now (the page's render time). */
+function windowState(startsAt: string | null, endsAt: string | null): string {
+  const now = Date.now();
+  if (startsAt && now < Date.parse(startsAt)) return "not started";
+  if (endsAt && now >= Date.parse(endsAt)) return "ended";
+  return "limited time";
+}
+
+/** The project's currency and item names by "currency:<id>" / "item:<id>" (ids are shown until they load). */
+function useRewardNames(projectId: string): ReadonlyMap<string, string> {
+  const trpc = useTRPC();
+  const currencies = useQuery(trpc.economy.currencies.queryOptions({ projectId }));
+  const items = useQuery(trpc.economy.items.queryOptions({ projectId }));
+  return useMemo(
+    () =>
+      new Map([
+        ...(currencies.data ?? []).map((c) => [`currency:${c.id}`, c.name] as const),
+        ...(items.data ?? []).map((i) => [`item:${i.id}`, i.name] as const),
+      ]),
+    [currencies.data, items.data],
   );
 }

@@ -1,17 +1,23 @@
 "use client";
 
 import { zodResolver } from "@hookform/resolvers/zod";
+import { useQuery } from "@tanstack/react-query";
 import { Plus, Save } from "lucide-react";
+import { useMemo } from "react";
 import { Controller, type Path, type UseFormSetError, useForm } from "react-hook-form";
 import { z } from "zod";
+import { useTRPC } from "@/components/providers/trpc";
 import { Field, FieldError } from "@/components/ui/field";
 import { Button, Input } from "@/components/ui/primitives";
 import { SelectMenu } from "@/components/ui/select";
-import { MAX_SAFE_SCORE, type Rewards, ZBoardPatch, ZNewBoard, ZRewards } from "@/server/services/leaderboards/board-schemas";
+import { MAX_SAFE_SCORE, type RewardTier, ZBoardPatch, ZNewBoard } from "@/server/services/leaderboards/board-schemas";
 import { applyServerError } from "./errors";
 import { checkedWith } from "./form-schema";
-import { whereInRewards } from "./format";
+import { localOfIso, whenUtcAndLocal } from "./live-format";
 import { plainly } from "./plain-issues";
+import { useProject } from "./project-context";
+import { draftsOf, rewardsOf, tierProblems, ZTierDraft } from "./reward-tiers";
+import { RewardTiersEditor } from "./rewards-editor";
 
 type Operator = "best" | "latest" | "increment" | "decrement";
 type Schedule = "never" | "daily" | "weekly" | "monthly" | "cron";
@@ -28,29 +34,20 @@ const ZBoardFields = z.object({
   cron: z.string(),
   clientWritable: z.boolean(),
   scoreEvents: z.boolean(),
-  /** The rewards table as JSON text (empty: none). */
-  rewards: z.string(),
+  /** The rewards table's tiers as typed (none: no rewards). */
+  rewards: z.array(ZTierDraft),
+  /** A limited-time board's window: datetime-local values in the operator's time zone (empty: open on that side). */
+  startsAt: z.string(),
+  endsAt: z.string(),
 });
 export type BoardFields = z.input<typeof ZBoardFields>;
 
 const bound = (text: string) => (text.trim() === "" ? null : Number(text));
-/** The rewards text as JSON, or undefined when it is not JSON (the check reports that). */
-function rewardsOf(text: string): unknown {
-  if (text.trim() === "") return [];
-  try {
-    return JSON.parse(text);
-  } catch {
-    return undefined;
-  }
-}
-/** The rewards' problems on the one rewards field: not JSON, or the first rule it breaks with where (tier, line). */
-function rewardsProblems(f: BoardFields): Array<{ path: PropertyKey[]; message: string }> {
-  const value = rewardsOf(f.rewards);
-  if (value === undefined) return [{ path: ["rewards"], message: "The rewards are not valid JSON." }];
-  const parsed = ZRewards.safeParse(value);
-  const issue = parsed.success ? undefined : parsed.error.issues[0];
-  if (!issue) return [];
-  return [{ path: ["rewards"], message: `${whereInRewards(issue.path)}${issue.message}` }];
+/** A datetime-local value (the operator's zone) as an ISO instant; empty: none; not a date: as typed (the schema refuses it). */
+function instantOf(text: string): string | null {
+  if (text.trim() === "") return null;
+  const at = new Date(text);
+  return Number.isNaN(at.getTime()) ? text : at.toISOString();
 }
 /** What the services take: numbers or null for bounds, the schedule's text or null. */
 const definitionOf = (f: BoardFields) => ({
@@ -60,7 +57,9 @@ const definitionOf = (f: BoardFields) => ({
   resetSchedule: f.schedule === "never" ? null : f.schedule === "cron" ? f.cron.trim() : f.schedule,
   clientWritable: f.clientWritable,
   scoreEvents: f.scoreEvents,
-  rewards: (rewardsOf(f.rewards) ?? []) as Rewards,
+  rewards: rewardsOf(f.rewards),
+  startsAt: instantOf(f.startsAt),
+  endsAt: instantOf(f.endsAt),
 });
 /** The service's rules (ids, names, bounds in order, the schedule's shape) on what would be sent; the schedule's issues go to the cron field. */
 const rename = { resetSchedule: "cron" };
@@ -68,9 +67,9 @@ const ZCreateForm = checkedWith(
   ZBoardFields,
   (f) => ({ id: f.id, sortOrder: f.sortOrder, operator: f.operator, ...definitionOf(f) }),
   ZNewBoard,
-  { rename, check: rewardsProblems },
+  { rename, check: (f) => tierProblems(f.rewards) },
 );
-const ZEditForm = checkedWith(ZBoardFields, definitionOf, ZBoardPatch, { rename, check: rewardsProblems });
+const ZEditForm = checkedWith(ZBoardFields, definitionOf, ZBoardPatch, { rename, check: (f) => tierProblems(f.rewards) });
 export type NewBoard = z.output<typeof ZCreateForm>;
 export type BoardPatch = z.output<typeof ZEditForm>;
 
@@ -85,7 +84,9 @@ export const emptyBoard: BoardFields = {
   cron: "",
   clientWritable: true,
   scoreEvents: false,
-  rewards: "",
+  rewards: [],
+  startsAt: "",
+  endsAt: "",
 };
 
 export function fieldsOf(board: {
@@ -98,7 +99,9 @@ export function fieldsOf(board: {
   resetSchedule: string | null;
   clientWritable: boolean;
   scoreEvents: boolean;
-  rewards: unknown[];
+  rewards: ReadonlyArray<RewardTier>;
+  startsAt: string | null;
+  endsAt: string | null;
 }): BoardFields {
   const named = board.resetSchedule === null || ["daily", "weekly", "monthly"].includes(board.resetSchedule);
   return {
@@ -108,7 +111,9 @@ export function fieldsOf(board: {
     operator: board.operator,
     clientWritable: board.clientWritable,
     scoreEvents: board.scoreEvents,
-    rewards: board.rewards.length ? JSON.stringify(board.rewards, null, 2) : "",
+    rewards: draftsOf(board.rewards),
+    startsAt: localOfIso(board.startsAt),
+    endsAt: localOfIso(board.endsAt),
     minScore: board.minScore === null ? "" : String(board.minScore),
     maxScore: board.maxScore === null ? "" : String(board.maxScore),
     schedule: board.resetSchedule === null ? "never" : named ? (board.resetSchedule as Schedule) : "cron",
@@ -134,7 +139,17 @@ const SCHEDULES = [
   { value: "cron", label: "Cron expression…" },
 ] as const;
 /** The service names the schedule `resetSchedule`; the form's text for it is the cron field (a named schedule never fails). */
-const FIELDS = ["id", "name", "minScore", "maxScore", "cron", "rewards", "resetSchedule" as Path<BoardFields>] as const;
+const FIELDS = [
+  "id",
+  "name",
+  "minScore",
+  "maxScore",
+  "cron",
+  "rewards",
+  "startsAt",
+  "endsAt",
+  "resetSchedule" as Path<BoardFields>,
+] as const;
 
 type Props =
   | { mode: "create"; initial: BoardFields; onSubmit: (board: NewBoard) => Promise<unknown>; onCancel?: () => void }
@@ -154,6 +169,9 @@ export function LeaderboardForm(props: Props) {
   });
   const errors = form.formState.errors;
   const schedule = form.watch("schedule");
+  const tiers = form.watch("rewards");
+  const [startsAt, endsAt] = form.watch(["startsAt", "endsAt"]);
+  const options = useRewardOptions();
   const submit = form.handleSubmit(async (values) => {
     try {
       if (props.mode === "create") await props.onSubmit(values as NewBoard);
@@ -270,23 +288,24 @@ export function LeaderboardForm(props: Props) {
           Send a webhook event for every accepted score
         </label>
       </div>
+      <Field
+        label="Scores accepted from (your time, optional)"
+        htmlFor={`${p}-starts`}
+        error={errors.startsAt}
+        hint={windowHint(startsAt, "open from the start")}
+      >
+        <Input id={`${p}-starts`} type="datetime-local" aria-invalid={invalid("startsAt")} {...form.register("startsAt")} />
+      </Field>
+      <Field
+        label="Scores accepted until (your time, optional)"
+        htmlFor={`${p}-ends`}
+        error={errors.endsAt}
+        hint={windowHint(endsAt, "no end")}
+      >
+        <Input id={`${p}-ends`} type="datetime-local" aria-invalid={invalid("endsAt")} {...form.register("endsAt")} />
+      </Field>
       <div className="sm:col-span-2 lg:col-span-3">
-        <Field
-          label="Rewards when a period closes (JSON, optional)"
-          htmlFor={`${p}-rewards`}
-          error={errors.rewards}
-          hint='Tiers best first, e.g. [{"rank": 1, "currencies": [{"id": "gems", "amount": 100}]}, {"fromRank": 2, "toRank": 10, "items": [{"id": "trophy", "quantity": 1}]}, {"topPercent": 10, "currencies": [{"id": "gems", "amount": 5}]}]'
-        >
-          <textarea
-            id={`${p}-rewards`}
-            rows={4}
-            spellCheck={false}
-            placeholder="none"
-            aria-invalid={invalid("rewards")}
-            className="w-full rounded-md border border-zinc-300 bg-white px-3 py-2 font-mono text-xs text-zinc-900 dark:border-zinc-700 dark:bg-zinc-900 dark:text-zinc-100"
-            {...form.register("rewards")}
-          />
-        </Field>
+        <RewardTiersEditor prefix={p} control={form.control} register={form.register} errors={errors} options={options} tiers={tiers} />
       </div>
       <div className="sm:col-span-2 lg:col-span-3">
         <FieldError error={errors.root?.server} />
@@ -312,5 +331,28 @@ export function LeaderboardForm(props: Props) {
         </div>
       </div>
     </form>
+  );
+}
+
+/** The window's instant in UTC and in the operator's zone, or what an empty field means. */
+function windowHint(local: string, empty: string): string {
+  const iso = instantOf(local);
+  if (!iso || iso === local) return empty;
+  const w = whenUtcAndLocal(iso);
+  return `${w.utc} (${w.local})`;
+}
+
+/** The project's currencies and items for the reward lines: "currency:<id>" / "item:<id>" with their names. */
+function useRewardOptions(): Array<{ value: string; label: string }> {
+  const trpc = useTRPC();
+  const { projectId } = useProject();
+  const currencies = useQuery(trpc.economy.currencies.queryOptions({ projectId }));
+  const items = useQuery(trpc.economy.items.queryOptions({ projectId }));
+  return useMemo(
+    () => [
+      ...(currencies.data ?? []).map((c) => ({ value: `currency:${c.id}`, label: `Currency: ${c.name} (${c.id})` })),
+      ...(items.data ?? []).map((i) => ({ value: `item:${i.id}`, label: `Item: ${i.name} (${i.id})` })),
+    ],
+    [currencies.data, items.data],
   );
 }

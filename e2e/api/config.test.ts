@@ -369,6 +369,44 @@ describe("concurrent imports", () => {
   });
 });
 
+describe("limited-time boards in the document", () => {
+  it("a window imports (any offset; exported in UTC) and round-trips unchanged; an end before the start is refused in the dry run", async () => {
+    const fresh = await makeProject();
+    await prisma().projectMember.create({ data: { projectId: fresh.projectId, operatorId: owner.id, role: "OWNER" } });
+    const base = withoutSchema(await exportOf(ownerToken.token, fresh.projectId));
+    const cup = {
+      id: "weekend-cup",
+      name: "Weekend cup",
+      sortOrder: "desc",
+      operator: "best",
+      minScore: null,
+      maxScore: null,
+      resetSchedule: null,
+      clientWritable: true,
+      startsAt: "2030-05-04T12:00:00+02:00",
+      endsAt: "2030-05-06T10:00:00Z",
+    };
+    const backwards = { ...cup, id: "backwards", startsAt: "2030-05-06T10:00:00Z", endsAt: "2030-05-04T10:00:00Z" };
+    const refusedPlan = await ok<Plan>(
+      trpc(ownerToken.token, "mutation", "config.dryRun", { projectId: fresh.projectId, document: { ...base, leaderboards: [backwards] } }),
+    );
+    expect(refusedPlan.refusals.map((r) => [r.kind, r.id, r.code, r.message])).toEqual([
+      ["leaderboards", "backwards", "VALIDATION_ERROR", "endsAt must be after startsAt."],
+    ]);
+
+    const doc = { ...base, leaderboards: [cup] };
+    await ok<Plan>(trpc(ownerToken.token, "mutation", "config.import", { projectId: fresh.projectId, document: doc }));
+    const exported = await exportOf(ownerToken.token, fresh.projectId);
+    expect(exported.leaderboards).toEqual([
+      { ...cup, startsAt: "2030-05-04T10:00:00.000Z", endsAt: "2030-05-06T10:00:00.000Z", scoreEvents: false, rewards: [] },
+    ]);
+    const again = await ok<Plan>(trpc(ownerToken.token, "mutation", "config.dryRun", { projectId: fresh.projectId, document: exported }));
+    expect(again.changes).toBe(0);
+    const board = await api<{ startsAt: string; endsAt: string }>("GET", "/api/v1/leaderboards/weekend-cup", { key: fresh.clientKey });
+    expect(board.body).toMatchObject({ startsAt: "2030-05-04T10:00:00.000Z", endsAt: "2030-05-06T10:00:00.000Z" });
+  });
+});
+
 describe("operator access tokens", () => {
   it("a viewer member cannot import even with an owner-role token (the lower role wins), but may export", async () => {
     const viewer = await newOperatorWith([[target.projectId, "VIEWER"]]);

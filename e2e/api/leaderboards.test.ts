@@ -201,6 +201,73 @@ describe("bounds, writability, bans and bad input", () => {
   });
 });
 
+describe("limited-time boards (startsAt / endsAt)", () => {
+  const HOUR = 3_600_000;
+  const at = (ms: number) => new Date(Date.now() + ms).toISOString();
+  type Windowed = Page & { startsAt: string | null; endsAt: string | null };
+
+  it("a board that has not started refuses scores with 409 LEADERBOARD_NOT_OPEN naming the window, stores nothing, and reads work", async () => {
+    const startsAt = at(24 * HOUR);
+    const endsAt = at(48 * HOUR);
+    const id = await board({ sortOrder: "desc", operator: "best", startsAt, endsAt });
+    const [a] = (await players(1)) as [TestPlayer];
+    const res = await submit(id, a, 10);
+    expectError(res, 409, "LEADERBOARD_NOT_OPEN");
+    const error = (res.body as unknown as { error: { message: string; details: Record<string, unknown> } }).error;
+    expect(error.message).toBe(`This leaderboard has not started: it accepts scores from ${startsAt} until ${endsAt} (UTC).`);
+    expect(error.details).toMatchObject({ startsAt, endsAt });
+    const read = await api<Windowed>("GET", `/api/v1/leaderboards/${id}`, { key: project.clientKey });
+    expect(read.status).toBe(200);
+    expect(read.body).toMatchObject({ total: 0, startsAt, endsAt });
+  });
+
+  it("a board whose end has passed refuses scores and changes nothing; its entries stay readable", async () => {
+    const id = await board({ sortOrder: "desc", operator: "best", startsAt: at(-HOUR), endsAt: at(HOUR) });
+    const [a, b] = (await players(2)) as [TestPlayer, TestPlayer];
+    expect((await submit(id, a, 10)).status).toBe(200);
+    const endsAt = at(-60_000);
+    await updateLeaderboard({ projectId: project.projectId, id, input: { endsAt } });
+    await definitionCachesExpired();
+    const late = await submit(id, a, 99);
+    expectError(late, 409, "LEADERBOARD_NOT_OPEN");
+    expect((late.body as unknown as { error: { message: string } }).error.message).toMatch(
+      /^This leaderboard has ended: it accepts scores from .* until /,
+    );
+    expectError(await submit(id, b, 5), 409, "LEADERBOARD_NOT_OPEN");
+    const read = await page(id);
+    expect(read.status).toBe(200);
+    expect(read.body).toMatchObject({ total: 1, endsAt });
+    expect(read.body.entries.map((e) => [e.playerId, e.score])).toEqual([[a.playerId, 10]]);
+  });
+
+  it("an open-ended window (startsAt only, in the past) accepts scores; a board without a window answers null for both", async () => {
+    const id = await board({ sortOrder: "desc", operator: "best", startsAt: at(-HOUR) });
+    const plain = await board({ sortOrder: "desc", operator: "best" });
+    const [a] = (await players(1)) as [TestPlayer];
+    expect((await submit(id, a, 3)).status).toBe(200);
+    expect((await api<Windowed>("GET", `/api/v1/leaderboards/${plain}`, { key: project.clientKey })).body).toMatchObject({
+      startsAt: null,
+      endsAt: null,
+    });
+  });
+
+  it("a window that ends before it starts is refused with VALIDATION_ERROR and changes nothing", async () => {
+    const id = boardId();
+    const input = { id, name: id, sortOrder: "desc", operator: "best", startsAt: at(2 * HOUR), endsAt: at(HOUR) } as const;
+    await expect(createLeaderboard({ projectId: project.projectId, input })).rejects.toMatchObject({
+      code: "VALIDATION_ERROR",
+      message: "endsAt must be after startsAt.",
+    });
+    expectError(await page(id), 404, "LEADERBOARD_NOT_FOUND");
+    const kept = await board({ sortOrder: "desc", operator: "best", startsAt: at(2 * HOUR) });
+    await expect(updateLeaderboard({ projectId: project.projectId, id: kept, input: { endsAt: at(HOUR) } })).rejects.toMatchObject({
+      code: "VALIDATION_ERROR",
+    });
+    const { rows } = await pool().query("SELECT ends_at FROM leaderboards WHERE project_id = $1 AND id = $2", [project.projectId, kept]);
+    expect(rows).toEqual([{ ends_at: null }]);
+  });
+});
+
 describe("concurrency and idempotency", () => {
   it("200 parallel increments from one player sum exactly", async () => {
     const id = await board({ sortOrder: "desc", operator: "increment" });

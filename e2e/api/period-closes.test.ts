@@ -351,6 +351,43 @@ async function admin(projectId: string): Promise<SessionOperator> {
   return { ...created, isInstanceAdmin: false };
 }
 
+describe("a reward's ledger line names the board and the period in words", () => {
+  const MONTHS = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"];
+  const dayWords = (d: Date) => `${d.getUTCDate()} ${MONTHS[d.getUTCMonth()]} ${d.getUTCFullYear()}`;
+
+  it("a weekly board's reward reads \"Reward: Weekly Race, week of <Monday> (rank #N)\" in the operator's ledger of the player", async () => {
+    const id = await board({ name: "Weekly Race", resetSchedule: "weekly" });
+    const day = futureDay(10);
+    const monday = new Date(day.getTime() - ((day.getUTCDay() + 6) % 7) * DAY);
+    const period = `0:${monday.toISOString()}`;
+    const players = [randomUUID(), randomUUID()];
+    await fill(id, period, players, [90, 80]);
+    await closeEndedPeriods({ projectId: project.projectId, now: new Date(monday.getTime() + 7 * DAY + 60_000) });
+    const week = `week of ${dayWords(monday)}`;
+    const caller = appRouter.createCaller({ operator: await admin(project.projectId), requestId: "req-ledger-words" });
+    const reasons: Array<Array<string | null | undefined>> = [];
+    for (const playerId of players) {
+      const ledger = await caller.economy.ledger({ projectId: project.projectId, playerId });
+      reasons.push(ledger.transactions.map((t) => t.reason));
+    }
+    expect(reasons).toEqual([[`Reward: Weekly Race, ${week} (rank #1)`], [`Reward: Weekly Race, ${week} (rank #2)`]]);
+  });
+
+  it("a daily board's reward names the day", async () => {
+    const id = await board({ name: "Daily Dash" });
+    const day = futureDay(9);
+    const period = `0:${day.toISOString()}`;
+    const player = randomUUID();
+    await fill(id, period, [player], [7]);
+    await closeEndedPeriods({ projectId: project.projectId, now: new Date(day.getTime() + DAY + 60_000) });
+    const { rows } = await pool().query<{ reason: string }>(
+      "SELECT reason FROM economy_transactions WHERE project_id = $1 AND leaderboard_id = $2 AND period = $3",
+      [project.projectId, id, period],
+    );
+    expect(rows).toEqual([{ reason: `Reward: Daily Dash, ${dayWords(day)} (rank #1)` }]);
+  });
+});
+
 describe("rewards are validated when a board is saved", () => {
   const bad: Array<[string, unknown]> = [
     [

@@ -393,6 +393,20 @@ namespace GameBackend
         public List<LeaderboardRewardTier> Rewards { get; internal set; }
 
         /// <summary>
+        /// A limited-time board's first instant accepting scores (UTC); null: open from the start.
+        /// May be null.
+        /// JSON: <c>startsAt</c>.
+        /// </summary>
+        public DateTimeOffset? StartsAt { get; internal set; }
+
+        /// <summary>
+        /// A limited-time board's end (UTC): from then on scores are refused (409 LEADERBOARD_NOT_OPEN) and the board stays readable; null: no end.
+        /// May be null.
+        /// JSON: <c>endsAt</c>.
+        /// </summary>
+        public DateTimeOffset? EndsAt { get; internal set; }
+
+        /// <summary>
         /// JSON: <c>entries</c>.
         /// </summary>
         public List<LeaderboardEntry> Entries { get; internal set; }
@@ -417,6 +431,8 @@ namespace GameBackend
             result.ResetsAt = ModelJson.ReadDateOrNull(node, C, path, "resetsAt", true, true);
             result.Period = ModelJson.ReadString(node, C, path, "period", true, false);
             result.Rewards = ModelJson.ReadList(node, C, path, "rewards", true, false, false, LeaderboardRewardTier.FromJson);
+            result.StartsAt = ModelJson.ReadDateOrNull(node, C, path, "startsAt", true, true);
+            result.EndsAt = ModelJson.ReadDateOrNull(node, C, path, "endsAt", true, true);
             result.Entries = ModelJson.ReadList(node, C, path, "entries", true, false, false, LeaderboardEntry.FromJson);
             return result;
         }
@@ -2251,6 +2267,7 @@ namespace GameBackend
         public const string ExperimentLocked = "EXPERIMENT_LOCKED";
         public const string ReceiptPending = "RECEIPT_PENDING";
         public const string ReceiptAlreadyUsed = "RECEIPT_ALREADY_USED";
+        public const string LeaderboardNotOpen = "LEADERBOARD_NOT_OPEN";
         public const string IdempotencyInProgress = "IDEMPOTENCY_IN_PROGRESS";
         public const string VersionConflict = "VERSION_CONFLICT";
         public const string PayloadTooLarge = "PAYLOAD_TOO_LARGE";

@@ -85,6 +85,8 @@ export async function exportConfig(o: { projectId: string }): Promise<ConfigDocu
       clientWritable: b.clientWritable,
       scoreEvents: b.scoreEvents,
       rewards: b.rewards,
+      startsAt: b.startsAt,
+      endsAt: b.endsAt,
     })),
     currencies: byId(currencies).map((c) => ({
       id: c.id,
@@ -336,7 +338,13 @@ function storeProductRefusals(doc: ConfigDocument, products: ConfigStoreProduct[
 
 /** A board's fields added after version 1, as an absent field means them (the export writes them). */
 function withBoardDefaults(b: ConfigDocument["leaderboards"][number]): ConfigDocument["leaderboards"][number] {
-  return { ...b, scoreEvents: b.scoreEvents ?? false, rewards: b.rewards ?? [] };
+  return {
+    ...b,
+    scoreEvents: b.scoreEvents ?? false,
+    rewards: b.rewards ?? [],
+    startsAt: b.startsAt ? new Date(b.startsAt).toISOString() : null,
+    endsAt: b.endsAt ? new Date(b.endsAt).toISOString() : null,
+  };
 }
 
 /** Rewards of created or changed boards must name currencies and items of the resulting configuration; a deleted one still named is in use. */
@@ -362,6 +370,9 @@ function rewardRefusals(doc: ConfigDocument, diff: ConfigDiff): Refusal[] {
           else problems.push(`rewards: no ${side === "currencies" ? "currency" : "item"} "${line.id}".`);
         }
       }
+    }
+    if (board.startsAt && board.endsAt && Date.parse(board.endsAt) <= Date.parse(board.startsAt)) {
+      problems.push("endsAt must be after startsAt.");
     }
     const action = touched.get(board.id);
     if (problems.length && action)

@@ -2,6 +2,7 @@ import { z } from "zod";
 import { MAX_AMOUNT, MAX_LINES, ZEconomyId, ZLine } from "../economy/schemas";
 import { ZIdentityProviderInput } from "../identity-providers";
 import { HIDDEN_CHARACTERS_MESSAGE, hasHiddenCharacters } from "../labels";
+import { ZWindowInstant } from "../leaderboards/board-schemas";
 import { MAX_SAFE_SCORE, ZLeaderboardId, ZOperator, ZRewards, ZSchedule, ZSortOrder } from "../leaderboards/schemas";
 import { ZConfigAudiences, ZConfigExperiments, ZConfigRemoteConfig } from "../remote-config/config-as-code";
 import { ZConfigReportReasons } from "../reports/schemas";
@@ -50,6 +51,12 @@ export const ZConfigLeaderboard = z.strictObject({
   rewards: ZRewards.optional().meta({
     description:
       "Paid when a period closes (see the leaderboards guide). Absent or []: none. Currencies and items must be in this document.",
+  }),
+  startsAt: ZWindowInstant.nullable().optional().meta({
+    description: "A limited-time board accepts scores from this instant (UTC). Absent or null: from the start.",
+  }),
+  endsAt: ZWindowInstant.nullable().optional().meta({
+    description: "A limited-time board refuses scores from this instant (UTC); reads keep working. Absent or null: no end.",
   }),
 });
 export const ZConfigCurrency = z.strictObject({

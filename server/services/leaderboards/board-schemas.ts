@@ -159,6 +159,29 @@ export function rewardRanges(tiers: Rewards, entries: number): Array<{ tier: num
   return ranges;
 }
 
+/**
+ * A limited-time board's window: scores are accepted from `startsAt` (inclusive) until `endsAt`
+ * (exclusive), both UTC instants; either may be absent (open on that side). Reads work at any time.
+ */
+export const ZWindowInstant = z.iso
+  .datetime({ offset: true, message: "Give an ISO 8601 instant, e.g. 2026-12-01T00:00:00Z." })
+  .meta({ description: "An ISO 8601 instant (UTC).", example: "2026-12-01T00:00:00Z" });
+
+export function windowInOrder(d: { startsAt?: string | null; endsAt?: string | null }, ctx: z.RefinementCtx): void {
+  if (d.startsAt && d.endsAt && Date.parse(d.endsAt) <= Date.parse(d.startsAt)) {
+    ctx.addIssue({ code: "custom", path: ["endsAt"], message: "endsAt must be after startsAt." });
+  }
+}
+
+/** The board's bounds and window in order (one refinement for the create and edit schemas). */
+export function definitionInOrder(
+  d: { minScore?: number | null; maxScore?: number | null; startsAt?: string | null; endsAt?: string | null },
+  ctx: z.RefinementCtx,
+): void {
+  boundsInOrder(d, ctx);
+  windowInOrder(d, ctx);
+}
+
 const browserFields = {
   name: ZBoardName,
   minScore: ZScore.nullable().optional(),
@@ -167,14 +190,16 @@ const browserFields = {
   clientWritable: z.boolean().optional(),
   scoreEvents: z.boolean().optional(),
   rewards: ZRewards.nullable().optional(),
+  startsAt: ZWindowInstant.nullable().optional(),
+  endsAt: ZWindowInstant.nullable().optional(),
 };
 
 /** `ZCreateLeaderboard` without the cron parse (the dashboard's create form). */
 export const ZNewBoard = z
   .strictObject({ id: ZLeaderboardId, sortOrder: ZSortOrder, operator: ZOperator, ...browserFields })
-  .superRefine(boundsInOrder);
+  .superRefine(definitionInOrder);
 /** `ZUpdateLeaderboard` without the cron parse (the dashboard's edit form). */
-export const ZBoardPatch = z.strictObject({ ...browserFields, name: ZBoardName.optional() }).superRefine(boundsInOrder);
+export const ZBoardPatch = z.strictObject({ ...browserFields, name: ZBoardName.optional() }).superRefine(definitionInOrder);
 
 /** An operator's score correction: the new score and why (kept in the audit log). */
 export const ZScoreCorrection = z.strictObject({

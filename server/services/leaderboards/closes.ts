@@ -5,6 +5,7 @@ import { env } from "../../env";
 import { MAX_AMOUNT } from "../economy/schemas";
 import { emitEvent, emitEvents } from "../webhooks/events";
 import { type Rewards, rewardRanges } from "./board-schemas";
+import { periodInWords, rewardReasonOf } from "./period-words";
 import { parseSchedule, periodKey } from "./periods";
 
 /**
@@ -105,17 +106,18 @@ async function closePeriod(c: Candidate, ended: "schedule" | "reset", now: Date)
     );
     if (!claimed.rowCount) return null;
     // The board's rewards as of the close (an update waits for this transaction's end).
-    const board = await client.query<{ rewards: Rewards | null }>(
-      "SELECT rewards FROM leaderboards WHERE project_id = $1 AND id = $2 FOR SHARE",
+    const board = await client.query<{ rewards: Rewards | null; name: string }>(
+      "SELECT rewards, name FROM leaderboards WHERE project_id = $1 AND id = $2 FOR SHARE",
       [c.project_id, c.leaderboard_id],
     );
     const rewards = board.rows[0]?.rewards ?? [];
+    const named = { name: board.rows[0]?.name ?? c.leaderboard_id, words: periodInWords(c.period, c.reset_schedule, startOf(c)) };
     const counted = await client.query<{ n: number }>(
       "SELECT count(*)::int AS n FROM leaderboard_entries WHERE project_id = $1 AND leaderboard_id = $2 AND period = $3",
       [c.project_id, c.leaderboard_id, c.period],
     );
     const entries = counted.rows[0]?.n ?? 0;
-    const paid = rewards.length ? await payRewards(client, c, rewards, entries, now) : { granted: 0, skipped: 0 };
+    const paid = rewards.length ? await payRewards(client, c, rewards, entries, now, named) : { granted: 0, skipped: 0 };
     await client.query(
       `UPDATE leaderboard_period_closes SET entries = $4, rewards_granted = $5, rewards_skipped = $6, status = $7::"LeaderboardPeriodCloseStatus"
         WHERE project_id = $1 AND leaderboard_id = $2 AND period = $3`,
@@ -161,7 +163,14 @@ const winnersAndLines = (p: number) =>
  * then inventory by item id; here over all winners in player order), so a player's own change
  * running meanwhile queues behind the close or the close behind it, never a deadlock.
  */
-async function payRewards(client: pg.PoolClient, c: Candidate, rewards: Rewards, entries: number, now: Date) {
+async function payRewards(
+  client: pg.PoolClient,
+  c: Candidate,
+  rewards: Rewards,
+  entries: number,
+  now: Date,
+  named: { name: string; words: string },
+) {
   const ranges = rewardRanges(rewards, entries);
   if (ranges.length === 0) return { granted: 0, skipped: 0 };
   const lastRank = Math.max(...ranges.map((r) => r.to));
@@ -245,7 +254,9 @@ async function payRewards(client: pg.PoolClient, c: Candidate, rewards: Rewards,
   const paid = winners.filter((w) => !refused.has(w.player_id));
   skipped += refused.size;
   if (paid.length === 0) return { granted: 0, skipped };
-  const reason = `Leaderboard ${c.leaderboard_id} reward, period ${c.period}`;
+  // The ledger line in words, rewardReason's shape ("Reward: Weekly Race, week of 23 Nov 2026 (rank #2)": the SQL
+  // appends each winner's rank); the board id and period key are the row's own columns.
+  const reason = rewardReasonOf(named.name, named.words);
   const written = await client.query(
     `WITH ${winnersAndLines(5)}, cur AS (
        UPDATE wallets wa SET balance = wa.balance + l.amount, updated_at = now()
@@ -267,7 +278,7 @@ async function payRewards(client: pg.PoolClient, c: Candidate, rewards: Rewards,
      INSERT INTO economy_transactions
        (id, project_id, player_id, kind, currencies, items, reason, actor_kind, leaderboard_id, period)
      SELECT w.tx, $1, w.player_id, 'REWARD', coalesce(cur_by.lines, '[]'), coalesce(inv_by.lines, '[]'),
-            $4 || ', rank ' || w.rank, 'system', $2, $3
+            $4 || ' (rank #' || w.rank || ')', 'system', $2, $3
        FROM w LEFT JOIN cur_by USING (player_id) LEFT JOIN inv_by USING (player_id)
      RETURNING id, player_id, currencies, items, reason`,
     [...board, reason, ...arrays(paid)],

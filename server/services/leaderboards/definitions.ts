@@ -40,6 +40,8 @@ function toDefinition(row: LeaderboardRow): Definition {
     scoreEvents: row.scoreEvents,
     // Validated by ZRewards when saved.
     rewards: (row.rewards ?? []) as Rewards,
+    startsAt: row.startsAt ? row.startsAt.toISOString() : null,
+    endsAt: row.endsAt ? row.endsAt.toISOString() : null,
     epoch: row.epoch,
     createdAt: row.createdAt.toISOString(),
     updatedAt: row.updatedAt.toISOString(),
@@ -123,8 +125,43 @@ async function rewardsToStore(
   return rewards as Prisma.InputJsonValue;
 }
 
+const instant = (text: string | null | undefined): Date | null => (text ? new Date(text) : null);
+
+/** A limited-time board's window must end after it starts (checked on the merged values of an update). */
+function assertWindowInOrder(startsAt: string | null, endsAt: string | null): void {
+  if (startsAt && endsAt && Date.parse(endsAt) <= Date.parse(startsAt)) {
+    throw new AppError("VALIDATION_ERROR", {
+      message: "endsAt must be after startsAt.",
+      details: { issues: [{ path: "endsAt", message: "endsAt must be after startsAt." }] },
+    });
+  }
+}
+
+/**
+ * Refuses a score outside a limited-time board's window with a sentence naming the window; reads
+ * are not checked (a finished board stays readable).
+ */
+export function assertOpen(board: Pick<LeaderboardDto, "startsAt" | "endsAt">, now: Date): void {
+  const starts = board.startsAt ? new Date(board.startsAt) : null;
+  const ends = board.endsAt ? new Date(board.endsAt) : null;
+  const early = starts !== null && now.getTime() < starts.getTime();
+  const late = ends !== null && now.getTime() >= ends.getTime();
+  if (!early && !late) return;
+  const window =
+    starts && ends
+      ? `from ${starts.toISOString()} until ${ends.toISOString()}`
+      : starts
+        ? `from ${starts.toISOString()}`
+        : `until ${ends?.toISOString()}`;
+  throw new AppError("LEADERBOARD_NOT_OPEN", {
+    message: `${early ? "This leaderboard has not started" : "This leaderboard has ended"}: it accepts scores ${window} (UTC).`,
+    details: { startsAt: board.startsAt, endsAt: board.endsAt, now: now.toISOString() },
+  });
+}
+
 export async function createLeaderboard(o: { projectId: string; input: CreateLeaderboard }): Promise<LeaderboardDto> {
   const { input } = o;
+  assertWindowInOrder(input.startsAt ?? null, input.endsAt ?? null);
   const rewards = await rewardsToStore(o.projectId, ZRewards.nullable().optional().parse(input.rewards));
   try {
     const row = await prisma().leaderboard.create({
@@ -140,6 +177,8 @@ export async function createLeaderboard(o: { projectId: string; input: CreateLea
         clientWritable: input.clientWritable ?? true,
         scoreEvents: input.scoreEvents ?? false,
         rewards,
+        startsAt: instant(input.startsAt),
+        endsAt: instant(input.endsAt),
       },
     });
     forgetLeaderboard(o.projectId, input.id);
@@ -150,7 +189,7 @@ export async function createLeaderboard(o: { projectId: string; input: CreateLea
   }
 }
 
-/** Name, bounds, schedule, writability, score events and rewards; sort order and operator are fixed. */
+/** Name, bounds, schedule, writability, score events, rewards and window; sort order and operator are fixed. */
 export async function updateLeaderboard(o: { projectId: string; id: string; input: UpdateLeaderboard }): Promise<LeaderboardDto> {
   const current = await loadLeaderboard(o.projectId, o.id);
   const minScore = o.input.minScore === undefined ? current.minScore : o.input.minScore;
@@ -160,6 +199,9 @@ export async function updateLeaderboard(o: { projectId: string; id: string; inpu
       details: { issues: [{ path: "maxScore", message: "maxScore must not be below minScore." }] },
     });
   }
+  const startsAt = o.input.startsAt === undefined ? current.startsAt : o.input.startsAt;
+  const endsAt = o.input.endsAt === undefined ? current.endsAt : o.input.endsAt;
+  assertWindowInOrder(startsAt, endsAt);
   const rewards = o.input.rewards === undefined ? undefined : await rewardsToStore(o.projectId, ZRewards.nullable().parse(o.input.rewards));
   const { count } = await prisma().leaderboard.updateMany({
     where: { projectId: o.projectId, id: o.id },
@@ -167,6 +209,8 @@ export async function updateLeaderboard(o: { projectId: string; id: string; inpu
       ...(o.input.name !== undefined ? { name: o.input.name.trim() } : {}),
       ...(o.input.scoreEvents !== undefined ? { scoreEvents: o.input.scoreEvents } : {}),
       ...(rewards !== undefined ? { rewards } : {}),
+      ...(o.input.startsAt !== undefined ? { startsAt: instant(o.input.startsAt) } : {}),
+      ...(o.input.endsAt !== undefined ? { endsAt: instant(o.input.endsAt) } : {}),
       minScore,
       maxScore,
       ...(o.input.resetSchedule !== undefined ? { resetSchedule: o.input.resetSchedule } : {}),

@@ -5,7 +5,7 @@ import { countEvent } from "../../metrics";
 import type { JsonValue } from "../json-value";
 import { withEvents } from "../webhooks/emit";
 import { emitEvent } from "../webhooks/events";
-import { type Definition, loadLeaderboard } from "./definitions";
+import { assertOpen, type Definition, loadLeaderboard } from "./definitions";
 import { refusedAsBanned } from "./moderation";
 import { periodKey } from "./periods";
 import { indexRange, indexRank, indexRemove, indexUpsert, indexWindow, rankIndexClient } from "./rank-index";
@@ -121,6 +121,7 @@ export async function submitScore(o: {
   if (!board.clientWritable && !isTrusted(o.actor)) {
     throw new AppError("CLIENT_WRITE_FORBIDDEN", { message: "This leaderboard accepts scores from server keys only." });
   }
+  assertOpen(board, o.now ?? new Date());
   const { period } = currentPeriod(board, o.now);
   const initial = board.operator === "decrement" ? -o.score : o.score;
   const counting = board.operator === "increment" || board.operator === "decrement";
@@ -344,6 +345,8 @@ export async function getLeaderboardPage(o: { projectId: string; leaderboardId: 
     resetsAt: resetsAt ? resetsAt.toISOString() : null,
     period,
     rewards: board.rewards,
+    startsAt: board.startsAt,
+    endsAt: board.endsAt,
     entries: page.entries,
   };
 }

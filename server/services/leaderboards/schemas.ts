@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { ZJsonValue } from "../json-value";
 import {
-  boundsInOrder,
+  definitionInOrder,
   MAX_SAFE_SCORE,
   ZBoardName,
   ZLeaderboardId,
@@ -10,6 +10,7 @@ import {
   ZRewardTier,
   ZScore,
   ZSortOrder,
+  ZWindowInstant,
 } from "./board-schemas";
 import { scheduleProblem } from "./periods";
 
@@ -34,17 +35,20 @@ const definitionFields = {
   scoreEvents: z.boolean().optional(),
   /** null or []: no rewards. Currencies and items must exist in the project (checked at save). */
   rewards: ZRewards.nullable().optional(),
+  /** A limited-time board: scores are accepted from startsAt until endsAt (UTC; null: open on that side). */
+  startsAt: ZWindowInstant.nullable().optional(),
+  endsAt: ZWindowInstant.nullable().optional(),
 };
 
 export const ZCreateLeaderboard = z
   .strictObject({ id: ZLeaderboardId, sortOrder: ZSortOrder, operator: ZOperator, ...definitionFields })
-  .superRefine(boundsInOrder);
+  .superRefine(definitionInOrder);
 export type CreateLeaderboard = z.input<typeof ZCreateLeaderboard>;
 
 /** Sort order and operator are fixed after creation. */
 export const ZUpdateLeaderboard = z
   .strictObject({ ...definitionFields, name: definitionFields.name.optional() })
-  .superRefine(boundsInOrder);
+  .superRefine(definitionInOrder);
 export type UpdateLeaderboard = z.input<typeof ZUpdateLeaderboard>;
 
 export const ZLeaderboard = z.object({
@@ -58,6 +62,8 @@ export const ZLeaderboard = z.object({
   clientWritable: z.boolean(),
   scoreEvents: z.boolean(),
   rewards: z.array(ZRewardTier),
+  startsAt: z.iso.datetime().nullable(),
+  endsAt: z.iso.datetime().nullable(),
   createdAt: z.iso.datetime(),
   updatedAt: z.iso.datetime(),
 });
@@ -91,6 +97,13 @@ export const ZLeaderboardPage = z
       description:
         "What the period's close pays, best first (empty: nothing). Rank tiers (`rank`, `fromRank`–`toRank`) then percent tiers " +
         "(`topPercent`: the ranks after the previous tier up to ⌈topPercent × entries / 100⌉).",
+    }),
+    startsAt: z.iso.datetime().nullable().meta({
+      description: "A limited-time board's first instant accepting scores (UTC); null: open from the start.",
+    }),
+    endsAt: z.iso.datetime().nullable().meta({
+      description:
+        "A limited-time board's end (UTC): from then on scores are refused (409 LEADERBOARD_NOT_OPEN) and the board stays readable; null: no end.",
     }),
     entries: z.array(ZEntry),
   })
