@@ -391,7 +391,7 @@ describe("limited-time boards in the document", () => {
       trpc(ownerToken.token, "mutation", "config.dryRun", { projectId: fresh.projectId, document: { ...base, leaderboards: [backwards] } }),
     );
     expect(refusedPlan.refusals.map((r) => [r.kind, r.id, r.code, r.message])).toEqual([
-      ["leaderboards", "backwards", "VALIDATION_ERROR", "endsAt must be after startsAt."],
+      ["leaderboards", "backwards", "VALIDATION_ERROR", "The end (endsAt) must be after the start (startsAt)."],
     ]);
 
     const doc = { ...base, leaderboards: [cup] };

@@ -256,7 +256,7 @@ describe("limited-time boards (startsAt / endsAt)", () => {
     const input = { id, name: id, sortOrder: "desc", operator: "best", startsAt: at(2 * HOUR), endsAt: at(HOUR) } as const;
     await expect(createLeaderboard({ projectId: project.projectId, input })).rejects.toMatchObject({
       code: "VALIDATION_ERROR",
-      message: "endsAt must be after startsAt.",
+      message: "The end (endsAt) must be after the start (startsAt).",
     });
     expectError(await page(id), 404, "LEADERBOARD_NOT_FOUND");
     const kept = await board({ sortOrder: "desc", operator: "best", startsAt: at(2 * HOUR) });

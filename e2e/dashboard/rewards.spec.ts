@@ -100,7 +100,7 @@ test("a limited-time board: a window that ends before it starts is refused next 
   await starts.fill("2030-05-04T10:00");
   await ends.fill("2030-05-03T10:00");
   await page.getByRole("button", { name: "Create leaderboard" }).click();
-  await expect(page.getByText("endsAt must be after startsAt.")).toBeVisible();
+  await expect(page.getByText("The end (endsAt) must be after the start (startsAt).")).toBeVisible();
   await expect(ends).toHaveAttribute("aria-invalid", "true");
 
   await ends.fill("2030-05-06T10:00");

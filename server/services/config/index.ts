@@ -372,7 +372,7 @@ function rewardRefusals(doc: ConfigDocument, diff: ConfigDiff): Refusal[] {
       }
     }
     if (board.startsAt && board.endsAt && Date.parse(board.endsAt) <= Date.parse(board.startsAt)) {
-      problems.push("endsAt must be after startsAt.");
+      problems.push("The end (endsAt) must be after the start (startsAt).");
     }
     const action = touched.get(board.id);
     if (problems.length && action)

@@ -169,7 +169,7 @@ export const ZWindowInstant = z.iso
 
 export function windowInOrder(d: { startsAt?: string | null; endsAt?: string | null }, ctx: z.RefinementCtx): void {
   if (d.startsAt && d.endsAt && Date.parse(d.endsAt) <= Date.parse(d.startsAt)) {
-    ctx.addIssue({ code: "custom", path: ["endsAt"], message: "endsAt must be after startsAt." });
+    ctx.addIssue({ code: "custom", path: ["endsAt"], message: "The end (endsAt) must be after the start (startsAt)." });
   }
 }
 

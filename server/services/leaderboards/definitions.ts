@@ -131,8 +131,8 @@ const instant = (text: string | null | undefined): Date | null => (text ? new Da
 function assertWindowInOrder(startsAt: string | null, endsAt: string | null): void {
   if (startsAt && endsAt && Date.parse(endsAt) <= Date.parse(startsAt)) {
     throw new AppError("VALIDATION_ERROR", {
-      message: "endsAt must be after startsAt.",
-      details: { issues: [{ path: "endsAt", message: "endsAt must be after startsAt." }] },
+      message: "The end (endsAt) must be after the start (startsAt).",
+      details: { issues: [{ path: "endsAt", message: "The end (endsAt) must be after the start (startsAt)." }] },
     });
   }
 }
