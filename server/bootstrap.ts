@@ -3,6 +3,7 @@ import { seedDemo } from "./demo-seed";
 import { env } from "./env";
 import { logger } from "./log";
 import { registerEmailDelivery } from "./mailer";
+import { registerOperatorEmail } from "./mailer/operator";
 import { registerHousekeeping } from "./maintenance";
 import { migrate } from "./migrate";
 import { startWorkers } from "./queue";
@@ -31,6 +32,7 @@ export async function bootstrap(): Promise<void> {
   }
   // The job queue's workers, in every process: each job runs once wherever it is taken.
   registerEmailDelivery();
+  registerOperatorEmail();
   registerAccountEmailJobs();
   registerHousekeeping();
   registerPeriodCloses();

@@ -25,6 +25,8 @@ export const QUEUES = {
   accountEmail: "account-email",
   /** Sending one rendered message over SMTP (or keeping it in the outbox). */
   emailDelivery: "email-delivery",
+  /** The instance's mail to operators (project invites), sent straight over SMTP, never kept in a project's e-mail log. */
+  operatorEmail: "operator-email",
   /** Hourly: prunes ended sessions, used refresh tokens, Idempotency-Key records, usage rows and the webhook outbox. */
   housekeeping: "housekeeping",
   /** Every minute: closes ended leaderboard periods and pays their rewards. */

@@ -10,8 +10,7 @@ import { Field } from "@/components/ui/field";
 import { Badge, Button, Card, Input, State, Table } from "@/components/ui/primitives";
 import { messageOf } from "./errors";
 import { PASSWORD_RULES } from "./password-rules";
-
-const when = (iso: string) => new Date(iso).toLocaleString();
+import { When } from "./when";
 
 /**
  * The operator's own account: where they are signed in (end one session, or all of them), their
@@ -70,9 +69,11 @@ function Sessions() {
           {sessions.data.map((s) => (
             <tr key={s.id} data-testid="session-row">
               <td className="px-2 py-2">
-                {when(s.createdAt)} {s.current && <Badge tone="green">this session</Badge>}
+                <When value={s.createdAt} /> {s.current && <Badge tone="green">this session</Badge>}
               </td>
-              <td className="px-2 py-2">{when(s.lastSeenAt)}</td>
+              <td className="px-2 py-2">
+                <When value={s.lastSeenAt} />
+              </td>
               <td className="max-w-xs truncate px-2 py-2">{s.userAgent ?? "—"}</td>
               <td className="px-2 py-2 font-mono text-xs">{s.ip ?? "—"}</td>
               <td className="px-2 py-2 text-right">
@@ -174,7 +175,9 @@ function Activity() {
         <Table head={["When", "Action", "Target", "By"]}>
           {activity.data.map((e) => (
             <tr key={e.id} data-testid="activity-row">
-              <td className="px-2 py-2">{when(e.createdAt)}</td>
+              <td className="px-2 py-2">
+                <When value={e.createdAt} />
+              </td>
               <td className="px-2 py-2 font-mono text-xs">{e.action}</td>
               <td className="px-2 py-2 font-mono text-xs">{e.target ?? "—"}</td>
               <td className="px-2 py-2">{e.tokenName ? `token ${e.tokenName}` : (e.operatorEmail ?? "—")}</td>

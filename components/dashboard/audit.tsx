@@ -12,6 +12,7 @@ import { auditDiff } from "@/server/services/audit-diff";
 import { messageOf } from "./errors";
 import { ExportButtons } from "./export-buttons";
 import { useUrlState } from "./url-state";
+import { When } from "./when";
 
 type Entry = RouterOutputs["audit"]["list"]["entries"][number];
 type TargetRef = NonNullable<Entry["targetRef"]>;
@@ -137,7 +138,7 @@ const auditColumns = (projectId: string, onImport: (importId: string) => void): 
   col.accessor("createdAt", {
     header: "When",
     enableSorting: false,
-    cell: (c) => <span className="whitespace-nowrap">{new Date(c.getValue()).toLocaleString()}</span>,
+    cell: (c) => <When value={c.getValue()} />,
   }),
   col.accessor("operatorEmail", {
     header: "Who",

@@ -10,6 +10,7 @@ import { Field, FieldError } from "@/components/ui/field";
 import { Button, Input } from "@/components/ui/primitives";
 import { ZBanReason } from "@/server/services/players/schemas";
 import { applyServerError } from "./errors";
+import { when } from "./format";
 import { plainly } from "./plain-issues";
 
 /** The reason is the service's rule; the end is a local date-time field, empty meaning "until unbanned". */
@@ -83,7 +84,7 @@ export function BanForm({ onBan }: { onBan: (ban: { reason: string; until: strin
         title="Ban this player?"
         description={`${
           pending?.until
-            ? `Their sessions end now; they cannot sign in until ${new Date(pending.until).toLocaleString()}.`
+            ? `Their sessions end now; they cannot sign in until ${when(pending.until)}.`
             : "Their sessions end now; they cannot sign in until you unban them."
         } ${pending?.removeEntries ? "Their leaderboard entries are deleted for good." : "Their leaderboard entries are hidden until then."}`}
         confirmLabel="Ban player"

@@ -8,6 +8,7 @@ import { Badge, Button, Card, State } from "@/components/ui/primitives";
 import { SelectMenu } from "@/components/ui/select";
 import { EmailSettingsCard } from "./email-settings";
 import { messageOf } from "./errors";
+import { When } from "./when";
 
 type Message = RouterOutputs["email"]["list"]["messages"][number];
 type Filter = "all" | Message["status"];
@@ -62,7 +63,7 @@ const columnsOf = (projectId: string): DataTableColumns<Message> => [
   col.accessor("createdAt", {
     header: "When",
     enableSorting: false,
-    cell: (c) => <span className="whitespace-nowrap">{new Date(c.getValue()).toLocaleString()}</span>,
+    cell: (c) => <When value={c.getValue()} />,
   }),
   col.accessor("to", { header: "To", enableSorting: false, cell: (c) => <span className="break-all">{c.getValue()}</span> }),
   col.accessor("subject", { header: "Subject", enableSorting: false }),
@@ -76,7 +77,13 @@ const columnsOf = (projectId: string): DataTableColumns<Message> => [
         </span>
         <span className="text-xs text-zinc-600">
           {m.attempts} attempt{m.attempts === 1 ? "" : "s"}
-          {m.sentAt ? `, sent ${new Date(m.sentAt).toLocaleTimeString()}` : ""}
+          {m.sentAt ? (
+            <>
+              , sent <When value={m.sentAt} />
+            </>
+          ) : (
+            ""
+          )}
         </span>
         {m.lastError && <span className="break-all font-mono text-xs text-red-700">{m.lastError}</span>}
       </span>

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { countOf, createdOn, plural, span } from "./format";
+import { countOf, plural, span, utcInstant, when } from "./format";
 
 describe("plural", () => {
   it("counts with the singular for one and the plural otherwise", () => {
@@ -16,9 +16,31 @@ describe("plural", () => {
     expect(countOf(2, "Glass")).toBe("2 Glasses");
     expect(countOf(1, "Glass")).toBe("1 Glass");
   });
+});
 
-  it("dates a creation to the minute", () => {
-    expect(createdOn(new Date(2026, 10, 24, 9, 5))).toBe("24 Nov 2026, 09:05");
+describe("when: the dashboard's one date format", () => {
+  const instant = "2026-11-24T08:34:05.123Z";
+  it.each([
+    ["Europe/Paris", "24 Nov 2026, 09:34 CET"],
+    ["America/New_York", "24 Nov 2026, 03:34 EST"],
+    ["UTC", "24 Nov 2026, 08:34 UTC"],
+    ["Europe/London", "24 Nov 2026, 08:34 GMT"],
+    ["Asia/Tokyo", "24 Nov 2026, 17:34 GMT+9"],
+    ["Asia/Kolkata", "24 Nov 2026, 14:04 GMT+5:30"],
+    ["America/Los_Angeles", "24 Nov 2026, 00:34 PST"],
+  ])("in %s: %s", (zone, text) => {
+    expect(when(instant, zone)).toBe(text);
+  });
+
+  it("names summer time by its own name and crosses midnight into the zone's date", () => {
+    expect(when("2026-07-01T22:30:00Z", "Europe/Berlin")).toBe("2 Jul 2026, 00:30 CEST");
+    expect(when("2026-07-01T22:30:00Z", "America/Chicago")).toBe("1 Jul 2026, 17:30 CDT");
+  });
+
+  it("takes a Date, an ISO string or epoch milliseconds alike; the title is the UTC instant to the second", () => {
+    const ms = Date.parse(instant);
+    expect(new Set([when(new Date(ms), "UTC"), when(instant, "UTC"), when(ms, "UTC")]).size).toBe(1);
+    expect(utcInstant(instant)).toBe("2026-11-24 08:34:05 UTC");
   });
 });
 

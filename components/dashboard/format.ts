@@ -13,12 +13,45 @@ export function countOf(n: number, name: string): string {
   return plural(n, one, many);
 }
 
+/** The operator's time zone (the browser's). */
+export const localZone = (): string => Intl.DateTimeFormat().resolvedOptions().timeZone;
+
 /**
- * "24 Nov 2026, 09:34": when something was created, as lists and pickers show it to tell equal
- * names apart (to the minute: two projects of one name are often made the same day).
+ * A zone's short name at an instant: "CET", "EST", "UTC"; an offset ("GMT+9") where no locale
+ * has a name for it. en-GB names European zones, en-US American ones; each gives the other's as
+ * an offset.
  */
-export const createdOn = (d: Date | string): string =>
-  new Date(d).toLocaleString("en-GB", { day: "numeric", month: "short", year: "numeric", hour: "2-digit", minute: "2-digit" });
+export function zoneName(d: Date, timeZone: string): string {
+  const nameIn = (locale: string) =>
+    new Intl.DateTimeFormat(locale, { timeZone, timeZoneName: "short" }).formatToParts(d).find((p) => p.type === "timeZoneName")?.value ??
+    "";
+  const gb = nameIn("en-GB");
+  if (!/^GMT[+\-−]/.test(gb)) return gb;
+  const us = nameIn("en-US");
+  return /^GMT[+\-−]/.test(us) || us === "" ? gb : us;
+}
+
+/**
+ * The dashboard's one date format: "24 Nov 2026, 09:34 CET", in the operator's zone (or
+ * `timeZone`) with the zone's short name. `<When>` (./when.tsx) shows it with the UTC instant as
+ * its title.
+ */
+export function when(d: Date | string | number, timeZone = localZone()): string {
+  const date = new Date(d);
+  const text = new Intl.DateTimeFormat("en-GB", {
+    timeZone,
+    day: "numeric",
+    month: "short",
+    year: "numeric",
+    hour: "2-digit",
+    minute: "2-digit",
+    hourCycle: "h23",
+  }).format(date);
+  return `${text} ${zoneName(date, timeZone)}`;
+}
+
+/** The instant in UTC to the second, "2026-11-24 08:34:05 UTC": the title of a shown date. */
+export const utcInstant = (d: Date | string | number): string => `${new Date(d).toISOString().slice(0, 19).replace("T", " ")} UTC`;
 
 const UNITS = [
   ["day", 86_400_000],

@@ -17,9 +17,9 @@ import { ZCreateApiKey } from "@/server/services/projects/schemas";
 import { applyServerError, messageOf } from "./errors";
 import { plainly } from "./plain-issues";
 import { useProject } from "./project-context";
+import { When } from "./when";
 
 type KeyRow = RouterOutputs["projects"]["keys"][number];
-const when = (d: Date | string | null) => (d ? new Date(d).toLocaleString() : "—");
 const KINDS = [
   { value: "CLIENT", label: "Client (ships in game builds)" },
   { value: "SERVER", label: "Server (secret, acts as any player)" },
@@ -60,12 +60,12 @@ export function ApiKeys({ projectId }: { projectId: string }) {
       col.accessor((k) => new Date(k.createdAt).getTime(), {
         id: "created",
         header: "Created",
-        cell: (c) => when(c.row.original.createdAt),
+        cell: (c) => <When value={c.row.original.createdAt} />,
       }),
       col.accessor((k) => (k.lastUsedAt ? new Date(k.lastUsedAt).getTime() : 0), {
         id: "lastUsed",
         header: "Last used",
-        cell: (c) => when(c.row.original.lastUsedAt),
+        cell: (c) => <When value={c.row.original.lastUsedAt} />,
       }),
       col.accessor(stateOf, {
         id: "state",
@@ -158,7 +158,12 @@ function stateOf(k: KeyRow): "revoked" | "expiring" | "active" {
 function KeyState({ apiKey }: { apiKey: KeyRow }) {
   const state = stateOf(apiKey);
   if (state === "revoked") return <Badge tone="red">{apiKey.revokedAt ? "revoked" : "expired"}</Badge>;
-  if (state === "expiring") return <Badge tone="neutral">works until {when(apiKey.expiresAt)}</Badge>;
+  if (state === "expiring")
+    return (
+      <Badge tone="neutral">
+        works until <When value={apiKey.expiresAt} />
+      </Badge>
+    );
   return <Badge tone="green">active</Badge>;
 }
 
@@ -219,8 +224,8 @@ function RevokeKey({ projectId, apiKey }: { projectId: string; apiKey: KeyRow })
         <>
           {/* Names may repeat (a key being rotated keeps its name): the prefix and dates say which key this is. */}
           <span className="block" data-testid="revoke-key-identity">
-            The {apiKey.kind.toLowerCase()} key <span className="font-mono">{apiKey.prefix}…</span>, created {when(apiKey.createdAt)}, last
-            used {apiKey.lastUsedAt ? when(apiKey.lastUsedAt) : "never"}.
+            The {apiKey.kind.toLowerCase()} key <span className="font-mono">{apiKey.prefix}…</span>, created{" "}
+            <When value={apiKey.createdAt} />, last used {apiKey.lastUsedAt ? <When value={apiKey.lastUsedAt} /> : "never"}.
           </span>
           <span className="mt-1 block">Games using this key stop working within 30 seconds. This cannot be undone.</span>
         </>

@@ -27,6 +27,7 @@ import { ZAddMember } from "@/server/services/members/schemas";
 import { applyServerError, messageOf } from "./errors";
 import { plainly } from "./plain-issues";
 import { useProject } from "./project-context";
+import { When } from "./when";
 
 type Role = "OWNER" | "ADMIN" | "VIEWER";
 type Member = RouterOutputs["members"]["list"]["members"][number];
@@ -43,7 +44,7 @@ export function Members({ projectId }: { projectId: string }) {
   const trpc = useTRPC();
   const queryClient = useQueryClient();
   const members = useQuery(trpc.members.list.queryOptions({ projectId }));
-  const [link, setLink] = useState<string | null>(null);
+  const [invite, setInvite] = useState<{ link: string; email: string; emailed: boolean } | null>(null);
   const [removing, setRemoving] = useState<Member | null>(null);
   const refresh = () => queryClient.invalidateQueries({ queryKey: trpc.members.list.queryKey({ projectId }) });
   const add = useMutation(trpc.members.add.mutationOptions());
@@ -55,8 +56,11 @@ export function Members({ projectId }: { projectId: string }) {
   const submit = form.handleSubmit(async (values) => {
     try {
       const result = await add.mutateAsync({ projectId, ...values });
-      setLink(result.invitePath ? `${window.location.origin}${result.invitePath}` : null);
-      toast.success(result.invitePath ? `Invite link for ${values.email} created.` : `${values.email} added.`);
+      const email = values.email.trim();
+      setInvite(result.invitePath ? { link: `${window.location.origin}${result.invitePath}`, email, emailed: result.emailed } : null);
+      toast.success(
+        !result.invitePath ? `${email} added.` : result.emailed ? `Invite e-mailed to ${email}.` : `Invite link for ${email} created.`,
+      );
       form.reset({ email: "", role: values.role });
       await refresh();
     } catch (error) {
@@ -84,7 +88,7 @@ export function Members({ projectId }: { projectId: string }) {
       inviteCol.accessor((i) => new Date(i.expiresAt).getTime(), {
         id: "expires",
         header: "Expires",
-        cell: (c) => new Date(c.row.original.expiresAt).toLocaleString(),
+        cell: (c) => <When value={c.row.original.expiresAt} />,
       }),
       inviteCol.display({
         id: "actions",
@@ -134,10 +138,20 @@ export function Members({ projectId }: { projectId: string }) {
             </Button>
           </form>
           <FieldError error={errors.root?.server} />
-          {link && (
+          {invite && (
             <>
-              <p className="mt-3 text-sm">No account has this e-mail: send them this one-time link (valid 7 days).</p>
-              <OnceSecret secret={link} noun="invite link" testId="invite-link" stored="we store a hash" onDone={() => setLink(null)} />
+              <p className="mt-3 text-sm" data-testid="invite-sent">
+                {invite.emailed
+                  ? `We e-mailed an invite to ${invite.email}. The one-time link (valid 7 days) is also here if you want to send it yourself.`
+                  : `No account has this e-mail. This instance has no mail server (SMTP_URL), so no invite was e-mailed: send ${invite.email} this one-time link (valid 7 days) yourself.`}
+              </p>
+              <OnceSecret
+                secret={invite.link}
+                noun="invite link"
+                testId="invite-link"
+                stored="we store a hash"
+                onDone={() => setInvite(null)}
+              />
             </>
           )}
         </Card>

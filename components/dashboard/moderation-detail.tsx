@@ -10,10 +10,11 @@ import { ConfirmDialog } from "@/components/ui/alert-dialog";
 import { Badge, Button, Card, Input, Label, State, Table } from "@/components/ui/primitives";
 import { BanForm } from "./ban-form";
 import { messageOf } from "./errors";
+import { when } from "./format";
 import { useProject } from "./project-context";
+import { When } from "./when";
 
 type Detail = RouterOutputs["moderation"]["player"];
-const when = (d: string | null) => (d ? new Date(d).toLocaleString() : "—");
 
 /** One reported player's file: the reports against them, their recent board entries, ban state and history, and the actions. */
 export function ModerationDetail({ projectId, playerId, onClose }: { projectId: string; playerId: string; onClose: () => void }) {
@@ -45,7 +46,7 @@ export function ModerationDetail({ projectId, playerId, onClose }: { projectId: 
             </dd>
             <dt className="text-zinc-500">Created / last seen</dt>
             <dd>
-              {when(d.player.createdAt)} / {when(d.player.lastSeenAt)}
+              <When value={d.player.createdAt} /> / <When value={d.player.lastSeenAt} />
             </dd>
             <dt className="text-zinc-500">Ban</dt>
             <dd data-testid="moderation-ban-state">
@@ -78,7 +79,9 @@ function Reports({ reports }: { reports: Detail["reports"] }) {
       <Table head={["Filed", "By", "Reason", "Note", "Status"]}>
         {reports.map((r) => (
           <tr key={r.id}>
-            <td className="whitespace-nowrap px-2 py-1">{when(r.updatedAt)}</td>
+            <td className="whitespace-nowrap px-2 py-1">
+              <When value={r.updatedAt} />
+            </td>
             <td className="px-2 py-1">{r.reporterName ?? <span className="font-mono text-xs">{r.reporterId.slice(0, 8)}…</span>}</td>
             <td className="px-2 py-1">{r.reason}</td>
             <td className="max-w-72 break-words px-2 py-1">{r.note ?? "—"}</td>
@@ -103,7 +106,9 @@ function Entries({ entries }: { entries: Detail["entries"] }) {
               <td className="px-2 py-1">{e.leaderboardName}</td>
               <td className="px-2 py-1 tabular-nums">{e.score.toLocaleString()}</td>
               <td className="px-2 py-1">{e.current ? "current" : e.period}</td>
-              <td className="whitespace-nowrap px-2 py-1">{when(e.updatedAt)}</td>
+              <td className="whitespace-nowrap px-2 py-1">
+                <When value={e.updatedAt} />
+              </td>
             </tr>
           ))}
         </Table>
@@ -122,8 +127,8 @@ function BanHistory({ history }: { history: Detail["banHistory"] }) {
         <ul className="text-sm">
           {history.map((h) => (
             <li key={`${h.action}-${h.at}`}>
-              {when(h.at)}:{" "}
-              {h.action === "ban" ? `banned (${h.reason ?? "no reason"}${h.until ? `, until ${when(h.until)}` : ""})` : "unbanned"}
+              <When value={h.at} />:{" "}
+              {h.action === "ban" ? `banned (${h.reason ?? "no reason"}${h.until ? `, until $<When value={h.until} />` : ""})` : "unbanned"}
               {h.by ? ` by ${h.by}` : ""}
             </li>
           ))}

@@ -10,6 +10,7 @@ import { REASON_PATTERN } from "@/server/services/reports/schemas";
 import { messageOf } from "./errors";
 import { ModerationDetail } from "./moderation-detail";
 import { useProject } from "./project-context";
+import { When } from "./when";
 
 const SORTS = [
   ["newest", "Newest report first"],
@@ -114,7 +115,9 @@ export function Moderation({ projectId }: { projectId: string }) {
                 </td>
                 <td className="px-2 py-2">{g.reasons.map((r) => `${r.reason} ×${r.count}`).join(", ")}</td>
                 <td className="max-w-64 break-words px-2 py-2">{g.latestNote ?? <span className="text-zinc-500">—</span>}</td>
-                <td className="whitespace-nowrap px-2 py-2">{new Date(g.latestAt).toLocaleString()}</td>
+                <td className="whitespace-nowrap px-2 py-2">
+                  <When value={g.latestAt} />
+                </td>
                 <td className="px-2 py-2">
                   <Button
                     variant="secondary"

@@ -12,18 +12,19 @@ import { Badge, Button, Card, State } from "@/components/ui/primitives";
 import { BanForm } from "./ban-form";
 import { DataEditor } from "./data-editor";
 import { messageOf } from "./errors";
+import { when } from "./format";
 import { PlayerEconomy } from "./player-economy";
 import { DisplayNameEditor, SaveViewer } from "./player-profile-edit";
 import { PlayerStore } from "./player-store";
 import { PlayerSupport } from "./player-support";
 import { useProject } from "./project-context";
+import { When } from "./when";
 
 type Player = RouterOutputs["players"]["get"];
 type DataRow = Player["data"][number];
 type SaveRow = Player["saves"][number];
 type SessionRow = Player["sessions"][number];
 
-const when = (value: string | Date) => <span className="whitespace-nowrap">{new Date(value).toLocaleString()}</span>;
 const mono = (value: string) => <span className="break-all font-mono text-xs">{value}</span>;
 
 const dataCol = columnsFor<DataRow>();
@@ -32,7 +33,7 @@ const dataColumns = (edit: ((key: string) => void) | null): DataTableColumns<Dat
   dataCol.accessor("visibility", { header: "Visibility" }),
   dataCol.accessor("version", { header: "Version" }),
   dataCol.accessor("sizeBytes", { header: "Bytes" }),
-  dataCol.accessor("updatedAt", { header: "Updated", sortFn: "basic", cell: (c) => when(c.getValue()) }),
+  dataCol.accessor("updatedAt", { header: "Updated", sortFn: "basic", cell: (c) => <When value={c.getValue()} /> }),
   ...(edit
     ? [
         dataCol.display({
@@ -53,7 +54,7 @@ const saveColumns = (projectId: string, playerId: string): DataTableColumns<Save
   saveCol.accessor("key", { header: "Key", cell: (c) => mono(c.getValue()) }),
   saveCol.accessor("version", { header: "Version" }),
   saveCol.accessor("sizeBytes", { header: "Bytes" }),
-  saveCol.accessor("updatedAt", { header: "Updated", sortFn: "basic", cell: (c) => when(c.getValue()) }),
+  saveCol.accessor("updatedAt", { header: "Updated", sortFn: "basic", cell: (c) => <When value={c.getValue()} /> }),
   saveCol.display({
     id: "actions",
     header: "",
@@ -64,8 +65,8 @@ const saveColumns = (projectId: string, playerId: string): DataTableColumns<Save
 const sessionCol = columnsFor<SessionRow>();
 const sessionColumns: DataTableColumns<SessionRow> = [
   sessionCol.accessor("id", { header: "Session", cell: (c) => mono(c.getValue()) }),
-  sessionCol.accessor("createdAt", { header: "Started", sortFn: "basic", cell: (c) => when(c.getValue()) }),
-  sessionCol.accessor("expiresAt", { header: "Expires", sortFn: "basic", cell: (c) => when(c.getValue()) }),
+  sessionCol.accessor("createdAt", { header: "Started", sortFn: "basic", cell: (c) => <When value={c.getValue()} /> }),
+  sessionCol.accessor("expiresAt", { header: "Expires", sortFn: "basic", cell: (c) => <When value={c.getValue()} /> }),
 ];
 
 /** The export as a JSON file download (the audit log records who downloaded it). */
@@ -148,7 +149,9 @@ export function PlayerDetail({ projectId, playerId }: { projectId: string; playe
           </div>
           <div>
             <dt className="text-zinc-500">Created</dt>
-            <dd>{new Date(p.createdAt).toLocaleString()}</dd>
+            <dd>
+              <When value={p.createdAt} />
+            </dd>
           </div>
           <div>
             <dt className="text-zinc-500">Linked identities</dt>
@@ -160,9 +163,7 @@ export function PlayerDetail({ projectId, playerId }: { projectId: string; playe
       {canEdit && (
         <Card title="Actions">
           {p.banned ? (
-            <p className="mb-3 text-sm text-zinc-600">
-              Banned{p.bannedUntil ? ` until ${new Date(p.bannedUntil).toLocaleString()}` : " until unbanned"}.
-            </p>
+            <p className="mb-3 text-sm text-zinc-600">Banned{p.bannedUntil ? ` until ${when(p.bannedUntil)}` : " until unbanned"}.</p>
           ) : (
             <BanForm
               onBan={async (b) => {

@@ -17,6 +17,7 @@ import { MAX_AMOUNT, ZAdjustDirection, ZAdjustReason, ZAmount } from "@/server/s
 import { applyServerError, messageOf } from "./errors";
 import { ExportButtons } from "./export-buttons";
 import { plainly } from "./plain-issues";
+import { When } from "./when";
 
 const signed = (n: number) => (n > 0 ? `+${n.toLocaleString()}` : n.toLocaleString());
 type Transaction = RouterOutputs["economy"]["ledger"]["transactions"][number];
@@ -31,7 +32,9 @@ const ledgerColumns: DataTableColumns<Transaction> = [
           {t.kind}
         </Badge>
         {t.purchaseId && <div className="font-mono text-xs text-zinc-500">{t.purchaseId}</div>}
-        <div className="text-xs text-zinc-500">{new Date(t.createdAt).toLocaleString()}</div>
+        <div className="text-xs text-zinc-500">
+          <When value={t.createdAt} />
+        </div>
       </div>
     ),
   }),
@@ -133,7 +136,7 @@ export function PlayerEconomy({ projectId, playerId, canEdit }: { projectId: str
           </div>
         )}
       </Card>
-      {canEdit && <AdjustForm projectId={projectId} playerId={playerId} onDone={refresh} />}
+      {canEdit && <AdjustForm projectId={projectId} playerId={playerId} balances={holdings.data?.balances} onDone={refresh} />}
       <Card title="Ledger" actions={<ExportButtons projectId={projectId} kind="ledger" label="Export ledger" params={{ playerId }} />}>
         {ledger.isPending ? (
           <State kind="loading">Loading the ledger…</State>
@@ -176,8 +179,38 @@ const DIRECTIONS = [
   { value: "revoke", label: "Revoke" },
 ] as const;
 
+type Balance = RouterOutputs["economy"]["holdings"]["balances"][number];
+
+/** What a grant of a currency can add: its balance, its maximum (null: none) and the room left below it. */
+export type Headroom = { name: string; balance: number; max: number | null; room: number | null };
+
+/** The sentence the grant form shows before anything is confirmed. */
+export function headroomSentence(h: Headroom): string {
+  if (h.max === null || h.room === null) return `Balance ${h.balance.toLocaleString()}; ${h.name} has no maximum balance.`;
+  if (h.room === 0) return `Balance ${h.balance.toLocaleString()} of max ${h.max.toLocaleString()}: nothing more can be granted.`;
+  return `Balance ${h.balance.toLocaleString()} of max ${h.max.toLocaleString()}: you can grant up to ${h.room.toLocaleString()}.`;
+}
+
+/** Why a grant of `amount` is refused before asking (over the headroom), or null. */
+export function overHeadroom(h: Headroom, amount: number): string | null {
+  if (h.room === null || amount <= h.room) return null;
+  return h.room === 0
+    ? `${h.name} is at its maximum (${(h.max ?? 0).toLocaleString()}): nothing can be granted.`
+    : `That is more than the headroom: ${h.name} is at ${h.balance.toLocaleString()} of max ${(h.max ?? 0).toLocaleString()}, so you can grant up to ${h.room.toLocaleString()}.`;
+}
+
 /** One line per submit: validated, then confirmed in a dialog, then one ledger row and one audit entry. */
-function AdjustForm({ projectId, playerId, onDone }: { projectId: string; playerId: string; onDone: () => Promise<unknown> }) {
+function AdjustForm({
+  projectId,
+  playerId,
+  balances,
+  onDone,
+}: {
+  projectId: string;
+  playerId: string;
+  balances: Balance[] | undefined;
+  onDone: () => Promise<unknown>;
+}) {
   const trpc = useTRPC();
   const currencies = useQuery(trpc.economy.currencies.queryOptions({ projectId }));
   const items = useQuery(trpc.economy.items.queryOptions({ projectId }));
@@ -197,6 +230,25 @@ function AdjustForm({ projectId, playerId, onDone }: { projectId: string; player
   const chosen = target || options[0]?.value || "";
   const labelOf = (ref: string) => options.find((o) => o.value === ref)?.label ?? ref;
   const verb = (d: "grant" | "revoke") => (d === "grant" ? "Grant" : "Revoke");
+  const headroomOf = (ref: string): Headroom | null => {
+    const [kind, id] = ref.split(":");
+    const currency = kind === "currency" ? currencies.data?.find((c) => c.id === id) : undefined;
+    const held = balances?.find((b) => b.id === id);
+    if (!currency || !held) return null;
+    const max = currency.maxBalance;
+    return { name: currency.name, balance: held.balance, max, room: max === null ? null : Math.max(0, max - held.balance) };
+  };
+  const headroom = direction === "grant" ? headroomOf(chosen) : null;
+  const pendingHeadroom = pending?.direction === "grant" ? headroomOf(pending.target) : null;
+  const ask = (values: Adjustment) => {
+    const room = values.direction === "grant" ? headroomOf(values.target) : null;
+    const refusal = room ? overHeadroom(room, values.amount) : null;
+    if (refusal) {
+      form.setError("amount", { type: "headroom", message: refusal });
+      return;
+    }
+    setPending(values);
+  };
   const apply = async () => {
     if (!pending) return;
     const [kind, id = ""] = pending.target.split(":");
@@ -225,7 +277,7 @@ function AdjustForm({ projectId, playerId, onDone }: { projectId: string; player
       ) : (
         <form
           noValidate
-          onSubmit={form.handleSubmit((values) => setPending(values))}
+          onSubmit={form.handleSubmit(ask)}
           className="grid grid-cols-1 gap-3 sm:grid-cols-2 lg:grid-cols-[8rem_minmax(0,1fr)_8rem_minmax(0,2fr)_auto] lg:items-start"
         >
           <Field label="Action" htmlFor="adjust-direction">
@@ -288,12 +340,21 @@ function AdjustForm({ projectId, playerId, onDone }: { projectId: string; player
           </Button>
         </form>
       )}
+      {headroom && (
+        <p className="mt-2 text-sm text-zinc-600" data-testid="grant-headroom">
+          {headroomSentence(headroom)}
+        </p>
+      )}
       <FieldError error={errors.root?.server} />
       <ConfirmDialog
         open={pending !== null}
         onOpenChange={(open) => !open && setPending(null)}
         title={pending ? `${verb(pending.direction)} ${pending.amount.toLocaleString()} × ${labelOf(pending.target)}?` : ""}
-        description={pending ? `Reason: ${pending.reason}. One ledger row and one audit entry record it under your e-mail.` : ""}
+        description={
+          pending
+            ? `${pendingHeadroom ? `${headroomSentence(pendingHeadroom)} ` : ""}Reason: ${pending.reason}. One ledger row and one audit entry record it under your e-mail.`
+            : ""
+        }
         confirmLabel={pending ? verb(pending.direction) : "Confirm"}
         tone={pending?.direction === "revoke" ? "danger" : "primary"}
         onConfirm={apply}

@@ -13,6 +13,7 @@ import { Field, FieldError } from "@/components/ui/field";
 import { Button, Input, State } from "@/components/ui/primitives";
 import { ZDisplayName } from "@/server/services/profiles/schemas";
 import { applyServerError, messageOf } from "./errors";
+import { when } from "./format";
 import { plainly } from "./plain-issues";
 
 /** The API's display-name rule; an empty field clears the name. */
@@ -106,7 +107,7 @@ export function SaveViewer({ projectId, playerId, saveKey }: { projectId: string
           <DialogTitle>Save “{saveKey}”</DialogTitle>
           <DialogDescription>
             {save.data
-              ? `Version ${save.data.version}, ${save.data.sizeBytes.toLocaleString()} bytes, updated ${new Date(save.data.updatedAt).toLocaleString()}.`
+              ? `Version ${save.data.version}, ${save.data.sizeBytes.toLocaleString()} bytes, updated ${when(save.data.updatedAt)}.`
               : "Read-only."}
           </DialogDescription>
         </DialogHeader>

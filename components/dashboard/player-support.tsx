@@ -10,9 +10,9 @@ import { ConfirmDialog } from "@/components/ui/alert-dialog";
 import { Badge, Button, Card, Input, State, Table } from "@/components/ui/primitives";
 import { MAX_NOTE_CHARS, MAX_TAGS_PER_PLAYER, ZTag } from "@/server/services/players/notes-schemas";
 import { messageOf } from "./errors";
+import { When } from "./when";
 
 type Support = RouterOutputs["support"]["player"];
-const when = (value: string) => <span className="whitespace-nowrap">{new Date(value).toLocaleString()}</span>;
 
 /** The support parts of a player's page: activity, notes and tags, board entries, ban history. */
 export function PlayerSupport({ projectId, playerId, canEdit }: { projectId: string; playerId: string; canEdit: boolean }) {
@@ -28,7 +28,7 @@ export function PlayerSupport({ projectId, playerId, canEdit }: { projectId: str
           <div>
             <dt className="text-zinc-500">Last seen</dt>
             <dd data-testid="player-last-seen">
-              {s.lastSeenAt ? when(s.lastSeenAt) : "never"}
+              {s.lastSeenAt ? <When value={s.lastSeenAt} /> : "never"}
               {s.lastSeenSource === "login" && <span className="ml-1 text-xs text-zinc-500">(last sign-in)</span>}
             </dd>
           </div>
@@ -58,7 +58,9 @@ export function PlayerSupport({ projectId, playerId, canEdit }: { projectId: str
                 <td className="px-2 py-2 font-mono text-xs">{b.period}</td>
                 <td className="px-2 py-2">#{b.rank.toLocaleString()}</td>
                 <td className="px-2 py-2">{b.score.toLocaleString()}</td>
-                <td className="px-2 py-2">{when(b.updatedAt)}</td>
+                <td className="px-2 py-2">
+                  <When value={b.updatedAt} />
+                </td>
               </tr>
             ))}
           </Table>
@@ -78,11 +80,13 @@ export function PlayerSupport({ projectId, playerId, canEdit }: { projectId: str
           <Table head={["When", "What", "Who", "Reason", "Until"]}>
             {s.banHistory.map((b) => (
               <tr key={`${b.createdAt}-${b.action}`} data-testid="player-ban-history">
-                <td className="px-2 py-2">{when(b.createdAt)}</td>
+                <td className="px-2 py-2">
+                  <When value={b.createdAt} />
+                </td>
                 <td className="px-2 py-2">{b.action.includes("unban") ? "Unbanned" : "Banned"}</td>
                 <td className="break-words px-2 py-2">{b.operatorEmail ?? "the system"}</td>
                 <td className="break-words px-2 py-2">{b.reason ?? "—"}</td>
-                <td className="px-2 py-2">{b.action.includes("unban") ? "—" : b.until ? when(b.until) : "until unbanned"}</td>
+                <td className="px-2 py-2">{b.action.includes("unban") ? "—" : b.until ? <When value={b.until} /> : "until unbanned"}</td>
               </tr>
             ))}
           </Table>
@@ -228,7 +232,7 @@ function NotesAndTags(o: { projectId: string; playerId: string; canEdit: boolean
                   <p className="whitespace-pre-wrap break-words text-sm">{n.body}</p>
                   <div className="mt-2 flex flex-wrap items-center justify-between gap-2 text-xs text-zinc-500">
                     <span>
-                      {n.authorEmail ?? "a removed operator"} · {when(n.createdAt)}
+                      {n.authorEmail ?? "a removed operator"} · <When value={n.createdAt} />
                     </span>
                     {canEdit && (n.mine || support.mayDeleteAnyNote) && (
                       <ConfirmDialog

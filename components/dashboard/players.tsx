@@ -14,6 +14,7 @@ import { messageOf } from "./errors";
 import { ExportButtons } from "./export-buttons";
 import { useProject } from "./project-context";
 import { useSlashFocus, useUrlState } from "./url-state";
+import { When } from "./when";
 
 type PlayerRow = RouterOutputs["players"]["search"]["players"][number];
 type Sort = "newest" | "oldest" | "name";
@@ -52,8 +53,6 @@ const dayStart = (day: string, next = false): string | undefined => {
   if (next) date.setDate(date.getDate() + 1);
   return date.toISOString();
 };
-
-const when = (value: string | null) => (value ? <span className="whitespace-nowrap">{new Date(value).toLocaleString()}</span> : "—");
 
 const col = columnsFor<PlayerRow>();
 function playerColumns(projectId: string, selection: Selection | null): DataTableColumns<PlayerRow> {
@@ -94,8 +93,8 @@ function playerColumns(projectId: string, selection: Selection | null): DataTabl
     }),
     col.accessor("displayName", { header: "Display name", cell: (c) => c.getValue() ?? "—" }),
     col.accessor("email", { header: "E-mail", enableSorting: false, cell: (c) => c.getValue() ?? "—" }),
-    col.accessor("createdAt", { header: "Created", sortDescFirst: true, cell: (c) => when(c.getValue()) }),
-    col.accessor("lastLoginAt", { header: "Last seen", enableSorting: false, cell: (c) => when(c.getValue()) }),
+    col.accessor("createdAt", { header: "Created", sortDescFirst: true, cell: (c) => <When value={c.getValue()} /> }),
+    col.accessor("lastLoginAt", { header: "Last seen", enableSorting: false, cell: (c) => <When value={c.getValue()} /> }),
     col.accessor("banned", {
       header: "State",
       enableSorting: false,

@@ -13,8 +13,8 @@ import { FieldError } from "@/components/ui/field";
 import { Badge, Button, Card, Input, State } from "@/components/ui/primitives";
 import { ZProjectNameInput } from "@/server/services/projects/schemas";
 import { applyServerError, messageOf } from "./errors";
-import { createdOn } from "./format";
 import { plainly } from "./plain-issues";
+import { When } from "./when";
 
 type ProjectRow = RouterOutputs["projects"]["list"][number];
 
@@ -33,7 +33,7 @@ const columns: DataTableColumns<ProjectRow> = [
   col.accessor((p) => new Date(p.createdAt).getTime(), {
     id: "created",
     header: "Created",
-    cell: (c) => createdOn(c.row.original.createdAt),
+    cell: (c) => <When value={c.row.original.createdAt} />,
   }),
   col.accessor((p) => p.role?.toLowerCase() ?? "instance admin", { id: "role", header: "Your role" }),
   col.accessor("players", { header: "Players" }),

@@ -11,11 +11,11 @@ import { STORE_LABELS } from "@/server/services/store/schemas";
 import { messageOf } from "./errors";
 import { useProject } from "./project-context";
 import { money, PurchaseStatus, shortfallInWords } from "./purchases-format";
+import { When } from "./when";
 
 type Detail = RouterOutputs["store"]["purchase"];
 type LedgerRow = NonNullable<Detail["grant"]>;
 
-const when = (d: string | null) => (d ? new Date(d).toLocaleString() : "—");
 const lines = (l: LedgerRow) =>
   [
     ...l.currencies.map((c) => `${c.delta > 0 ? "+" : ""}${c.delta} ${c.id}`),
@@ -73,12 +73,14 @@ export function PurchaseDetail({ projectId, receiptId, onClose }: { projectId: s
             <dt className="text-zinc-500">Environment</dt>
             <dd>{p.environment ?? "—"}</dd>
             <dt className="text-zinc-500">Recorded</dt>
-            <dd>{when(p.createdAt)}</dd>
+            <dd>
+              <When value={p.createdAt} />
+            </dd>
             {p.status === "refunded" && (
               <>
                 <dt className="text-zinc-500">Refunded</dt>
                 <dd>
-                  {when(p.refundedAt)}: {p.refundReason}
+                  <When value={p.refundedAt} />: {p.refundReason}
                 </dd>
                 <dt className="text-zinc-500">Not taken back</dt>
                 <dd>{shortfallInWords(p.shortfall) || "nothing: everything granted was taken back"}</dd>
@@ -90,12 +92,12 @@ export function PurchaseDetail({ projectId, receiptId, onClose }: { projectId: s
             <ul className="text-sm">
               {p.grant && (
                 <li>
-                  Grant {when(p.grant.createdAt)}: {lines(p.grant)}
+                  Grant <When value={p.grant.createdAt} />: {lines(p.grant)}
                 </li>
               )}
               {p.refund && (
                 <li>
-                  Refund {when(p.refund.createdAt)}: {lines(p.refund)}
+                  Refund <When value={p.refund.createdAt} />: {lines(p.refund)}
                 </li>
               )}
               {!p.grant && !p.refund && <li className="text-zinc-500">No ledger row: nothing was granted.</li>}
@@ -114,7 +116,7 @@ export function PurchaseDetail({ projectId, receiptId, onClose }: { projectId: s
               <ul className="text-sm">
                 {p.notifications.map((n) => (
                   <li key={n.id}>
-                    {when(n.receivedAt)}: {n.type}
+                    <When value={n.receivedAt} />: {n.type}
                     {n.subtype ? ` / ${n.subtype}` : ""} → {n.outcome}
                   </li>
                 ))}

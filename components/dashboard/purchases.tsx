@@ -11,10 +11,10 @@ import { STORE_LABELS, STORE_NAMES, type Store } from "@/server/services/store/s
 import { messageOf } from "./errors";
 import { PurchaseDetail } from "./purchases-detail";
 import { money, PurchaseStatus } from "./purchases-format";
+import { When } from "./when";
 
 const STATUSES = ["granted", "refunded", "rejected", "pending"] as const;
 type Status = (typeof STATUSES)[number];
-const when = (d: string) => <span className="whitespace-nowrap">{new Date(d).toLocaleString()}</span>;
 
 /** The filters as the URL holds them (a link to a filtered list is shareable; back and forward work). */
 function filtersOf(params: URLSearchParams) {
@@ -165,7 +165,9 @@ export function Purchases({ projectId }: { projectId: string }) {
             >
               {rows.map((p) => (
                 <tr key={p.receiptId} data-testid="store-purchase-row">
-                  <td className="px-2 py-2">{when(p.createdAt)}</td>
+                  <td className="px-2 py-2">
+                    <When value={p.createdAt} />
+                  </td>
                   <td className="px-2 py-2">
                     {STORE_LABELS[p.store]}
                     {p.environment === "sandbox" ? " (sandbox)" : ""}

@@ -10,6 +10,7 @@ import { OnceSecret } from "@/components/ui/once-secret";
 import { Badge, Button, Card, Input, Label, Select, State } from "@/components/ui/primitives";
 import { type RefundPolicy, STORE_LABELS, type Store, ZStoreSettingsInput } from "@/server/services/store/schemas";
 import { messageOf } from "./errors";
+import { when } from "./format";
 import { useProject } from "./project-context";
 
 type Settings = RouterOutputs["store"]["settings"]["stores"][number];
@@ -167,7 +168,7 @@ function StoreCard({ projectId, settings: s }: { projectId: string; settings: Se
               {s.secretHint && (
                 <p className="mb-2" data-testid={`store-secret-hint-${s.store}`}>
                   Set: {s.secretHint}
-                  {s.secretUpdatedAt ? `, ${new Date(s.secretUpdatedAt).toLocaleString()}` : ""}
+                  {s.secretUpdatedAt ? `, ${when(s.secretUpdatedAt)}` : ""}
                 </p>
               )}
               {replacing ? (
@@ -236,11 +237,7 @@ function StoreCard({ projectId, settings: s }: { projectId: string; settings: Se
             ))}
             <div>
               <dt className="text-zinc-500">Credential</dt>
-              <dd>
-                {s.secretHint
-                  ? `${s.secretHint}${s.secretUpdatedAt ? `, set ${new Date(s.secretUpdatedAt).toLocaleString()}` : ""}`
-                  : "none"}
-              </dd>
+              <dd>{s.secretHint ? `${s.secretHint}${s.secretUpdatedAt ? `, set ${when(s.secretUpdatedAt)}` : ""}` : "none"}</dd>
             </div>
           </dl>
         )}

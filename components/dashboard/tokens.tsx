@@ -17,12 +17,11 @@ import { SelectMenu } from "@/components/ui/select";
 import { TOKEN_ROLES, ZCreateOperatorToken } from "@/server/services/operator-token-schemas";
 import { applyServerError, messageOf } from "./errors";
 import { checkedWith } from "./form-schema";
-import { createdOn } from "./format";
 import { plainly } from "./plain-issues";
+import { When } from "./when";
 
 type TokenRow = RouterOutputs["tokens"]["list"][number];
 type Role = (typeof TOKEN_ROLES)[number];
-const when = (d: Date | string | null) => (d ? new Date(d).toLocaleString() : "—");
 const ROLES = [
   { value: "VIEWER", label: "Viewer (read only)" },
   { value: "ADMIN", label: "Admin (change configuration, keys, players)" },
@@ -123,17 +122,17 @@ export function AccessTokens() {
       col.accessor((t) => new Date(t.createdAt).getTime(), {
         id: "created",
         header: "Created",
-        cell: (c) => when(c.row.original.createdAt),
+        cell: (c) => <When value={c.row.original.createdAt} />,
       }),
       col.accessor((t) => (t.lastUsedAt ? new Date(t.lastUsedAt).getTime() : 0), {
         id: "lastUsed",
         header: "Last used",
-        cell: (c) => when(c.row.original.lastUsedAt),
+        cell: (c) => <When value={c.row.original.lastUsedAt} />,
       }),
       col.accessor((t) => (t.expiresAt ? new Date(t.expiresAt).getTime() : Number.MAX_SAFE_INTEGER), {
         id: "expires",
         header: "Expires",
-        cell: (c) => when(c.row.original.expiresAt),
+        cell: (c) => <When value={c.row.original.expiresAt} />,
       }),
       col.accessor((t) => stateOf(t), {
         id: "state",
@@ -242,7 +241,9 @@ export function AccessTokens() {
                             }
                           />
                           {p.name}
-                          <span className="text-xs text-zinc-600">created {createdOn(p.createdAt)}</span>
+                          <span className="text-xs text-zinc-600">
+                            created <When value={p.createdAt} />
+                          </span>
                         </label>
                       ))}
                     </>

@@ -1,69 +1,18 @@
 import { randomBytes } from "node:crypto";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
-import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import pg from "pg";
-import { SMTPServer } from "smtp-server";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { createDatabase, type StartedApp, startApp } from "../support/global-setup";
 import { until } from "../support/launch.mjs";
+import { smtpServer } from "../support/smtp-sink";
 
 /**
  * Password reset and e-mail verification against a real SMTP server (smtp-server) this test
  * runs. The app has a database of its own: every app on one database is one queue cluster, and
  * the suite's shared app (no SMTP_URL) would take these jobs and keep them in its outbox.
  */
-type Mail = { to: string; subject: string; raw: string; code: string; recovery: string };
-
-function smtpServer() {
-  const mails: Mail[] = [];
-  let server: SMTPServer | null = null;
-  let port = 0;
-  /** How long the server holds a message before its "250 OK" (a slow server), and whom the messages it has begun to receive are for. */
-  const state = { delayMs: 0, receivingFor: [] as string[] };
-  const listen = () =>
-    new Promise<void>((resolve) => {
-      server = new SMTPServer({
-        authOptional: true,
-        disabledCommands: ["STARTTLS"],
-        onData(stream, session, callback) {
-          state.receivingFor.push(session.envelope.rcptTo.map((r) => r.address).join(","));
-          let raw = "";
-          stream.on("data", (chunk: Buffer) => {
-            raw += chunk.toString("utf8");
-          });
-          stream.on("end", () => {
-            const subject = /^Subject: (.*)$/m.exec(raw)?.[1] ?? "";
-            const code = /^ {4}(\d{6})\s*$/m.exec(raw)?.[1] ?? "";
-            const recovery = /^ {4}([0-9A-Z]{4}(?:-[0-9A-Z]{4}){3})\s*$/m.exec(raw)?.[1] ?? "";
-            setTimeout(() => {
-              mails.push({ to: session.envelope.rcptTo.map((r) => r.address).join(","), subject, raw, code, recovery });
-              callback();
-            }, state.delayMs);
-          });
-        },
-      });
-      server.listen(port, "127.0.0.1", () => {
-        port = ((server as SMTPServer).server.address() as AddressInfo).port;
-        resolve();
-      });
-    });
-  return {
-    mails,
-    state,
-    listen,
-    port: () => port,
-    close: () => new Promise<void>((resolve) => (server ? server.close(() => resolve()) : resolve())),
-    /**
-     * The first mail to `to` after `since` mails that `is` accepts, waiting for it (up to a minute:
-     * it goes through the job queue, slow on a busy machine, and costs nothing when it comes).
-     */
-    next: (to: string, since = 0, is: (m: Mail) => boolean = () => true) =>
-      until(`a mail to ${to}`, () => mails.slice(since).find((m) => m.to === to && is(m)), 60_000),
-  };
-}
-
 const smtp = smtpServer();
 let db: Awaited<ReturnType<typeof createDatabase>>;
 let dataDir: string;

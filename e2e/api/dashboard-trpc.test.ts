@@ -201,6 +201,7 @@ describe("dashboard procedures: roles are checked on the server", () => {
     });
     const token = invited.invitePath?.split("/invite/")[1] ?? "";
     expect(token.length).toBeGreaterThan(20);
+    expect(invited.emailed).toBe(false); // this instance has no SMTP_URL: the owner gets the link only
     expect(await prisma().invite.count({ where: { tokenHash: Buffer.from(token) } })).toBe(0); // only the hash is stored
     const guest = caller(null);
     expect((await guest.members.invite({ token })).role).toBe("VIEWER");

@@ -16,16 +16,18 @@ test("the account page lists this session as the current one; an instance admin 
   await expect(self.getByRole("button", { name: /Disable/ })).toHaveCount(0); // not oneself
 });
 
-test("the account page fits a phone's width: nothing pans sideways", async ({ page }) => {
-  await page.setViewportSize({ width: 375, height: 812 });
-  await signIn(page);
-  await page.goto("/account");
-  await expect(page.getByRole("heading", { name: "Account", exact: true })).toBeVisible();
-  await expect(page.getByTestId("session-row").first()).toBeVisible();
-  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
-  expect(overflow, "the page is wider than the phone's screen").toBeLessThanOrEqual(0);
-  await shoot(page, "account-phone");
-});
+for (const width of [375, 390]) {
+  test(`the account page fits a phone ${width} wide: nothing pans sideways`, async ({ page }) => {
+    await page.setViewportSize({ width, height: 844 });
+    await signIn(page);
+    await page.goto("/account");
+    await expect(page.getByRole("heading", { name: "Account", exact: true })).toBeVisible();
+    await expect(page.getByTestId("session-row").first()).toBeVisible();
+    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+    expect(overflow, "the page is wider than the phone's screen").toBeLessThanOrEqual(0);
+    await shoot(page, `account-phone-${width}`);
+  });
+}
 
 test("an instance admin removes an invited operator on the operators page; they can no longer sign in", async ({ page, browser }) => {
   await signIn(page);

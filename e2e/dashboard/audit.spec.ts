@@ -16,6 +16,17 @@ test("an entry shows what changed field by field, and its target by name with a 
   await expect(currency.getByTestId("audit-diff")).toContainText('name "Coins" → "Gold coins"');
   await expect(currency.getByRole("link", { name: "Gold coins" })).toHaveAttribute("href", `/projects/${projectId}/economy`);
   await expectAxeClean(page);
+  // On a laptop the table fits its card: no sideways scroll, the Request column inside the card.
+  await page.setViewportSize({ width: 1280, height: 800 });
+  const scroller = page.getByTestId("audit-row").first().locator("xpath=ancestor::table/..");
+  await expect
+    .poll(() => scroller.evaluate((el) => el.scrollWidth - el.clientWidth), { message: "the audit table scrolls sideways at 1280 wide" })
+    .toBeLessThanOrEqual(0);
+  const requestHeader = await page.getByRole("columnheader", { name: "Request" }).boundingBox();
+  const box = await scroller.boundingBox();
+  expect((requestHeader?.x ?? Number.POSITIVE_INFINITY) + (requestHeader?.width ?? 0)).toBeLessThanOrEqual(
+    (box?.x ?? 0) + (box?.width ?? 0) + 1,
+  );
   await shoot(page, "audit-diff");
   await rename.getByRole("link", { name: "After" }).click();
   await expect(page.getByRole("heading", { name: "After" })).toBeVisible();

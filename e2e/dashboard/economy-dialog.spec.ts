@@ -1,5 +1,6 @@
 import { expect, test } from "@playwright/test";
 import { openProject, seriousAxeFindings, shoot, signIn } from "./support";
+import { anonymousPlayer, expectAxeClean, projectWithKeys, trpcMutation } from "./support-players";
 
 /** The Edit currency dialog is wide enough for its form (the wide dialog of components/ui/dialog.tsx), and clean for axe. */
 
@@ -25,4 +26,42 @@ test("the Edit currency dialog is wide on a wide screen and fits a phone, with n
   expect(await seriousAxeFindings(page)).toEqual([]);
   await page.keyboard.press("Escape");
   await expect(dialog).toBeHidden();
+});
+
+test("a grant states the currency's maximum and the headroom, and refuses more than the headroom in words before asking", async ({
+  page,
+  request,
+}) => {
+  const setup = await projectWithKeys(page, "Headroom");
+  await trpcMutation(page, "economy.createCurrency", {
+    projectId: setup.projectId,
+    currency: { id: "gems", name: "Gems", initialBalance: 0, maxBalance: 1000 },
+  });
+  const player = await anonymousPlayer(request, setup.clientKey);
+  await trpcMutation(page, "economy.adjust", {
+    projectId: setup.projectId,
+    playerId: player.playerId,
+    direction: "grant",
+    currencies: [{ currencyId: "gems", amount: 900 }],
+    reason: "setting up",
+  });
+  await page.goto(`/projects/${setup.projectId}/players/${player.playerId}`);
+  await expect(page.getByTestId("balance-gems")).toContainText("900");
+  await expect(page.getByTestId("grant-headroom")).toHaveText("Balance 900 of max 1,000: you can grant up to 100.");
+  await page.getByLabel("Amount").fill("150");
+  await page.getByLabel("Reason", { exact: true }).fill("too generous");
+  await page.getByRole("button", { name: "Grant", exact: true }).click();
+  await expect(page.getByText("That is more than the headroom: Gems is at 900 of max 1,000, so you can grant up to 100.")).toBeVisible();
+  await expect(page.getByRole("alertdialog")).toHaveCount(0);
+  await expect(page.getByRole("dialog")).toHaveCount(0);
+  await expectAxeClean(page);
+  await shoot(page, "grant-headroom");
+  await page.getByLabel("Amount").fill("100");
+  await page.getByRole("button", { name: "Grant", exact: true }).click();
+  const confirm = page.getByRole("alertdialog");
+  await expect(confirm).toContainText("Balance 900 of max 1,000: you can grant up to 100.");
+  await confirm.getByRole("button", { name: "Grant", exact: true }).click();
+  await expect(confirm).toHaveCount(0);
+  await expect(page.getByTestId("balance-gems")).toContainText("1,000");
+  await expect(page.getByTestId("grant-headroom")).toHaveText("Balance 1,000 of max 1,000: nothing more can be granted.");
 });

@@ -95,7 +95,7 @@ function formatFrom(name: string, address: string): string {
 }
 
 let transport: Transporter | undefined;
-function smtp(url: string): Transporter {
+export function smtp(url: string): Transporter {
   // Timeouts: a mail server that hangs must fail the attempt (and be retried), not hold the job.
   transport ??= nodemailer.createTransport({ url, connectionTimeout: 10_000, greetingTimeout: 10_000, socketTimeout: 20_000 });
   return transport;
@@ -156,7 +156,7 @@ export async function deliver(data: { messageId: string }, job: { retryCount: nu
 }
 
 /** The SMTP server's answer ("550 5.1.1 mailbox unavailable"), or why there was none. */
-function smtpAnswer(error: unknown): string {
+export function smtpAnswer(error: unknown): string {
   const e = error as { response?: string; code?: string; message?: string };
   return (e.response ?? (e.code ? `${e.code}: ${e.message}` : e.message) ?? String(error)).slice(0, 500);
 }

@@ -3,6 +3,7 @@ import { sha256, uuidv7 } from "../../crypto";
 import { pool, prisma } from "../../db";
 import { AppError } from "../../errors";
 import type { MemberRole } from "../../generated/prisma/enums";
+import { queueInviteEmail } from "../../mailer/operator";
 import { passwordProblem } from "../../password-policy";
 import { hashPassword } from "../../passwords";
 import { validationError } from "../../validation";
@@ -48,11 +49,15 @@ export async function listMembersAs(
   };
 }
 
-export type AddMemberResult = { added: MemberDto; invitePath: null } | { added: null; invitePath: string };
+/** `emailed`: the invite's link was also queued to the invitee's address (false: this instance has no SMTP server). */
+export type AddMemberResult =
+  | { added: MemberDto; invitePath: null; emailed: false }
+  | { added: null; invitePath: string; emailed: boolean };
 
 /**
- * Owners add an existing operator at once, or create an invite whose link (the only time its
- * token exists in clear) is in this answer. Audited as member.add or member.invite.
+ * Owners add an existing operator at once, or create an invite whose link is in this answer and,
+ * when the instance has an SMTP server, mailed to the invitee (the instance's operator mail, never
+ * a project's e-mail log). Audited as member.add or member.invite.
  */
 export function addMemberAs(ctx: OperatorContext, o: { projectId: string; email: string; role: MemberRole }): Promise<AddMemberResult> {
   const email = o.email.trim().toLowerCase();
@@ -82,13 +87,14 @@ export function addMemberAs(ctx: OperatorContext, o: { projectId: string; email:
           role: o.role,
           since: row.createdAt.toISOString(),
         };
-        return { added, invitePath: null };
+        return { added, invitePath: null, emailed: false as const };
       }
       const token = randomBytes(32).toString("base64url");
       const expiresAt = new Date(Date.now() + INVITE_DAYS * 86_400_000);
+      const id = uuidv7();
       await prisma().invite.create({
         data: {
-          id: uuidv7(),
+          id,
           projectId: o.projectId,
           email,
           role: o.role,
@@ -97,7 +103,10 @@ export function addMemberAs(ctx: OperatorContext, o: { projectId: string; email:
           expiresAt,
         },
       });
-      return { added: null, invitePath: `/invite/${token}` };
+      const inviter = await prisma().operator.findUnique({ where: { id: actor.operatorId }, select: { name: true, email: true } });
+      const invitedBy = inviter ? `${inviter.name} (${inviter.email})` : "A project owner";
+      const emailed = await queueInviteEmail({ inviteId: id, token, invitedBy });
+      return { added: null, invitePath: `/invite/${token}`, emailed };
     },
   });
 }

@@ -1,0 +1,57 @@
+import type { AddressInfo } from "node:net";
+import { SMTPServer } from "smtp-server";
+import { until } from "./launch.mjs";
+
+/**
+ * A real SMTP server (smtp-server) on loopback that keeps every message it receives: the tests'
+ * mailbox. `code` and `recovery` are the six-digit code and recovery code lines of players' mail.
+ */
+export type Mail = { to: string; subject: string; raw: string; code: string; recovery: string };
+
+export function smtpServer() {
+  const mails: Mail[] = [];
+  let server: SMTPServer | null = null;
+  let port = 0;
+  /** How long the server holds a message before its "250 OK" (a slow server), and whom the messages it has begun to receive are for. */
+  const state = { delayMs: 0, receivingFor: [] as string[] };
+  const listen = () =>
+    new Promise<void>((resolve) => {
+      server = new SMTPServer({
+        authOptional: true,
+        disabledCommands: ["STARTTLS"],
+        onData(stream, session, callback) {
+          state.receivingFor.push(session.envelope.rcptTo.map((r) => r.address).join(","));
+          let raw = "";
+          stream.on("data", (chunk: Buffer) => {
+            raw += chunk.toString("utf8");
+          });
+          stream.on("end", () => {
+            const subject = /^Subject: (.*)$/m.exec(raw)?.[1] ?? "";
+            const code = /^ {4}(\d{6})\s*$/m.exec(raw)?.[1] ?? "";
+            const recovery = /^ {4}([0-9A-Z]{4}(?:-[0-9A-Z]{4}){3})\s*$/m.exec(raw)?.[1] ?? "";
+            setTimeout(() => {
+              mails.push({ to: session.envelope.rcptTo.map((r) => r.address).join(","), subject, raw, code, recovery });
+              callback();
+            }, state.delayMs);
+          });
+        },
+      });
+      server.listen(port, "127.0.0.1", () => {
+        port = ((server as SMTPServer).server.address() as AddressInfo).port;
+        resolve();
+      });
+    });
+  return {
+    mails,
+    state,
+    listen,
+    port: () => port,
+    close: () => new Promise<void>((resolve) => (server ? server.close(() => resolve()) : resolve())),
+    /**
+     * The first mail to `to` after `since` mails that `is` accepts, waiting for it (up to a minute:
+     * it goes through the job queue, slow on a busy machine, and costs nothing when it comes).
+     */
+    next: (to: string, since = 0, is: (m: Mail) => boolean = () => true) =>
+      until(`a mail to ${to}`, () => mails.slice(since).find((m) => m.to === to && is(m)), 60_000),
+  };
+}
