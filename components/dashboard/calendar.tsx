@@ -9,6 +9,7 @@ import { Field } from "@/components/ui/field";
 import { Badge, Button, Card, Input, Select, State } from "@/components/ui/primitives";
 import type { ScheduledChangeDto } from "@/server/services/schedules/schemas";
 import { messageOf } from "./errors";
+import { when } from "./format";
 import { useProject } from "./project-context";
 
 /**
@@ -18,7 +19,7 @@ import { useProject } from "./project-context";
  */
 const zone = () => Intl.DateTimeFormat().resolvedOptions().timeZone;
 const utc = (iso: string) => `${iso.slice(0, 16).replace("T", " ")} UTC`;
-const local = (iso: string) => `${new Date(iso).toLocaleString("en-GB", { dateStyle: "medium", timeStyle: "short" })} (${zone()})`;
+const local = (iso: string) => when(iso);
 const dayOf = (iso: string) => iso.slice(0, 10);
 
 function When({ label, iso }: { label: string; iso: string }) {

@@ -9,6 +9,7 @@ import { Button, Card, State } from "@/components/ui/primitives";
 import type { CodeHealth, HealthMarker, PlayersHealth, RequestHealth, RouteHealth } from "@/server/services/health";
 import type { HealthRange } from "@/server/services/health/schemas";
 import { messageOf } from "./errors";
+import { when } from "./format";
 import { MarkerList } from "./releases";
 
 /**
@@ -145,7 +146,7 @@ function markerLines(markers: HealthMarker[]): { bucket: string; numbers: string
 const MARKER_COLOR = "#0e7490";
 
 function RequestsChart({ health, limitPerMinute, markers }: { health: RequestHealth; limitPerMinute?: number; markers: HealthMarker[] }) {
-  const label = (v: unknown) => new Date(String(v)).toLocaleString("en-GB", { dateStyle: "medium", timeStyle: "short" });
+  const label = (v: unknown) => when(String(v));
   return (
     <div className="h-64 w-full" data-testid="requests-chart">
       <ResponsiveContainer width="100%" height="100%">

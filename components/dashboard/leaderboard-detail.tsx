@@ -11,6 +11,7 @@ import { ConfirmDialog } from "@/components/ui/alert-dialog";
 import { Badge, Button, Card, State } from "@/components/ui/primitives";
 import { messageOf } from "./errors";
 import { LeaderboardExport } from "./export-buttons";
+import { when } from "./format";
 import { LeaderboardEntries, labelOf } from "./leaderboard-entries";
 import { fieldsOf, LeaderboardForm } from "./leaderboards-form";
 import { whenUtcAndLocal } from "./live-format";
@@ -145,7 +146,7 @@ export function LeaderboardDetail({ projectId, leaderboardId }: { projectId: str
               </>
             )}
             <Fact label="Score webhook events" value={b.scoreEvents ? "on" : "off"} />
-            <Fact label="Updated" value={new Date(b.updatedAt).toLocaleString()} />
+            <Fact label="Updated" value={when(b.updatedAt)} />
           </dl>
         )}
         {!editing && (

@@ -12,9 +12,11 @@ import { Button, Card, Input, State } from "@/components/ui/primitives";
 import { SelectMenu } from "@/components/ui/select";
 import { useNarrow } from "@/components/ui/use-narrow";
 import { messageOf } from "./errors";
+import { when } from "./format";
 import { HiddenEntries } from "./leaderboard-hidden";
 import { RemoveSelectedEntries } from "./leaderboard-remove-selected";
 import { type ScoreTarget, SetScoreDialog } from "./leaderboard-score";
+import { When } from "./when";
 
 /** Rows per page: a phone shows fewer, each row being a stacked card. */
 const PAGE = 25;
@@ -133,7 +135,7 @@ export function LeaderboardEntries({
       col.accessor("updatedAt", {
         header: "Updated",
         enableSorting: false,
-        cell: (c) => <span className="whitespace-nowrap">{new Date(c.getValue()).toLocaleString()}</span>,
+        cell: (c) => <When value={c.getValue()} />,
       }),
       col.accessor("metadata", {
         header: "Metadata",
@@ -322,7 +324,7 @@ export function LeaderboardEntries({
 /** `<epoch>:all` or `<epoch>:<period start>` as a person reads it. */
 export function labelOf(period: string): string {
   const [epoch, start] = [period.slice(0, period.indexOf(":")), period.slice(period.indexOf(":") + 1)];
-  return start === "all" ? `Reset #${epoch}` : `From ${new Date(start).toLocaleDateString()} (reset #${epoch})`;
+  return start === "all" ? `Reset #${epoch}` : `From ${when(start)} (reset #${epoch})`;
 }
 
 /** The JSON a game attached to the entry, folded: its keys as the summary, the whole document on opening. */

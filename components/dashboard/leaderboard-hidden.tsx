@@ -6,6 +6,7 @@ import Link from "next/link";
 import { useTRPC } from "@/components/providers/trpc";
 import { Badge, State } from "@/components/ui/primitives";
 import { messageOf } from "./errors";
+import { when } from "./format";
 
 /**
  * Entries a ban hides from the period, listed apart from the ranking: who (a link to the player),
@@ -55,7 +56,7 @@ export function HiddenEntries({
             <span className="font-mono">{e.score.toLocaleString()}</span>
             <span className="min-w-0 flex-1 break-words text-zinc-600">
               {e.reason}
-              {e.bannedUntil ? ` · until ${new Date(e.bannedUntil).toLocaleString()}` : ""}
+              {e.bannedUntil ? ` · until ${when(e.bannedUntil)}` : ""}
             </span>
           </li>
         ))}

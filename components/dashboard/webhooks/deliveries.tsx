@@ -15,13 +15,14 @@ import { Badge, Button, Card, Input, ScrollRegion, State } from "@/components/ui
 import { SelectMenu } from "@/components/ui/select";
 import { WEBHOOK_EVENT_TYPES } from "@/server/services/webhooks/schemas";
 import { applyServerError, messageOf } from "../errors";
+import { when as dateOf } from "../format";
 import { plainly } from "../plain-issues";
 import { useProject } from "../project-context";
 
 type Endpoint = RouterOutputs["webhooks"]["list"][number];
 type Delivery = RouterOutputs["webhooks"]["deliveries"]["deliveries"][number];
 type Status = "" | Delivery["status"];
-const when = (d: string | null) => (d ? new Date(d).toLocaleString() : "—");
+const when = (d: string | null) => (d ? dateOf(d) : "—");
 const col = columnsFor<Delivery>();
 const PAGE = 25;
 

@@ -10,14 +10,14 @@ import { OnceSecret } from "@/components/ui/once-secret";
 import { Badge, Button, Card, State } from "@/components/ui/primitives";
 import type { WebhookPolicy } from "@/server/services/webhooks/schemas";
 import { messageOf } from "../errors";
-import { plural, span } from "../format";
+import { when as dateOf, plural, span } from "../format";
 import { useProject } from "../project-context";
 import { CreateEndpoint, EditEndpoint } from "./create-endpoint";
 import { Deliveries } from "./deliveries";
 import { failingOf } from "./failing-notice";
 
 type Endpoint = RouterOutputs["webhooks"]["list"][number];
-const when = (d: string | null) => (d ? new Date(d).toLocaleString() : "—");
+const when = (d: string | null) => (d ? dateOf(d) : "—");
 
 /** A project's webhook endpoints: status, owners told about failing ones, the operator's actions, one endpoint's deliveries. */
 export function Webhooks({ projectId, policy }: { projectId: string; policy: WebhookPolicy }) {
