@@ -94,7 +94,7 @@ function playerColumns(projectId: string, selection: Selection | null): DataTabl
     col.accessor("displayName", { header: "Display name", cell: (c) => c.getValue() ?? "—" }),
     col.accessor("email", { header: "E-mail", enableSorting: false, cell: (c) => c.getValue() ?? "—" }),
     col.accessor("createdAt", { header: "Created", sortDescFirst: true, cell: (c) => <When value={c.getValue()} /> }),
-    col.accessor("lastLoginAt", { header: "Last seen", enableSorting: false, cell: (c) => <When value={c.getValue()} /> }),
+    col.accessor("lastSeenAt", { header: "Last seen", enableSorting: false, cell: (c) => <When value={c.getValue()} /> }),
     col.accessor("banned", {
       header: "State",
       enableSorting: false,

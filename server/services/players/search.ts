@@ -19,6 +19,8 @@ export type PlayerRow = {
   email: string | null;
   createdAt: string;
   lastLoginAt: string | null;
+  /** The player's last sign-in or token refresh (the last sign-in for players not seen since last-seen was recorded). */
+  lastSeenAt: string | null;
   banned: boolean;
 };
 
@@ -29,6 +31,7 @@ export type Raw = {
   email: string | null;
   created_at: Date;
   last_login_at: Date | null;
+  last_seen_at: Date | null;
   banned: boolean;
 };
 export const toRow = (r: Raw): PlayerRow => ({
@@ -37,10 +40,13 @@ export const toRow = (r: Raw): PlayerRow => ({
   email: r.email,
   createdAt: r.created_at.toISOString(),
   lastLoginAt: r.last_login_at ? r.last_login_at.toISOString() : null,
+  lastSeenAt: r.last_seen_at ? r.last_seen_at.toISOString() : null,
   banned: r.banned,
 });
+/** When the player was last seen: a refresh updates `last_seen_at`, a sign-in both columns; older rows only have the sign-in. */
+const LAST_SEEN = "coalesce(p.last_seen_at, p.last_login_at)";
 const BANNED = "(p.banned_at IS NOT NULL AND (p.banned_until IS NULL OR p.banned_until > now()))";
-export const COLUMNS = `p.id, p.display_name, p.email, p.created_at, p.last_login_at, ${BANNED} AS banned`;
+export const COLUMNS = `p.id, p.display_name, p.email, p.created_at, p.last_login_at, ${LAST_SEEN} AS last_seen_at, ${BANNED} AS banned`;
 
 export type PlayerSort = "newest" | "oldest" | "name";
 const ORDER: Record<PlayerSort, string> = {
@@ -104,8 +110,8 @@ export function playerWhere(f: PlayerFilters, params: unknown[], o: { emailPrefi
     where.push(`EXISTS (SELECT 1 FROM identities i WHERE i.project_id = $1 AND i.player_id = p.id AND i.provider = ${bind(f.provider)})`);
   if (f.createdFrom) where.push(`p.created_at >= ${bind(f.createdFrom)}::timestamptz`);
   if (f.createdTo) where.push(`p.created_at < ${bind(f.createdTo)}::timestamptz`);
-  if (f.lastSeenFrom) where.push(`p.last_login_at >= ${bind(f.lastSeenFrom)}::timestamptz`);
-  if (f.lastSeenTo) where.push(`p.last_login_at < ${bind(f.lastSeenTo)}::timestamptz`);
+  if (f.lastSeenFrom) where.push(`${LAST_SEEN} >= ${bind(f.lastSeenFrom)}::timestamptz`);
+  if (f.lastSeenTo) where.push(`${LAST_SEEN} < ${bind(f.lastSeenTo)}::timestamptz`);
   if (f.tag) where.push(`EXISTS (SELECT 1 FROM player_tags t WHERE t.project_id = $1 AND t.player_id = p.id AND t.tag = ${bind(f.tag)})`);
   return where.join(" AND ");
 }
