@@ -1,5 +1,5 @@
 import type { AuditActor } from "../audit";
-import { recordAudit } from "../audit";
+import { recordAudits } from "../audit";
 import { CONFIG_KINDS, type ConfigDiff, type ConfigKind } from "./schemas";
 
 /**
@@ -8,8 +8,8 @@ import { CONFIG_KINDS, type ConfigDiff, type ConfigKind } from "./schemas";
  * row's target is `<kind>:<id>` ("purchase:buy-potion"); its before and after hold that
  * definition's changed fields only (a creation: every field after; a deletion: every field
  * before), and both carry the import's id, which the import's summary row carries too: the
- * audit page filters by it. Written inside the import's transaction (runCommand's), so the rows
- * commit or roll back with the import and its summary.
+ * audit page filters by it. Written in one statement per 1,000 rows, inside the import's
+ * transaction (runCommand's), so the rows commit or roll back with the import and its summary.
  */
 export const TARGET_KIND: Record<ConfigKind, string> = {
   currencies: "currency",
@@ -32,6 +32,7 @@ export async function auditImportedDefinitions(o: {
   diff: ConfigDiff;
 }): Promise<void> {
   const { importId } = o;
+  const entries: Array<{ action: string; target: string; before: unknown; after: unknown }> = [];
   for (const kind of CONFIG_KINDS) {
     const d = o.diff[kind];
     const rows = [
@@ -45,15 +46,14 @@ export async function auditImportedDefinitions(o: {
       ...d.deleted.map((c) => ({ id: c.id, verb: "delete", before: withoutId(c.before), after: {} })),
     ];
     for (const row of rows)
-      await recordAudit({
-        actor: o.actor,
-        projectId: o.projectId,
+      entries.push({
         action: `config.import.${TARGET_KIND[kind]}.${row.verb}`,
         target: `${TARGET_KIND[kind]}:${row.id}`,
         before: { importId, ...row.before },
         after: { importId, ...row.after },
       });
   }
+  await recordAudits(o.actor, o.projectId, entries); // one statement per 1,000 rows
 }
 
 const withoutId = (entry: Record<string, unknown>) => Object.fromEntries(Object.entries(entry).filter(([k]) => k !== "id"));
