@@ -406,6 +406,37 @@ describe("GET /config", () => {
     expect(res.body.assignments).toEqual({ "color-test": "green" });
     expect(res.body.values.color).toBe("green");
   });
+
+  it("an override for an experiment's players applies in the answer that assigns the player, not from the next one", async () => {
+    const { project, rc } = await setup();
+    const projectId = project.projectId;
+    await rc.upsertKey({ projectId, key: "color", type: "string", defaultValue: "red", reason });
+    await rc.upsertKey({ projectId, key: "banner", type: "string", defaultValue: "none", reason });
+    await rc.upsertExperiment({
+      projectId,
+      id: "color-test",
+      name: "Color",
+      variants: [
+        { id: "blue", name: "Blue", weight: 1, values: { color: "blue" } },
+        { id: "green", name: "Green", weight: 1, values: { color: "green" } },
+      ],
+      reason,
+    });
+    await rc.setExperimentStatus({ projectId, id: "color-test", status: "running", reason });
+    await rc.upsertAudience({
+      projectId,
+      id: "testers",
+      name: "In the test",
+      rules: { all: [{ field: "experiment", experimentId: "color-test" }] },
+      reason,
+    });
+    await rc.createOverride({ projectId, key: "banner", audienceId: "testers", value: "welcome-tester", reason });
+    await definitionCachesExpired();
+    const player = await anonymousPlayer(project.clientKey);
+    const first = await getConfig(project, player);
+    expect(Object.keys(first.body.assignments)).toEqual(["color-test"]);
+    expect(first.body.values.banner).toBe("welcome-tester");
+  });
 });
 
 /**
