@@ -258,4 +258,36 @@ describe("config as code", () => {
     expect(plan2.refusals.map((r) => [r.kind, r.id, r.action, r.code])).toEqual([["audiences", "fr", "delete", "IN_USE"]]);
     expect(await refusalCode(applyImportAs(ctx(s.owner), { projectId, document: { ...doc, audiences: [] } }))).toBe("IN_USE");
   });
+
+  it("deleting an experiment that an audience left as it is still names is refused (IN_USE) and changes nothing", async () => {
+    const s = await setup();
+    const projectId = s.project.projectId;
+    const rc = rcOf(s.owner);
+    await rc.upsertKey({ projectId, key: "color", type: "string", defaultValue: "red", reason });
+    await rc.upsertExperiment({
+      projectId,
+      id: "color-test",
+      name: "Color",
+      variants: [
+        { id: "blue", name: "Blue", weight: 1, values: { color: "blue" } },
+        { id: "green", name: "Green", weight: 1, values: { color: "green" } },
+      ],
+      reason,
+    });
+    await rc.upsertAudience({
+      projectId,
+      id: "testers",
+      name: "Testers",
+      rules: { all: [{ field: "experiment", experimentId: "color-test" }] },
+      reason,
+    });
+    const doc = await exportConfigAs(ctx(s.owner), { projectId });
+    const without = { ...doc, experiments: [] };
+    const plan = await dryRunImportAs(ctx(s.owner), { projectId, document: without });
+    expect(plan.refusals.map((r) => [r.kind, r.id, r.action, r.code, r.message])).toEqual([
+      ["experiments", "color-test", "delete", "IN_USE", 'Named by audience "testers".'],
+    ]);
+    expect(await refusalCode(applyImportAs(ctx(s.owner), { projectId, document: without }))).toBe("IN_USE");
+    expect((await exportConfigAs(ctx(s.owner), { projectId })).experiments?.map((e) => e.id)).toEqual(["color-test"]);
+  });
 });

@@ -176,8 +176,9 @@ const NEXT_STATUS: Record<ExperimentStatus, ExperimentStatus[]> = { draft: ["run
 
 /**
  * What the services would refuse: an override or experiment naming an audience the result does
- * not have (deleting an audience still in use is refused as IN_USE), values not of their key's
- * type, a started experiment's variants or audience changed, a status going backwards.
+ * not have (deleting an audience still in use is refused as IN_USE, as is deleting an experiment
+ * an untouched audience names), values not of their key's type, a started experiment's variants
+ * or audience changed, a status going backwards.
  */
 export function remoteConfigRefusals(
   entries: Record<RemoteConfigKind, { current: Entry[]; desired: Entry[] }>,
@@ -253,11 +254,14 @@ export function remoteConfigRefusals(
         code: "IN_USE",
         message: "The experiment is running: stop it first.",
       });
-  // Audience rules may name experiments: one that stays must exist.
+  // Audience rules may name experiments: one that stays must exist. An audience this import
+  // leaves as it is keeps the experiments it names (deleting one is IN_USE, as for audiences).
+  const deletedExperiments = new Set(diff.experiments.deleted.map((d) => d.id));
+  const experimentsInUse = new Map<string, string[]>();
   for (const a of entries.audiences.desired) {
     const missing = (a.rules as { all: Array<{ field: string; experimentId?: string }> }).all
       .filter((r) => r.field === "experiment" && r.experimentId && !experimentIds.has(r.experimentId))
-      .map((r) => r.experimentId);
+      .map((r) => r.experimentId as string);
     const action = touched("audiences").get(a.id);
     if (missing.length && action)
       refusals.push({
@@ -267,7 +271,13 @@ export function remoteConfigRefusals(
         code: "VALIDATION_ERROR",
         message: `rules: no experiment ${missing.map((m) => `"${m}"`).join(", ")}.`,
       });
+    else
+      for (const id of missing.filter((m) => deletedExperiments.has(m)))
+        experimentsInUse.set(id, [...(experimentsInUse.get(id) ?? []), `audience "${a.id}"`]);
   }
+  for (const [id, users] of experimentsInUse)
+    if (!refusals.some((r) => r.kind === "experiments" && r.id === id && r.action === "delete"))
+      refusals.push({ kind: "experiments", id, action: "delete", code: "IN_USE", message: `Named by ${[...new Set(users)].join(", ")}.` });
   for (const [key, experiments] of keysInUse)
     refusals.push({
       kind: "remoteConfig",
