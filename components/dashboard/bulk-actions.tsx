@@ -36,18 +36,18 @@ function summarise(outcomes: Outcome[], verb: string): void {
   (failed.length ? toast.warning : toast.success)(`${parts.join(", ")}.`);
 }
 
-const ZBulkBanForm = z.object({ reason: ZBanReason });
+const ZBulkBanForm = z.object({ reason: ZBanReason, removeEntries: z.boolean() });
 
 export function BulkBan({ projectId, playerIds, onDone }: { projectId: string; playerIds: string[]; onDone: () => void }) {
   const trpc = useTRPC();
   const [open, setOpen] = useState(false);
   const [batch, setBatch] = useState(() => crypto.randomUUID());
   const ban = useMutation(trpc.players.bulkBan.mutationOptions());
-  const form = useForm({ resolver: zodResolver(ZBulkBanForm, plainly), defaultValues: { reason: "" } });
+  const form = useForm({ resolver: zodResolver(ZBulkBanForm, plainly), defaultValues: { reason: "", removeEntries: false } });
   const errors = form.formState.errors;
-  const submit = form.handleSubmit(async ({ reason }) => {
+  const submit = form.handleSubmit(async ({ reason, removeEntries }) => {
     try {
-      summarise(await ban.mutateAsync({ projectId, playerIds, batch, reason }), "Banned");
+      summarise(await ban.mutateAsync({ projectId, playerIds, batch, reason, removeEntries }), "Banned");
       setOpen(false);
       setBatch(crypto.randomUUID());
       form.reset();
@@ -68,13 +68,18 @@ export function BulkBan({ projectId, playerIds, onDone }: { projectId: string; p
         <DialogHeader>
           <DialogTitle>Ban {plural(playerIds.length, "player")}?</DialogTitle>
           <DialogDescription>
-            Each player's sessions end now and they cannot sign in until unbanned. Every ban is recorded in the audit log on its own.
+            Each player's sessions end now and they cannot sign in until unbanned; their leaderboard entries are hidden until then. Every
+            ban is recorded in the audit log on its own.
           </DialogDescription>
         </DialogHeader>
         <form noValidate onSubmit={submit} className="space-y-4">
           <Field label="Reason" htmlFor="bulk-ban-reason" error={errors.reason} hint="Shown to each player.">
             <Input id="bulk-ban-reason" aria-invalid={errors.reason ? true : undefined} {...form.register("reason")} />
           </Field>
+          <label className="flex items-center gap-2 text-sm text-zinc-700">
+            <input type="checkbox" className="size-4 accent-zinc-900" {...form.register("removeEntries")} />
+            Also remove their leaderboard entries for good (otherwise hidden until the ban ends)
+          </label>
           <FieldError error={errors.root?.server} />
           <DialogFooter>
             <Button variant="secondary" onClick={() => setOpen(false)}>

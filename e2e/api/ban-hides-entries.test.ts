@@ -1,4 +1,4 @@
-import { randomBytes } from "node:crypto";
+import { randomBytes, randomUUID } from "node:crypto";
 import { beforeAll, describe, expect, it } from "vitest";
 import { pool, prisma } from "@/server/db";
 import type { SessionOperator } from "@/server/identity/operator";
@@ -12,7 +12,7 @@ import { announceEndedBans } from "@/server/services/players/ban-expiry";
 import { banPlayerAs, deletePlayerAs, exportPlayerAs, unbanPlayerAs } from "@/server/services/players/commands";
 import { api, expectError } from "../support/api";
 import { anonymousPlayer, makeProject, type TestPlayer, type TestProject } from "../support/fixtures";
-import { ctx, newOperator, refusalCode } from "../support/operators";
+import { caller, ctx, newOperator, refusalCode } from "../support/operators";
 
 /**
  * A ban hides the player's entries from every board and period at once (pages, own ranks,
@@ -242,6 +242,23 @@ describe("removing entries for good", () => {
     expect(audit?.after).toMatchObject({ reason: "aimbot", entries: { hidden: 0, removed: 2 } });
     expect((await unban(p.playerId)).entries).toEqual({ restored: 0, keptNewer: 0 });
     expect((await page(a)).entries.map((e) => e.playerId)).toEqual([other.playerId]);
+  });
+
+  it("a bulk ban with removeEntries deletes each selected player's entries for good and leaves the others'", async () => {
+    const id = await board();
+    const [p1, p2, other] = (await players(3)) as [TestPlayer, TestPlayer, TestPlayer];
+    await scores(id, [p1, p2, other], [30, 20, 10]);
+    const outcomes = await caller(admin).players.bulkBan({
+      projectId: project.projectId,
+      playerIds: [p1.playerId, p2.playerId],
+      batch: randomUUID(),
+      reason: "aimbot",
+      removeEntries: true,
+    });
+    expect(outcomes.map((o) => o.outcome)).toEqual(["done", "done"]);
+    expect((await page(id)).entries.map((e) => e.playerId)).toEqual([other.playerId]);
+    expect([await hiddenRows(p1.playerId), await hiddenRows(p2.playerId)]).toEqual([0, 0]);
+    expect((await unban(p1.playerId)).entries).toEqual({ restored: 0, keptNewer: 0 });
   });
 
   it("removeEntriesAs removes the selected entries, visible and hidden, in one audit row with the reason", async () => {

@@ -23,9 +23,16 @@ export type BulkOutcome = { playerId: string; outcome: "done" | "already" | "fai
 
 type Bulk = { projectId: string; playerIds: string[]; batch: string; reason: string };
 
-export function banPlayersAs(ctx: OperatorContext, o: Bulk & { until?: string | null }): Promise<BulkOutcome[]> {
+export function banPlayersAs(ctx: OperatorContext, o: Bulk & { until?: string | null; removeEntries?: boolean }): Promise<BulkOutcome[]> {
   return eachPlayer(ctx, o, "player.ban", (playerId) =>
-    banPlayerAs(ctx, { projectId: o.projectId, playerId, reason: o.reason, until: o.until, batch: o.batch }),
+    banPlayerAs(ctx, {
+      projectId: o.projectId,
+      playerId,
+      reason: o.reason,
+      until: o.until,
+      batch: o.batch,
+      removeEntries: o.removeEntries,
+    }),
   );
 }
 

@@ -83,7 +83,7 @@ const ZBulk = z.strictObject({
 /** Bulk actions on selected players: one reason, each player through the single action's service and audited on its own. */
 const bulkProcedures = {
   bulkBan: projectProcedure("ADMIN")
-    .input(input(ZBulk.extend({ reason: ZBanReason, until: ZBanUntil })))
+    .input(input(ZBulk.extend({ reason: ZBanReason, until: ZBanUntil, removeEntries: z.boolean().optional() })))
     .mutation(({ ctx, input }) => banPlayersAs(ctx, input)),
 
   bulkGrant: projectProcedure("ADMIN")
