@@ -393,15 +393,15 @@ namespace GameBackend
         public List<LeaderboardRewardTier> Rewards { get; internal set; }
 
         /// <summary>
-        /// A limited-time board's first instant accepting scores (UTC); null: open from the start.
-        /// May be null.
+        /// A limited-time board's first instant accepting scores (UTC); null: open from the start. This server always sends it; servers before limited-time boards did not (read absent as null).
+        /// May be null; null also when the answer has none.
         /// JSON: <c>startsAt</c>.
         /// </summary>
         public DateTimeOffset? StartsAt { get; internal set; }
 
         /// <summary>
-        /// A limited-time board's end (UTC): from then on scores are refused (409 LEADERBOARD_NOT_OPEN) and the board stays readable; null: no end.
-        /// May be null.
+        /// A limited-time board's end (UTC): from then on scores are refused (409 LEADERBOARD_NOT_OPEN) and the board stays readable; null: no end. This server always sends it; servers before limited-time boards did not (read absent as null).
+        /// May be null; null also when the answer has none.
         /// JSON: <c>endsAt</c>.
         /// </summary>
         public DateTimeOffset? EndsAt { get; internal set; }
@@ -431,8 +431,8 @@ namespace GameBackend
             result.ResetsAt = ModelJson.ReadDateOrNull(node, C, path, "resetsAt", true, true);
             result.Period = ModelJson.ReadString(node, C, path, "period", true, false);
             result.Rewards = ModelJson.ReadList(node, C, path, "rewards", true, false, false, LeaderboardRewardTier.FromJson);
-            result.StartsAt = ModelJson.ReadDateOrNull(node, C, path, "startsAt", true, true);
-            result.EndsAt = ModelJson.ReadDateOrNull(node, C, path, "endsAt", true, true);
+            result.StartsAt = ModelJson.ReadDateOrNull(node, C, path, "startsAt", false, true);
+            result.EndsAt = ModelJson.ReadDateOrNull(node, C, path, "endsAt", false, true);
             result.Entries = ModelJson.ReadList(node, C, path, "entries", true, false, false, LeaderboardEntry.FromJson);
             return result;
         }

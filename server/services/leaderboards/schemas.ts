@@ -98,12 +98,15 @@ export const ZLeaderboardPage = z
         "What the period's close pays, best first (empty: nothing). Rank tiers (`rank`, `fromRank`–`toRank`) then percent tiers " +
         "(`topPercent`: the ranks after the previous tier up to ⌈topPercent × entries / 100⌉).",
     }),
-    startsAt: z.iso.datetime().nullable().meta({
-      description: "A limited-time board's first instant accepting scores (UTC); null: open from the start.",
-    }),
-    endsAt: z.iso.datetime().nullable().meta({
+    // Not required: a client built against this document keeps reading servers from before
+    // limited-time boards, which do not send them (absent reads as null).
+    startsAt: z.iso.datetime().nullable().optional().meta({
       description:
-        "A limited-time board's end (UTC): from then on scores are refused (409 LEADERBOARD_NOT_OPEN) and the board stays readable; null: no end.",
+        "A limited-time board's first instant accepting scores (UTC); null: open from the start. This server always sends it; servers before limited-time boards did not (read absent as null).",
+    }),
+    endsAt: z.iso.datetime().nullable().optional().meta({
+      description:
+        "A limited-time board's end (UTC): from then on scores are refused (409 LEADERBOARD_NOT_OPEN) and the board stays readable; null: no end. This server always sends it; servers before limited-time boards did not (read absent as null).",
     }),
     entries: z.array(ZEntry),
   })
