@@ -7,7 +7,7 @@ import { Prisma, PrismaClient } from "./generated/prisma/client";
 import { shared } from "./launcher-contract.mjs";
 import { logger } from "./log";
 import { watchPool } from "./metrics";
-import { countingOn, noteQuery } from "./statement-counts";
+import { countingOn, noteQuery, uncounted } from "./statement-counts";
 
 type Db = { pool: pg.Pool; prisma: PrismaClient };
 
@@ -350,12 +350,13 @@ export async function transaction<T>(work: (client: pg.PoolClient) => Promise<T>
  */
 export function afterTransaction(work: () => void): void {
   const tx = currentTransaction.getStore();
+  // Fire and forget: not part of the request's statement count (server/statement-counts.ts).
   if (!tx) {
-    work();
+    uncounted(work);
     return;
   }
   tx.after ??= [];
-  tx.after.push(work);
+  tx.after.push(() => uncounted(work));
 }
 
 /** True inside a `transaction()` (its work has not committed yet). */

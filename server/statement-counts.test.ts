@@ -67,3 +67,25 @@ describe("statement counts (X-Debug-Db)", () => {
     expect(answered.headers.get("x-debug-db")).toBe("statements=1; round-trips=1; transactions=0; redis=0");
   });
 });
+
+describe("uncounted", () => {
+  it("work handed to it, and the timers it sets, count in no request", async () => {
+    const counts = await load("1");
+    let timerRan: Promise<void> = Promise.resolve();
+    const answered = await counts.withStatementCounts(async () => {
+      counts.noteQuery("SELECT 1");
+      counts.uncounted(() => {
+        counts.noteQuery("SELECT in the background");
+        timerRan = new Promise((resolve) =>
+          setTimeout(() => {
+            counts.noteQuery("SELECT from a timer");
+            resolve();
+          }, 0),
+        );
+      });
+      await timerRan;
+      return new Response("{}");
+    });
+    expect(answered.headers.get("x-debug-db")).toBe("statements=1; round-trips=1; transactions=0; redis=0");
+  });
+});

@@ -18,8 +18,9 @@ import { shared } from "./launcher-contract.mjs";
  *
  * Counted: what runs on the request's async path between its arrival and its answer. Not
  * counted: work started elsewhere (the outbox's delivery loop, the usage stats' flush, timers
- * and caches another request started) and anything the request's own fire-and-forget work does
- * after the answer is made (the scope closes when the header is written).
+ * and caches another request started), work the request hands to afterTransaction() (see
+ * `uncounted`), and anything its other fire-and-forget work does after the answer is made (the
+ * scope closes when the header is written).
  */
 export type StatementCounts = { statements: number; roundTrips: number; transactions: number; redis: number };
 
@@ -66,6 +67,16 @@ if (countingOn) {
       return send.apply(this, args);
     };
   }
+}
+
+/**
+ * Runs `work` outside any request's count: for fire-and-forget work a request starts (db.ts's
+ * afterTransaction: index rebuilds, cache drops broadcast to siblings, webhook dispatcher wakes),
+ * whose queries would land in the request's count or not depending on timing. Timers it sets
+ * inherit no count either.
+ */
+export function uncounted<T>(work: () => T): T {
+  return countingOn ? scopes.exit(work) : work();
 }
 
 /**
