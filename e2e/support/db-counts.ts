@@ -1,9 +1,11 @@
 import { randomBytes } from "node:crypto";
+import { inject } from "vitest";
 import { createCurrency, createItem, createPurchase } from "@/server/services/economy/definitions";
 import { createLeaderboard } from "@/server/services/leaderboards/definitions";
 import { parseCounts, type StatementCounts } from "@/server/statement-counts";
-import { type ApiOptions, type ApiResponse, api } from "./api";
-import { anonymousPlayer, makeProject, type TestPlayer, type TestProject } from "./fixtures";
+import { type ApiOptions, type ApiResponse, api as request } from "./api";
+import { dedicatedApp } from "./dedicated-app";
+import { makeProject, type TestPlayer, type TestProject } from "./fixtures";
 
 /**
  * What one /api/v1 request asks of Postgres and Redis, read from the X-Debug-Db header the suite's
@@ -19,9 +21,36 @@ export function countsOf(res: ApiResponse): StatementCounts {
 }
 
 /** A project with what the hot routes need: a board, a currency, an item and a purchase. */
-export type CountWorld = { project: TestProject; board: string; player: TestPlayer; other: TestPlayer };
+export type CountWorld = { base: string; project: TestProject; board: string; player: TestPlayer; other: TestPlayer };
 
-export async function countWorld(): Promise<CountWorld> {
+/**
+ * The app the counts are read from: the suite's database, its own process with the caches' longest
+ * lifetimes (session 30 s, definitions 60 s, keys 300 s), so that "warm" holds however slow the
+ * machine is (the suite's app keeps them 200–250 ms for other files' tests). Call in a describe
+ * block or at file level; returns a getter of its base URL.
+ */
+export function countingApp(): () => string {
+  const app = dedicatedApp({
+    STATEMENT_COUNTS: "1",
+    REDIS_URL: inject("redisUrl") || undefined,
+    TRUST_PROXY: "true",
+    RATE_LIMIT_WINDOW_SECONDS: String(inject("rateLimitWindowSeconds")),
+    RATE_LIMIT_STORE_TIMEOUT_MS: "1000",
+    SESSION_CACHE_TTL_SECONDS: "30",
+    DEFINITION_CACHE_TTL_MS: "60000",
+    API_KEY_CACHE_TTL_SECONDS: "300",
+  });
+  return () => app().baseUrl;
+}
+
+/** An anonymous player signed in on `base`. */
+async function signIn(base: string, key: string): Promise<TestPlayer> {
+  const res = await request<TestPlayer>("POST", "/api/v1/auth/anonymous", { key, base });
+  if (res.status !== 200) throw new Error(`anonymous sign-in failed: ${res.status} ${res.text}`);
+  return res.body;
+}
+
+export async function countWorld(base: string): Promise<CountWorld> {
   const project = await makeProject();
   const projectId = project.projectId;
   await createCurrency({ projectId, input: { id: "coins", name: "Coins", initialBalance: 1_000_000, maxBalance: 1_000_000_000 } });
@@ -32,17 +61,17 @@ export async function countWorld(): Promise<CountWorld> {
   });
   const board = `b-${randomBytes(4).toString("hex")}`;
   await createLeaderboard({ projectId, input: { id: board, name: board, sortOrder: "desc", operator: "best" } });
-  const player = await anonymousPlayer(project.clientKey);
+  const player = await signIn(base, project.clientKey);
   // What the reads read (and the writes then replace: 200, not 201).
-  const as: ApiOptions = { key: project.clientKey, token: player.accessToken };
+  const as: ApiOptions = { key: project.clientKey, token: player.accessToken, base };
   for (const [path, body] of [
     ["/api/v1/players/me/data/hot", { value: { level: 1 } }],
     ["/api/v1/saves/slot1", { data: { level: 1 } }],
   ] as const) {
-    const res = await api("PUT", path, { ...as, body });
+    const res = await request("PUT", path, { ...as, body });
     if (res.status !== 201) throw new Error(`PUT ${path}: ${res.status} ${res.text}`);
   }
-  return { project, board, player, other: await anonymousPlayer(project.clientKey) };
+  return { base, project, board, player, other: await signIn(base, project.clientKey) };
 }
 
 /**
@@ -54,8 +83,10 @@ export type Measured = { method: string; path: string; status: number; call: () 
 export type NotMeasured = { method: string; path: string; reason: string };
 
 export function operations(w: CountWorld): Array<Measured | NotMeasured> {
-  const { project, board, player, other } = w;
-  const as = (p: TestPlayer = player): ApiOptions => ({ key: project.clientKey, token: p.accessToken });
+  const { base, project, board, player, other } = w;
+  const as = (p: TestPlayer = player): ApiOptions => ({ key: project.clientKey, token: p.accessToken, base });
+  const api = <T = Record<string, unknown>>(method: string, path: string, o: ApiOptions = {}) => request<T>(method, path, { ...o, base });
+  const anonymousPlayer = (key: string) => signIn(base, key);
   let session = player;
   let n = 0;
   const next = () => {
@@ -211,8 +242,11 @@ export async function warmCounts(
     if (res.status !== op.status) throw new Error(`${op.method} ${op.path}: answered ${res.status} ${res.text}`);
     const counts = countsOf(res);
     if (o.accept?.(counts)) return counts;
-    if (o.accept) best = counts;
-    else if (!best || counts.roundTrips + counts.redis < best.roundTrips + best.redis) best = counts;
+    if (o.accept) {
+      // Said, so that a budget held only on a second try shows in the log.
+      console.warn(`[statement counts] ${op.method} ${op.path}: try ${i + 1} counted ${JSON.stringify(counts)}`);
+      best = counts;
+    } else if (!best || counts.roundTrips + counts.redis < best.roundTrips + best.redis) best = counts;
   }
   return best as StatementCounts;
 }
