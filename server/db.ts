@@ -7,6 +7,7 @@ import { Prisma, PrismaClient } from "./generated/prisma/client";
 import { shared } from "./launcher-contract.mjs";
 import { logger } from "./log";
 import { watchPool } from "./metrics";
+import { countingOn, noteQuery, uncounted } from "./statement-counts";
 
 type Db = { pool: pg.Pool; prisma: PrismaClient };
 
@@ -214,6 +215,8 @@ const POOLER_ERRORS = new Set(["26000", "42P05"]);
 class PoolerAwareClient extends pg.Client {
   // biome-ignore lint/suspicious/noExplicitAny: pg's overloads (text, config, callback forms) pass through unchanged
   override query(...args: any[]): any {
+    // Every query the app's pool sends passes here once: the test-time count (server/statement-counts.ts).
+    if (countingOn) noteQuery(statementText(args[0]));
     const [first, ...rest] = args;
     const named = typeof first === "object" && first !== null && typeof first.submit !== "function" && Boolean(first.name);
     if (!named) return (super.query as (...a: unknown[]) => unknown)(...args);
@@ -347,12 +350,13 @@ export async function transaction<T>(work: (client: pg.PoolClient) => Promise<T>
  */
 export function afterTransaction(work: () => void): void {
   const tx = currentTransaction.getStore();
+  // Fire and forget: not part of the request's statement count (server/statement-counts.ts).
   if (!tx) {
-    work();
+    uncounted(work);
     return;
   }
   tx.after ??= [];
-  tx.after.push(work);
+  tx.after.push(() => uncounted(work));
 }
 
 /** True inside a `transaction()` (its work has not committed yet). */

@@ -124,6 +124,8 @@ export type ApiOptions = {
   headers?: Record<string, string>;
   /** Source IP as seen through X-Forwarded-For (the test server trusts it). */
   ip?: string;
+  /** The app asked (a dedicated app's baseUrl); the suite's app by default. */
+  base?: string;
 };
 
 const FILE_IP = `10.${randomBytes(1)[0]}.${randomBytes(1)[0]}.${randomBytes(1)[0]}`;
@@ -157,7 +159,7 @@ async function checked<T>(
 
 export async function api<T = Record<string, unknown>>(method: string, path: string, o: ApiOptions = {}): Promise<ApiResponse<T>> {
   const { headers, payload } = requestHeaders(o);
-  const res = await fetch(`${baseUrl()}${path}`, { method, headers, body: payload });
+  const res = await fetch(`${o.base ?? baseUrl()}${path}`, { method, headers, body: payload });
   return checked<T>(method, new URL(res.url).pathname, res.status, res.headers, await res.text());
 }
 

@@ -94,6 +94,9 @@ export default async function setup(project: TestProject) {
     // Webhook receivers and the identity provider's key server in the tests listen on 127.0.0.1.
     WEBHOOK_ALLOW_PRIVATE_NETWORKS: "true",
     IDP_ALLOW_PRIVATE_NETWORKS: "true",
+    // Every /api/v1 answer says what it asked of Postgres and Redis (X-Debug-Db, server/statement-counts.ts):
+    // e2e/api/statement-budgets.test.ts holds the hot routes to their counts.
+    STATEMENT_COUNTS: "1",
   });
   project.provide("baseUrl", app.baseUrl);
   project.provide("databaseUrl", database.url);

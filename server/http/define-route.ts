@@ -7,6 +7,7 @@ import { releaseOf } from "../identity/client-info";
 import { authenticateActingPlayer, authenticateBearer } from "../identity/player";
 import { decisiveLimit, type LimitResult, limitIp, limitKeyed, type Share, storeUnavailable } from "../ratelimit";
 import { ipSubject } from "../ratelimit/ip";
+import { withStatementCounts } from "../statement-counts";
 import { type AccessClaims, verifyAccessToken } from "../tokens/access-token";
 import { inSpan } from "../tracing";
 import { parseWith } from "../validation";
@@ -72,10 +73,9 @@ export function defineRoute<
   // The endpoint's pattern (`/api/v1/players/{id}/data`) labels its metrics, never the raw path.
   const route = Object.hasOwn(spec, "path") ? `/api/v1${(spec as unknown as { path: string }).path}` : "unmatched";
   const routed: RouteHandler = (req, nextCtx) =>
-    inSpan(
-      `${req.method} ${route}`,
-      { kind: "server", attributes: { "http.route": route, "http.request.method": req.method } },
-      async (span) => {
+    inSpan(`${req.method} ${route}`, { kind: "server", attributes: { "http.route": route, "http.request.method": req.method } }, (span) =>
+      // The test-time X-Debug-Db counts (STATEMENT_COUNTS=1 only): server/statement-counts.ts.
+      withStatementCounts(async () => {
         const requestId = requestIdFrom(req);
         span?.setAttribute("gb.request_id", requestId);
         const seen = new RequestObservation(route, req.method, requestId, span);
@@ -104,7 +104,7 @@ export function defineRoute<
           const appError = toAppError(error, requestId);
           return seen.finish(errorResponse(appError, headers), appError.code);
         }
-      },
+      }),
     );
   return Object.assign(routed, { route });
 }
