@@ -36,7 +36,7 @@ const BUDGETS: Budget[] = [
   { route: "GET /leaderboards/{id}/player",  budget: c(1, 1, 0, 3) },
   { route: "POST /economy/purchase",         budget: c(1, 1, 0, 2) },
   { route: "POST /auth/anonymous",           budget: c(1, 1, 0, 2) },
-  { route: "POST /auth/refresh",             budget: c(3, 5, 1, 2) },
+  { route: "POST /auth/refresh",             budget: c(1, 1, 0, 2) },
   { route: "PUT /saves/{key}",               budget: c(3, 5, 1, 2) },
   { route: "GET /config",                    budget: c(0, 0, 0, 2) },
 ];
