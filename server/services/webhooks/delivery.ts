@@ -218,6 +218,8 @@ async function deliverOne(d: Claimed): Promise<number | null> {
     endpointId: d.endpoint_id,
     type: d.type,
     attempt: d.attempts + 1,
+    /** When the attempt started: the next one is due `retryInMs` after this attempt was recorded, so never sooner than that after this. */
+    startedAt: startedAt.toISOString(),
     status: r.status,
     ms: r.ms,
   };
