@@ -236,6 +236,8 @@ describe("stopping", () => {
       if (npm.exitCode === null) npm.kill("SIGKILL");
     });
     await until("ready", () => output.includes('"ready on ') || npm.exitCode !== null, 240_000);
+    // An npm start that ended before it was ready says why (its output), not "no launcher.pid".
+    expect(npm.exitCode, `npm start ended before it was ready:\n${output}`).toBeNull();
     const launcherPid = Number(readFileSync(path.join(ownDir, "launcher.pid"), "utf8"));
     onTestFinished(() => {
       // Signalled directly when npm did not pass it on: it still stops its Postgres.
