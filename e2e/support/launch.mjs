@@ -8,13 +8,30 @@ import path from "node:path";
 
 export const root = path.resolve(import.meta.dirname, "../..");
 
-export function freePort() {
-  return new Promise((resolve, reject) => {
+/**
+ * Below Linux's ephemeral range (32768–60999, /proc/sys/net/ipv4/ip_local_port_range): a port
+ * handed out there is free now but may be taken by any outgoing connection (a fetch, a pool's
+ * Postgres connection) before the program it is meant for binds it, which on a busy suite is
+ * seconds later (an embedded Postgres binds after initdb). Outgoing connections never take a port
+ * below that range, so only another test's pick can collide, and the bind below rules that out.
+ */
+const PORT_RANGE = { from: 20_000, to: 32_767 };
+
+/** A loopback port free now, outside the range the kernel gives outgoing connections. */
+export async function freePort() {
+  for (let attempt = 0; attempt < 200; attempt++) {
+    const port = PORT_RANGE.from + Math.floor(Math.random() * (PORT_RANGE.to - PORT_RANGE.from + 1));
+    if (await bindable(port)) return port;
+  }
+  throw new Error(`no free port between ${PORT_RANGE.from} and ${PORT_RANGE.to}`);
+}
+
+/** @param {number} port */
+function bindable(port) {
+  return new Promise((resolve) => {
     const server = createServer();
-    server.listen(0, "127.0.0.1", () => {
-      const address = server.address();
-      server.close(() => (typeof address === "object" && address ? resolve(address.port) : reject(new Error("no port"))));
-    });
+    server.once("error", () => resolve(false));
+    server.listen(port, "127.0.0.1", () => server.close(() => resolve(true)));
   });
 }
 

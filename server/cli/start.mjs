@@ -124,9 +124,18 @@ function sourceFingerprint() {
   const files = [...SOURCE_FILES.map((f) => path.join(root, f)).filter(existsSync)];
   for (const dir of SOURCE_DIRS) if (existsSync(path.join(root, dir))) files.push(...walk(path.join(root, dir)));
   for (const file of files.sort()) {
-    if (!statSync(file).isFile()) continue;
+    // A file deleted between the listing and the read (an editor's swap file, a tool's temporary
+    // file) is not a source: skipped, not a crash of `npm start`.
+    let content;
+    try {
+      if (!statSync(file).isFile()) continue;
+      content = readFileSync(file);
+    } catch (error) {
+      if (/** @type {NodeJS.ErrnoException} */ (error).code === "ENOENT") continue;
+      throw error;
+    }
     hash.update(path.relative(root, file));
-    hash.update(readFileSync(file));
+    hash.update(content);
   }
   return hash.digest("hex");
 }
