@@ -6,10 +6,11 @@ import { useDeferredValue, useId, useState } from "react";
 import { useFieldArray, useForm, useWatch } from "react-hook-form";
 import { toast } from "sonner";
 import { type RouterOutputs, useTRPC } from "@/components/providers/trpc";
-import { Field, FieldError } from "@/components/ui/field";
-import { Button, Card, Input, Select, State, Table } from "@/components/ui/primitives";
+import { Field } from "@/components/ui/field";
+import { Button, Card, Input, Select, Table } from "@/components/ui/primitives";
 import { ZAudienceInput, ZAudienceRules } from "@/server/services/remote-config/schemas";
 import { messageOf } from "./errors";
+import { ACTIONS_HEAD, FormEnd, firstProblem, Listing, type LiveFormProps, NewButton } from "./live-kit";
 import { type PendingChange, ReasonDialog } from "./live-reason";
 import { emptyRow, FIELDS, fieldOf, type RuleRow, rowOf, ruleOf } from "./live-rules";
 import { plainly, plainServerIssue } from "./plain-issues";
@@ -29,12 +30,9 @@ export function LiveAudiences({ projectId }: { projectId: string }) {
     <Card
       title="Audiences"
       actions={
-        canEdit && editing === null ? (
-          <Button onClick={() => setEditing("new")}>
-            <Plus className="mr-1 size-4" aria-hidden />
-            New audience
-          </Button>
-        ) : null
+        <NewButton shown={canEdit && editing === null} onClick={() => setEditing("new")}>
+          New audience
+        </NewButton>
       }
     >
       <p className="mb-3 text-sm text-zinc-600">Players chosen by rules over what the backend knows; every rule must hold.</p>
@@ -47,71 +45,52 @@ export function LiveAudiences({ projectId }: { projectId: string }) {
           onSaved={() => setEditing(null)}
         />
       )}
-      {audiences.isPending ? (
-        <State kind="loading">Loading audiences…</State>
-      ) : audiences.error ? (
-        <State kind="error">{messageOf(audiences.error)}</State>
-      ) : audiences.data.length === 0 ? (
-        <State kind="empty">No audiences yet.{canEdit ? " Build one from rules, then override config for it." : ""}</State>
-      ) : (
-        <Table
-          head={[
-            "Audience",
-            "Rules",
-            "Players",
-            <span key="a" className="sr-only">
-              Actions
-            </span>,
-          ]}
-        >
-          {audiences.data.map((a) => (
-            <tr key={a.id} data-testid="audience-row">
-              <td className="px-2 py-2">
-                {a.name} <span className="font-mono text-xs text-zinc-500">{a.id}</span>
-              </td>
-              <td className="px-2 py-2 text-xs">
-                {a.rules.all.map((r) => {
-                  const row = rowOf(r);
-                  const f = fieldOf(row.field);
-                  const op = f?.ops.find(([o]) => o === row.op)?.[1] ?? row.op;
-                  return (
-                    <span key={`${row.field}-${row.op}-${row.extra}-${row.value}`} className="block">
-                      {f?.label}
-                      {row.extra ? ` (${row.extra})` : ""} {op} {row.value}
-                    </span>
-                  );
-                })}
-              </td>
-              <td className="whitespace-nowrap px-2 py-2" data-testid="audience-matching">
-                {a.matching.toLocaleString("en-US")} players match now
-              </td>
-              <td className="px-2 py-2">
-                {canEdit && (
-                  <Button variant="secondary" onClick={() => setEditing(a)}>
-                    Edit<span className="sr-only"> {a.name}</span>
-                  </Button>
-                )}
-              </td>
-            </tr>
-          ))}
-        </Table>
-      )}
+      <Listing
+        query={audiences}
+        loading="Loading audiences…"
+        empty={<>No audiences yet.{canEdit ? " Build one from rules, then override config for it." : ""}</>}
+      >
+        {(rows) => (
+          <Table head={["Audience", "Rules", "Players", ACTIONS_HEAD]}>
+            {rows.map((a) => (
+              <tr key={a.id} data-testid="audience-row">
+                <td className="px-2 py-2">
+                  {a.name} <span className="font-mono text-xs text-zinc-500">{a.id}</span>
+                </td>
+                <td className="px-2 py-2 text-xs">
+                  {a.rules.all.map((r) => {
+                    const row = rowOf(r);
+                    const f = fieldOf(row.field);
+                    const op = f?.ops.find(([o]) => o === row.op)?.[1] ?? row.op;
+                    return (
+                      <span key={`${row.field}-${row.op}-${row.extra}-${row.value}`} className="block">
+                        {f?.label}
+                        {row.extra ? ` (${row.extra})` : ""} {op} {row.value}
+                      </span>
+                    );
+                  })}
+                </td>
+                <td className="whitespace-nowrap px-2 py-2" data-testid="audience-matching">
+                  {a.matching.toLocaleString("en-US")} players match now
+                </td>
+                <td className="px-2 py-2">
+                  {canEdit && (
+                    <Button variant="secondary" onClick={() => setEditing(a)}>
+                      Edit<span className="sr-only"> {a.name}</span>
+                    </Button>
+                  )}
+                </td>
+              </tr>
+            ))}
+          </Table>
+        )}
+      </Listing>
       <ReasonDialog change={change} onClose={() => setChange(null)} />
     </Card>
   );
 }
 
-function AudienceForm({
-  initial,
-  onCancel,
-  onSave,
-  onSaved,
-}: {
-  initial: Audience | null;
-  onCancel: () => void;
-  onSave: (c: PendingChange) => void;
-  onSaved: () => void;
-}) {
+function AudienceForm({ initial, onCancel, onSave, onSaved }: LiveFormProps<Audience>) {
   const { projectId } = useProject();
   const trpc = useTRPC();
   const queryClient = useQueryClient();
@@ -136,12 +115,7 @@ function AudienceForm({
       { id: f.id, name: f.name, description: f.description, rules: { all: f.rows.map(ruleOf) } },
       plainly,
     );
-    if (!parsed.success) {
-      const issue = parsed.error.issues[0];
-      return form.setError("root.server", {
-        message: issue ? plainServerIssue({ path: issue.path.join("."), message: issue.message }, { place: true }) : "Check the audience.",
-      });
-    }
+    if (!parsed.success) return form.setError("root.server", { message: firstProblem(parsed.error.issues, "Check the audience.") });
     onSave({
       title: initial ? `Change ${initial.name}` : `Create ${f.name}`,
       before: initial ? { name: initial.name, description: initial.description, rules: initial.rules } : null,
@@ -227,13 +201,7 @@ function AudienceForm({
               ? messageOf(count.error)
               : `${count.data.matching.toLocaleString("en-US")} players match now`}
       </p>
-      <FieldError error={errors.root?.server} />
-      <div className="flex gap-2">
-        <Button type="submit">Review audience</Button>
-        <Button variant="secondary" onClick={onCancel}>
-          Cancel
-        </Button>
-      </div>
+      <FormEnd error={errors.root?.server} submit="Review audience" onCancel={onCancel} />
     </form>
   );
 }

@@ -2,17 +2,16 @@
 
 import { zodResolver } from "@hookform/resolvers/zod";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { Plus } from "lucide-react";
 import { useId, useState } from "react";
 import { useForm } from "react-hook-form";
 import { toast } from "sonner";
 import { z } from "zod";
 import { type RouterOutputs, useTRPC } from "@/components/providers/trpc";
-import { Field, FieldError } from "@/components/ui/field";
+import { Field } from "@/components/ui/field";
 import { Badge, Button, Card, Input, Select, State, Table } from "@/components/ui/primitives";
 import { CONFIG_TYPES, ZConfigKeyFields, ZOverrideFields } from "@/server/services/remote-config/schemas";
-import { messageOf } from "./errors";
 import { isoOfLocal, localOfIso, shown, whenUtcAndLocal } from "./live-format";
+import { ACTIONS_HEAD, FormEnd, Listing, type LiveFormProps, NewButton } from "./live-kit";
 import { type PendingChange, ReasonDialog } from "./live-reason";
 import { parseValue, textOfValue } from "./live-value";
 import { plainly } from "./plain-issues";
@@ -35,12 +34,9 @@ export function LiveConfig({ projectId }: { projectId: string }) {
       <Card
         title="Remote config"
         actions={
-          canEdit && editing === null ? (
-            <Button onClick={() => setEditing("new")}>
-              <Plus className="mr-1 size-4" aria-hidden />
-              New key
-            </Button>
-          ) : null
+          <NewButton shown={canEdit && editing === null} onClick={() => setEditing("new")}>
+            New key
+          </NewButton>
         }
       >
         <p className="mb-3 text-sm text-zinc-600">
@@ -55,45 +51,35 @@ export function LiveConfig({ projectId }: { projectId: string }) {
             onSaved={() => setEditing(null)}
           />
         )}
-        {keys.isPending ? (
-          <State kind="loading">Loading keys…</State>
-        ) : keys.error ? (
-          <State kind="error">{messageOf(keys.error)}</State>
-        ) : keys.data.length === 0 ? (
-          <State kind="empty">No config keys yet.{canEdit ? " Add one, then override it for an audience." : ""}</State>
-        ) : (
-          <Table
-            head={[
-              "Key",
-              "Type",
-              "Default",
-              "Overrides",
-              <span key="a" className="sr-only">
-                Actions
-              </span>,
-            ]}
-          >
-            {keys.data.map((k) => (
-              <tr key={k.key} data-testid="config-key-row">
-                <td className="px-2 py-2 font-mono text-xs">{k.key}</td>
-                <td className="px-2 py-2">{k.type}</td>
-                <td className="max-w-64 truncate px-2 py-2 font-mono text-xs">{shown(k.defaultValue)}</td>
-                <td className="px-2 py-2">{k.overrides.length}</td>
-                <td className="space-x-2 whitespace-nowrap px-2 py-2">
-                  <Button variant="secondary" onClick={() => setOpen(open === k.key ? null : k.key)} aria-expanded={open === k.key}>
-                    {open === k.key ? "Close" : "Overrides"}
-                    <span className="sr-only"> of {k.key}</span>
-                  </Button>
-                  {canEdit && (
-                    <Button variant="secondary" onClick={() => setEditing(k)} aria-label={`Edit ${k.key}`}>
-                      Edit
+        <Listing
+          query={keys}
+          loading="Loading keys…"
+          empty={<>No config keys yet.{canEdit ? " Add one, then override it for an audience." : ""}</>}
+        >
+          {(rows) => (
+            <Table head={["Key", "Type", "Default", "Overrides", ACTIONS_HEAD]}>
+              {rows.map((k) => (
+                <tr key={k.key} data-testid="config-key-row">
+                  <td className="px-2 py-2 font-mono text-xs">{k.key}</td>
+                  <td className="px-2 py-2">{k.type}</td>
+                  <td className="max-w-64 truncate px-2 py-2 font-mono text-xs">{shown(k.defaultValue)}</td>
+                  <td className="px-2 py-2">{k.overrides.length}</td>
+                  <td className="space-x-2 whitespace-nowrap px-2 py-2">
+                    <Button variant="secondary" onClick={() => setOpen(open === k.key ? null : k.key)} aria-expanded={open === k.key}>
+                      {open === k.key ? "Close" : "Overrides"}
+                      <span className="sr-only"> of {k.key}</span>
                     </Button>
-                  )}
-                </td>
-              </tr>
-            ))}
-          </Table>
-        )}
+                    {canEdit && (
+                      <Button variant="secondary" onClick={() => setEditing(k)} aria-label={`Edit ${k.key}`}>
+                        Edit
+                      </Button>
+                    )}
+                  </td>
+                </tr>
+              ))}
+            </Table>
+          )}
+        </Listing>
       </Card>
       {selected && <KeyPanel projectId={projectId} k={selected} onChange={setChange} />}
       <ReasonDialog change={change} onClose={() => setChange(null)} />
@@ -108,17 +94,7 @@ const ZKeyForm = z.object({
   description: z.string().max(500),
 });
 
-function KeyForm({
-  initial,
-  onCancel,
-  onSave,
-  onSaved,
-}: {
-  initial: Key | null;
-  onCancel: () => void;
-  onSave: (c: PendingChange) => void;
-  onSaved: () => void;
-}) {
+function KeyForm({ initial, onCancel, onSave, onSaved }: LiveFormProps<Key>) {
   const { projectId } = useProject();
   const trpc = useTRPC();
   const queryClient = useQueryClient();
@@ -174,13 +150,7 @@ function KeyForm({
       <Field label="Description" htmlFor={`${id}-description`} error={errors.description}>
         <Input id={`${id}-description`} {...form.register("description")} />
       </Field>
-      <FieldError error={errors.root?.server} />
-      <div className="flex gap-2 sm:col-span-2">
-        <Button type="submit">Review change</Button>
-        <Button variant="secondary" onClick={onCancel}>
-          Cancel
-        </Button>
-      </div>
+      <FormEnd error={errors.root?.server} submit="Review change" onCancel={onCancel} className="flex gap-2 sm:col-span-2" />
     </form>
   );
 }
@@ -209,12 +179,9 @@ function KeyPanel({ projectId, k, onChange }: { projectId: string; k: Key; onCha
     <Card
       title={`Overrides of ${k.key}`}
       actions={
-        canEdit && editing === null ? (
-          <Button onClick={() => setEditing("new")}>
-            <Plus className="mr-1 size-4" aria-hidden />
-            Add override
-          </Button>
-        ) : null
+        <NewButton shown={canEdit && editing === null} onClick={() => setEditing("new")}>
+          Add override
+        </NewButton>
       }
     >
       <p className="mb-3 text-sm text-zinc-600">
@@ -241,20 +208,7 @@ function KeyPanel({ projectId, k, onChange }: { projectId: string; k: Key; onCha
       {ordered.length === 0 ? (
         <State kind="empty">No overrides: every player gets the default.</State>
       ) : (
-        <Table
-          head={[
-            "Priority",
-            "Audience",
-            "Value",
-            "Rollout",
-            "Starts",
-            "Ends",
-            "Enabled",
-            <span key="a" className="sr-only">
-              Actions
-            </span>,
-          ]}
-        >
+        <Table head={["Priority", "Audience", "Value", "Rollout", "Starts", "Ends", "Enabled", ACTIONS_HEAD]}>
           {ordered.map((o) => (
             <tr key={o.id} data-testid="override-row">
               <td className="px-2 py-2">{o.priority}</td>
@@ -416,13 +370,7 @@ function OverrideForm({
         <input type="checkbox" {...form.register("enabled")} />
         Enabled
       </label>
-      <FieldError error={errors.root?.server} />
-      <div className="flex gap-2 sm:col-span-2">
-        <Button type="submit">Review override</Button>
-        <Button variant="secondary" onClick={onCancel}>
-          Cancel
-        </Button>
-      </div>
+      <FormEnd error={errors.root?.server} submit="Review override" onCancel={onCancel} className="flex gap-2 sm:col-span-2" />
     </form>
   );
 }

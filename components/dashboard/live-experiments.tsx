@@ -7,12 +7,12 @@ import { useId, useState } from "react";
 import { useFieldArray, useForm, useWatch } from "react-hook-form";
 import { toast } from "sonner";
 import { type RouterOutputs, useTRPC } from "@/components/providers/trpc";
-import { Field, FieldError } from "@/components/ui/field";
-import { Badge, Button, Card, Input, Select, State, Table } from "@/components/ui/primitives";
+import { Field } from "@/components/ui/field";
+import { Badge, Button, Card, Input, Select, Table } from "@/components/ui/primitives";
 import { type ExperimentStatus, METRIC_KINDS, type Metric, ZExperimentFields } from "@/server/services/remote-config/schemas";
-import { messageOf } from "./errors";
+import { ACTIONS_HEAD, FormEnd, firstProblem, Listing, type LiveFormProps, NewButton } from "./live-kit";
 import { type PendingChange, ReasonDialog } from "./live-reason";
-import { plainly, plainServerIssue } from "./plain-issues";
+import { plainly } from "./plain-issues";
 import { useProject } from "./project-context";
 
 type Experiment = RouterOutputs["remoteConfig"]["listExperiments"][number];
@@ -73,12 +73,9 @@ export function LiveExperiments({ projectId }: { projectId: string }) {
     <Card
       title="Experiments"
       actions={
-        canEdit && editing === null ? (
-          <Button onClick={() => setEditing("new")}>
-            <Plus className="mr-1 size-4" aria-hidden />
-            New experiment
-          </Button>
-        ) : null
+        <NewButton shown={canEdit && editing === null} onClick={() => setEditing("new")}>
+          New experiment
+        </NewButton>
       }
     >
       <p className="mb-3 text-sm text-zinc-600">
@@ -93,72 +90,61 @@ export function LiveExperiments({ projectId }: { projectId: string }) {
           onSaved={() => setEditing(null)}
         />
       )}
-      {experiments.isPending ? (
-        <State kind="loading">Loading experiments…</State>
-      ) : experiments.error ? (
-        <State kind="error">{messageOf(experiments.error)}</State>
-      ) : experiments.data.length === 0 ? (
-        <State kind="empty">No experiments yet.{canEdit ? " Create one with two or more variants." : ""}</State>
-      ) : (
-        <Table
-          head={[
-            "Experiment",
-            "Status",
-            "Audience",
-            "Variants",
-            "Metric",
-            <span key="a" className="sr-only">
-              Actions
-            </span>,
-          ]}
-        >
-          {experiments.data.map((e) => {
-            const total = e.variants.reduce((a, v) => a + v.weight, 0);
-            return (
-              <tr key={e.id} data-testid="experiment-row">
-                <td className="px-2 py-2">
-                  <Link className="underline" href={`/projects/${projectId}/live/experiments/${e.id}`}>
-                    {e.name}
-                  </Link>{" "}
-                  <span className="font-mono text-xs text-zinc-500">{e.id}</span>
-                </td>
-                <td className="px-2 py-2">
-                  <Badge tone={e.status === "running" ? "green" : "neutral"}>{e.status}</Badge>
-                </td>
-                <td className="px-2 py-2">{e.audienceId ?? "Every player"}</td>
-                <td className="px-2 py-2 text-xs">
-                  {e.variants.map((v) => (
-                    <span key={v.id} className="block">
-                      {v.name}: {share(v.weight, total)}
-                    </span>
-                  ))}
-                </td>
-                <td className="px-2 py-2 text-xs">{metricLabel(e.metric)}</td>
-                <td className="space-x-2 whitespace-nowrap px-2 py-2">
-                  <Link className="text-sm underline" href={`/projects/${projectId}/live/experiments/${e.id}`}>
-                    Results<span className="sr-only"> of {e.name}</span>
-                  </Link>
-                  {canEdit && e.status === "draft" && (
-                    <>
-                      <Button variant="secondary" onClick={() => setEditing(e)}>
-                        Edit<span className="sr-only"> {e.name}</span>
+      <Listing
+        query={experiments}
+        loading="Loading experiments…"
+        empty={<>No experiments yet.{canEdit ? " Create one with two or more variants." : ""}</>}
+      >
+        {(rows) => (
+          <Table head={["Experiment", "Status", "Audience", "Variants", "Metric", ACTIONS_HEAD]}>
+            {rows.map((e) => {
+              const total = e.variants.reduce((a, v) => a + v.weight, 0);
+              return (
+                <tr key={e.id} data-testid="experiment-row">
+                  <td className="px-2 py-2">
+                    <Link className="underline" href={`/projects/${projectId}/live/experiments/${e.id}`}>
+                      {e.name}
+                    </Link>{" "}
+                    <span className="font-mono text-xs text-zinc-500">{e.id}</span>
+                  </td>
+                  <td className="px-2 py-2">
+                    <Badge tone={e.status === "running" ? "green" : "neutral"}>{e.status}</Badge>
+                  </td>
+                  <td className="px-2 py-2">{e.audienceId ?? "Every player"}</td>
+                  <td className="px-2 py-2 text-xs">
+                    {e.variants.map((v) => (
+                      <span key={v.id} className="block">
+                        {v.name}: {share(v.weight, total)}
+                      </span>
+                    ))}
+                  </td>
+                  <td className="px-2 py-2 text-xs">{metricLabel(e.metric)}</td>
+                  <td className="space-x-2 whitespace-nowrap px-2 py-2">
+                    <Link className="text-sm underline" href={`/projects/${projectId}/live/experiments/${e.id}`}>
+                      Results<span className="sr-only"> of {e.name}</span>
+                    </Link>
+                    {canEdit && e.status === "draft" && (
+                      <>
+                        <Button variant="secondary" onClick={() => setEditing(e)}>
+                          Edit<span className="sr-only"> {e.name}</span>
+                        </Button>
+                        <Button onClick={() => move(e, "running")}>
+                          Start<span className="sr-only"> {e.name}</span>
+                        </Button>
+                      </>
+                    )}
+                    {canEdit && e.status === "running" && (
+                      <Button variant="danger" onClick={() => move(e, "stopped")}>
+                        Stop<span className="sr-only"> {e.name}</span>
                       </Button>
-                      <Button onClick={() => move(e, "running")}>
-                        Start<span className="sr-only"> {e.name}</span>
-                      </Button>
-                    </>
-                  )}
-                  {canEdit && e.status === "running" && (
-                    <Button variant="danger" onClick={() => move(e, "stopped")}>
-                      Stop<span className="sr-only"> {e.name}</span>
-                    </Button>
-                  )}
-                </td>
-              </tr>
-            );
-          })}
-        </Table>
-      )}
+                    )}
+                  </td>
+                </tr>
+              );
+            })}
+          </Table>
+        )}
+      </Listing>
       <ReasonDialog change={change} onClose={() => setChange(null)} />
     </Card>
   );
@@ -182,17 +168,7 @@ function metricOf(kind: string, param: string): Metric | null {
   return p.field === "days" ? { kind: k, days: Number(param) } : { kind: k, [p.field]: param.trim() };
 }
 
-function ExperimentForm({
-  initial,
-  onCancel,
-  onSave,
-  onSaved,
-}: {
-  initial: Experiment | null;
-  onCancel: () => void;
-  onSave: (c: PendingChange) => void;
-  onSaved: () => void;
-}) {
+function ExperimentForm({ initial, onCancel, onSave, onSaved }: LiveFormProps<Experiment>) {
   const { projectId } = useProject();
   const trpc = useTRPC();
   const queryClient = useQueryClient();
@@ -233,14 +209,7 @@ function ExperimentForm({
       variants: f.variants.map((v, i) => ({ id: v.id, name: v.name, weight: Number(v.weight), values: values[i] })),
     };
     const parsed = ZExperimentFields.safeParse(body, plainly);
-    if (!parsed.success) {
-      const issue = parsed.error.issues[0];
-      return form.setError("root.server", {
-        message: issue
-          ? plainServerIssue({ path: issue.path.join("."), message: issue.message }, { place: true })
-          : "Check the experiment.",
-      });
-    }
+    if (!parsed.success) return form.setError("root.server", { message: firstProblem(parsed.error.issues, "Check the experiment.") });
     onSave({
       title: initial ? `Change ${initial.name}` : `Create ${parsed.data.name}`,
       before: initial ? { name: initial.name, audienceId: initial.audienceId, variants: initial.variants, metric: initial.metric } : null,
@@ -321,13 +290,7 @@ function ExperimentForm({
           Add variant
         </Button>
       </fieldset>
-      <FieldError error={errors.root?.server} />
-      <div className="flex gap-2">
-        <Button type="submit">Review experiment</Button>
-        <Button variant="secondary" onClick={onCancel}>
-          Cancel
-        </Button>
-      </div>
+      <FormEnd error={errors.root?.server} submit="Review experiment" onCancel={onCancel} />
     </form>
   );
 }
