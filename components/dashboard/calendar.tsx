@@ -145,6 +145,73 @@ function WindowFields({
   );
 }
 
+/** The window as the service takes it: an end left empty is no end. */
+const windowOf = (start: string, end: string) => ({ startsAt: instant(start), endsAt: end ? instant(end) : null });
+
+/** What each scheduling form begins with: the change's name, and the purchase or board it changes. */
+function NameAndTarget({
+  id,
+  name,
+  setName,
+  placeholder,
+  target,
+  label,
+  choose,
+  options,
+  onTarget,
+}: {
+  id: string;
+  name: string;
+  setName: (v: string) => void;
+  placeholder: string;
+  target: { key: string; value: string };
+  label: string;
+  choose: string;
+  options: ReadonlyArray<{ id: string; name: string }> | undefined;
+  onTarget: (v: string) => void;
+}) {
+  return (
+    <div className="grid gap-3 sm:grid-cols-2">
+      <Field label="Name" htmlFor={`${id}-name`}>
+        <Input
+          id={`${id}-name`}
+          required
+          maxLength={100}
+          value={name}
+          onChange={(e) => setName(e.target.value)}
+          placeholder={placeholder}
+        />
+      </Field>
+      <Field label={label} htmlFor={`${id}-${target.key}`}>
+        <Select id={`${id}-${target.key}`} required value={target.value} onChange={(e) => onTarget(e.target.value)}>
+          <option value="">{choose}</option>
+          {options?.map((o) => (
+            <option key={o.id} value={o.id}>
+              {o.name} ({o.id})
+            </option>
+          ))}
+        </Select>
+      </Field>
+    </div>
+  );
+}
+
+/** What each scheduling form ends with: the service's refusal, then its submit button. */
+function ScheduleButton({ error, disabled, children }: { error: string | null; disabled: boolean; children: string }) {
+  return (
+    <>
+      {error && (
+        <p role="alert" className="text-sm text-red-700">
+          {error}
+        </p>
+      )}
+      <Button type="submit" disabled={disabled}>
+        {children}
+      </Button>
+    </>
+  );
+}
+
 function useSchedule(projectId: string, onDone: () => void) {
   const trpc = useTRPC();
   const queryClient = useQueryClient();
@@ -189,41 +256,25 @@ function SaleForm({ projectId }: { projectId: string }) {
       if ("currencyId" in line) return { currencyId: line.currencyId, amount: amount ?? line.amount };
       return { itemId: line.itemId, quantity: amount ?? line.quantity };
     });
-    void submit({ name, kind: "purchases", target, patch: { costs }, startsAt: instant(start), endsAt: end ? instant(end) : null });
+    void submit({ name, kind: "purchases", target, patch: { costs }, ...windowOf(start, end) });
   };
   if (purchases.isError) return <State kind="error">{messageOf(purchases.error)}</State>;
   return (
     <form className="space-y-3" onSubmit={onSubmit} aria-label="Schedule a sale">
-      <div className="grid gap-3 sm:grid-cols-2">
-        <Field label="Name" htmlFor={`${id}-name`}>
-          <Input
-            id={`${id}-name`}
-            required
-            maxLength={100}
-            value={name}
-            onChange={(e) => setName(e.target.value)}
-            placeholder="Weekend sale"
-          />
-        </Field>
-        <Field label="Purchase" htmlFor={`${id}-purchase`}>
-          <Select
-            id={`${id}-purchase`}
-            required
-            value={target}
-            onChange={(e) => {
-              setTarget(e.target.value);
-              setAmounts({});
-            }}
-          >
-            <option value="">Choose a purchase</option>
-            {purchases.data?.map((p) => (
-              <option key={p.id} value={p.id}>
-                {p.name} ({p.id})
-              </option>
-            ))}
-          </Select>
-        </Field>
-      </div>
+      <NameAndTarget
+        id={id}
+        name={name}
+        setName={setName}
+        placeholder="Weekend sale"
+        target={{ key: "purchase", value: target }}
+        label="Purchase"
+        choose="Choose a purchase"
+        options={purchases.data}
+        onTarget={(v) => {
+          setTarget(v);
+          setAmounts({});
+        }}
+      />
       {purchase && (
         <fieldset className="grid gap-3 sm:grid-cols-2">
           <legend className="mb-1 text-sm font-medium text-zinc-700">Sale price</legend>
@@ -246,14 +297,9 @@ function SaleForm({ projectId }: { projectId: string }) {
         </fieldset>
       )}
       <WindowFields start={start} end={end} setStart={setStart} setEnd={setEnd} />
-      {error && (
-        <p role="alert" className="text-sm text-red-700">
-          {error}
-        </p>
-      )}
-      <Button type="submit" disabled={pending || !purchase}>
+      <ScheduleButton error={error} disabled={pending || !purchase}>
         Schedule the sale
-      </Button>
+      </ScheduleButton>
     </form>
   );
 }
@@ -279,32 +325,21 @@ function BoardChangeForm({ projectId }: { projectId: string }) {
       return;
     }
     setJsonError(null);
-    void submit({ name, kind: "leaderboards", target, patch: fields, startsAt: instant(start), endsAt: end ? instant(end) : null });
+    void submit({ name, kind: "leaderboards", target, patch: fields, ...windowOf(start, end) });
   };
   return (
     <form className="space-y-3" onSubmit={onSubmit} aria-label="Schedule a board change">
-      <div className="grid gap-3 sm:grid-cols-2">
-        <Field label="Name" htmlFor={`${id}-name`}>
-          <Input
-            id={`${id}-name`}
-            required
-            maxLength={100}
-            value={name}
-            onChange={(e) => setName(e.target.value)}
-            placeholder="Double points weekend"
-          />
-        </Field>
-        <Field label="Leaderboard" htmlFor={`${id}-board`}>
-          <Select id={`${id}-board`} required value={target} onChange={(e) => setTarget(e.target.value)}>
-            <option value="">Choose a leaderboard</option>
-            {boards.data?.map((b) => (
-              <option key={b.id} value={b.id}>
-                {b.name} ({b.id})
-              </option>
-            ))}
-          </Select>
-        </Field>
-      </div>
+      <NameAndTarget
+        id={id}
+        name={name}
+        setName={setName}
+        placeholder="Double points weekend"
+        target={{ key: "board", value: target }}
+        label="Leaderboard"
+        choose="Choose a leaderboard"
+        options={boards.data}
+        onTarget={setTarget}
+      />
       <Field
         label="Settings to change (JSON)"
         htmlFor={`${id}-patch`}
@@ -320,14 +355,9 @@ function BoardChangeForm({ projectId }: { projectId: string }) {
         />
       </Field>
       <WindowFields start={start} end={end} setStart={setStart} setEnd={setEnd} />
-      {error && (
-        <p role="alert" className="text-sm text-red-700">
-          {error}
-        </p>
-      )}
-      <Button type="submit" disabled={pending}>
+      <ScheduleButton error={error} disabled={pending}>
         Schedule the change
-      </Button>
+      </ScheduleButton>
     </form>
   );
 }
