@@ -1,16 +1,15 @@
 "use client";
 
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { Plus, X } from "lucide-react";
+import { Plus } from "lucide-react";
 import { useMemo, useState } from "react";
-import { type Control, Controller, type FieldErrors, useFieldArray } from "react-hook-form";
+import { type Control, type FieldErrors, useFieldArray } from "react-hook-form";
 import { z } from "zod";
 import { type RouterOutputs, useTRPC } from "@/components/providers/trpc";
 import { ConfirmDialog } from "@/components/ui/alert-dialog";
 import { columnsFor, type DataTableColumns } from "@/components/ui/data-table";
 import { Field, FieldError } from "@/components/ui/field";
 import { Button, Input } from "@/components/ui/primitives";
-import { SelectMenu } from "@/components/ui/select";
 import {
   isCurrencyLine,
   type Line,
@@ -23,6 +22,7 @@ import {
 import { DefinitionFormButtons, type DefinitionFormProps, DefinitionsCard, IdField, useDefinitionForm } from "./definitions-kit";
 import { checkedWith } from "./form-schema";
 import { countOf } from "./format";
+import { FormLine } from "./line-editor";
 import { plainly } from "./plain-issues";
 
 type Purchase = RouterOutputs["economy"]["purchases"][number];
@@ -223,50 +223,21 @@ function Lines({
       <legend className="px-1 text-sm font-medium text-zinc-700">{title}</legend>
       {lines.fields.length === 0 && <p className="mb-2 text-sm text-zinc-500">None.</p>}
       {lines.fields.map((line, index) => (
-        <div key={line.id} className="mb-2">
-          {/* On a phone the pick has the whole row (names are long); the amount and Remove go below it. */}
-          <div className="flex flex-wrap gap-2 sm:flex-nowrap">
-            <Controller
-              control={control}
-              name={`${name}.${index}.ref`}
-              render={({ field }) => (
-                <SelectMenu
-                  aria-label={`${title} line ${index + 1}`}
-                  className="min-w-0 flex-1 basis-full sm:basis-0"
-                  value={field.value}
-                  onValueChange={field.onChange}
-                  onBlur={field.onBlur}
-                  options={options}
-                  placeholder="Pick a currency or an item"
-                  aria-invalid={lineErrors?.[index]?.ref ? true : undefined}
-                />
-              )}
-            />
-            {/* The input is w-full: its width comes from this wrapper. */}
-            <div className="w-28 shrink-0">
-              <Controller
-                control={control}
-                name={`${name}.${index}.amount`}
-                render={({ field }) => (
-                  <Input
-                    aria-label={`${title} amount ${index + 1}`}
-                    placeholder="Amount"
-                    type="number"
-                    min={1}
-                    max={MAX_AMOUNT}
-                    step={1}
-                    aria-invalid={lineErrors?.[index]?.amount ? true : undefined}
-                    {...field}
-                  />
-                )}
-              />
-            </div>
-            <Button variant="secondary" aria-label={`Remove ${title.toLowerCase()} line ${index + 1}`} onClick={() => lines.remove(index)}>
-              <X className="size-4" aria-hidden />
-            </Button>
-          </div>
-          <FieldError error={lineErrors?.[index]?.ref ?? lineErrors?.[index]?.amount} />
-        </div>
+        <FormLine
+          key={line.id}
+          className="mb-2"
+          control={control}
+          names={{ ref: `${name}.${index}.ref`, amount: `${name}.${index}.amount` }}
+          options={options}
+          labels={{
+            pick: `${title} line ${index + 1}`,
+            amount: `${title} amount ${index + 1}`,
+            remove: `Remove ${title.toLowerCase()} line ${index + 1}`,
+          }}
+          max={MAX_AMOUNT}
+          errors={lineErrors?.[index]}
+          onRemove={() => lines.remove(index)}
+        />
       ))}
       <FieldError error={lineErrors?.root ?? (lineErrors as { message?: string } | undefined)} />
       <Button variant="secondary" onClick={() => lines.append({ ref: "", amount: "" })}>

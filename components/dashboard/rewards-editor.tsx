@@ -1,12 +1,13 @@
 "use client";
 
-import { ArrowDown, ArrowUp, Plus, Trash2, X } from "lucide-react";
+import { ArrowDown, ArrowUp, Plus, Trash2 } from "lucide-react";
 import { type Control, Controller, type FieldErrors, type UseFormRegister, useFieldArray } from "react-hook-form";
 import { FieldError } from "@/components/ui/field";
 import { Button, Input } from "@/components/ui/primitives";
 import { SelectMenu, type SelectOption } from "@/components/ui/select";
 import { MAX_LINES } from "@/server/services/economy/schemas";
 import type { BoardFields, BoardPatch, NewBoard } from "./leaderboards-form";
+import { FormLine } from "./line-editor";
 import { emptyTier, MAX_REWARD_TIERS, TIER_KINDS, type TierDraft } from "./reward-tiers";
 
 type Message = { message?: string } | undefined;
@@ -169,41 +170,15 @@ function Tier({
       <FieldError id={`${prefix}-from-error`} error={errors?.from} />
       <FieldError id={`${prefix}-to-error`} error={errors?.to} />
       {lines.fields.map((line, j) => (
-        <div key={line.id}>
-          <div className="flex flex-wrap gap-2 sm:flex-nowrap">
-            <Controller
-              control={control}
-              name={`rewards.${index}.lines.${j}.ref`}
-              render={({ field }) => (
-                <SelectMenu
-                  aria-label={`Tier ${n} line ${j + 1}`}
-                  className="min-w-0 flex-1 basis-full sm:basis-0"
-                  value={field.value}
-                  onValueChange={field.onChange}
-                  onBlur={field.onBlur}
-                  options={options}
-                  placeholder="Pick a currency or an item"
-                  aria-invalid={lineErrors?.[j]?.ref ? true : undefined}
-                />
-              )}
-            />
-            <div className="w-28 shrink-0">
-              <Input
-                aria-label={`Tier ${n} line ${j + 1} amount`}
-                placeholder="Amount"
-                type="number"
-                min={1}
-                step={1}
-                aria-invalid={lineErrors?.[j]?.amount ? true : undefined}
-                {...register(`rewards.${index}.lines.${j}.amount`)}
-              />
-            </div>
-            <Button variant="secondary" aria-label={`Remove tier ${n} line ${j + 1}`} onClick={() => lines.remove(j)}>
-              <X className="size-4" aria-hidden />
-            </Button>
-          </div>
-          <FieldError error={lineErrors?.[j]?.ref ?? lineErrors?.[j]?.amount} />
-        </div>
+        <FormLine
+          key={line.id}
+          control={control}
+          names={{ ref: `rewards.${index}.lines.${j}.ref`, amount: `rewards.${index}.lines.${j}.amount` }}
+          options={options}
+          labels={{ pick: `Tier ${n} line ${j + 1}`, amount: `Tier ${n} line ${j + 1} amount`, remove: `Remove tier ${n} line ${j + 1}` }}
+          errors={lineErrors?.[j]}
+          onRemove={() => lines.remove(j)}
+        />
       ))}
       <FieldError error={lineErrors?.root ?? (lineErrors?.message ? { message: lineErrors.message } : undefined)} />
       <Button

@@ -1,17 +1,17 @@
 "use client";
 
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { Plus, X } from "lucide-react";
+import { Plus } from "lucide-react";
 import { useId, useState } from "react";
 import { toast } from "sonner";
 import { type RouterOutputs, useTRPC } from "@/components/providers/trpc";
 import { ConfirmDialog } from "@/components/ui/alert-dialog";
 import { Button, Card, Input, Label, Select, State, Table } from "@/components/ui/primitives";
-import { SelectMenu } from "@/components/ui/select";
 import { isCurrencyLine, type Line, MAX_AMOUNT } from "@/server/services/economy/schemas";
 import { ZStoreProductInput, ZStoreProductUpdate } from "@/server/services/store/schemas";
 import { messageOf } from "./errors";
 import { countOf } from "./format";
+import { LineInputs } from "./line-editor";
 import { plainServerIssue } from "./plain-issues";
 import { useProject } from "./project-context";
 import { money } from "./purchases-format";
@@ -263,37 +263,25 @@ function ProductForm({ projectId, initial, onDone }: { projectId: string; initia
         <legend className="px-1 font-medium text-zinc-700">Rewards</legend>
         {options.length === 0 && <p className="text-zinc-500">Create a currency or an item first (Economy): rewards pick from them.</p>}
         {f.rewards.map((d, index) => (
-          <div key={String(index)} className="mb-2 flex flex-wrap gap-2 sm:flex-nowrap">
-            <SelectMenu
-              aria-label={`Rewards line ${index + 1}`}
-              className="min-w-0 flex-1 basis-full sm:basis-0"
-              value={d.ref}
-              onValueChange={(ref) => setF((v) => ({ ...v, rewards: v.rewards.map((r, i) => (i === index ? { ...r, ref } : r)) }))}
-              options={options}
-              placeholder="Pick a currency or an item"
-            />
-            <div className="w-28 shrink-0">
-              <Input
-                aria-label={`Rewards amount ${index + 1}`}
-                type="number"
-                min={1}
-                max={MAX_AMOUNT}
-                step={1}
-                placeholder="Amount"
-                value={d.amount}
-                onChange={(e) =>
-                  setF((v) => ({ ...v, rewards: v.rewards.map((r, i) => (i === index ? { ...r, amount: e.target.value } : r)) }))
-                }
-              />
-            </div>
-            <Button
-              variant="secondary"
-              aria-label={`Remove rewards line ${index + 1}`}
-              onClick={() => setF((v) => ({ ...v, rewards: v.rewards.filter((_, i) => i !== index) }))}
-            >
-              <X className="size-4" aria-hidden />
-            </Button>
-          </div>
+          <LineInputs
+            key={String(index)}
+            className="mb-2 flex flex-wrap gap-2 sm:flex-nowrap"
+            options={options}
+            pick={{
+              label: `Rewards line ${index + 1}`,
+              value: d.ref,
+              onChange: (ref) => setF((v) => ({ ...v, rewards: v.rewards.map((r, i) => (i === index ? { ...r, ref } : r)) })),
+            }}
+            amount={{
+              "aria-label": `Rewards amount ${index + 1}`,
+              max: MAX_AMOUNT,
+              value: d.amount,
+              onChange: (e) =>
+                setF((v) => ({ ...v, rewards: v.rewards.map((r, i) => (i === index ? { ...r, amount: e.target.value } : r)) })),
+            }}
+            removeLabel={`Remove rewards line ${index + 1}`}
+            onRemove={() => setF((v) => ({ ...v, rewards: v.rewards.filter((_, i) => i !== index) }))}
+          />
         ))}
         <Button variant="secondary" onClick={() => setF((v) => ({ ...v, rewards: [...v.rewards, { ref: "", amount: "" }] }))}>
           <Plus className="mr-1 size-4" aria-hidden />
