@@ -161,10 +161,10 @@ export async function flushUsage(): Promise<void> {
   s.active.clear();
   try {
     await transaction(async () => {
-      await upsertStats("MINUTE", sorted(cells));
-      await upsertStats("HOUR", sorted(byHour(cells)));
-      await upsertReleaseStats("MINUTE", sortedReleases(releases));
-      await upsertReleaseStats("HOUR", sortedReleases(releasesByHour(releases)));
+      await upsertCounts(REQUEST_STATS, "MINUTE", sorted(cells));
+      await upsertCounts(REQUEST_STATS, "HOUR", sorted(byHour(cells)));
+      await upsertCounts(RELEASE_STATS, "MINUTE", sortedReleases(releases));
+      await upsertCounts(RELEASE_STATS, "HOUR", sortedReleases(releasesByHour(releases)));
       await insertActiveDays(
         active.map(([, a]) => a).sort((a, b) => compare(`${a.projectId}${a.day}${a.playerId}`, `${b.projectId}${b.day}${b.playerId}`)),
       );
@@ -239,58 +239,69 @@ function byHour(cells: Cell[]): Cell[] {
   return [...hours.values()];
 }
 
-async function upsertStats(resolution: "MINUTE" | "HOUR", cells: Cell[]): Promise<void> {
-  if (cells.length === 0) return;
-  await pool().query(
-    `INSERT INTO request_stats AS s (project_id, resolution, bucket, route, method, status, code, count, latency_buckets)
-     SELECT v.project_id, $1::"StatResolution", to_timestamp(v.bucket / 1000.0), v.route, v.method, v.status, v.code, v.count, v.latency::int[]
-       FROM unnest($2::uuid[], $3::bigint[], $4::text[], $5::text[], $6::int[], $7::text[], $8::int[], $9::text[])
-         AS v(project_id, bucket, route, method, status, code, count, latency)
-     ON CONFLICT (project_id, resolution, bucket, route, method, status, code) DO UPDATE
-       SET count = s.count + EXCLUDED.count,
+/**
+ * A counts table (request_stats, release_stats): one row per project, resolution, bucket and the
+ * table's key columns, whose counters and latency histogram a flush adds to. The statement is
+ * built once per table; its values go as one array per column (unnest), in the columns' order.
+ */
+type StatsTable<C> = { sql: string; values: Array<(c: C) => unknown> };
+type StatsCell = { projectId: string; minute: number; latency: number[] };
+
+function statsTable<C extends StatsCell>(
+  table: string,
+  keys: ReadonlyArray<[column: string, type: "text" | "int", value: (c: C) => string | number]>,
+  counters: ReadonlyArray<[column: string, value: (c: C) => number]>,
+): StatsTable<C> {
+  const columns = [...keys.map(([column, type]) => ({ column, type })), ...counters.map(([column]) => ({ column, type: "int" }))];
+  const names = columns.map((c) => c.column).join(", ");
+  const sql = `INSERT INTO ${table} AS s (project_id, resolution, bucket, ${names}, latency_buckets)
+     SELECT v.project_id, $1::"StatResolution", to_timestamp(v.bucket / 1000.0), ${columns.map((c) => `v.${c.column}`).join(", ")}, v.latency::int[]
+       FROM unnest($2::uuid[], $3::bigint[], ${columns.map((c, i) => `$${i + 4}::${c.type}[]`).join(", ")}, $${columns.length + 4}::text[])
+         AS v(project_id, bucket, ${names}, latency)
+     ON CONFLICT (project_id, resolution, bucket, ${keys.map(([column]) => column).join(", ")}) DO UPDATE
+       SET ${counters.map(([column]) => `${column} = s.${column} + EXCLUDED.${column},`).join("\n           ")}
            latency_buckets = ARRAY(
              SELECT coalesce(a, 0) + coalesce(b, 0)
-               FROM unnest(s.latency_buckets, EXCLUDED.latency_buckets) WITH ORDINALITY AS t(a, b, i) ORDER BY i)`,
-    [
-      resolution,
-      cells.map((c) => c.projectId),
-      cells.map((c) => c.minute),
-      cells.map((c) => c.route),
-      cells.map((c) => c.method),
-      cells.map((c) => c.status),
-      cells.map((c) => c.code),
-      cells.map((c) => c.count),
-      cells.map((c) => `{${c.latency.join(",")}}`),
+               FROM unnest(s.latency_buckets, EXCLUDED.latency_buckets) WITH ORDINALITY AS t(a, b, i) ORDER BY i)`;
+  return {
+    sql,
+    values: [
+      (c) => c.projectId,
+      (c) => c.minute,
+      ...keys.map(([, , value]) => value),
+      ...counters.map(([, value]) => value),
+      (c) => `{${c.latency.join(",")}}`,
     ],
-  );
+  };
 }
 
-async function upsertReleaseStats(resolution: "MINUTE" | "HOUR", cells: ReleaseCell[]): Promise<void> {
+const REQUEST_STATS = statsTable<Cell>(
+  "request_stats",
+  [
+    ["route", "text", (c) => c.route],
+    ["method", "text", (c) => c.method],
+    ["status", "int", (c) => c.status],
+    ["code", "text", (c) => c.code],
+  ],
+  [["count", (c) => c.count]],
+);
+
+const RELEASE_STATS = statsTable<ReleaseCell>(
+  "release_stats",
+  [
+    ["client_version", "text", (c) => c.clientVersion],
+    ["platform", "text", (c) => c.platform],
+  ],
+  [
+    ["count", (c) => c.count],
+    ["errors", (c) => c.errors],
+    ["limited", (c) => c.limited],
+  ],
+);
+
+async function upsertCounts<C>(table: StatsTable<C>, resolution: "MINUTE" | "HOUR", cells: C[]): Promise<void> {
   if (cells.length === 0) return;
-  await pool().query(
-    `INSERT INTO release_stats AS s (project_id, resolution, bucket, client_version, platform, count, errors, limited, latency_buckets)
-     SELECT v.project_id, $1::"StatResolution", to_timestamp(v.bucket / 1000.0), v.client_version, v.platform, v.count, v.errors, v.limited, v.latency::int[]
-       FROM unnest($2::uuid[], $3::bigint[], $4::text[], $5::text[], $6::int[], $7::int[], $8::int[], $9::text[])
-         AS v(project_id, bucket, client_version, platform, count, errors, limited, latency)
-     ON CONFLICT (project_id, resolution, bucket, client_version, platform) DO UPDATE
-       SET count = s.count + EXCLUDED.count,
-           errors = s.errors + EXCLUDED.errors,
-           limited = s.limited + EXCLUDED.limited,
-           latency_buckets = ARRAY(
-             SELECT coalesce(a, 0) + coalesce(b, 0)
-               FROM unnest(s.latency_buckets, EXCLUDED.latency_buckets) WITH ORDINALITY AS t(a, b, i) ORDER BY i)`,
-    [
-      resolution,
-      cells.map((c) => c.projectId),
-      cells.map((c) => c.minute),
-      cells.map((c) => c.clientVersion),
-      cells.map((c) => c.platform),
-      cells.map((c) => c.count),
-      cells.map((c) => c.errors),
-      cells.map((c) => c.limited),
-      cells.map((c) => `{${c.latency.join(",")}}`),
-    ],
-  );
+  await pool().query(table.sql, [resolution, ...table.values.map((value) => cells.map(value))]);
 }
 
 async function insertActiveDays(rows: ActiveDay[]): Promise<void> {
