@@ -2,8 +2,9 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { pool, prisma } from "@/server/db";
 import type { SessionOperator } from "@/server/identity/operator";
 import { applyImportAs, dryRunImportAs, exportConfigAs } from "@/server/services/config";
-import { anonymousPlayer, makeProject, type TestProject } from "../support/fixtures";
+import { anonymousPlayer, type TestProject } from "../support/fixtures";
 import { caller, ctx, newOperator, refusalCode, trpcRefusal } from "../support/operators";
+import { experimentOnKey, ownedProject } from "../support/remote-config";
 
 /**
  * The operators' side of remote config through the tRPC router as the dashboard calls it: keys,
@@ -16,8 +17,8 @@ type Setup = { project: TestProject; owner: SessionOperator; viewer: SessionOper
 const reason = "launch week tuning";
 
 async function setup(): Promise<Setup> {
-  const project = await makeProject();
-  return { project, owner: await newOperator("OWNER", project.projectId), viewer: await newOperator("VIEWER", project.projectId) };
+  const { project, owner } = await ownedProject();
+  return { project, owner, viewer: await newOperator("VIEWER", project.projectId) };
 }
 const rcOf = (o: SessionOperator) => caller(o).remoteConfig;
 const versionOf = async (projectId: string) =>
@@ -263,15 +264,16 @@ describe("config as code", () => {
     const s = await setup();
     const projectId = s.project.projectId;
     const rc = rcOf(s.owner);
-    await rc.upsertKey({ projectId, key: "color", type: "string", defaultValue: "red", reason });
-    await rc.upsertExperiment({
+    await experimentOnKey(rc, {
       projectId,
-      id: "color-test",
-      name: "Color",
+      key: "color",
+      defaultValue: "red",
+      experiment: { id: "color-test", name: "Color" },
       variants: [
-        { id: "blue", name: "Blue", weight: 1, values: { color: "blue" } },
-        { id: "green", name: "Green", weight: 1, values: { color: "green" } },
+        { id: "blue", name: "Blue", value: "blue" },
+        { id: "green", name: "Green", value: "green" },
       ],
+      running: false,
       reason,
     });
     await rc.upsertAudience({

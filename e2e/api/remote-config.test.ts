@@ -3,7 +3,6 @@ import pg from "pg";
 import { beforeAll, describe, expect, it } from "vitest";
 import { uuidv7 } from "@/server/crypto";
 import { pool } from "@/server/db";
-import type { SessionOperator } from "@/server/identity/operator";
 import { createCurrency } from "@/server/services/economy/definitions";
 import { readRemoteConfig } from "@/server/services/remote-config/definitions";
 import { countAudience } from "@/server/services/remote-config/operator";
@@ -13,7 +12,7 @@ import type { Rule } from "@/server/services/remote-config/schemas";
 import { endpointsChanged } from "@/server/services/webhooks/events";
 import { api, definitionCachesExpired } from "../support/api";
 import { anonymousPlayer, makeProject, type TestPlayer, type TestProject } from "../support/fixtures";
-import { caller, newOperator } from "../support/operators";
+import { experimentOnKey, ownedProject, type RemoteConfigCalls } from "../support/remote-config";
 
 /**
  * Remote config as a game sees it (GET /config over HTTP, checked against the OpenAPI document)
@@ -22,14 +21,7 @@ import { caller, newOperator } from "../support/operators";
  * experiment assignment once per player, and what sign-in records about the client.
  */
 
-type Rc = ReturnType<typeof caller>["remoteConfig"];
 const reason = "test";
-
-async function setup(): Promise<{ project: TestProject; owner: SessionOperator; rc: Rc }> {
-  const project = await makeProject();
-  const owner = await newOperator("OWNER", project.projectId);
-  return { project, owner, rc: caller(owner).remoteConfig };
-}
 
 const getConfig = (p: TestProject, player: TestPlayer, headers: Record<string, string> = {}) =>
   api<{ values: Record<string, unknown>; assignments: Record<string, string>; version: number }>("GET", "/api/v1/config", {
@@ -42,7 +34,7 @@ const fakePlayers = (n: number) => Array.from({ length: n }, () => randomUUID())
 
 describe("rollout buckets", () => {
   it("put a player in the same bucket every time: 10,000 evaluations agree, and a sample over HTTP agrees with them", async () => {
-    const { project, rc } = await setup();
+    const { project, rc } = await ownedProject();
     const projectId = project.projectId;
     await rc.upsertKey({ projectId, key: "greeting", type: "string", defaultValue: "hello", description: "", reason });
     await rc.createOverride({ projectId, key: "greeting", value: "bonjour", rolloutPercent: 50, reason });
@@ -64,7 +56,7 @@ describe("rollout buckets", () => {
   });
 
   it("growing a rollout from 10 % to 50 % keeps every player who was in, and lets in about half", async () => {
-    const { project, rc } = await setup();
+    const { project, rc } = await ownedProject();
     const projectId = project.projectId;
     await rc.upsertKey({ projectId, key: "new-shop", type: "boolean", defaultValue: false, description: "", reason });
     const override = await rc.createOverride({ projectId, key: "new-shop", value: true, rolloutPercent: 10, reason });
@@ -95,10 +87,10 @@ describe("rollout buckets", () => {
 
 describe("audience rules", () => {
   let project: TestProject;
-  let rc: Rc;
+  let rc: RemoteConfigCalls;
   const ids: string[] = [];
   beforeAll(async () => {
-    ({ project, rc } = await setup());
+    ({ project, rc } = await ownedProject());
     const projectId = project.projectId;
     await createCurrency({ projectId, input: { id: "gold", name: "Gold", initialBalance: 10, clientWritable: false } });
     await rc.upsertExperiment({
@@ -281,7 +273,7 @@ describe("audience rules", () => {
 
 describe("time windows", () => {
   it("an override applies inside [startsAt, endsAt) on the injected clock, not before or after", async () => {
-    const { project, rc } = await setup();
+    const { project, rc } = await ownedProject();
     const projectId = project.projectId;
     await rc.upsertKey({ projectId, key: "event", type: "string", defaultValue: "none", reason });
     await rc.createOverride({
@@ -302,7 +294,7 @@ describe("time windows", () => {
   });
 
   it("an audience's withinDays rule counts against the injected clock", async () => {
-    const { project, rc } = await setup();
+    const { project, rc } = await ownedProject();
     const player = await anonymousPlayer(project.clientKey);
     const rules = { all: [{ field: "lastSeenAt" as const, withinDays: 1 }] };
     expect((await countAudience({ projectId: project.projectId, rules, now: new Date() })).matching).toBe(1);
@@ -314,7 +306,7 @@ describe("time windows", () => {
 
 describe("GET /config", () => {
   it("answers the values with a strong ETag; If-None-Match with it answers 304 without a body", async () => {
-    const { project, rc } = await setup();
+    const { project, rc } = await ownedProject();
     const projectId = project.projectId;
     await rc.upsertKey({ projectId, key: "speed", type: "number", defaultValue: 1.5, reason });
     await rc.upsertKey({ projectId, key: "flags", type: "json", defaultValue: { a: [1, 2] }, reason });
@@ -339,8 +331,8 @@ describe("GET /config", () => {
   });
 
   it("another project's override never applies", async () => {
-    const a = await setup();
-    const b = await setup();
+    const a = await ownedProject();
+    const b = await ownedProject();
     for (const s of [a, b])
       await s.rc.upsertKey({ projectId: s.project.projectId, key: "coins", type: "number", defaultValue: 100, reason });
     await b.rc.createOverride({ projectId: b.project.projectId, key: "coins", value: 999, reason });
@@ -352,20 +344,19 @@ describe("GET /config", () => {
   });
 
   it("a running experiment assigns a player once: 10 parallel GETs agree and store one row", async () => {
-    const { project, rc } = await setup();
+    const { project, rc } = await ownedProject();
     const projectId = project.projectId;
-    await rc.upsertKey({ projectId, key: "price", type: "number", defaultValue: 5, reason });
-    await rc.upsertExperiment({
+    await experimentOnKey(rc, {
       projectId,
-      id: "price-test",
-      name: "Price",
+      key: "price",
+      defaultValue: 5,
+      experiment: { id: "price-test", name: "Price" },
       variants: [
-        { id: "cheap", name: "Cheap", weight: 1, values: { price: 3 } },
-        { id: "dear", name: "Dear", weight: 1, values: { price: 7 } },
+        { id: "cheap", name: "Cheap", value: 3 },
+        { id: "dear", name: "Dear", value: 7 },
       ],
       reason,
     });
-    await rc.setExperimentStatus({ projectId, id: "price-test", status: "running", reason });
     await definitionCachesExpired();
     const player = await anonymousPlayer(project.clientKey);
     const answers = await Promise.all(Array.from({ length: 10 }, () => getConfig(project, player)));
@@ -382,20 +373,19 @@ describe("GET /config", () => {
   });
 
   it("a stored assignment wins over the bucket the player would get now", async () => {
-    const { project, rc } = await setup();
+    const { project, rc } = await ownedProject();
     const projectId = project.projectId;
-    await rc.upsertKey({ projectId, key: "color", type: "string", defaultValue: "red", reason });
-    await rc.upsertExperiment({
+    await experimentOnKey(rc, {
       projectId,
-      id: "color-test",
-      name: "Color",
+      key: "color",
+      defaultValue: "red",
+      experiment: { id: "color-test", name: "Color" },
       variants: [
-        { id: "blue", name: "Blue", weight: 1, values: { color: "blue" } },
-        { id: "green", name: "Green", weight: 1, values: { color: "green" } },
+        { id: "blue", name: "Blue", value: "blue" },
+        { id: "green", name: "Green", value: "green" },
       ],
       reason,
     });
-    await rc.setExperimentStatus({ projectId, id: "color-test", status: "running", reason });
     const player = await anonymousPlayer(project.clientKey);
     await pool().query(
       "INSERT INTO experiment_assignments (project_id, experiment_id, player_id, variant) VALUES ($1, 'color-test', $2, 'green')",
@@ -408,21 +398,20 @@ describe("GET /config", () => {
   });
 
   it("an override for an experiment's players applies in the answer that assigns the player, not from the next one", async () => {
-    const { project, rc } = await setup();
+    const { project, rc } = await ownedProject();
     const projectId = project.projectId;
-    await rc.upsertKey({ projectId, key: "color", type: "string", defaultValue: "red", reason });
-    await rc.upsertKey({ projectId, key: "banner", type: "string", defaultValue: "none", reason });
-    await rc.upsertExperiment({
+    await experimentOnKey(rc, {
       projectId,
-      id: "color-test",
-      name: "Color",
+      key: "color",
+      defaultValue: "red",
+      experiment: { id: "color-test", name: "Color" },
       variants: [
-        { id: "blue", name: "Blue", weight: 1, values: { color: "blue" } },
-        { id: "green", name: "Green", weight: 1, values: { color: "green" } },
+        { id: "blue", name: "Blue", value: "blue" },
+        { id: "green", name: "Green", value: "green" },
       ],
       reason,
     });
-    await rc.setExperimentStatus({ projectId, id: "color-test", status: "running", reason });
+    await rc.upsertKey({ projectId, key: "banner", type: "string", defaultValue: "none", reason });
     await rc.upsertAudience({
       projectId,
       id: "testers",
@@ -477,20 +466,19 @@ async function statementsOf(work: () => Promise<unknown>): Promise<string[]> {
 
 describe("GET /config's statement budget", () => {
   it("a stored assignment costs one statement; a first exposure adds its INSERT, and the outbox only when the project has an endpoint", async () => {
-    const { project, rc } = await setup();
+    const { project, rc } = await ownedProject();
     const projectId = project.projectId;
-    await rc.upsertKey({ projectId, key: "price", type: "number", defaultValue: 5, reason });
-    await rc.upsertExperiment({
+    await experimentOnKey(rc, {
       projectId,
-      id: "budget",
-      name: "Budget",
+      key: "price",
+      defaultValue: 5,
+      experiment: { id: "budget", name: "Budget" },
       variants: [
-        { id: "a", name: "A", weight: 1, values: { price: 3 } },
-        { id: "b", name: "B", weight: 1, values: { price: 7 } },
+        { id: "a", name: "A", value: 3 },
+        { id: "b", name: "B", value: 7 },
       ],
       reason,
     });
-    await rc.setExperimentStatus({ projectId, id: "budget", status: "running", reason });
     const actorOf = async () => ({
       kind: "player" as const,
       projectId,

@@ -8,6 +8,7 @@ import { api, definitionCachesExpired } from "../support/api";
 import { anonymousPlayer, makeProject, type TestPlayer, type TestProject } from "../support/fixtures";
 import { until } from "../support/launch.mjs";
 import { caller, newOperator } from "../support/operators";
+import { experimentOnKey } from "../support/remote-config";
 import { documented } from "../support/webhooks";
 
 /**
@@ -76,18 +77,17 @@ describe("experiment.assigned", () => {
     received = await hookFor(project.projectId, ["experiment.assigned"]);
     const rc = caller(await newOperator("OWNER", project.projectId)).remoteConfig;
     const { projectId } = project;
-    await rc.upsertKey({ projectId, key: "price", type: "number", defaultValue: 5, reason: "test" });
-    await rc.upsertExperiment({
+    await experimentOnKey(rc, {
       projectId,
-      id: "price-test",
-      name: "Potion price",
+      key: "price",
+      defaultValue: 5,
+      experiment: { id: "price-test", name: "Potion price" },
       variants: [
-        { id: "cheap", name: "Cheap", weight: 1, values: { price: 3 } },
-        { id: "dear", name: "Dear", weight: 1, values: { price: 7 } },
+        { id: "cheap", name: "Cheap", value: 3 },
+        { id: "dear", name: "Dear", value: 7 },
       ],
       reason: "test",
     });
-    await rc.setExperimentStatus({ projectId, id: "price-test", status: "running", reason: "test" });
     await definitionCachesExpired();
   });
 
