@@ -1,54 +1,39 @@
 import { randomBytes } from "node:crypto";
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import path from "node:path";
-import pg from "pg";
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { createDatabase, type StartedApp, startApp } from "../support/global-setup";
+import type pg from "pg";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type StartedApp, startApp } from "../support/global-setup";
 import { until } from "../support/launch.mjs";
-import { smtpServer } from "../support/smtp-sink";
+import { appWithMailSink } from "../support/smtp-sink";
 
 /**
  * Password reset and e-mail verification against a real SMTP server (smtp-server) this test
  * runs. The app has a database of its own: every app on one database is one queue cluster, and
  * the suite's shared app (no SMTP_URL) would take these jobs and keep them in its outbox.
  */
-const smtp = smtpServer();
-let db: Awaited<ReturnType<typeof createDatabase>>;
-let dataDir: string;
+const mailed = appWithMailSink({
+  dirPrefix: "gb-mail-",
+  env: {
+    CODE_REQUESTS_PER_ACCOUNT: "1000",
+    CODE_REQUESTS_PER_IP: "1000",
+    // The guesser and the owner share this test's address; the login budgets have tests of their own.
+    LOGIN_FAILURES_PER_ACCOUNT_IP: "1000",
+  },
+});
+const smtp = mailed.smtp;
+const appEnv = mailed.env;
 let app: StartedApp;
 let apiKey: string;
 let sql: pg.Pool;
 
-const appEnv = () => ({
-  DATABASE_URL: db.url,
-  JWT_SECRET: inject("jwtSecret"),
-  DATA_DIR: dataDir,
-  SEED_DEMO: "true",
-  SMTP_URL: `smtp://127.0.0.1:${smtp.port()}`,
-  QUEUE_POLL_SECONDS: "0.5",
-  EMAIL_RETRY_DELAY_SECONDS: "1",
-  CODE_REQUESTS_PER_ACCOUNT: "1000",
-  CODE_REQUESTS_PER_IP: "1000",
-  // The guesser and the owner share this test's address; the login budgets have tests of their own.
-  LOGIN_FAILURES_PER_ACCOUNT_IP: "1000",
-});
-
 beforeAll(async () => {
-  await smtp.listen();
-  db = await createDatabase();
-  dataDir = mkdtempSync(path.join(tmpdir(), "gb-mail-"));
-  app = await startApp(appEnv());
-  apiKey = (JSON.parse(readFileSync(path.join(dataDir, "demo.json"), "utf8")) as { apiKey: string }).apiKey;
-  sql = new pg.Pool({ connectionString: db.url, max: 2 });
+  const started = await mailed.start();
+  ({ app, sql } = started);
+  apiKey = started.demo.apiKey;
 }, 180_000);
 
 afterAll(async () => {
   await app?.stop();
-  await sql?.end();
-  await smtp.close();
-  await db?.drop();
-  rmSync(dataDir, { recursive: true, force: true });
+  await mailed.close();
 });
 
 async function call(method: string, p: string, o: { body?: unknown; token?: string } = {}) {

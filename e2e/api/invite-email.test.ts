@@ -1,42 +1,26 @@
 import { randomBytes } from "node:crypto";
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import path from "node:path";
-import pg from "pg";
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import type { DemoFile } from "@/server/demo-seed";
-import { createDatabase, type StartedApp, startApp } from "../support/global-setup";
+import type pg from "pg";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { StartedApp } from "../support/global-setup";
 import { operatorSignIn } from "../support/operator-sign-in";
-import { smtpServer } from "../support/smtp-sink";
+import { appWithMailSink } from "../support/smtp-sink";
 
 /**
  * Project invites go out as the instance's mail to operators, over a real SMTP server this test
  * runs, and the link never lands in a project's e-mail log or any other operator read. The app
  * has a database of its own (a queue cluster of its own: the suite's shared app has no SMTP_URL).
  */
-const smtp = smtpServer();
-let db: Awaited<ReturnType<typeof createDatabase>>;
-let dataDir: string;
+const mailed = appWithMailSink({ dirPrefix: "gb-invite-" });
+const smtp = mailed.smtp;
 let app: StartedApp;
 let sql: pg.Pool;
 let cookie: string;
 let projectId: string;
 
 beforeAll(async () => {
-  await smtp.listen();
-  db = await createDatabase();
-  dataDir = mkdtempSync(path.join(tmpdir(), "gb-invite-"));
-  app = await startApp({
-    DATABASE_URL: db.url,
-    JWT_SECRET: inject("jwtSecret"),
-    DATA_DIR: dataDir,
-    SEED_DEMO: "true",
-    SMTP_URL: `smtp://127.0.0.1:${smtp.port()}`,
-    QUEUE_POLL_SECONDS: "0.5",
-    EMAIL_RETRY_DELAY_SECONDS: "1",
-  });
-  const demo = JSON.parse(readFileSync(path.join(dataDir, "demo.json"), "utf8")) as DemoFile;
-  sql = new pg.Pool({ connectionString: db.url, max: 2 });
+  const started = await mailed.start();
+  ({ app, sql } = started);
+  const demo = started.demo;
   const { rows } = await sql.query<{ id: string }>("SELECT id FROM projects WHERE name = 'Demo Game'");
   projectId = rows[0]?.id ?? "";
   cookie = (await operatorSignIn(app.baseUrl, { email: demo.operatorEmail, password: demo.operatorPassword })).session ?? "";
@@ -44,10 +28,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await app?.stop();
-  await sql?.end();
-  await smtp.close();
-  await db?.drop();
-  if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+  await mailed.close();
 });
 
 /** A dashboard call over HTTP with the owner's session cookie, as the browser makes it; the answer's text and data. */
