@@ -148,27 +148,29 @@ function WindowFields({
 /** The window as the service takes it: an end left empty is no end. */
 const windowOf = (start: string, end: string) => ({ startsAt: instant(start), endsAt: end ? instant(end) : null });
 
+/** What a scheduling form changes: the id suffix of its select, the select's label and its prompt, a sample name. */
+type TargetKind = { key: string; label: string; choose: string; placeholder: string };
+const SALE: TargetKind = { key: "purchase", label: "Purchase", choose: "Choose a purchase", placeholder: "Weekend sale" };
+const BOARD_CHANGE: TargetKind = {
+  key: "board",
+  label: "Leaderboard",
+  choose: "Choose a leaderboard",
+  placeholder: "Double points weekend",
+};
+
 /** What each scheduling form begins with: the change's name, and the purchase or board it changes. */
 function NameAndTarget({
+  of,
   id,
-  name,
-  setName,
-  placeholder,
-  target,
-  label,
-  choose,
+  name: [name, setName],
+  target: [target, setTarget],
   options,
-  onTarget,
 }: {
+  of: TargetKind;
   id: string;
-  name: string;
-  setName: (v: string) => void;
-  placeholder: string;
-  target: { key: string; value: string };
-  label: string;
-  choose: string;
+  name: [string, (v: string) => void];
+  target: [string, (v: string) => void];
   options: ReadonlyArray<{ id: string; name: string }> | undefined;
-  onTarget: (v: string) => void;
 }) {
   return (
     <div className="grid gap-3 sm:grid-cols-2">
@@ -179,12 +181,12 @@ function NameAndTarget({
           maxLength={100}
           value={name}
           onChange={(e) => setName(e.target.value)}
-          placeholder={placeholder}
+          placeholder={of.placeholder}
         />
       </Field>
-      <Field label={label} htmlFor={`${id}-${target.key}`}>
-        <Select id={`${id}-${target.key}`} required value={target.value} onChange={(e) => onTarget(e.target.value)}>
-          <option value="">{choose}</option>
+      <Field label={of.label} htmlFor={`${id}-${of.key}`}>
+        <Select id={`${id}-${of.key}`} required value={target} onChange={(e) => setTarget(e.target.value)}>
+          <option value="">{of.choose}</option>
           {options?.map((o) => (
             <option key={o.id} value={o.id}>
               {o.name} ({o.id})
@@ -248,6 +250,11 @@ function SaleForm({ projectId }: { projectId: string }) {
   };
   const { submit, error, pending } = useSchedule(projectId, reset);
   const purchase = purchases.data?.find((p) => p.id === target);
+  /** Another purchase has other cost lines: the sale prices typed for the last one go. */
+  const choose = (next: string) => {
+    setTarget(next);
+    setAmounts({});
+  };
   const onSubmit = (e: FormEvent) => {
     e.preventDefault();
     if (!purchase) return;
@@ -261,20 +268,7 @@ function SaleForm({ projectId }: { projectId: string }) {
   if (purchases.isError) return <State kind="error">{messageOf(purchases.error)}</State>;
   return (
     <form className="space-y-3" onSubmit={onSubmit} aria-label="Schedule a sale">
-      <NameAndTarget
-        id={id}
-        name={name}
-        setName={setName}
-        placeholder="Weekend sale"
-        target={{ key: "purchase", value: target }}
-        label="Purchase"
-        choose="Choose a purchase"
-        options={purchases.data}
-        onTarget={(v) => {
-          setTarget(v);
-          setAmounts({});
-        }}
-      />
+      <NameAndTarget of={SALE} id={id} name={[name, setName]} target={[target, choose]} options={purchases.data} />
       {purchase && (
         <fieldset className="grid gap-3 sm:grid-cols-2">
           <legend className="mb-1 text-sm font-medium text-zinc-700">Sale price</legend>
@@ -329,17 +323,7 @@ function BoardChangeForm({ projectId }: { projectId: string }) {
   };
   return (
     <form className="space-y-3" onSubmit={onSubmit} aria-label="Schedule a board change">
-      <NameAndTarget
-        id={id}
-        name={name}
-        setName={setName}
-        placeholder="Double points weekend"
-        target={{ key: "board", value: target }}
-        label="Leaderboard"
-        choose="Choose a leaderboard"
-        options={boards.data}
-        onTarget={setTarget}
-      />
+      <NameAndTarget of={BOARD_CHANGE} id={id} name={[name, setName]} target={[target, setTarget]} options={boards.data} />
       <Field
         label="Settings to change (JSON)"
         htmlFor={`${id}-patch`}
