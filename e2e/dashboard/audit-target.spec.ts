@@ -1,6 +1,6 @@
 import { expect, test } from "@playwright/test";
 import { demo, shoot } from "./support";
-import { expectAxeClean, projectWithKeys, trpcMutation } from "./support-players";
+import { expectAxeClean, potionShop, projectWithKeys, trpcMutation } from "./support-players";
 
 /**
  * "Who changed buy-potion's price?": a config import and a dashboard edit (confirmed, with a
@@ -11,17 +11,7 @@ test.use({ viewport: { width: 1280, height: 900 } });
 
 test("the audit log answers who changed buy-potion's price, from an import and from a confirmed dashboard edit", async ({ page }) => {
   const { projectId } = await projectWithKeys(page, "Who changed");
-  await trpcMutation(page, "economy.createCurrency", { projectId, currency: { id: "coins", name: "Coins", clientWritable: false } });
-  await trpcMutation(page, "economy.createItem", { projectId, item: { id: "potion", name: "Potion" } });
-  await trpcMutation(page, "economy.createPurchase", {
-    projectId,
-    purchase: {
-      id: "buy-potion",
-      name: "Potion",
-      costs: [{ currencyId: "coins", amount: 10 }],
-      rewards: [{ itemId: "potion", quantity: 1 }],
-    },
-  });
+  await potionShop(page, projectId, 10);
   const exported = await page.request.get(`/api/trpc/config.export?input=${encodeURIComponent(JSON.stringify({ projectId }))}`);
   expect(exported.status()).toBe(200);
   const doc = ((await exported.json()) as { result: { data: { purchases: Array<{ id: string; costs: unknown[] }> } } }).result.data;

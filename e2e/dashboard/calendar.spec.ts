@@ -1,6 +1,6 @@
 import { expect, test } from "@playwright/test";
 import { seriousAxeFindings, shoot } from "./support";
-import { projectWithKeys, trpcMutation } from "./support-players";
+import { potionShop, projectWithKeys } from "./support-players";
 
 /** The live-ops calendar: an admin schedules a sale on a purchase, sees it on the calendar, and cancels it. */
 test.use({ viewport: { width: 1280, height: 900 } });
@@ -15,17 +15,7 @@ const daysFromNow = (days: number, hour: number) => {
 
 test("an admin schedules a weekend sale, sees it on the calendar in UTC and local time, and cancels it", async ({ page }) => {
   const { projectId } = await projectWithKeys(page, "Calendar");
-  await trpcMutation(page, "economy.createCurrency", { projectId, currency: { id: "coins", name: "Coins", clientWritable: false } });
-  await trpcMutation(page, "economy.createItem", { projectId, item: { id: "potion", name: "Potion" } });
-  await trpcMutation(page, "economy.createPurchase", {
-    projectId,
-    purchase: {
-      id: "buy-potion",
-      name: "Potion",
-      costs: [{ currencyId: "coins", amount: 100 }],
-      rewards: [{ itemId: "potion", quantity: 1 }],
-    },
-  });
+  await potionShop(page, projectId, 100);
 
   await page.goto(`/projects/${projectId}/live/calendar`);
   await expect(page.getByRole("heading", { name: "Calendar", level: 1 })).toBeVisible();

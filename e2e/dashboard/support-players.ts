@@ -1,7 +1,7 @@
 import { type APIRequestContext, expect, type Page } from "@playwright/test";
 import { createKey, createProject, seriousAxeFindings, signIn } from "./support";
 
-/** What the player-support, export and audit specs share: a project with keys, players made through the game API, tRPC calls. */
+/** What the player-support, export, audit and calendar specs share: a project with keys, players made through the game API, a potion shop, tRPC calls. */
 export type Setup = { projectId: string; clientKey: string; serverKey: string };
 
 export async function projectWithKeys(page: Page, name: string): Promise<Setup> {
@@ -39,6 +39,21 @@ export async function trpcMutation(page: Page, procedure: string, input: unknown
   const res = await page.request.post(`/api/trpc/${procedure}`, { data: input });
   expect(res.status(), await res.text()).toBe(200);
   return ((await res.json()) as { result: { data: unknown } }).result.data;
+}
+
+/** A project's shop with one thing in it: coins (players cannot write them), a potion, and "buy-potion" selling one for `price` coins. */
+export async function potionShop(page: Page, projectId: string, price: number): Promise<void> {
+  await trpcMutation(page, "economy.createCurrency", { projectId, currency: { id: "coins", name: "Coins", clientWritable: false } });
+  await trpcMutation(page, "economy.createItem", { projectId, item: { id: "potion", name: "Potion" } });
+  await trpcMutation(page, "economy.createPurchase", {
+    projectId,
+    purchase: {
+      id: "buy-potion",
+      name: "Potion",
+      costs: [{ currencyId: "coins", amount: price }],
+      rewards: [{ itemId: "potion", quantity: 1 }],
+    },
+  });
 }
 
 export async function expectAxeClean(page: Page): Promise<void> {
