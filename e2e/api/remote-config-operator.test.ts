@@ -4,7 +4,7 @@ import type { SessionOperator } from "@/server/identity/operator";
 import { applyImportAs, dryRunImportAs, exportConfigAs } from "@/server/services/config";
 import { anonymousPlayer, type TestProject } from "../support/fixtures";
 import { caller, ctx, newOperator, refusalCode, trpcRefusal } from "../support/operators";
-import { experimentOnKey, ownedProject } from "../support/remote-config";
+import { COLOR_TEST, experimentOnKey, ownedProject } from "../support/remote-config";
 
 /**
  * The operators' side of remote config through the tRPC router as the dashboard calls it: keys,
@@ -264,18 +264,7 @@ describe("config as code", () => {
     const s = await setup();
     const projectId = s.project.projectId;
     const rc = rcOf(s.owner);
-    await experimentOnKey(rc, {
-      projectId,
-      key: "color",
-      defaultValue: "red",
-      experiment: { id: "color-test", name: "Color" },
-      variants: [
-        { id: "blue", name: "Blue", value: "blue" },
-        { id: "green", name: "Green", value: "green" },
-      ],
-      running: false,
-      reason,
-    });
+    await experimentOnKey(rc, { projectId, ...COLOR_TEST, running: false, reason });
     await rc.upsertAudience({
       projectId,
       id: "testers",

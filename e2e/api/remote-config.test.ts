@@ -12,7 +12,7 @@ import type { Rule } from "@/server/services/remote-config/schemas";
 import { endpointsChanged } from "@/server/services/webhooks/events";
 import { api, definitionCachesExpired } from "../support/api";
 import { anonymousPlayer, makeProject, type TestPlayer, type TestProject } from "../support/fixtures";
-import { experimentOnKey, ownedProject, type RemoteConfigCalls } from "../support/remote-config";
+import { COLOR_TEST, experimentOnKey, ownedProject, PRICE_TEST, type RemoteConfigCalls } from "../support/remote-config";
 
 /**
  * Remote config as a game sees it (GET /config over HTTP, checked against the OpenAPI document)
@@ -346,17 +346,7 @@ describe("GET /config", () => {
   it("a running experiment assigns a player once: 10 parallel GETs agree and store one row", async () => {
     const { project, rc } = await ownedProject();
     const projectId = project.projectId;
-    await experimentOnKey(rc, {
-      projectId,
-      key: "price",
-      defaultValue: 5,
-      experiment: { id: "price-test", name: "Price" },
-      variants: [
-        { id: "cheap", name: "Cheap", value: 3 },
-        { id: "dear", name: "Dear", value: 7 },
-      ],
-      reason,
-    });
+    await experimentOnKey(rc, { projectId, ...PRICE_TEST, reason });
     await definitionCachesExpired();
     const player = await anonymousPlayer(project.clientKey);
     const answers = await Promise.all(Array.from({ length: 10 }, () => getConfig(project, player)));
@@ -375,17 +365,7 @@ describe("GET /config", () => {
   it("a stored assignment wins over the bucket the player would get now", async () => {
     const { project, rc } = await ownedProject();
     const projectId = project.projectId;
-    await experimentOnKey(rc, {
-      projectId,
-      key: "color",
-      defaultValue: "red",
-      experiment: { id: "color-test", name: "Color" },
-      variants: [
-        { id: "blue", name: "Blue", value: "blue" },
-        { id: "green", name: "Green", value: "green" },
-      ],
-      reason,
-    });
+    await experimentOnKey(rc, { projectId, ...COLOR_TEST, reason });
     const player = await anonymousPlayer(project.clientKey);
     await pool().query(
       "INSERT INTO experiment_assignments (project_id, experiment_id, player_id, variant) VALUES ($1, 'color-test', $2, 'green')",
@@ -400,17 +380,7 @@ describe("GET /config", () => {
   it("an override for an experiment's players applies in the answer that assigns the player, not from the next one", async () => {
     const { project, rc } = await ownedProject();
     const projectId = project.projectId;
-    await experimentOnKey(rc, {
-      projectId,
-      key: "color",
-      defaultValue: "red",
-      experiment: { id: "color-test", name: "Color" },
-      variants: [
-        { id: "blue", name: "Blue", value: "blue" },
-        { id: "green", name: "Green", value: "green" },
-      ],
-      reason,
-    });
+    await experimentOnKey(rc, { projectId, ...COLOR_TEST, reason });
     await rc.upsertKey({ projectId, key: "banner", type: "string", defaultValue: "none", reason });
     await rc.upsertAudience({
       projectId,
@@ -468,17 +438,7 @@ describe("GET /config's statement budget", () => {
   it("a stored assignment costs one statement; a first exposure adds its INSERT, and the outbox only when the project has an endpoint", async () => {
     const { project, rc } = await ownedProject();
     const projectId = project.projectId;
-    await experimentOnKey(rc, {
-      projectId,
-      key: "price",
-      defaultValue: 5,
-      experiment: { id: "budget", name: "Budget" },
-      variants: [
-        { id: "a", name: "A", value: 3 },
-        { id: "b", name: "B", value: 7 },
-      ],
-      reason,
-    });
+    await experimentOnKey(rc, { projectId, ...PRICE_TEST, experiment: { id: "budget", name: "Budget" }, reason });
     const actorOf = async () => ({
       kind: "player" as const,
       projectId,

@@ -8,7 +8,7 @@ import { api, definitionCachesExpired } from "../support/api";
 import { anonymousPlayer, makeProject, type TestPlayer, type TestProject } from "../support/fixtures";
 import { until } from "../support/launch.mjs";
 import { caller, newOperator } from "../support/operators";
-import { experimentOnKey } from "../support/remote-config";
+import { experimentOnKey, PRICE_TEST } from "../support/remote-config";
 import { documented } from "../support/webhooks";
 
 /**
@@ -77,17 +77,7 @@ describe("experiment.assigned", () => {
     received = await hookFor(project.projectId, ["experiment.assigned"]);
     const rc = caller(await newOperator("OWNER", project.projectId)).remoteConfig;
     const { projectId } = project;
-    await experimentOnKey(rc, {
-      projectId,
-      key: "price",
-      defaultValue: 5,
-      experiment: { id: "price-test", name: "Potion price" },
-      variants: [
-        { id: "cheap", name: "Cheap", value: 3 },
-        { id: "dear", name: "Dear", value: 7 },
-      ],
-      reason: "test",
-    });
+    await experimentOnKey(rc, { projectId, ...PRICE_TEST, experiment: { ...PRICE_TEST.experiment, name: "Potion price" }, reason: "test" });
     await definitionCachesExpired();
   });
 

@@ -19,6 +19,29 @@ export async function ownedProject(): Promise<{ project: TestProject; owner: Ses
 
 type Value = number | string;
 type Variant = { id: string; name: string; value: Value };
+type ExperimentOnKey = { key: string; defaultValue: Value; experiment: { id: string; name: string }; variants: [Variant, Variant] };
+
+/** The price test: a price of 5, or 3 or 7 for the two halves of the players. */
+export const PRICE_TEST = {
+  key: "price",
+  defaultValue: 5,
+  experiment: { id: "price-test", name: "Price" },
+  variants: [
+    { id: "cheap", name: "Cheap", value: 3 },
+    { id: "dear", name: "Dear", value: 7 },
+  ],
+} satisfies ExperimentOnKey;
+
+/** The color test: red, or blue or green for the two halves of the players. */
+export const COLOR_TEST = {
+  key: "color",
+  defaultValue: "red",
+  experiment: { id: "color-test", name: "Color" },
+  variants: [
+    { id: "blue", name: "Blue", value: "blue" },
+    { id: "green", name: "Green", value: "green" },
+  ],
+} satisfies ExperimentOnKey;
 
 /**
  * A key with its default, and an experiment splitting players evenly between two variants that
@@ -26,15 +49,7 @@ type Variant = { id: string; name: string; value: Value };
  */
 export async function experimentOnKey(
   rc: RemoteConfigCalls,
-  o: {
-    projectId: string;
-    key: string;
-    defaultValue: Value;
-    experiment: { id: string; name: string };
-    variants: [Variant, Variant];
-    running?: boolean;
-    reason: string;
-  },
+  o: ExperimentOnKey & { projectId: string; running?: boolean; reason: string },
 ): Promise<void> {
   const { projectId, key, reason } = o;
   const type = typeof o.defaultValue === "number" ? "number" : "string";
