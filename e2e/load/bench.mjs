@@ -37,6 +37,7 @@ import path from "node:path";
 import { parseArgs } from "node:util";
 import { Redis } from "ioredis";
 import pg from "pg";
+import { capacityLines } from "./capacity.mjs";
 import { drawChart } from "./chart.mjs";
 import { ensureBuild, freePort, load, paced, processCpuMs, root, startProduct, unlimitDemo } from "./lib.mjs";
 import { scenarios as classicScenarios, volumeScenarios } from "./scenarios.mjs";
@@ -76,13 +77,23 @@ const workersLabel = `${defaultWorkers} worker${defaultWorkers === 1 ? "" : "s"}
 const bareRoute = { path: "/api/internal/bare", expect: 200 };
 const benchEnv = {
   BENCH_BARE_ROUTE: "1",
+  // On DATABASE_URL a production start seeds the demo project only when asked (since fb08a98);
+  // the bench acts as its keys. Once per database: a second launcher on it finds it.
+  SEED_DEMO: "true",
   API_KEY_CACHE_TTL_SECONDS: "1",
   ...(process.env.BENCH_ENV ? JSON.parse(process.env.BENCH_ENV) : {}),
 };
 
-/** CPU ms of the product's processes (and descendants) plus, on an external database, its backends. */
+/**
+ * CPU ms of the product's processes (and descendants) plus, on an external database, its backends;
+ * split into the app's share (its processes, and HAProxy/PgBouncer where a deployment has them)
+ * and the database's (the embedded Postgres' processes, or the external database's backends).
+ */
 async function productCpuMs(product) {
-  let ms = (product.pids ?? [product.pid]).reduce((n, pid) => n + processCpuMs(pid), 0);
+  const pids = product.pids ?? [product.pid];
+  const all = pids.reduce((n, pid) => n + processCpuMs(pid), 0);
+  const app = pids.reduce((n, pid) => n + processCpuMs(pid, { exclude: "postgres" }), 0);
+  let db = all - app;
   if (product.database !== "embedded Postgres") {
     // The product's own connections only: an autovacuum worker cleaning up after the seeding
     // is the database's housekeeping, not the cost of the requests measured.
@@ -91,17 +102,26 @@ async function productCpuMs(product) {
     );
     // Backends live as long as their pool's connections: a backend first seen after the window
     // started was born in it, so all of its CPU is the window's.
-    for (const { pid } of rows) ms += processCpuMs(pid);
+    for (const { pid } of rows) db += processCpuMs(pid);
   }
-  return ms;
+  return { ms: app + db, app, db };
 }
 
 /** A load run with the CPU `cpuOf` counts for the product (by default its processes and its database's). */
 async function loadWithCpu(product, spec, options, cpuOf = productCpuMs) {
-  const before = await cpuOf(product);
+  const split = (x) => (typeof x === "number" ? { ms: x, app: x, db: 0 } : x);
+  const before = split(await cpuOf(product));
   const result = await load(product.baseUrl, spec, options);
-  const cpuMs = (await cpuOf(product)) - before;
-  return { ...result, cpuMs, cpuUs: (cpuMs * 1000) / Math.max(1, result.requests) };
+  const after = split(await cpuOf(product));
+  const perRequest = (ms) => (ms * 1000) / Math.max(1, result.requests);
+  const cpuMs = after.ms - before.ms;
+  return {
+    ...result,
+    cpuMs,
+    cpuUs: perRequest(cpuMs),
+    appCpuUs: perRequest(after.app - before.app),
+    dbCpuUs: perRequest(after.db - before.db),
+  };
 }
 
 /** The CPU of the product's own processes, its Postgres (embedded or not) left out. */
@@ -477,11 +497,11 @@ for (const t of report.topologies) {
   lines.push(
     `**${t.label}**`,
     "",
-    "| scenario | req/s | p50 ms | p99 ms | statuses | errors (non-429) | bare route req/s (p99 ms) | share of bare | goal | CPU µs/request: scenario / bare (bare ÷ scenario) | half rate: req/s, p50 / p99 ms |",
+    "| scenario | req/s | p50 ms | p99 ms | statuses | errors (non-429) | bare route req/s (p99 ms) | share of bare | goal | CPU µs/request: scenario (app + database) / bare (bare ÷ scenario) | half rate: req/s, p50 / p99 ms |",
     "|---|---:|---:|---:|---|---:|---:|---:|---:|---:|---:|",
     ...t.rows.map(
       (r) =>
-        `| ${r.title} | ${r.rps.toFixed(0)} | ${r.p50.toFixed(1)} | ${r.p99.toFixed(1)} | ${statusCell(r.statuses)} | ${errorCell(r)} | ${r.bareRps.toFixed(0)} (${r.bareP99.toFixed(0)}) | ${pct(r.ratio)} | ${goalCell(r)} | ${r.cpuUs.toFixed(0)} / ${r.bareCpuUs.toFixed(0)} (${pct(r.cpuRatio)}) | ${r.halfRate.toFixed(0)}: ${r.halfRateP50.toFixed(1)} / ${r.halfRateP99.toFixed(1)} |`,
+        `| ${r.title} | ${r.rps.toFixed(0)} | ${r.p50.toFixed(1)} | ${r.p99.toFixed(1)} | ${statusCell(r.statuses)} | ${errorCell(r)} | ${r.bareRps.toFixed(0)} (${r.bareP99.toFixed(0)}) | ${pct(r.ratio)} | ${goalCell(r)} | ${r.cpuUs.toFixed(0)} (${r.appCpuUs.toFixed(0)} + ${r.dbCpuUs.toFixed(0)}) / ${r.bareCpuUs.toFixed(0)} (${pct(r.cpuRatio)}) | ${r.halfRate.toFixed(0)}: ${r.halfRateP50.toFixed(1)} / ${r.halfRateP99.toFixed(1)} |`,
     ),
     "",
   );
@@ -521,6 +541,7 @@ if (report.observability) {
     "",
   );
 }
+lines.push(...capacityLines(report));
 if (failed.length)
   lines.push(`**FAILED**: unexpected statuses or socket errors in ${failed.map((r) => `${r.topology}/${r.name}`).join(", ")}`, "");
 console.log(lines.join("\n"));
