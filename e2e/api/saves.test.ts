@@ -91,6 +91,9 @@ describe("cloud saves", () => {
     expectError(stale, 412, "VERSION_CONFLICT");
     expect(stale.body.error.details.conflicts).toEqual([{ key: "s", expectedVersion: 1, currentVersion: 2 }]);
     expect(stale.body.error.details.current).toMatchObject({ key: "s", version: 2, meta: { device: "pc" } });
+    // All of it, as the save's own metadata reads (sizes, hash, timestamps to the millisecond).
+    const { data: _data, ...cloud } = (await api<Save>("GET", "/api/v1/saves/s", as(p))).body;
+    expect(stale.body.error.details.current).toEqual(cloud);
     const createOnly = await put(p, "s", { data: 4 }, { "If-None-Match": "*" });
     expectError(createOnly, 412, "VERSION_CONFLICT");
     expect((await api<Save>("GET", "/api/v1/saves/s", as(p))).body).toMatchObject({ version: 2, data: 2, meta: { device: "pc" } });

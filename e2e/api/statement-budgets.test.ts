@@ -37,7 +37,7 @@ const BUDGETS: Budget[] = [
   { route: "POST /economy/purchase",         budget: c(1, 1, 0, 2) },
   { route: "POST /auth/anonymous",           budget: c(1, 1, 0, 2) },
   { route: "POST /auth/refresh",             budget: c(1, 1, 0, 2) },
-  { route: "PUT /saves/{key}",               budget: c(3, 5, 1, 2) },
+  { route: "PUT /saves/{key}",               budget: c(1, 1, 0, 2) },
   { route: "GET /config",                    budget: c(0, 0, 0, 2) },
 ];
 

@@ -4,7 +4,15 @@ import type { PlayerActor } from "../../actor";
 import { pool, transaction } from "../../db";
 import { AppError } from "../../errors";
 import { countEvent, countWrittenBytes } from "../../metrics";
-import { checkPrecondition, limitExceeded, lockPlayer, type Precondition, serialise, versionConflict } from "../storage-limits";
+import {
+  checkPrecondition,
+  limitExceeded,
+  lockPlayer,
+  type Precondition,
+  serialise,
+  type VersionConflict,
+  versionConflict,
+} from "../storage-limits";
 import { SAVE_LIMITS, type Save, type SaveMetadata } from "./schemas";
 
 /** Cloud saves: slots that belong to the calling player only. */
@@ -60,7 +68,12 @@ async function currentMetadata(client: pg.PoolClient, owner: SaveOwner, key: str
   return rows[0];
 }
 
-/** A 412 carries the server copy's metadata, so a game can offer "keep cloud / keep local". */
+/**
+ * One round trip: put_player_save (prisma/migrations/*_put_player_save) locks the player's row,
+ * reads the slot, checks the precondition and the slot limit and writes — the steps and order of
+ * deleteSave's transaction, in one statement. A 412 carries the server copy's metadata, so a game
+ * can offer "keep cloud / keep local".
+ */
 export async function putSave(o: {
   owner: SaveOwner;
   key: string;
@@ -70,35 +83,56 @@ export async function putSave(o: {
 }): Promise<{ metadata: SaveMetadata; created: boolean }> {
   const { text, bytes } = serialise(o.data, SAVE_LIMITS.dataBytes);
   const sha256 = createHash("sha256").update(text).digest("hex");
-  return transaction(async (client) => {
-    await lockPlayer(client, o.owner.projectId, o.owner.playerId);
-    const existing = await currentMetadata(client, o.owner, o.key);
-    const conflict = checkPrecondition(o.key, existing?.version ?? null, o.precondition);
-    if (conflict) throw versionConflict([conflict], { current: existing ? toMetadata(existing) : null });
-    if (!existing) {
-      const { rows } = await client.query<{ n: number }>(
-        "SELECT count(*)::int AS n FROM player_saves WHERE project_id = $1 AND player_id = $2",
-        [o.owner.projectId, o.owner.playerId],
-      );
-      const count = rows[0]?.n ?? 0;
-      if (count >= SAVE_LIMITS.savesPerPlayer) throw limitExceeded("savesPerPlayer", SAVE_LIMITS.savesPerPlayer, count);
+  const written = await pool()
+    .query<Row & { created: boolean }>({
+      name: "save-put",
+      text: `SELECT ${META_COLUMNS}, created FROM put_player_save($1, $2, $3, $4::json, $5::jsonb, $6, $7, $8, $9, $10)`,
+      values: [
+        o.owner.playerId,
+        o.owner.projectId,
+        o.key,
+        text,
+        o.meta === undefined ? null : JSON.stringify(o.meta),
+        bytes,
+        sha256,
+        o.precondition.ifMatch ?? null,
+        o.precondition.ifNoneMatch === true,
+        SAVE_LIMITS.savesPerPlayer,
+      ],
+    })
+    .catch((error: unknown) => {
+      throw putError(error);
+    });
+  const row = written.rows[0];
+  if (!row) throw new Error("put_player_save returned no row");
+  countEvent("save_write");
+  countWrittenBytes("save", bytes);
+  return { metadata: toMetadata(row), created: row.created };
+}
+
+/** put_player_save's own SQLSTATEs as the API's errors; anything else unchanged. */
+function putError(error: unknown): unknown {
+  const { code, detail } = error as { code?: string; detail?: string };
+  switch (code) {
+    case "GB404":
+      return new AppError("PLAYER_NOT_FOUND");
+    case "GB412": {
+      const d = JSON.parse(detail ?? "{}") as {
+        conflict: VersionConflict;
+        current: (Omit<Row, "created_at" | "updated_at"> & { created_at: string; updated_at: string }) | null;
+      };
+      const current = d.current
+        ? toMetadata({ ...d.current, created_at: new Date(d.current.created_at), updated_at: new Date(d.current.updated_at) })
+        : null;
+      return versionConflict([d.conflict], { current });
     }
-    const meta = JSON.stringify(o.meta ?? existing?.meta ?? {});
-    const written = await client.query<Row>(
-      `INSERT INTO player_saves (player_id, project_id, key, data, meta, size_bytes, sha256)
-       VALUES ($1, $2, $3, $4::json, $5::jsonb, $6, $7)
-       ON CONFLICT (player_id, key) DO UPDATE
-         SET data = EXCLUDED.data, meta = EXCLUDED.meta, size_bytes = EXCLUDED.size_bytes, sha256 = EXCLUDED.sha256,
-             version = player_saves.version + 1, updated_at = now()
-       RETURNING ${META_COLUMNS}`,
-      [o.owner.playerId, o.owner.projectId, o.key, text, meta, bytes, sha256],
-    );
-    const row = written.rows[0];
-    if (!row) throw new Error("upsert returned no row");
-    countEvent("save_write");
-    countWrittenBytes("save", bytes);
-    return { metadata: toMetadata(row), created: !existing };
-  });
+    case "GB422": {
+      const d = JSON.parse(detail ?? "{}") as { limit: string; max: number; current: number };
+      return limitExceeded(d.limit, d.max, d.current);
+    }
+    default:
+      return error;
+  }
 }
 
 export async function deleteSave(o: { owner: SaveOwner; key: string; precondition: Precondition }): Promise<void> {
