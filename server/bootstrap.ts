@@ -1,6 +1,7 @@
 import { pool } from "./db";
 import { seedDemo } from "./demo-seed";
 import { env } from "./env";
+import { startInvalidations } from "./invalidate";
 import { logger } from "./log";
 import { registerEmailDelivery } from "./mailer";
 import { registerOperatorEmail } from "./mailer/operator";
@@ -56,6 +57,10 @@ export async function bootstrap(): Promise<void> {
     log.info(`rate limits on ${store === "redis" ? "Redis (REDIS_URL)" : "Upstash"}`);
   } else {
     log.warn("the rate-limit store is not reachable yet: gameplay requests pass unlimited, e-mail auth answers 503 until it is");
+  }
+  if (config.REDIS_URL) {
+    if (await startInvalidations(5_000)) log.info("cache invalidations shared with the other instances over Redis (REDIS_URL)");
+    else log.warn("cache invalidations: Redis is not reachable yet; sessions are cached for 2 s at most until it is");
   }
   if (!config.SEED_DEMO || !first) return;
   const seeded = await seedDemo();

@@ -101,6 +101,17 @@ export function onBroadcast(topic: string, handler: BroadcastHandler): void {
   holder.__gameBackendBroadcastHandlers.set(topic, handler);
 }
 
+/** Runs `topic`'s handler in this process (a message from another instance, server/invalidate.ts); unknown topics are ignored. */
+export function runBroadcastHandler(topic: string, payload: unknown): void {
+  const handler = holder.__gameBackendBroadcastHandlers?.get(topic);
+  if (!handler) return;
+  try {
+    handler(payload);
+  } catch (error) {
+    logger("cluster").warn({ topic, reason: (error as Error).message }, `handler of ${topic} failed`);
+  }
+}
+
 /** Runs `topic`'s handler on every sibling worker; resolves when they all ran it (bounded). The caller has already applied it here. */
 export async function broadcast(topic: string, payload: unknown): Promise<void> {
   if (!inWorker()) return;

@@ -73,8 +73,8 @@ export const ZEnv = z.object({
   RATE_LIMIT_STORE_TIMEOUT_MS: z.coerce.number().int().min(10).max(10_000).default(100),
   /** `off` disables the API budgets (for a deployment behind a gateway that limits; the benchmark's baseline). */
   RATE_LIMITS: z.enum(["on", "off"]).default("on"),
-  /** How long an instance trusts a session's cached state; revocations reach other instances within this (0: no cache). */
-  SESSION_CACHE_TTL_SECONDS: z.coerce.number().min(0).max(30).default(2),
+  /** How long an instance trusts a session's cached state while it hears revocations (one instance, or Redis pub/sub up); 2 s at most otherwise (0: no cache). */
+  SESSION_CACHE_TTL_SECONDS: z.coerce.number().min(0).max(300).default(30),
   /**
    * How often each process adds the request counts it kept in memory to the database (the
    * dashboard's health view): at most this much is lost when a process dies. Tests shorten it.

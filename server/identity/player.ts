@@ -1,7 +1,7 @@
 import { pool } from "../db";
 import { AppError } from "../errors";
 import { type AccessClaims, invalidToken, verifyAccessToken } from "../tokens/access-token";
-import { cachedSession, rememberSession, type SessionState } from "./session-cache";
+import { cachedSession, rememberSession, type SessionState, sessionGeneration } from "./session-cache";
 
 export type BanState = { bannedAt: Date | null; bannedUntil: Date | null; banReason: string | null };
 
@@ -30,8 +30,8 @@ type SessionRow = {
 /**
  * Verifies a bearer token for the API key's project, then its session: revoked, ended, or its
  * player banned. The session state is one primary-key query joined to the player, cached for a
- * couple of seconds per instance (server/identity/session-cache.ts): logout, reuse detection and
- * bans take effect at once on the instance that made them and within the TTL everywhere.
+ * while per instance (server/identity/session-cache.ts): logout, reuse detection and bans take
+ * effect at once on the instance that made them and, through Redis, on the others.
  */
 export async function authenticateBearer(
   token: string,
@@ -51,6 +51,7 @@ export async function authenticateBearer(
 }
 
 async function loadSession(sessionId: string, projectId: string, playerId: string): Promise<SessionState | undefined> {
+  const generation = sessionGeneration();
   const { rows } = await pool().query<SessionRow>({
     name: "auth-session",
     text: `SELECT s.revoked_at, s.expires_at, p.banned_at, p.banned_until, p.ban_reason
@@ -68,7 +69,7 @@ async function loadSession(sessionId: string, projectId: string, playerId: strin
     bannedUntil: row.banned_until,
     banReason: row.ban_reason,
   };
-  rememberSession(sessionId, state);
+  rememberSession(sessionId, state, generation);
   return state;
 }
 
