@@ -32,6 +32,23 @@ export function versionConflict(conflicts: VersionConflict[], extra: Record<stri
   return new AppError("VERSION_CONFLICT", { details: { conflicts, ...extra } });
 }
 
+/**
+ * The API error a storage function's SQLSTATE stands for (put_player_data, put_player_save; their
+ * DETAIL is JSON): GB404 the player is gone, GB412 a precondition failed (`onConflict` builds
+ * the 409 from the detail), GB422 a limit, and `own` the function's other codes. Any other error
+ * is returned as it is.
+ */
+export function storageError(error: unknown, onConflict: (detail: string) => AppError, own: Record<string, () => AppError> = {}): unknown {
+  const { code, detail = "{}" } = error as { code?: string; detail?: string };
+  if (code === undefined) return error;
+  if (own[code]) return own[code]();
+  if (code === "GB404") return new AppError("PLAYER_NOT_FOUND");
+  if (code === "GB412") return onConflict(detail);
+  if (code !== "GB422") return error;
+  const d = JSON.parse(detail) as { limit: string; max: number; current: number };
+  return limitExceeded(d.limit, d.max, d.current);
+}
+
 /** If-Match / If-None-Match against the stored version (null: absent). */
 export function checkPrecondition(key: string, current: number | null, p: Precondition): VersionConflict | null {
   if (p.ifNoneMatch && current !== null) return { key, expectedVersion: null, currentVersion: current };

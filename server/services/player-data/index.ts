@@ -3,7 +3,15 @@ import { isTrusted, type OperatorActor, type PlayerActor } from "../../actor";
 import { pool, transaction } from "../../db";
 import { AppError } from "../../errors";
 import { countEvent, countWrittenBytes } from "../../metrics";
-import { checkPrecondition, limitExceeded, type Precondition, serialise, type VersionConflict, versionConflict } from "../storage-limits";
+import {
+  checkPrecondition,
+  limitExceeded,
+  type Precondition,
+  serialise,
+  storageError,
+  type VersionConflict,
+  versionConflict,
+} from "../storage-limits";
 import { type DataRecord, LIMITS, type PatchDataBody, type Visibility } from "./schemas";
 
 /**
@@ -174,7 +182,7 @@ export async function putPlayerData(o: {
       ],
     })
     .catch((error: unknown) => {
-      throw putError(error);
+      throw storageError(error, dataConflict, { GB403: protectedKey });
     });
   const row = written.rows[0];
   if (!row) throw new Error("put_player_data returned no row");
@@ -184,23 +192,8 @@ export async function putPlayerData(o: {
 }
 
 /** put_player_data's own SQLSTATEs as the API's errors; anything else unchanged. */
-function putError(error: unknown): unknown {
-  const { code, detail } = error as { code?: string; detail?: string };
-  switch (code) {
-    case "GB403":
-      return new AppError("CLIENT_WRITE_FORBIDDEN", { message: "Protected keys are written only with a server key." });
-    case "GB404":
-      return new AppError("PLAYER_NOT_FOUND");
-    case "GB412":
-      return versionConflict([JSON.parse(detail ?? "{}") as VersionConflict]);
-    case "GB422": {
-      const d = JSON.parse(detail ?? "{}") as { limit: string; max: number; current: number };
-      return limitExceeded(d.limit, d.max, d.current);
-    }
-    default:
-      return error;
-  }
-}
+const dataConflict = (detail: string) => versionConflict([JSON.parse(detail) as VersionConflict]);
+const protectedKey = () => new AppError("CLIENT_WRITE_FORBIDDEN", { message: "Protected keys are written only with a server key." });
 
 export async function deletePlayerData(o: { actor: DataActor; playerId: string; key: string; precondition: Precondition }): Promise<void> {
   const target = targetOf(o.actor, o.playerId);

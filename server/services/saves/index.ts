@@ -6,10 +6,10 @@ import { AppError } from "../../errors";
 import { countEvent, countWrittenBytes } from "../../metrics";
 import {
   checkPrecondition,
-  limitExceeded,
   lockPlayer,
   type Precondition,
   serialise,
+  storageError,
   type VersionConflict,
   versionConflict,
 } from "../storage-limits";
@@ -101,7 +101,7 @@ export async function putSave(o: {
       ],
     })
     .catch((error: unknown) => {
-      throw putError(error);
+      throw storageError(error, saveConflict);
     });
   const row = written.rows[0];
   if (!row) throw new Error("put_player_save returned no row");
@@ -111,28 +111,16 @@ export async function putSave(o: {
 }
 
 /** put_player_save's own SQLSTATEs as the API's errors; anything else unchanged. */
-function putError(error: unknown): unknown {
-  const { code, detail } = error as { code?: string; detail?: string };
-  switch (code) {
-    case "GB404":
-      return new AppError("PLAYER_NOT_FOUND");
-    case "GB412": {
-      const d = JSON.parse(detail ?? "{}") as {
-        conflict: VersionConflict;
-        current: (Omit<Row, "created_at" | "updated_at"> & { created_at: string; updated_at: string }) | null;
-      };
-      const current = d.current
-        ? toMetadata({ ...d.current, created_at: new Date(d.current.created_at), updated_at: new Date(d.current.updated_at) })
-        : null;
-      return versionConflict([d.conflict], { current });
-    }
-    case "GB422": {
-      const d = JSON.parse(detail ?? "{}") as { limit: string; max: number; current: number };
-      return limitExceeded(d.limit, d.max, d.current);
-    }
-    default:
-      return error;
-  }
+/** A 409 for the save PUT: the server copy's whole metadata beside the conflict ("keep cloud / keep local"). */
+function saveConflict(detail: string): AppError {
+  const d = JSON.parse(detail) as {
+    conflict: VersionConflict;
+    current: (Omit<Row, "created_at" | "updated_at"> & { created_at: string; updated_at: string }) | null;
+  };
+  const current = d.current
+    ? toMetadata({ ...d.current, created_at: new Date(d.current.created_at), updated_at: new Date(d.current.updated_at) })
+    : null;
+  return versionConflict([d.conflict], { current });
 }
 
 export async function deleteSave(o: { owner: SaveOwner; key: string; precondition: Precondition }): Promise<void> {
