@@ -253,6 +253,8 @@ export const ZEnv = z.object({
   HOST: z.string().min(1).default("0.0.0.0"),
   /** Port of the embedded Postgres (only without DATABASE_URL). */
   EMBEDDED_POSTGRES_PORT: z.coerce.number().int().min(1).max(65_535).default(54329),
+  /** The embedded Postgres's shared_buffers in MB (only without DATABASE_URL); unset: a quarter of the memory, 128–1,024. */
+  EMBEDDED_POSTGRES_SHARED_BUFFERS_MB: z.coerce.number().int().min(16).max(65_536).optional(),
   /** Slow-loris guard: a request's headers must all arrive within this many seconds. */
   HTTP_HEADERS_TIMEOUT_SECONDS: z.coerce.number().int().min(1).max(3_600).default(60),
   /**

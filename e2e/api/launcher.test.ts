@@ -2,6 +2,7 @@ import { spawn } from "node:child_process";
 import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import pg from "pg";
 import { afterAll, describe, expect, it, onTestFinished } from "vitest";
 import { freePort, type StartedApp, startApp } from "../support/global-setup";
 import { logLine, readable, root, until } from "../support/launch.mjs";
@@ -108,6 +109,19 @@ describe("the embedded default", () => {
     expect(await signIn(second.baseUrl, demo.apiKey)).toBe(200);
     expect(await second.stop()).toBe(0);
   }, 180_000);
+
+  it("gives the embedded Postgres EMBEDDED_POSTGRES_SHARED_BUFFERS_MB as its shared_buffers", async () => {
+    const pgPort = await freePort();
+    const app = await launch({ ...embeddedEnv(await freePort(), pgPort), EMBEDDED_POSTGRES_SHARED_BUFFERS_MB: "64" });
+    const { postgresPassword } = JSON.parse(readFileSync(path.join(dataDir, "secrets.json"), "utf8")) as { postgresPassword: string };
+    const client = new pg.Client({ connectionString: `postgresql://postgres:${encodeURIComponent(postgresPassword)}@127.0.0.1:${pgPort}/game` });
+    await client.connect();
+    const { rows } = await client.query<{ shared_buffers: string }>("SHOW shared_buffers");
+    await client.end();
+    expect(rows[0]?.shared_buffers).toBe("64MB");
+    expect(app.output()).toContain("shared_buffers 64 MB");
+    expect(await app.stop()).toBe(0);
+  }, 120_000);
 
   it("stops a Postgres left running on the data directory by a killed launcher; one that will not stop is named with the fix", async () => {
     const pgPort = await freePort();

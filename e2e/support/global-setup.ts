@@ -69,7 +69,8 @@ export default async function setup(project: TestProject) {
   const rateLimitWindowSeconds = 60;
   // Definition changes made by the tests reach the app within this (2 s in production).
   const definitionCacheTtlMs = 200;
-  // A ban or revocation made by the test process (another instance) reaches the app within this (2 s in production).
+  // A ban or revocation made by the test process (another instance) reaches the app within this:
+  // at once with REDIS_URL (published; the test process publishes too), else when the entry expires.
   const sessionCacheTtlMs = 250;
   // Apple's signed transactions verify offline: the app trusts this suite's own root instead of Apple's.
   const applePki = makeApplePki();

