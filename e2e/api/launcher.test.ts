@@ -114,7 +114,9 @@ describe("the embedded default", () => {
     const pgPort = await freePort();
     const app = await launch({ ...embeddedEnv(await freePort(), pgPort), EMBEDDED_POSTGRES_SHARED_BUFFERS_MB: "64" });
     const { postgresPassword } = JSON.parse(readFileSync(path.join(dataDir, "secrets.json"), "utf8")) as { postgresPassword: string };
-    const client = new pg.Client({ connectionString: `postgresql://postgres:${encodeURIComponent(postgresPassword)}@127.0.0.1:${pgPort}/game` });
+    const client = new pg.Client({
+      connectionString: `postgresql://postgres:${encodeURIComponent(postgresPassword)}@127.0.0.1:${pgPort}/game`,
+    });
     await client.connect();
     const { rows } = await client.query<{ shared_buffers: string }>("SHOW shared_buffers");
     await client.end();
