@@ -34,7 +34,11 @@ export async function invalidateEverywhere(topic: string, payload: unknown, here
 export function invalidationsHeard(): boolean {
   const url = env().REDIS_URL;
   if (!url) return env().UPSTASH_REDIS_REST_URL === undefined;
-  return bus(url).heard;
+  const b = bus(url);
+  // A connection can look open and deliver nothing (a NAT or failover dropped it without a
+  // reset): this process publishes an echo every ECHO_EVERY_MS and counts as hearing only while
+  // its own echo came back within ECHO_STALE_MS.
+  return b.heard && Date.now() - b.lastEcho <= ECHO_STALE_MS;
 }
 
 /**
@@ -63,7 +67,11 @@ export function onInvalidationGap(name: string, clear: () => void): void {
 const CHANNEL = "game-backend:invalidate";
 
 type Message = { origin: string; topic: string; payload: unknown };
-type Bus = { url: string; origin: string; subscriber: Redis; publisher: Redis; heard: boolean };
+type Bus = { url: string; origin: string; subscriber: Redis; publisher: Redis; heard: boolean; lastEcho: number; timer: NodeJS.Timeout };
+/** How often each process publishes its echo, and how old the last echo may be while it counts as hearing. */
+export const ECHO_EVERY_MS = 2_000;
+export const ECHO_STALE_MS = 5_000;
+const ECHO_TOPIC = "invalidate:echo";
 const holder = globalThis as typeof globalThis & {
   __gameBackendInvalidationBus?: Bus;
   __gameBackendInvalidationGaps?: Map<string, () => void>;
@@ -87,6 +95,8 @@ function bus(url: string): Bus {
     subscriber: new Redis(url, { ...options, connectionName: `game-backend-invalidate-${process.pid}` }),
     publisher: new Redis(url, options),
     heard: false,
+    lastEcho: 0,
+    timer: setInterval(() => checkEcho(created), ECHO_EVERY_MS).unref(),
   };
   holder.__gameBackendInvalidationBus = created;
   const { subscriber, publisher } = created;
@@ -98,6 +108,7 @@ function bus(url: string): Bus {
       () => {
         if (created.heard) return;
         created.heard = true;
+        created.lastEcho = Date.now();
         gap("subscribed");
       },
       () => {},
@@ -116,8 +127,24 @@ function bus(url: string): Bus {
       return;
     }
     if (message.origin !== created.origin) runBroadcastHandler(message.topic, message.payload);
+    else if (message.topic === ECHO_TOPIC) created.lastEcho = Date.now();
   });
   return created;
+}
+
+/**
+ * Every ECHO_EVERY_MS: publishes this process's echo, and when the last one is older than
+ * ECHO_STALE_MS treats the subscription as lost (a gap: caches cleared, entries trusted briefly)
+ * and reconnects it; the subscription's return is another gap, as after any reconnect.
+ */
+export function checkEcho(b: Bus): void {
+  if (b.heard && Date.now() - b.lastEcho > ECHO_STALE_MS) {
+    b.heard = false;
+    gap(`no echo for ${ECHO_STALE_MS} ms`);
+    b.subscriber.disconnect(true);
+  }
+  const echo: Message = { origin: b.origin, topic: ECHO_TOPIC, payload: null };
+  b.publisher.publish(CHANNEL, JSON.stringify(echo)).catch(() => {});
 }
 
 async function publish(topic: string, payload: unknown): Promise<void> {
@@ -149,6 +176,7 @@ export async function closeInvalidationBus(): Promise<void> {
   if (!existing) return;
   delete holder.__gameBackendInvalidationBus;
   existing.heard = false;
+  clearInterval(existing.timer);
   existing.subscriber.disconnect();
   existing.publisher.disconnect();
 }
