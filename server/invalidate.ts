@@ -67,7 +67,16 @@ export function onInvalidationGap(name: string, clear: () => void): void {
 const CHANNEL = "game-backend:invalidate";
 
 type Message = { origin: string; topic: string; payload: unknown };
-type Bus = { url: string; origin: string; subscriber: Redis; publisher: Redis; heard: boolean; lastEcho: number; timer: NodeJS.Timeout };
+type Bus = {
+  url: string;
+  origin: string;
+  subscriber: Redis;
+  publisher: Redis;
+  heard: boolean;
+  everHeard: boolean;
+  lastEcho: number;
+  timer: NodeJS.Timeout;
+};
 /** How often each process publishes its echo, and how old the last echo may be while it counts as hearing. */
 export const ECHO_EVERY_MS = 2_000;
 export const ECHO_STALE_MS = 5_000;
@@ -77,9 +86,9 @@ const holder = globalThis as typeof globalThis & {
   __gameBackendInvalidationGaps?: Map<string, () => void>;
 };
 
-function gap(reason: string): void {
+function gap(reason: string, quiet = false): void {
   for (const clear of holder.__gameBackendInvalidationGaps?.values() ?? []) clear();
-  logger("invalidate").info({ reason }, `cache invalidations: ${reason}; caches that rely on them were cleared`);
+  if (!quiet) logger("invalidate").info({ reason }, `cache invalidations: ${reason}; caches that rely on them were cleared`);
 }
 
 function bus(url: string): Bus {
@@ -95,6 +104,7 @@ function bus(url: string): Bus {
     subscriber: new Redis(url, { ...options, connectionName: `game-backend-invalidate-${process.pid}` }),
     publisher: new Redis(url, options),
     heard: false,
+    everHeard: false,
     lastEcho: 0,
     timer: setInterval(() => checkEcho(created), ECHO_EVERY_MS).unref(),
   };
@@ -109,7 +119,9 @@ function bus(url: string): Bus {
         if (created.heard) return;
         created.heard = true;
         created.lastEcho = Date.now();
-        gap("subscribed");
+        // The first subscription is the start's (bootstrap logs it); a later one ends a gap.
+        gap("subscribed again", !created.everHeard);
+        created.everHeard = true;
       },
       () => {},
     );
