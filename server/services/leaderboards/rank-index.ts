@@ -138,17 +138,24 @@ function client(): IndexRedis | null {
     return null;
   }
   const redis = connect(url, 250);
-  // Commands fail fast while disconnected (no offline queue): the first ones wait for the first
-  // connection, at most a second.
-  const connected = new Promise<void>((resolve) => {
+  const connected = firstConnection(redis);
+  holder.__leaderboardIndex = { client: redis, rebuilder: null, failedSince: null, missedWrite: false, connected };
+  return redis;
+}
+
+/**
+ * Resolves once `redis` has connected, or after a second. Commands fail fast while disconnected
+ * (no offline queue), so the first ones on a new connection wait for it.
+ */
+function firstConnection(redis: Redis): Promise<void> {
+  if (redis.status === "ready") return Promise.resolve();
+  return new Promise<void>((resolve) => {
     const timer = setTimeout(resolve, 1_000);
     redis.once("ready", () => {
       clearTimeout(timer);
       resolve();
     });
   });
-  holder.__leaderboardIndex = { client: redis, rebuilder: null, failedSince: null, missedWrite: false, connected };
-  return redis;
 }
 
 /** A connection with the index's scripts. Requests' commands fail fast (250 ms); rebuilds wait longer. */
@@ -367,6 +374,8 @@ async function releaseLock(redis: IndexRedis, lock: string, token: string): Prom
 export async function rebuildIndex(redis: IndexRedis, projectId: string, boardId: string, period: string): Promise<boolean> {
   const k = indexKeys(projectId, boardId, period);
   const token = randomUUID();
+  // The rebuilds' connection opens on the first rebuild, which used to fail at once ("Stream isn't writeable").
+  await firstConnection(redis);
   const locked = await redis.set(k.lock, token, "PX", REBUILD_LEASE_MS, "NX");
   if (locked !== "OK") return false;
   try {
