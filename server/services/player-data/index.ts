@@ -191,7 +191,7 @@ export async function putPlayerData(o: {
   return { record: toRecord(row), created: row.created };
 }
 
-/** put_player_data's own SQLSTATEs as the API's errors; anything else unchanged. */
+/** put_player_data's 409 and its own GB403 (protected key), for storageError. */
 const dataConflict = (detail: string) => versionConflict([JSON.parse(detail) as VersionConflict]);
 const protectedKey = () => new AppError("CLIENT_WRITE_FORBIDDEN", { message: "Protected keys are written only with a server key." });
 

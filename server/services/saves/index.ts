@@ -110,7 +110,6 @@ export async function putSave(o: {
   return { metadata: toMetadata(row), created: row.created };
 }
 
-/** put_player_save's own SQLSTATEs as the API's errors; anything else unchanged. */
 /** A 409 for the save PUT: the server copy's whole metadata beside the conflict ("keep cloud / keep local"). */
 function saveConflict(detail: string): AppError {
   const d = JSON.parse(detail) as {
