@@ -4,10 +4,19 @@
 // Levels from LOG_LEVEL (fatal, error, warn, info, debug, trace, silent; default info). Never
 // log request bodies, headers, tokens, keys or passwords: the redaction below is a safety net.
 import { createRequire } from "node:module";
-import { trace } from "@opentelemetry/api";
+import { isSpanContextValid, TraceFlags, trace } from "@opentelemetry/api";
 import pino from "pino";
 import { z } from "zod";
 import { ZEnv } from "./env-schema.mjs";
+
+/**
+ * The active span's ids when it belongs to a trace that is exported: not Next.js' placeholder span
+ * (an invalid context: its spans are no-ops, server/telemetry.ts) nor a caller's unsampled one.
+ */
+function sampledSpanContext() {
+  const context = trace.getActiveSpan()?.spanContext();
+  return context && context.traceFlags & TraceFlags.SAMPLED && isSpanContextValid(context) ? context : undefined;
+}
 
 /**
  * @typedef {"fatal" | "error" | "warn" | "info" | "debug" | "trace"} Level
@@ -53,7 +62,7 @@ function create() {
     redact: { paths: ["authorization", "password", "token", "apiKey", "*.authorization", "*.password", "*.token"], censor: "[redacted]" },
     // The trace this line belongs to (OpenTelemetry, when tracing is on): a log line leads to its trace.
     mixin() {
-      const context = trace.getActiveSpan()?.spanContext();
+      const context = sampledSpanContext();
       return context ? { trace_id: context.traceId, span_id: context.spanId } : {};
     },
   };
@@ -125,7 +134,7 @@ export function lineWriter(component) {
         fallback[level](JSON.parse(`{${fields}}`), msg);
         return;
       }
-      const context = trace.getActiveSpan()?.spanContext();
+      const context = sampledSpanContext();
       const ids = context ? `,"trace_id":"${context.traceId}","span_id":"${context.spanId}"` : "";
       destination.write(
         `{"level":"${level}","time":"${new Date().toISOString()}",${bindings}${ids},${fields},"msg":${JSON.stringify(msg)}}\n`,

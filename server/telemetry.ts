@@ -1,3 +1,5 @@
+import { type ProxyTracerProvider, type TracerProvider, trace } from "@opentelemetry/api";
+import type { Instrumentation } from "@opentelemetry/instrumentation";
 import { IORedisInstrumentation } from "@opentelemetry/instrumentation-ioredis";
 import { PgInstrumentation } from "@opentelemetry/instrumentation-pg";
 import { NodeSDK } from "@opentelemetry/sdk-node";
@@ -27,16 +29,21 @@ export function startTracing(): void {
   // Traces only: Prometheus has the metrics and pino the logs.
   process.env.OTEL_METRICS_EXPORTER ||= "none";
   process.env.OTEL_LOGS_EXPORTER ||= "none";
-  const sdk = new NodeSDK({
-    instrumentations: [
-      // A span per query (the statement without its parameters), under the request's span only.
-      new PgInstrumentation({ requireParentSpan: true, enhancedDatabaseReporting: false }),
-      new IORedisInstrumentation({ requireParentSpan: true }),
-    ],
-  });
+  const instrumentations = [
+    // A span per query (the statement without its parameters), under the request's span only.
+    new PgInstrumentation({ requireParentSpan: true, enhancedDatabaseReporting: false }),
+    new IORedisInstrumentation({ requireParentSpan: true }),
+  ];
+  const sdk = new NodeSDK({ instrumentations });
   sdk.start();
   holder.__gameBackendOtel = sdk;
-  markTracingStarted();
+  // The SDK registers its tracer provider globally. Next.js starts spans of its own for every
+  // request whenever one is (next/dist/server/lib/trace/tracer.js: ~150 µs a request, measured
+  // in docs/operating/observability.md), and ours already say what a game API request did. So
+  // the provider serves our spans and the two instrumentations only, and is taken off the global
+  // API again. The context manager and the W3C propagator stay global: Next extracts an incoming
+  // traceparent into the context (its spans no-ops), and a request span of ours continues it.
+  serveTracerProviderLocally(instrumentations);
   logger("telemetry").info(
     {
       endpoint: process.env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT || process.env.OTEL_EXPORTER_OTLP_ENDPOINT,
@@ -44,6 +51,18 @@ export function startTracing(): void {
     },
     "tracing on: OpenTelemetry spans exported over OTLP",
   );
+}
+
+/**
+ * Takes the tracer provider a started SDK registered off the global API and gives it to our spans
+ * (inSpan) and the instrumentations only; returns it.
+ */
+export function serveTracerProviderLocally(instrumentations: Pick<Instrumentation, "setTracerProvider">[]): TracerProvider {
+  const provider = (trace.getTracerProvider() as ProxyTracerProvider).getDelegate();
+  trace.disable();
+  for (const instrumentation of instrumentations) instrumentation.setTracerProvider(provider);
+  markTracingStarted(provider.getTracer("game-backend"));
+  return provider;
 }
 
 /** Sends the spans still batched (on shutdown). */

@@ -1,7 +1,8 @@
-import { context, propagation, type Span, trace } from "@opentelemetry/api";
+import { context, propagation, type Span, type TracerProvider, trace } from "@opentelemetry/api";
 import { NodeSDK } from "@opentelemetry/sdk-node";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { inSpan, markTracingStarted } from "./tracing";
+import { serveTracerProviderLocally } from "./telemetry";
+import { inSpan, markTracingStopped } from "./tracing";
 
 /** What the SDK exported, and every span name the sampler was asked about. */
 const exported: { name: string; traceId: string; parentSpanId?: string }[] = [];
@@ -28,13 +29,15 @@ const sdk = new NodeSDK({
   } as never,
 });
 
+let provider: TracerProvider & { forceFlush(): Promise<void> };
 beforeAll(() => {
   sdk.start();
-  markTracingStarted();
+  // As server/telemetry.ts does: the provider serves our spans only, not the global API.
+  provider = serveTracerProviderLocally([]) as typeof provider;
 });
 afterAll(async () => {
   await sdk.shutdown();
-  (globalThis as { __gameBackendTracing?: boolean }).__gameBackendTracing = false;
+  markTracingStopped();
   trace.disable();
   context.disable();
   propagation.disable();
@@ -56,8 +59,7 @@ async function request(name: string) {
 
 /** Exports what the SDK's batch processor holds. */
 async function flush() {
-  const provider = trace.getTracerProvider() as unknown as { getDelegate(): { forceFlush(): Promise<void> } };
-  await provider.getDelegate().forceFlush();
+  await provider.forceFlush();
 }
 
 describe("inSpan with a sampler", () => {
@@ -84,5 +86,17 @@ describe("inSpan with a sampled request", () => {
     expect(service?.traceId).toBe(req?.traceId);
     expect(service?.parentSpanId).toBe(seen.outer?.spanContext().spanId);
     expect(asked).toEqual(["GET /y", "service GET /y"]);
+  });
+});
+
+describe("the SDK's tracer provider, off the global API", () => {
+  it("a tracer from the global API (as Next.js gets its own) starts spans that are not recorded, under a sampled request of ours too", async () => {
+    let nextSpanRecording: boolean | undefined;
+    await inSpan("GET /z", { kind: "server" }, async () => {
+      const span = trace.getTracer("next.js").startSpan("BaseServer.handleRequest");
+      nextSpanRecording = span.isRecording();
+      span.end();
+    });
+    expect(nextSpanRecording).toBe(false);
   });
 });

@@ -87,14 +87,48 @@ describe("traces over OTLP (OTEL_EXPORTER_OTLP_ENDPOINT set)", () => {
     });
     expect(queries.every(descendsFrom(request))).toBe(true);
     expect(queries.filter(descendsFrom(service)).length).toBeGreaterThan(0);
+    const isRedis = (s: OtlpSpan) => attribute(s, "db.system") === "redis" || attribute(s, "db.system.name") === "redis";
     const redisCalls = await until("the rate limiter's Redis spans", () => {
-      const found = inTrace().filter((s) => attribute(s, "db.system") === "redis" || attribute(s, "db.system.name") === "redis");
+      const found = inTrace().filter(isRedis);
       return found.length > 0 ? found : undefined;
+    }).catch((error: Error) => {
+      // What was exported instead, so that a failure here says where the Redis spans went.
+      const elsewhere = received.filter((s) => isRedis(s) && s.traceId !== request.traceId);
+      throw new Error(
+        `${error.message}; the trace's spans: ${inTrace()
+          .map((s) => s.name)
+          .join(
+            ", ",
+          )}; Redis spans in other traces: ${elsewhere.length} (${elsewhere.map((s) => `${s.name} parent ${s.parentSpanId || "none"}`).join(", ")})`,
+      );
     });
     expect(redisCalls.every(descendsFrom(request))).toBe(true);
     expect(paths[0]).toMatch(/^POST \/v1\/traces application\/json/);
+    // The request span is the trace's root: Next.js' own spans are not exported (server/telemetry.ts).
+    expect(request.parentSpanId || undefined).toBeUndefined();
+    expect(inTrace().every((s) => s === request || descendsFrom(request)(s))).toBe(true);
 
     const line = await logLine(app(), "the access log line", (l) => l.requestId === requestId && l.msg === "request");
     expect(line).toMatchObject({ trace_id: request.traceId, route: "/api/v1/auth/anonymous", status: 200, projectId: project.projectId });
+  });
+
+  it("a request with a W3C traceparent header continues the caller's trace: its span is the caller's span's child", async () => {
+    const project = await makeProject();
+    const traceId = randomBytes(16).toString("hex");
+    const parentSpanId = randomBytes(8).toString("hex");
+    const requestId = `trace-${randomBytes(4).toString("hex")}`;
+    const res = await fetch(`${app().baseUrl}/api/v1/auth/anonymous`, {
+      method: "POST",
+      headers: {
+        "X-API-Key": project.clientKey,
+        "X-Request-Id": requestId,
+        "Content-Type": "application/json",
+        traceparent: `00-${traceId}-${parentSpanId}-01`,
+      },
+      body: "{}",
+    });
+    expect(res.status).toBe(200);
+    const request = await until("the request's span", () => received.find((s) => attribute(s, "gb.request_id") === requestId));
+    expect({ traceId: request.traceId, parentSpanId: request.parentSpanId }).toEqual({ traceId, parentSpanId });
   });
 });

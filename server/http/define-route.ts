@@ -73,38 +73,41 @@ export function defineRoute<
   // The endpoint's pattern (`/api/v1/players/{id}/data`) labels its metrics, never the raw path.
   const route = Object.hasOwn(spec, "path") ? `/api/v1${(spec as unknown as { path: string }).path}` : "unmatched";
   const routed: RouteHandler = (req, nextCtx) =>
-    inSpan(`${req.method} ${route}`, { kind: "server", attributes: { "http.route": route, "http.request.method": req.method } }, (span) =>
-      // The test-time X-Debug-Db counts (STATEMENT_COUNTS=1 only): server/statement-counts.ts.
-      withStatementCounts(async () => {
-        const requestId = requestIdFrom(req);
-        span?.setAttribute("gb.request_id", requestId);
-        const seen = new RequestObservation(route, req.method, requestId, span);
-        seen.release = releaseOf(req.headers);
-        const headers: Record<string, string> = { "X-Request-Id": requestId, ...corsHeaders() };
-        try {
-          const ip = clientIp(req);
-          const keyed = spec.auth === "none" ? null : await authenticateKey(req, ip, headers, spec.credential === true, seen);
-          const player = keyed ? await authenticatePlayer(req, spec.auth, keyed) : null;
-          seen.playerId = player?.playerId ?? null;
-          const key = keyed?.key;
-          const url = new URL(req.url);
-          const params = spec.params ? parseWith(spec.params, await nextCtx.params, "params") : undefined;
-          const query = spec.query ? parseWith(spec.query, Object.fromEntries(url.searchParams), "query") : undefined;
-          const body = spec.body ? await readJsonBody(req, spec.body, spec.maxBodyBytes ?? MAX_BODY_BYTES) : undefined;
-          const caller = { requestId, ip, ...(key ? { projectId: key.projectId, keyId: key.keyId, keyKind: key.kind } : {}) };
-          const run = () =>
-            inSpan(`service ${route}`, {}, async () => {
-              const result = await handler({ req, caller, player, params, query, body } as RouteContext<A, P, Q, B>);
-              return result instanceof Reply ? result : new Reply(200, result);
-            });
-          const guard = spec.idempotent && key && player ? idempotencyScope(req, url, key.projectId, player.playerId, body) : null;
-          const reply = guard ? await runIdempotent(guard, run) : await run();
-          return seen.finish(jsonResponse(reply.status, reply.body, { ...headers, ...reply.headers }));
-        } catch (error) {
-          const appError = toAppError(error, requestId);
-          return seen.finish(errorResponse(appError, headers), appError.code);
-        }
-      }),
+    inSpan(
+      `${req.method} ${route}`,
+      { kind: "server", headers: req.headers, attributes: { "http.route": route, "http.request.method": req.method } },
+      (span) =>
+        // The test-time X-Debug-Db counts (STATEMENT_COUNTS=1 only): server/statement-counts.ts.
+        withStatementCounts(async () => {
+          const requestId = requestIdFrom(req);
+          span?.setAttribute("gb.request_id", requestId);
+          const seen = new RequestObservation(route, req.method, requestId, span);
+          seen.release = releaseOf(req.headers);
+          const headers: Record<string, string> = { "X-Request-Id": requestId, ...corsHeaders() };
+          try {
+            const ip = clientIp(req);
+            const keyed = spec.auth === "none" ? null : await authenticateKey(req, ip, headers, spec.credential === true, seen);
+            const player = keyed ? await authenticatePlayer(req, spec.auth, keyed) : null;
+            seen.playerId = player?.playerId ?? null;
+            const key = keyed?.key;
+            const url = new URL(req.url);
+            const params = spec.params ? parseWith(spec.params, await nextCtx.params, "params") : undefined;
+            const query = spec.query ? parseWith(spec.query, Object.fromEntries(url.searchParams), "query") : undefined;
+            const body = spec.body ? await readJsonBody(req, spec.body, spec.maxBodyBytes ?? MAX_BODY_BYTES) : undefined;
+            const caller = { requestId, ip, ...(key ? { projectId: key.projectId, keyId: key.keyId, keyKind: key.kind } : {}) };
+            const run = () =>
+              inSpan(`service ${route}`, {}, async () => {
+                const result = await handler({ req, caller, player, params, query, body } as RouteContext<A, P, Q, B>);
+                return result instanceof Reply ? result : new Reply(200, result);
+              });
+            const guard = spec.idempotent && key && player ? idempotencyScope(req, url, key.projectId, player.playerId, body) : null;
+            const reply = guard ? await runIdempotent(guard, run) : await run();
+            return seen.finish(jsonResponse(reply.status, reply.body, { ...headers, ...reply.headers }));
+          } catch (error) {
+            const appError = toAppError(error, requestId);
+            return seen.finish(errorResponse(appError, headers), appError.code);
+          }
+        }),
     );
   return Object.assign(routed, { route });
 }
