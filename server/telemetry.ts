@@ -31,7 +31,10 @@ export function startTracing(): void {
   process.env.OTEL_LOGS_EXPORTER ||= "none";
   const instrumentations = [
     // A span per query (the statement without its parameters), under the request's span only.
-    new PgInstrumentation({ requireParentSpan: true, enhancedDatabaseReporting: false }),
+    // No span per pool checkout (`pg-pool.connect`): there is one before every query, doubling a
+    // sampled request's database spans. A wait for a connection still shows, as the gap before
+    // the query's span, and gb_db_pool_connections{state="waiting"} counts the waiters.
+    new PgInstrumentation({ requireParentSpan: true, enhancedDatabaseReporting: false, ignoreConnectSpans: true }),
     new IORedisInstrumentation({ requireParentSpan: true }),
   ];
   const sdk = new NodeSDK({ instrumentations });
