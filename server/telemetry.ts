@@ -44,8 +44,8 @@ export function startTracing(): void {
   // request whenever one is (next/dist/server/lib/trace/tracer.js: ~150 µs a request, measured
   // in docs/operating/observability.md), and ours already say what a game API request did. So
   // the provider serves our spans and the two instrumentations only, and is taken off the global
-  // API again. The context manager and the W3C propagator stay global: Next extracts an incoming
-  // traceparent into the context (its spans no-ops), and a request span of ours continues it.
+  // API again. The context manager and the W3C propagator stay global; a request span of ours
+  // continues an incoming traceparent itself (inSpan's `headers`, server/tracing.ts).
   serveTracerProviderLocally(instrumentations);
   logger("telemetry").info(
     {
