@@ -278,6 +278,8 @@ async function rankOf(projectId: string, board: Definition, period: string, row:
 }
 
 const ENTRY_COLUMNS = "e.player_id, pl.display_name, e.score, e.metadata, e.updated_at, e.sort_key, e.seq";
+/** The same columns as leaderboard_window() names them. */
+const WINDOW_COLUMNS = "player_id, display_name, score, metadata, updated_at, sort_key, seq";
 
 /** Entries at 0-based ranks [start, start + count) — from the index when it can say, else Postgres. */
 async function entriesAt(projectId: string, board: Definition, period: string, start: number, count: number) {
@@ -357,11 +359,12 @@ export async function getPlayerEntry(o: { projectId: string; leaderboardId: stri
   const { period } = currentPeriod(board, o.now);
   const indexed = await windowFromIndex(o.projectId, board, period, o.playerId, o.range ?? 0);
   if (indexed) return indexed;
-  // From Postgres: the entry, its rank and its neighbours in one statement (one round trip).
+  // From Postgres: the entry, its rank and its neighbours in one round trip, through a function
+  // whose plan is made once per connection (migration *_leaderboard_window_generic_plan).
   const range = o.range ?? 0;
   const { rows } = await pool().query<Row & { side: number; ahead: number | null }>({
     name: "leaderboard-window",
-    text: WINDOW_SQL,
+    text: `SELECT side, ${WINDOW_COLUMNS}, ahead FROM leaderboard_window($1, $2, $3, $4::uuid, $5)`,
     values: [o.projectId, board.id, period, o.playerId, range],
   });
   const self = rows.find((r) => r.side === 0);
@@ -377,25 +380,6 @@ export async function getPlayerEntry(o: { projectId: string; leaderboardId: stri
     below: below.map((r, i) => toEntry(r, entry.rank + i + 1)),
   };
 }
-
-/** A player's entry with its rank (`ahead`, side 0) and up to $5 neighbours on each side (side -1 / 1). */
-const WINDOW_SQL = `WITH me AS (
-    SELECT ${ENTRY_COLUMNS} FROM leaderboard_entries e JOIN players pl ON pl.id = e.player_id
-     WHERE e.project_id = $1 AND e.leaderboard_id = $2 AND e.period = $3 AND e.player_id = $4::uuid
-  )
-  SELECT 0 AS side, me.*, ${aheadOf(["$1::uuid", "$2::text", "$3::text"], "me.sort_key", "me.seq")} AS ahead FROM me
-  UNION ALL
-  SELECT -1, n.*, NULL FROM me, LATERAL (
-    SELECT ${ENTRY_COLUMNS} FROM leaderboard_entries e JOIN players pl ON pl.id = e.player_id
-     WHERE e.project_id = $1 AND e.leaderboard_id = $2 AND e.period = $3 AND (e.sort_key, e.seq) < (me.sort_key, me.seq)
-     ORDER BY e.sort_key DESC, e.seq DESC LIMIT $5
-  ) n
-  UNION ALL
-  SELECT 1, n.*, NULL FROM me, LATERAL (
-    SELECT ${ENTRY_COLUMNS} FROM leaderboard_entries e JOIN players pl ON pl.id = e.player_id
-     WHERE e.project_id = $1 AND e.leaderboard_id = $2 AND e.period = $3 AND (e.sort_key, e.seq) > (me.sort_key, me.seq)
-     ORDER BY e.sort_key ASC, e.seq ASC LIMIT $5
-  ) n`;
 
 /** Rank, entry and neighbours from the index (one Redis call: rank and window), then one Postgres read of those rows. */
 async function windowFromIndex(projectId: string, board: Definition, period: string, playerId: string, range: number) {

@@ -135,3 +135,51 @@ describe("leaderboard rank buckets", () => {
     await expectExactRanks();
   }, 30_000); // thousands of rows through the row triggers: about 5 s on this 2-core machine, more beside the integration suite
 });
+
+describe("leaderboard_window() (own rank and neighbours without the Redis index)", () => {
+  it("answers each player's rank and nearest entries above and below as the board's (sort_key, seq) order has them", async () => {
+    await pool.query("INSERT INTO leaderboards (project_id, id, name, sort_order, operator) VALUES ($1, 'w', 'w', 'DESC', 'LATEST')", [
+      project,
+    ]);
+    await pool.query("INSERT INTO leaderboard_periods (project_id, leaderboard_id, period) VALUES ($1, 'w', '0:all')", [project]);
+    const { rows: created } = await pool.query<{ id: string }>(
+      "INSERT INTO players (id, project_id, display_name, updated_at) SELECT gen_random_uuid(), $1, 'p' || n, now() FROM generate_series(1, 200) n RETURNING id",
+      [project],
+    );
+    for (const { id } of created) {
+      await pool.query(
+        `INSERT INTO leaderboard_entries (project_id, leaderboard_id, period, player_id, score, sort_key, updated_at)
+         VALUES ($1, 'w', '0:all', $2, $3::float8, $3::float8, now())`,
+        [project, id, randomKey()],
+      );
+    }
+    const { rows: ordered } = await pool.query<{ player_id: string }>(
+      "SELECT player_id FROM leaderboard_entries WHERE project_id = $1 AND leaderboard_id = 'w' AND period = '0:all' ORDER BY sort_key, seq",
+      [project],
+    );
+    const order = ordered.map((r) => r.player_id);
+    const sample = [order[0], order[1], order[order.length - 1], ...order.filter((_, i) => i % 7 === 3)] as string[];
+    for (const range of [0, 2, 5]) {
+      for (const playerId of sample) {
+        // A named statement, as the app sends it: every call after the first runs the kept plan.
+        const { rows } = await pool.query<{ side: number; player_id: string; display_name: string; ahead: number | null }>({
+          name: "window-test",
+          text: "SELECT side, player_id, display_name, ahead FROM leaderboard_window($1, 'w', '0:all', $2::uuid, $3) ORDER BY side, sort_key, seq",
+          values: [project, playerId, range],
+        });
+        const at = order.indexOf(playerId);
+        expect({ playerId, range, rows }).toEqual({
+          playerId,
+          range,
+          rows: [
+            ...order.slice(Math.max(0, at - range), at).map((id) => expect.objectContaining({ side: -1, player_id: id, ahead: null })),
+            expect.objectContaining({ side: 0, player_id: playerId, ahead: at, display_name: expect.stringMatching(/^p\d+$/) }),
+            ...order.slice(at + 1, at + 1 + range).map((id) => expect.objectContaining({ side: 1, player_id: id, ahead: null })),
+          ],
+        });
+      }
+    }
+    const { rows: none } = await pool.query("SELECT * FROM leaderboard_window($1, 'w', '0:all', gen_random_uuid(), 5)", [project]);
+    expect(none).toEqual([]);
+  });
+});
