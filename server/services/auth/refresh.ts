@@ -78,8 +78,10 @@ export async function refreshSession(o: { projectId: string; refreshToken: strin
 async function rotateInOneStatement(hash: Buffer, o: { projectId: string; client?: ClientInfo }): Promise<SessionDto | null> {
   const info = o.client ?? NO_CLIENT_INFO;
   const next = newRefreshToken();
-  const { rows } = await pool().query<{ session_id: string; player_id: string }>(
-    `WITH claim AS (
+  const { rows } = await pool().query<{ session_id: string; player_id: string }>({
+    // Named: parsed once per connection, and its plan kept (unnamed, Postgres parsed and planned it on every refresh).
+    name: "refresh-rotate",
+    text: `WITH claim AS (
        UPDATE refresh_tokens rt SET used_at = now()
          FROM sessions s JOIN players p ON p.id = s.player_id
         WHERE rt.token_hash = $1 AND rt.used_at IS NULL AND s.id = rt.session_id
@@ -97,8 +99,8 @@ async function rotateInOneStatement(hash: Buffer, o: { projectId: string; client
          FROM session WHERE p.id = session.player_id
      )
      SELECT session_id, player_id FROM claim`,
-    [hash, o.projectId, uuidv7(), Buffer.from(next.hash), refreshExpiry(), info.clientVersion, info.platform, info.country],
-  );
+    values: [hash, o.projectId, uuidv7(), Buffer.from(next.hash), refreshExpiry(), info.clientVersion, info.platform, info.country],
+  });
   const claimed = rows[0];
   if (!claimed) return null;
   return sessionDto({

@@ -194,8 +194,11 @@ async function writeEntry(o: {
   ];
   const indexed = rankIndexClient() !== null;
   const { rows } = await pool()
-    .query<Row & { rank: number | null; written: boolean }>(
-      `WITH prev AS (
+    .query<Row & { rank: number | null; written: boolean }>({
+      // Named, so each connection parses it once and Postgres can keep a generic plan: sent
+      // unnamed, it was parsed and planned on every submit, which cost Postgres as much as the write.
+      name: `leaderboard-write-${o.rule}${indexed ? "-indexed" : ""}`,
+      text: `WITH prev AS (
        SELECT sort_key FROM leaderboard_entries WHERE project_id = $1 AND leaderboard_id = $2 AND period = $3 AND player_id = $4::uuid
      ), upsert AS (
        INSERT INTO leaderboard_entries AS e (project_id, leaderboard_id, period, player_id, score, sort_key, seq, metadata, updated_at)
@@ -227,7 +230,7 @@ async function writeEntry(o: {
        FROM leaderboard_entries e JOIN players pl ON pl.id = e.player_id
       WHERE e.project_id = $1 AND e.leaderboard_id = $2 AND e.period = $3 AND e.player_id = $4::uuid AND NOT EXISTS (SELECT 1 FROM upsert)`,
       values,
-    )
+    })
     // A banned player's new entry is refused by a trigger (see ./moderation.ts): a submit that
     // passed its checks just before the ban committed.
     .catch((error: unknown) => {
