@@ -281,8 +281,8 @@ async function rankOf(projectId: string, board: Definition, period: string, row:
 }
 
 const ENTRY_COLUMNS = "e.player_id, pl.display_name, e.score, e.metadata, e.updated_at, e.sort_key, e.seq";
-/** The same columns as leaderboard_window() names them. */
-const WINDOW_COLUMNS = "player_id, display_name, score, metadata, updated_at, sort_key, seq";
+/** The entry columns as leaderboard_window() and leaderboard_page() name them. */
+const READ_COLUMNS = "player_id, display_name, score, metadata, updated_at, sort_key, seq";
 
 /** Entries at 0-based ranks [start, start + count) — from the index when it can say, else Postgres. */
 async function entriesAt(projectId: string, board: Definition, period: string, start: number, count: number) {
@@ -304,31 +304,16 @@ async function entriesOf(projectId: string, board: Definition, period: string, s
   return ordered.map((r, i) => toEntry(r, start + i + 1));
 }
 
-/**
- * A page with the period's entry count, in one statement: the first row's position is found by
- * an index-only scan over the rank index (no heap fetch per skipped row), then the page's rows
- * are read from there with their display names. An empty page is one row with the total only.
- */
-const PAGE_SQL = `WITH first AS (
-    SELECT sort_key, seq FROM leaderboard_entries
-     WHERE project_id = $1 AND leaderboard_id = $2 AND period = $3
-     ORDER BY sort_key, seq OFFSET $4 LIMIT 1
-  ), page AS (
-    SELECT ${ENTRY_COLUMNS} FROM first, leaderboard_entries e JOIN players pl ON pl.id = e.player_id
-     WHERE e.project_id = $1 AND e.leaderboard_id = $2 AND e.period = $3 AND (e.sort_key, e.seq) >= (first.sort_key, first.seq)
-     ORDER BY e.sort_key, e.seq LIMIT $5
-  )
-  SELECT t.total, page.* FROM (
-    SELECT coalesce((SELECT entries FROM leaderboard_periods WHERE project_id = $1 AND leaderboard_id = $2 AND period = $3), 0) AS total
-  ) t LEFT JOIN page ON true
-  ORDER BY page.sort_key, page.seq`;
-
 async function pageOf(projectId: string, board: Definition, period: string, offset: number, limit: number) {
   const indexed = await entriesAt(projectId, board, period, offset, limit);
   if (indexed) return indexed;
+  // From Postgres: the page and the period's entry count in one round trip (an empty page is one
+  // row with the total only), through a function whose plan is made once per connection
+  // (migration *_leaderboard_reads_generic_plan): the first row's position by an index-only scan
+  // over the rank index, then the page's rows from there with their display names.
   const { rows } = await pool().query<Row & { total: number }>({
     name: "leaderboard-page",
-    text: PAGE_SQL,
+    text: `SELECT total, ${READ_COLUMNS} FROM leaderboard_page($1, $2, $3, $4, $5)`,
     values: [projectId, board.id, period, offset, limit],
   });
   const entries = rows.filter((r) => r.player_id !== null);
@@ -363,11 +348,11 @@ export async function getPlayerEntry(o: { projectId: string; leaderboardId: stri
   const indexed = await windowFromIndex(o.projectId, board, period, o.playerId, o.range ?? 0);
   if (indexed) return indexed;
   // From Postgres: the entry, its rank and its neighbours in one round trip, through a function
-  // whose plan is made once per connection (migration *_leaderboard_window_generic_plan).
+  // whose plan is made once per connection (migration *_leaderboard_reads_generic_plan).
   const range = o.range ?? 0;
   const { rows } = await pool().query<Row & { side: number; ahead: number | null }>({
     name: "leaderboard-window",
-    text: `SELECT side, ${WINDOW_COLUMNS}, ahead FROM leaderboard_window($1, $2, $3, $4::uuid, $5)`,
+    text: `SELECT side, ${READ_COLUMNS}, ahead FROM leaderboard_window($1, $2, $3, $4::uuid, $5)`,
     values: [o.projectId, board.id, period, o.playerId, range],
   });
   const self = rows.find((r) => r.side === 0);

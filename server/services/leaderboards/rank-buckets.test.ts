@@ -136,28 +136,36 @@ describe("leaderboard rank buckets", () => {
   }, 30_000); // thousands of rows through the row triggers: about 5 s on this 2-core machine, more beside the integration suite
 });
 
-describe("leaderboard_window() (own rank and neighbours without the Redis index)", () => {
-  it("answers each player's rank and nearest entries above and below as the board's (sort_key, seq) order has them", async () => {
-    await pool.query("INSERT INTO leaderboards (project_id, id, name, sort_order, operator) VALUES ($1, 'w', 'w', 'DESC', 'LATEST')", [
-      project,
-    ]);
-    await pool.query("INSERT INTO leaderboard_periods (project_id, leaderboard_id, period) VALUES ($1, 'w', '0:all')", [project]);
-    const { rows: created } = await pool.query<{ id: string }>(
-      "INSERT INTO players (id, project_id, display_name, updated_at) SELECT gen_random_uuid(), $1, 'p' || n, now() FROM generate_series(1, 200) n RETURNING id",
-      [project],
+/** A board of 200 entries with random keys (ties included), and its players in (sort_key, seq) order. */
+async function seedBoard(id: string): Promise<string[]> {
+  await pool.query("INSERT INTO leaderboards (project_id, id, name, sort_order, operator) VALUES ($1, $2, $2, 'DESC', 'LATEST')", [
+    project,
+    id,
+  ]);
+  await pool.query("INSERT INTO leaderboard_periods (project_id, leaderboard_id, period) VALUES ($1, $2, '0:all')", [project, id]);
+  const { rows: created } = await pool.query<{ id: string }>(
+    "INSERT INTO players (id, project_id, display_name, updated_at) SELECT gen_random_uuid(), $1, 'p' || n, now() FROM generate_series(1, 200) n RETURNING id",
+    [project],
+  );
+  for (const player of created) {
+    await pool.query(
+      `INSERT INTO leaderboard_entries (project_id, leaderboard_id, period, player_id, score, sort_key, updated_at)
+       VALUES ($1, $2, '0:all', $3, $4::float8, $4::float8, now())`,
+      [project, id, player.id, randomKey()],
     );
-    for (const { id } of created) {
-      await pool.query(
-        `INSERT INTO leaderboard_entries (project_id, leaderboard_id, period, player_id, score, sort_key, updated_at)
-         VALUES ($1, 'w', '0:all', $2, $3::float8, $3::float8, now())`,
-        [project, id, randomKey()],
-      );
-    }
-    const { rows: ordered } = await pool.query<{ player_id: string }>(
-      "SELECT player_id FROM leaderboard_entries WHERE project_id = $1 AND leaderboard_id = 'w' AND period = '0:all' ORDER BY sort_key, seq",
-      [project],
-    );
-    const order = ordered.map((r) => r.player_id);
+  }
+  // The period's entry count, as the submit statement keeps it.
+  await pool.query("UPDATE leaderboard_periods SET entries = 200 WHERE project_id = $1 AND leaderboard_id = $2", [project, id]);
+  const { rows: ordered } = await pool.query<{ player_id: string }>(
+    "SELECT player_id FROM leaderboard_entries WHERE project_id = $1 AND leaderboard_id = $2 AND period = '0:all' ORDER BY sort_key, seq",
+    [project, id],
+  );
+  return ordered.map((r) => r.player_id);
+}
+
+describe("the leaderboard reads without the Redis index (functions with a kept plan)", () => {
+  it("leaderboard_window() answers each player's rank and nearest entries above and below as the board's (sort_key, seq) order has them", async () => {
+    const order = await seedBoard("w");
     const sample = [order[0], order[1], order[order.length - 1], ...order.filter((_, i) => i % 7 === 3)] as string[];
     for (const range of [0, 2, 5]) {
       for (const playerId of sample) {
@@ -181,5 +189,34 @@ describe("leaderboard_window() (own rank and neighbours without the Redis index)
     }
     const { rows: none } = await pool.query("SELECT * FROM leaderboard_window($1, 'w', '0:all', gen_random_uuid(), 5)", [project]);
     expect(none).toEqual([]);
+  });
+
+  it("leaderboard_page() answers the entries at [offset, offset + limit) in the board's order, with the entry count on every row", async () => {
+    const order = await seedBoard("pg");
+    for (const [offset, limit] of [
+      [0, 25],
+      [0, 1],
+      [1, 10],
+      [97, 25],
+      [190, 25],
+      [199, 5],
+      [200, 5],
+      [5000, 5],
+    ] as const) {
+      const { rows } = await pool.query<{ total: number; player_id: string | null }>({
+        name: "page-test",
+        text: "SELECT total, player_id FROM leaderboard_page($1, 'pg', '0:all', $2, $3)",
+        values: [project, offset, limit],
+      });
+      const expected = order.slice(offset, offset + limit);
+      // Past the end: one row with the count only.
+      expect({ offset, limit, rows }).toEqual({
+        offset,
+        limit,
+        rows: expected.length ? expected.map((id) => ({ total: 200, player_id: id })) : [{ total: 200, player_id: null }],
+      });
+    }
+    const { rows: empty } = await pool.query("SELECT total, player_id FROM leaderboard_page($1, 'pg', 'no-such-period', 0, 25)", [project]);
+    expect(empty).toEqual([{ total: 0, player_id: null }]);
   });
 });
