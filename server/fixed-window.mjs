@@ -4,16 +4,35 @@
 // launcher's primary process (server/cli/start.mjs), which holds the counters for all its
 // workers so a project has one budget however many workers serve it.
 
-/** @typedef {"increment" | "read"} ScriptKind */
+/** @typedef {"increment" | "read" | "share-then-project"} ScriptKind */
 
 /**
- * Which of the library's scripts this is: "increment" (limit), "read" (getRemaining) or null.
+ * A keyed request's two budgets in one store call: the library's fixed window (INCRBY, PEXPIRE on
+ * the first increment) on the share's key, then — only if the share let it through, so a refused
+ * abuser does not drain the project — on the project's key. KEYS: the share's and the project's
+ * window keys (the library's format); ARGV: the share's limit, the window in ms. Answers
+ * {share count, project count}, the project's 0 when it was not counted. Two library calls cost
+ * two round trips (to Redis, or to the launcher's primary) on every player request.
+ */
+export const SHARE_THEN_PROJECT_SCRIPT = `-- gb:share-then-project
+local share = redis.call("INCRBY", KEYS[1], 1)
+if share == 1 then redis.call("PEXPIRE", KEYS[1], ARGV[2]) end
+if share > tonumber(ARGV[1]) then return {share, 0} end
+local project = redis.call("INCRBY", KEYS[2], 1)
+if project == 1 then redis.call("PEXPIRE", KEYS[2], ARGV[2]) end
+return {share, project}
+`;
+
+/**
+ * Which script this is: the library's "increment" (limit) or "read" (getRemaining), our
+ * "share-then-project", or null.
  * @param {string} script
  * @returns {ScriptKind | null}
  */
 export function scriptKind(script) {
   if (script.includes('redis.call("INCRBY", key, incrementBy)')) return "increment";
   if (script.includes("redis.call('GET', key)")) return "read";
+  if (script.startsWith("-- gb:share-then-project\n")) return "share-then-project";
   return null;
 }
 
@@ -36,6 +55,11 @@ export class FixedWindowCounters {
     const limit = Number(args[0]);
     if (kind === "increment") return [this.increment(key, Number(args[2]), Number(args[1])), limit];
     if (kind === "read") return [limit - this.current(key), limit];
+    if (kind === "share-then-project") {
+      const windowMs = Number(args[1]);
+      const share = this.increment(key, 1, windowMs);
+      return [share, share > limit ? 0 : this.increment(String(keys[1] ?? ""), 1, windowMs)];
+    }
     throw new Error(`unsupported rate-limit script kind ${String(kind)}`);
   }
 

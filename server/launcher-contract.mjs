@@ -40,7 +40,7 @@ export const BROADCAST_ANSWER_MARGIN_MS = 500;
 /**
  * A worker asks the primary: the rate-limit counters it holds for every worker (a script of the
  * limiter run on them, or `get`: a key's count), or a broadcast to its siblings.
- * @typedef {{ op: "ratelimit", kind: "increment" | "read" | "get", keys: string[], args: unknown[] }
+ * @typedef {{ op: "ratelimit", kind: "increment" | "read" | "share-then-project" | "get", keys: string[], args: unknown[] }
  *   | { op: "broadcast", topic: string, payload: unknown }} PrimaryRequest
  */
 

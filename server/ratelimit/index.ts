@@ -10,7 +10,7 @@ import { ipSubject } from "./ip";
  * moment the whole budget comes back). Same algorithm on every store.
  */
 import { projectLimit } from "./plans";
-import { createStore, type Store, type StoreKind } from "./stores";
+import { createStore, type Store, type StoreKind, shareThenProject } from "./stores";
 
 export { PLAN_LIMITS, projectLimit } from "./plans";
 /** Store calls slower than this count as "store down" (RATE_LIMIT_STORE_TIMEOUT_MS, default 100). */
@@ -40,7 +40,11 @@ export type LimitResult = {
   degraded: boolean;
 };
 
-type Limiter = Store & { instances: Map<string, Ratelimit>; refusals: RefusalCache[]; lastSweep: number };
+type Limiter = Store & {
+  instances: Map<string, { ratelimit: Ratelimit; refusals: RefusalCache | null }>;
+  refusals: RefusalCache[];
+  lastSweep: number;
+};
 /** The library's ephemeral cache: identifier → epoch ms when its refusal ends. */
 type RefusalCache = Map<string, number>;
 const SWEEP_EVERY_MS = 60_000;
@@ -75,26 +79,33 @@ export function limiterReady(timeoutMs = 3_000): Promise<boolean> {
  * refuses it locally from then on, refunds included — so it is off for those budgets.
  */
 export function instance(policy: string, limit: number, windowSeconds: number, o: { refundable?: boolean } = {}): Ratelimit {
+  return instanceOf(policy, limit, windowSeconds, o).ratelimit;
+}
+
+function instanceOf(policy: string, limit: number, windowSeconds: number, o: { refundable?: boolean } = {}) {
   const l = limiter();
   if (Date.now() - l.lastSweep >= SWEEP_EVERY_MS) sweepRefusals();
   const id = `${policy}:${limit}:${windowSeconds}`;
   let found = l.instances.get(id);
   if (!found) {
-    const refusals: RefusalCache = new Map();
-    if (!o.refundable) l.refusals.push(refusals);
-    found = new Ratelimit({
+    const refusals: RefusalCache | null = o.refundable ? null : new Map();
+    if (refusals) l.refusals.push(refusals);
+    const ratelimit = new Ratelimit({
       redis: l.store as unknown as ConstructorParameters<typeof Ratelimit>[0]["redis"],
       limiter: Ratelimit.fixedWindow(limit, `${windowSeconds} s`),
       // The prefix leaves out the limit, so a plan change keeps the window's count.
-      prefix: `gb:rl:${policy}`,
+      prefix: prefixOf(policy),
       timeout: 0,
       analytics: false,
-      ephemeralCache: o.refundable ? false : refusals,
+      ephemeralCache: refusals ?? false,
     });
+    found = { ratelimit, refusals };
     l.instances.set(id, found);
   }
   return found;
 }
+
+const prefixOf = (policy: string) => `gb:rl:${policy}`;
 
 /**
  * The library forgets a cached refusal only when its identifier comes back after the window,
@@ -210,20 +221,73 @@ export async function limitKeyed(p: BudgetSource & { projectId: string }, share:
   if (limitsOff()) return null;
   const budgets = budgetsOf(p);
   const windowSeconds = env().RATE_LIMIT_WINDOW_SECONDS;
-  const results: LimitResult[] = [];
-  if (share) {
-    const limit = budgets[share.scope];
-    const shared = await consume({
-      policy: share.scope,
-      identifier: `${p.projectId}:${share.identifier}`,
-      limit,
-      windowSeconds,
-      failClosed,
-    });
-    results.push(shared);
-    if (!shared.allowed) return results;
+  const project: ConsumeOptions = { policy: "project", identifier: p.projectId, limit: budgets.project, windowSeconds, failClosed };
+  if (!share) return [await consume(project)];
+  const shared: ConsumeOptions = {
+    policy: share.scope,
+    identifier: `${p.projectId}:${share.identifier}`,
+    limit: budgets[share.scope],
+    windowSeconds,
+    failClosed,
+  };
+  return (await consumeShareThenProject(shared, project)) ?? consumeInTurn(shared, project);
+}
+
+async function consumeInTurn(shared: ConsumeOptions, project: ConsumeOptions): Promise<LimitResult[]> {
+  const first = await consume(shared);
+  return first.allowed ? [first, await consume(project)] : [first];
+}
+
+/**
+ * Both budgets in one store call (the library would make two round trips, to Redis or to the
+ * launcher's primary, on every player request), on the library's keys and its fixed window, and
+ * its refusal cache kept as the library keeps it. Null where the library's calls must do it: a
+ * budget already refused in this process (the library answers from its cache without the store),
+ * or on Upstash (its REST API's multi-key scripts are not tested here).
+ */
+async function consumeShareThenProject(shared: ConsumeOptions, project: ConsumeOptions): Promise<LimitResult[] | null> {
+  const l = limiter();
+  if (l.kind === "upstash") return null;
+  const now = Date.now();
+  const budgets = [shared, project].map((o) => {
+    const { refusals } = instanceOf(o.policy, o.limit, o.windowSeconds);
+    return { o, refusals, identifier: `${prefixOf(o.policy)}:${o.identifier}` };
+  });
+  if (budgets.some(({ refusals, identifier }) => (refusals?.get(identifier) ?? 0) >= now)) return null;
+  const windowMs = shared.windowSeconds * 1_000;
+  const bucket = Math.floor(now / windowMs);
+  const resetMs = (bucket + 1) * windowMs;
+  const started = performance.now();
+  let counts: [number, number];
+  try {
+    counts = await withTimeout(
+      shareThenProject(l.store, [`${budgets[0]?.identifier}:${bucket}`, `${budgets[1]?.identifier}:${bucket}`], shared.limit, windowMs),
+      shared.failClosed ? credentialTimeoutMs() : storeTimeoutMs(),
+    );
+  } catch (error) {
+    observeRateLimitStore((performance.now() - started) / 1000);
+    const first = storeFailed(error, shared);
+    return first.allowed ? [first, storeFailed(error, project)] : [first];
   }
-  results.push(await consume({ policy: "project", identifier: p.projectId, limit: budgets.project, windowSeconds, failClosed }));
+  observeRateLimitStore((performance.now() - started) / 1000);
+  const results: LimitResult[] = [];
+  for (const [i, { o, refusals, identifier }] of budgets.entries()) {
+    const used = counts[i] ?? 0;
+    if (used === 0) break; // the share refused: the project was not counted
+    const allowed = used <= o.limit;
+    // As the library does: a refused budget is answered from the cache until its window ends.
+    if (!allowed) refusals?.set(identifier, resetMs);
+    observeRateLimit(o.policy, allowed ? "allowed" : "limited");
+    results.push({
+      policy: o.policy,
+      allowed,
+      limit: o.limit,
+      remaining: Math.max(0, o.limit - used),
+      resetMs,
+      windowSeconds: o.windowSeconds,
+      degraded: false,
+    });
+  }
   return results;
 }
 

@@ -2,7 +2,7 @@ import { createHash } from "node:crypto";
 import { Redis as UpstashRedis } from "@upstash/redis";
 import { Redis as IoRedis } from "ioredis";
 import { inWorker, requestPrimary } from "../cluster";
-import { FixedWindowCounters, type ScriptKind, scriptKind } from "../fixed-window.mjs";
+import { FixedWindowCounters, type ScriptKind, SHARE_THEN_PROJECT_SCRIPT, scriptKind } from "../fixed-window.mjs";
 
 /**
  * The three stores @upstash/ratelimit can run on here. The library calls `evalsha`, then `eval`
@@ -23,6 +23,32 @@ function sha1(text: string): string {
 
 function noScript(): Error {
   return new Error("NOSCRIPT No matching script. Please use EVAL.");
+}
+
+const SHARE_THEN_PROJECT_SHA = sha1(SHARE_THEN_PROJECT_SCRIPT);
+
+/**
+ * Counts a keyed request against its share's and its project's windows in one store call (the
+ * script: server/fixed-window.mjs). Keys are the library's (`<prefix>:<identifier>:<bucket>`),
+ * so its own calls and this one count the same windows. Answers [share count, project count],
+ * the project's 0 when the share refused.
+ */
+export async function shareThenProject(
+  store: ScriptStore,
+  keys: [share: string, project: string],
+  shareLimit: number,
+  windowMs: number,
+): Promise<[number, number]> {
+  const args = [shareLimit, windowMs];
+  let answer: unknown;
+  try {
+    answer = await store.evalsha(SHARE_THEN_PROJECT_SHA, keys, args);
+  } catch (error) {
+    if (!String(error).includes("NOSCRIPT")) throw error;
+    answer = await store.eval(SHARE_THEN_PROJECT_SCRIPT, keys, args);
+  }
+  const [share, project] = answer as [number, number];
+  return [Number(share), Number(project)];
 }
 
 /**
