@@ -30,15 +30,15 @@ const c = (statements: number, roundTrips: number, transactions: number, redis: 
 
 // biome-ignore format: one budget a line, read as a table
 const BUDGETS: Budget[] = [
-  { route: "GET /players/{id}/data/{key}",   budget: c(1, 1, 0, 2) },
-  { route: "PUT /players/{id}/data/{key}",   budget: c(1, 1, 0, 2) },
-  { route: "POST /leaderboards/{id}/scores", budget: c(1, 1, 0, 3) },
-  { route: "GET /leaderboards/{id}/player",  budget: c(1, 1, 0, 3) },
-  { route: "POST /economy/purchase",         budget: c(1, 1, 0, 2) },
-  { route: "POST /auth/anonymous",           budget: c(1, 1, 0, 2) },
-  { route: "POST /auth/refresh",             budget: c(1, 1, 0, 2) },
-  { route: "PUT /saves/{key}",               budget: c(1, 1, 0, 2) },
-  { route: "GET /config",                    budget: c(0, 0, 0, 2) },
+  { route: "GET /players/{id}/data/{key}",   budget: c(1, 1, 0, 1) },
+  { route: "PUT /players/{id}/data/{key}",   budget: c(1, 1, 0, 1) },
+  { route: "POST /leaderboards/{id}/scores", budget: c(1, 1, 0, 2) },
+  { route: "GET /leaderboards/{id}/player",  budget: c(1, 1, 0, 2) },
+  { route: "POST /economy/purchase",         budget: c(1, 1, 0, 1) },
+  { route: "POST /auth/anonymous",           budget: c(1, 1, 0, 1) },
+  { route: "POST /auth/refresh",             budget: c(1, 1, 0, 1) },
+  { route: "PUT /saves/{key}",               budget: c(1, 1, 0, 1) },
+  { route: "GET /config",                    budget: c(0, 0, 0, 1) },
 ];
 
 const base = countingApp();
