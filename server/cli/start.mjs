@@ -22,6 +22,7 @@ import { logger } from "../log.mjs";
 import { primaryMetrics, workerMetrics } from "./cluster-metrics.mjs";
 import { answerClientError, answerConnect, answerUpgrade, configureEdge, guardRequest } from "./edge.mjs";
 import { sharedBuffersMb } from "./embedded-postgres.mjs";
+import { coalesceResponseWrites } from "./response-writes.mjs";
 import { loadSecrets } from "./secrets.mjs";
 import { waitUntilHealthy } from "./startup-health.mjs";
 
@@ -429,6 +430,7 @@ async function createAppServer({ hostname, port }) {
     if (metrics.serve(req, res)) return;
     metrics.track(res);
     if (guardRequest(req, res)) return;
+    coalesceResponseWrites(res);
     void handle(req, res);
   };
   const server = http.createServer(serverOptions, serve);
