@@ -132,6 +132,14 @@ async function attempt(d: Claimed): Promise<Result> {
   }
 }
 
+/**
+ * An attempt's result is written only over the delivery as it was claimed: still PENDING, with the
+ * attempts it had (the parameter named here). A delivery changed meanwhile (another dispatcher
+ * took it after the lease ran out and recorded first, or it was failed by someone else) keeps that
+ * change: the late result would count an attempt twice or undo it.
+ */
+const stillAsClaimed = (attemptsParameter: string) => `status = 'PENDING' AND attempts = ${attemptsParameter}`;
+
 /** Records an attempt's result; on a failure, schedules the retry or fails the delivery, and disables an endpoint failing too long. */
 async function record(d: Claimed, r: Result, startedAt: Date): Promise<{ outcome: WebhookOutcome; retryInMs: number | null }> {
   if (r.ok) {
@@ -139,9 +147,9 @@ async function record(d: Claimed, r: Result, startedAt: Date): Promise<{ outcome
       `WITH d AS (
          UPDATE webhook_deliveries SET status = 'SUCCEEDED', attempts = attempts + 1, last_attempt_at = $2, response_status = $3,
                 response_ms = $4, response_body = $5, error = NULL
-          WHERE id = $1 RETURNING endpoint_id)
+          WHERE id = $1 AND ${stillAsClaimed("$6")} RETURNING endpoint_id)
        UPDATE webhook_endpoints SET failing_since = NULL WHERE id = (SELECT endpoint_id FROM d) AND failing_since IS NOT NULL`,
-      [d.id, startedAt, r.status, r.ms, r.body],
+      [d.id, startedAt, r.status, r.ms, r.body, d.attempts],
     );
     return { outcome: "succeeded", retryInMs: null };
   }
@@ -158,8 +166,8 @@ async function record(d: Claimed, r: Result, startedAt: Date): Promise<{ outcome
       await pool().query(
         `UPDATE webhook_deliveries SET status = $2, attempts = attempts + 1, last_attempt_at = $3, response_status = $4, response_ms = $5,
               response_body = $6, error = $7, next_attempt_at = now() + $8 * interval '1 millisecond'
-        WHERE id = $1`,
-        [d.id, delay === null ? "FAILED" : "PENDING", startedAt, r.status, r.ms, r.body, r.error, delay ?? 0],
+        WHERE id = $1 AND ${stillAsClaimed("$9")}`,
+        [d.id, delay === null ? "FAILED" : "PENDING", startedAt, r.status, r.ms, r.body, r.error, delay ?? 0, d.attempts],
       );
       // The player's later deliveries wait for this one: not due before its retry, so the dispatcher's
       // scan does not walk over a failing endpoint's held-back deliveries on every pass.
@@ -197,7 +205,9 @@ async function record(d: Claimed, r: Result, startedAt: Date): Promise<{ outcome
 
 /** A delivery to an endpoint disabled meanwhile is not attempted (a test event still is): it fails, for a later resend. */
 async function skip(d: Claimed): Promise<void> {
-  await pool().query("UPDATE webhook_deliveries SET status = 'FAILED', error = 'endpoint disabled' WHERE id = $1", [d.id]);
+  await pool().query("UPDATE webhook_deliveries SET status = 'FAILED', error = 'endpoint disabled' WHERE id = $1 AND status = 'PENDING'", [
+    d.id,
+  ]);
 }
 
 async function deliverOne(d: Claimed): Promise<number | null> {
