@@ -84,14 +84,23 @@ describe("malformed paths", () => {
     }
   });
 
-  it("a trailing slash under /api is served as the route without it, never redirected", async () => {
-    const res = await raw(
+  it('a path under /api ending in "/" answers the JSON 404 and runs nothing, never a redirect', async () => {
+    const signIn = await raw(
       `POST /api/v1/auth/anonymous/ HTTP/1.1\r\nHost: x\r\nConnection: close\r\nX-API-Key: ${project.clientKey}\r\nContent-Length: 0\r\n\r\n`,
     );
-    expect(res.headers.location).toBeUndefined();
-    expect(res.status).toBe(200);
-    expect(JSON.parse(res.body)).toMatchObject({ tokenType: "Bearer" });
+    expect(signIn.headers.location).toBeUndefined();
+    expectJsonError(signIn, 404, "NOT_FOUND");
     expectJsonError(await raw(get("/api/v1/nothing/")), 404, "NOT_FOUND");
+    expectJsonError(await raw(get("/api/", `X-API-Key: ${project.clientKey}\r\n`)), 404, "NOT_FOUND");
+  });
+
+  it("DELETE /api/v1/players/me/ (a trailing slash) answers 404 and keeps the account", async () => {
+    const player = await anonymousPlayer(project.clientKey);
+    const auth = `X-API-Key: ${project.clientKey}\r\nAuthorization: Bearer ${player.accessToken}\r\n`;
+    const res = await raw(`DELETE /api/v1/players/me/ HTTP/1.1\r\nHost: x\r\nConnection: close\r\n${auth}\r\n`);
+    expectJsonError(res, 404, "NOT_FOUND");
+    expect(await prisma().player.count({ where: { id: player.playerId } })).toBe(1);
+    expect((await raw(get("/api/v1/players/me", auth))).status).toBe(200);
   });
 
   it("an absolute-form request line is served as its path and never redirects to the client's host", async () => {
@@ -102,7 +111,7 @@ describe("malformed paths", () => {
     expect(res.headers.location).toBeUndefined();
     const slash = await raw(get("http://evil.example/api/v1/saves/"));
     expect(slash.headers.location).toBeUndefined();
-    expectJsonError(slash, 401, "MISSING_API_KEY");
+    expectJsonError(slash, 404, "NOT_FOUND");
   });
 
   it("repeated slashes or backslashes under /api answer the JSON 404, never Next's 308 redirect", async () => {

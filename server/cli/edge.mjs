@@ -222,6 +222,13 @@ export function guardRequest(req, res) {
     reply(res, 404, "NOT_FOUND", `No route for ${req.method} ${path}: dot segments ("." and "..") are not resolved under /api.`);
     return true;
   }
+  if (api && path.length > 4 && path.charCodeAt(path.length - 1) === 47) {
+    // Next serves `/api/v1/players/me/` as `/api/v1/players/me` (skipTrailingSlashRedirect), so
+    // `DELETE /api/v1/players/me/` would delete the account. A path that ends in "/" names no
+    // route under /api, whatever the method.
+    reply(res, 404, "NOT_FOUND", `No route for ${req.method} ${path}: a path under /api does not end in "/".`);
+    return true;
+  }
   if (api && !routed.startsWith("/api/")) {
     // `/api` itself and other spellings (`/API/v1/...`): no route, and not Next's HTML 404.
     reply(res, 404, "NOT_FOUND", `No route for ${req.method} ${routed}.`);
