@@ -96,6 +96,21 @@ export const ERROR_CODES = Object.keys(ERRORS) as ErrorCode[];
 
 export type ErrorDetails = Record<string, unknown>;
 
+/**
+ * The table's message, except for a validation error that lists its issues: then the first
+ * issue, so that a developer reading only `error.message` (a log line, an SDK exception) learns
+ * what is wrong — "body.quantity: Invalid input: expected number, received string".
+ */
+function defaultMessage(code: ErrorCode, details: ErrorDetails | undefined): string {
+  const issues = details?.issues;
+  if (code !== "VALIDATION_ERROR" || !Array.isArray(issues) || issues.length === 0) return ERRORS[code].message;
+  const first = issues[0] as { path?: unknown; message?: unknown };
+  if (typeof first.message !== "string" || first.message === "") return ERRORS[code].message;
+  const where = typeof first.path === "string" && first.path !== "" ? `${first.path}: ` : "";
+  const more = issues.length > 1 ? ` (and ${issues.length - 1} more in details.issues)` : "";
+  return `${where}${first.message}${more}`;
+}
+
 export class AppError extends Error {
   readonly code: ErrorCode;
   readonly details: ErrorDetails;
@@ -112,7 +127,7 @@ export class AppError extends Error {
     const limit = Error.stackTraceLimit;
     if (ERRORS[code].status < 500) Error.stackTraceLimit = 0;
     try {
-      super(options.message ?? ERRORS[code].message, { cause: options.cause });
+      super(options.message ?? defaultMessage(code, options.details), { cause: options.cause });
     } finally {
       Error.stackTraceLimit = limit;
     }
