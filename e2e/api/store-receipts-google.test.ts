@@ -251,6 +251,28 @@ describe("a voided Google Play purchase", () => {
   });
 });
 
+describe("a Google Play purchase voided before its receipt arrived", () => {
+  it("is held by the refund poll, and the receipt is refused with 422 RECEIPT_CANCELLED even while Google still answers it purchased", async () => {
+    const player = await signIn();
+    const token = newToken();
+    const orderId = newOrder();
+    google.setPurchase(token, { productId: "gems_500", orderId });
+    google.voidPurchase(token, { voidedReason: 1, voidedSource: 0 });
+    await pollRefunds(project.projectId, "google");
+    // Google's purchase answer may lag its voided list: the hold must refuse on its own.
+    google.setPurchase(token, { productId: "gems_500", orderId });
+    const res = await redeem(player, "gems_500", token);
+    expect(res.status).toBe(422);
+    expect(res.body.error.code).toBe("RECEIPT_CANCELLED");
+    expect(await gemsOf(player)).toBe(0);
+    const held = await pool().query<{ reason: string }>(
+      "SELECT reason FROM store_held_reversals WHERE project_id = $1 AND store = 'google' AND store_transaction_id = $2",
+      [project.projectId, orderId],
+    );
+    expect(held.rows).toHaveLength(1);
+  });
+});
+
 describe("a project without Google Play credentials", () => {
   it("refuses Google receipts for a product it sells with 422 STORE_NOT_CONFIGURED", async () => {
     const { project: bare } = await storeTestProject();

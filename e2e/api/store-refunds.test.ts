@@ -135,6 +135,68 @@ describe("an App Store REFUND notification", () => {
   });
 });
 
+describe("an App Store REFUND that arrives before its receipt", () => {
+  const redeem = (player: TestPlayer, receipt: ReturnType<typeof appleReceipt>) =>
+    api("POST", "/api/v1/economy/receipts", { ...as(player), body: receipt.body });
+  const rejections = async (transactionId: string) =>
+    (
+      await pool().query<{ refusal: string }>(
+        "SELECT refusal FROM store_transactions WHERE project_id = $1 AND store_transaction_id = $2 AND status = 'rejected'",
+        [project.projectId, transactionId],
+      )
+    ).rows.map((r) => r.refusal);
+
+  it("is held (answered 200 held), and the receipt sent later is refused with 422 RECEIPT_CANCELLED, nothing granted", async () => {
+    const player = await anonymousPlayer(project.clientKey);
+    const receipt = appleReceipt({ productId: "com.example.game.gems500" });
+    const held = await notify(appleNotification(receipt.payload).body);
+    expect(held.status, held.text).toBe(200);
+    expect(held.body).toEqual({ duplicate: false, outcome: "held" });
+    expectError(await redeem(player, receipt), 422, "RECEIPT_CANCELLED");
+    expect(await gemsOf(player)).toBe(0);
+    expect(await storeRow(receipt.transactionId)).toBeUndefined();
+    expect(await rejections(receipt.transactionId)).toEqual(["RECEIPT_CANCELLED"]);
+    await expectLedgerEqualsBalances(player);
+  });
+
+  it("keeps refusing the receipt when it is sent again", async () => {
+    const player = await anonymousPlayer(project.clientKey);
+    const receipt = appleReceipt({ productId: "com.example.game.gems500" });
+    await notify(appleNotification(receipt.payload, "REVOKE").body);
+    expectError(await redeem(player, receipt), 422, "RECEIPT_CANCELLED");
+    expectError(await redeem(player, receipt), 422, "RECEIPT_CANCELLED");
+    expect(await gemsOf(player)).toBe(0);
+  });
+
+  it("then REFUND_REVERSED releases it (answered released), and the receipt grants", async () => {
+    const player = await anonymousPlayer(project.clientKey);
+    const receipt = appleReceipt({ productId: "com.example.game.gems500" });
+    await notify(appleNotification(receipt.payload).body);
+    const released = await notify(appleNotification(receipt.payload, "REFUND_REVERSED").body);
+    expect(released.body).toEqual({ duplicate: false, outcome: "released" });
+    const granted = await redeem(player, receipt);
+    expect(granted.status, granted.text).toBe(200);
+    expect(await gemsOf(player)).toBe(500);
+    await expectLedgerEqualsBalances(player);
+  });
+
+  it("sent at the same moment as its receipt leaves nothing granted, whichever commits first (10 races)", async () => {
+    for (let round = 0; round < 10; round++) {
+      const player = await anonymousPlayer(project.clientKey);
+      const receipt = appleReceipt({ productId: "com.example.game.gems500" });
+      const [redeemed, notified] = await Promise.all([redeem(player, receipt), notify(appleNotification(receipt.payload).body)]);
+      // Either the receipt came first (granted, then the refund takes it back) or the refund did (held, receipt refused).
+      if (notified.body.outcome === "refunded") expect(redeemed.status, redeemed.text).toBe(200);
+      else {
+        expect(notified.body.outcome).toBe("held");
+        expectError(redeemed, 422, "RECEIPT_CANCELLED");
+      }
+      expect(await gemsOf(player)).toBe(0);
+      await expectLedgerEqualsBalances(player);
+    }
+  });
+});
+
 describe("the refund policy ban", () => {
   it("bans a player whose refunded gems were already spent", async () => {
     const banProject = await makeProject();

@@ -12,6 +12,7 @@ import { applyStoreChange } from "../economy/wallet";
 import { withEvents } from "../webhooks/emit";
 import { emitEvent } from "../webhooks/events";
 import { appleGateway, googleGateway, steamGateway } from "./gateways";
+import { heldReversal, lockStoreTransaction } from "./refunds";
 import type { ReceiptBody, ReceiptResult } from "./schemas";
 import { openStoreSecret, sealStoreSecret } from "./settings";
 
@@ -28,7 +29,8 @@ import { openStoreSecret, sealStoreSecret } from "./settings";
  * `replayed: true`; another player: 409 RECEIPT_ALREADY_USED). A crash before the commit leaves
  * nothing, so the retry grants; after it, the retry replays. Steam's orders exist as `pending`
  * rows from POST /economy/receipts/steam: the claim turns the player's own pending row into the
- * grant. Every refusal is stored as a `rejected` row (support sees it) and counted.
+ * grant. A transaction the store reported refunded before its receipt came is refused
+ * (RECEIPT_CANCELLED). Every refusal is stored as a `rejected` row (support sees it) and counted.
  */
 type Row = {
   id: string;
@@ -168,6 +170,14 @@ async function grantOnce(o: {
   const price = v.priceMicros ?? (o.product.priceMicros === null ? null : o.product.priceMicros * v.quantity);
   const currency = v.priceMicros !== null ? v.currency : o.product.priceCurrency;
   return transaction(async (client) => {
+    // A refund the store reported before this receipt: refused, nothing granted (refunds.ts).
+    await lockStoreTransaction(client, { projectId, store: v.store, transactionId: v.transactionId });
+    const held = await heldReversal(client, { projectId, store: v.store, transactionId: v.transactionId });
+    if (held)
+      throw new AppError("RECEIPT_CANCELLED", {
+        message: `The store refunded or revoked this purchase before its receipt arrived (${held.reason}); nothing was granted.`,
+        details: { store: v.store, transactionId: v.transactionId, reason: held.reason, reversedAt: held.reversedAt.toISOString() },
+      });
     const claimed = await client.query<{ id: string }>(
       `INSERT INTO store_transactions (id, project_id, store, store_transaction_id, original_transaction_id, store_product_id, product_id,
               player_id, status, environment, quantity, price_micros, currency, purchased_at, evidence, purchase_token_sha256)

@@ -1,3 +1,4 @@
+import type pg from "pg";
 import type { OperatorActor, SystemActor } from "../../actor";
 import { pool, transaction } from "../../db";
 import { AppError } from "../../errors";
@@ -24,8 +25,45 @@ import type { RefundPolicy } from "./schemas";
  *   the store) acts once: the second finds the row refunded.
  *
  * Apple's REFUND_REVERSED gives back what the refund took.
+ *
+ * A reversal may arrive before the receipt (a player refunded at once, a game that sends the
+ * receipt on its next start): it is held (`store_held_reversals`) and the receipt, when it comes,
+ * is refused with RECEIPT_CANCELLED, nothing granted (receipts.ts). A REFUND_REVERSED for a held
+ * refund releases it. Both paths take `lockStoreTransaction` first, so a receipt and its refund
+ * arriving at once serialize: whichever commits second sees the other.
  */
-export type ReversalOutcome = "refunded" | "already_refunded" | "reinstated" | "not_refunded" | "unknown_transaction" | "cancelled_order";
+export type ReversalOutcome =
+  | "refunded"
+  | "already_refunded"
+  | "reinstated"
+  | "not_refunded"
+  | "unknown_transaction"
+  | "cancelled_order"
+  | "held"
+  | "released";
+
+/**
+ * A transaction-scoped advisory lock on one store transaction id of one project: the receipt's
+ * grant and a reversal of the same transaction take it before either looks for the other.
+ */
+export async function lockStoreTransaction(
+  client: pg.PoolClient,
+  o: { projectId: string; store: StoreName; transactionId: string },
+): Promise<void> {
+  await client.query("SELECT pg_advisory_xact_lock(hashtextextended($1, 0))", [`store:${o.projectId}:${o.store}:${o.transactionId}`]);
+}
+
+/** The reason of a held refund of this store transaction, if the store reported one before its receipt. */
+export async function heldReversal(
+  client: pg.PoolClient,
+  o: { projectId: string; store: StoreName; transactionId: string },
+): Promise<{ reason: string; reversedAt: Date } | null> {
+  const { rows } = await client.query<{ reason: string; reversed_at: Date }>(
+    "SELECT reason, reversed_at FROM store_held_reversals WHERE project_id = $1 AND store = $2 AND store_transaction_id = $3",
+    [o.projectId, o.store, o.transactionId],
+  );
+  return rows[0] ? { reason: rows[0].reason, reversedAt: rows[0].reversed_at } : null;
+}
 
 type Locked = {
   id: string;
@@ -46,6 +84,7 @@ export async function applyReversal(o: {
 }): Promise<{ outcome: ReversalOutcome; receiptId: string | null }> {
   const r = o.reversal;
   const result = await transaction(async (client) => {
+    await lockStoreTransaction(client, { projectId: o.projectId, store: r.store, transactionId: r.transactionId });
     const { rows } = await client.query<Locked>(
       `SELECT id, player_id, status, store_transaction_id, product_id, ledger_transaction_id, refund_ledger_transaction_id
          FROM store_transactions WHERE project_id = $1 AND store = $2 AND store_transaction_id = $3 AND status <> 'rejected'
@@ -53,7 +92,7 @@ export async function applyReversal(o: {
       [o.projectId, r.store, r.transactionId],
     );
     const row = rows[0];
-    if (!row) return { outcome: "unknown_transaction" as const, receiptId: null };
+    if (!row) return { outcome: await holdOrRelease(client, o.projectId, r), receiptId: null };
     if (r.kind === "refund_reversed") return { outcome: await reinstate(o, row), receiptId: row.id };
     if (row.status === "refunded") return { outcome: "already_refunded" as const, receiptId: row.id };
     if (row.status === "pending") {
@@ -68,6 +107,23 @@ export async function applyReversal(o: {
   });
   if (result.outcome === "refunded") countStoreReceipt(r.store, "refunded");
   return result;
+}
+
+/** A reversal of a transaction we have no receipt for (yet): a refund is held, a refund reversal releases a held one. */
+async function holdOrRelease(client: pg.PoolClient, projectId: string, r: StoreReversal): Promise<ReversalOutcome> {
+  if (r.kind === "refund_reversed") {
+    const released = await client.query(
+      "DELETE FROM store_held_reversals WHERE project_id = $1 AND store = $2 AND store_transaction_id = $3",
+      [projectId, r.store, r.transactionId],
+    );
+    return released.rowCount ? "released" : "unknown_transaction";
+  }
+  await client.query(
+    `INSERT INTO store_held_reversals (project_id, store, store_transaction_id, reason, reversed_at, evidence)
+     VALUES ($1, $2, $3, $4, $5, $6::jsonb) ON CONFLICT DO NOTHING`,
+    [projectId, r.store, r.transactionId, r.reason, r.at, JSON.stringify(r.evidence)],
+  );
+  return "held";
 }
 
 async function grantedLines(projectId: string, ledgerId: string | null): Promise<LedgerLines> {
