@@ -184,6 +184,11 @@ function AudienceForm({ initial, onCancel, onSave, onSaved }: LiveFormProps<Audi
               >
                 <X className="size-4" aria-hidden />
               </Button>
+              {field?.note ? (
+                <p className="text-xs text-zinc-600 sm:col-span-5" data-testid="rule-note">
+                  {field.note}
+                </p>
+              ) : null}
             </div>
           );
         })}

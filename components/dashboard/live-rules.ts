@@ -9,6 +9,8 @@ export const FIELDS: ReadonlyArray<{
   ops: ReadonlyArray<[string, string]>;
   extra?: string;
   hint: string;
+  /** What an operator must know about the field, shown under its rule. */
+  note?: string;
 }> = [
   { field: "signInMethod", label: "Sign-in method", ops: [["in", "is one of"]], hint: "anonymous, email, oidc, device" },
   { field: "hasEmail", label: "Has e-mail", ops: [["eq", "is"]], hint: "true or false" },
@@ -56,7 +58,14 @@ export const FIELDS: ReadonlyArray<{
   },
   { field: "storeSpent", label: "Store spent", ops: [["gte", "at least"]], extra: "Currency code (USD)", hint: "an amount such as 9.99" },
   { field: "storePurchases", label: "Store purchases", ops: [["gte", "at least"]], hint: "a count" },
-  { field: "data", label: "Player data", ops: [["eq", "equals"]], extra: "Data key", hint: "a JSON value" },
+  {
+    field: "data",
+    label: "Player data",
+    ops: [["eq", "equals"]],
+    extra: "Data key",
+    hint: "a JSON value",
+    note: "Matches only values your server wrote (a server key or this dashboard). Players can write their own data with the client key, so a value a player wrote never matches: players cannot put themselves in this audience.",
+  },
   { field: "experiment", label: "In experiment", ops: [["variant", "variant (empty: any)"]], extra: "Experiment id", hint: "a variant id" },
 ];
 

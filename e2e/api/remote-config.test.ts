@@ -160,8 +160,8 @@ describe("audience rules", () => {
         );
       if (i % 2 === 0)
         await pool().query(
-          "INSERT INTO player_data (player_id, key, project_id, value, size_bytes) VALUES ($1, 'tier', $2, $3::jsonb, 10)",
-          [id, projectId, JSON.stringify(i % 4 === 0 ? { level: 3 } : "gold")],
+          "INSERT INTO player_data (player_id, key, project_id, value, size_bytes, written_by_server) VALUES ($1, 'tier', $2, $3::jsonb, 10, $4)",
+          [id, projectId, JSON.stringify(i % 4 === 0 ? { level: 3 } : "gold"), i % 8 === 0],
         );
       if (i % 3 === 2)
         await pool().query(
@@ -225,7 +225,7 @@ describe("audience rules", () => {
     [
       "data",
       { field: "data", key: "tier", eq: { level: 3 } },
-      `EXISTS (SELECT 1 FROM player_data d WHERE d.player_id = p.id AND d.key = 'tier' AND d.value = '{"level":3}')`,
+      `EXISTS (SELECT 1 FROM player_data d WHERE d.player_id = p.id AND d.key = 'tier' AND d.value = '{"level":3}' AND d.written_by_server)`,
     ],
     [
       "experiment",
@@ -268,6 +268,54 @@ describe("audience rules", () => {
     let french = 0;
     for (const playerId of ids) if ((await resolveConfig({ projectId, playerId, defs, now: new Date() })).values.lang === "fr") french++;
     expect(french).toBe(await hand("p.country = 'FR'"));
+  });
+});
+
+describe("a data audience rule", () => {
+  /** A project whose `vip` audience is `data vipTier = "gold"`, overriding `banner` for it. */
+  async function vipProject() {
+    const { project, rc } = await ownedProject();
+    const projectId = project.projectId;
+    const rules = { all: [{ field: "data" as const, key: "vipTier", eq: "gold" }] };
+    await rc.upsertAudience({ projectId, id: "vip", name: "VIP", rules, reason });
+    await rc.upsertKey({ projectId, key: "banner", type: "string", defaultValue: "none", reason });
+    await rc.createOverride({ projectId, key: "banner", audienceId: "vip", value: "vip-lounge", reason });
+    await definitionCachesExpired();
+    const player = await anonymousPlayer(project.clientKey);
+    const write = (as: "client" | "server", method: "PUT" | "PATCH") =>
+      api(method, `/api/v1/players/me/data${method === "PUT" ? "/vipTier" : ""}`, {
+        ...(as === "client"
+          ? { key: project.clientKey, token: player.accessToken }
+          : { key: project.serverKey, headers: { "X-Player-Id": player.playerId } }),
+        body: method === "PUT" ? { value: "gold" } : { set: { vipTier: { value: "gold" } } },
+      });
+    const banner = async () => (await getConfig(project, player)).body.values.banner;
+    return { write, banner };
+  }
+
+  it("never matches a value the player wrote itself with the client key (PUT)", async () => {
+    const { write, banner } = await vipProject();
+    expect((await write("client", "PUT")).status).toBe(201);
+    expect(await banner()).toBe("none");
+  });
+
+  it("never matches a value the player wrote itself with the client key (PATCH)", async () => {
+    const { write, banner } = await vipProject();
+    expect((await write("client", "PATCH")).status).toBe(200);
+    expect(await banner()).toBe("none");
+  });
+
+  it("matches the same value written with the server key", async () => {
+    const { write, banner } = await vipProject();
+    expect((await write("server", "PUT")).status).toBe(201);
+    expect(await banner()).toBe("vip-lounge");
+  });
+
+  it("stops matching when the player overwrites the server's value, even with the same value", async () => {
+    const { write, banner } = await vipProject();
+    await write("server", "PATCH");
+    expect((await write("client", "PUT")).status).toBe(200);
+    expect(await banner()).toBe("none");
   });
 });
 

@@ -44,3 +44,12 @@ test("an operator builds an audience from rules and the preview counts the playe
   await expect(page.getByTestId("audience-matching")).toHaveText("2 players match now");
   await shoot(page, "live-audiences");
 });
+
+test("a Player data rule says that only values the server wrote match", async ({ page }) => {
+  const { projectId } = await projectWithKeys(page, "Live audiences data");
+  await page.goto(`/projects/${projectId}/live/audiences`);
+  await page.getByRole("button", { name: "New audience" }).click();
+  await expect(page.getByTestId("rule-note")).toHaveCount(0);
+  await page.getByLabel("Rule 1 field").selectOption("data");
+  await expect(page.getByTestId("rule-note")).toHaveText(/Matches only values your server wrote/);
+});

@@ -265,12 +265,12 @@ export async function patchPlayerData(o: { actor: DataActor; playerId: string; b
     }
     if (!serialised.length) return [];
     const written = await client.query<Row>(
-      `INSERT INTO player_data (player_id, project_id, key, value, visibility, size_bytes)
-       SELECT $1, $2, t.key, t.value::jsonb, t.visibility::"DataVisibility", t.size
+      `INSERT INTO player_data (player_id, project_id, key, value, visibility, size_bytes, written_by_server)
+       SELECT $1, $2, t.key, t.value::jsonb, t.visibility::"DataVisibility", t.size, $7
          FROM unnest($3::text[], $4::text[], $5::text[], $6::int[]) AS t(key, value, visibility, size)
        ON CONFLICT (player_id, key) DO UPDATE
          SET value = EXCLUDED.value, visibility = EXCLUDED.visibility, size_bytes = EXCLUDED.size_bytes,
-             version = player_data.version + 1, updated_at = now()
+             written_by_server = EXCLUDED.written_by_server, version = player_data.version + 1, updated_at = now()
        RETURNING ${COLUMNS}`,
       [
         target.playerId,
@@ -279,6 +279,7 @@ export async function patchPlayerData(o: { actor: DataActor; playerId: string; b
         serialised.map((s) => s.text),
         serialised.map((s) => (s.visibility ? toDb(s.visibility) : (existing.get(s.key)?.visibility ?? "PRIVATE"))),
         serialised.map((s) => s.bytes),
+        isTrusted(o.actor),
       ],
     );
     return written.rows.map(toRecord).sort((a, b) => (a.key < b.key ? -1 : 1));

@@ -92,7 +92,8 @@ function ruleSql(rule: Rule, params: Params, now: () => string): string {
     case "storePurchases":
       return `((SELECT count(*) FROM store_transactions s WHERE ${COUNTED_SALES}) >= ${params.add(rule.gte, "int")})`;
     case "data":
-      return `EXISTS (SELECT 1 FROM player_data d WHERE d.player_id = p.id AND d.key = ${params.add(rule.key)} AND d.value = ${params.add(JSON.stringify(rule.eq), "jsonb")})`;
+      // Only a value the server wrote: a player must not put itself into an audience by writing the key.
+      return `EXISTS (SELECT 1 FROM player_data d WHERE d.player_id = p.id AND d.key = ${params.add(rule.key)} AND d.value = ${params.add(JSON.stringify(rule.eq), "jsonb")} AND d.written_by_server)`;
     case "experiment": {
       const variant = rule.variant === undefined ? "" : ` AND a.variant = ${params.add(rule.variant)}`;
       return `EXISTS (SELECT 1 FROM experiment_assignments a WHERE a.project_id = p.project_id AND a.player_id = p.id AND a.experiment_id = ${params.add(rule.experimentId)}${variant})`;
