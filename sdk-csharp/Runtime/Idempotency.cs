@@ -5,18 +5,18 @@ namespace GameBackend
     public sealed partial class LeaderboardEntry
     {
         /// <summary>The Idempotency-Key Leaderboards.SubmitAsync sent (null on entries read otherwise).</summary>
-        public string IdempotencyKey { get; internal set; }
+        public string IdempotencyKey { get; set; }
     }
 
     public sealed partial class CurrencyChange
     {
         /// <summary>The Idempotency-Key Economy.AddAsync or SubtractAsync sent.</summary>
-        public string IdempotencyKey { get; internal set; }
+        public string IdempotencyKey { get; set; }
     }
 
     public sealed partial class PurchaseResult
     {
         /// <summary>The Idempotency-Key Economy.PurchaseAsync sent: the same key again answers this purchase, never a second one.</summary>
-        public string IdempotencyKey { get; internal set; }
+        public string IdempotencyKey { get; set; }
     }
 }
