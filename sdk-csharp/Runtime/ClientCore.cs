@@ -52,7 +52,7 @@ namespace GameBackend
     internal sealed class CallContext
     {
         public readonly TimeSpan Deadline;
-        /// <summary>At most this many sends; null: the client's retries (and PASSWORD_CHECKS_BUSY until the deadline).</summary>
+        /// <summary>At most this many sends; null: the client's retries (and 503 SERVICE_UNAVAILABLE password_checks_busy until the deadline).</summary>
         public readonly int? MaxAttempts;
         /// <summary>Null for calls that send none.</summary>
         public readonly string IdempotencyKey;
@@ -143,7 +143,7 @@ namespace GameBackend
         public event Action<RetryEvent> Retrying;
 
         /// <summary>503 with this code: the server's password-hash queue is full; nothing was done, send it again after Retry-After.</summary>
-        internal const string PasswordChecksBusy = "PASSWORD_CHECKS_BUSY";
+        internal const string PasswordChecksBusy = "password_checks_busy";
 
         public ClientCore(GameClientOptions options)
         {
@@ -503,7 +503,7 @@ namespace GameBackend
             string url = api + spec.Path;
             string body = spec.Body == null ? null : spec.Body.ToJson();
             int maxRetries = call.MaxAttempts.HasValue ? call.MaxAttempts.Value - 1 : Math.Max(0, retry.Retries);
-            // PASSWORD_CHECKS_BUSY is retried until the deadline, unless the call limits its attempts or retries are off.
+            // 503 SERVICE_UNAVAILABLE password_checks_busy is retried until the deadline, unless the call limits its attempts or retries are off.
             bool busyUntilDeadline = !call.MaxAttempts.HasValue && maxRetries > 0;
             int attempt = 0;
             bool refreshed = false;
@@ -621,7 +621,7 @@ namespace GameBackend
                 bool inProgress = refusal.Code == ErrorCodes.IdempotencyInProgress;
                 bool serverError = spec.RetryServerErrors && response.Status >= 500;
                 // The server's password-hash queue was full: nothing was done, so even a call that is never resent may go again.
-                bool busy = response.Status == 503 && refusal.Code == PasswordChecksBusy;
+                bool busy = response.Status == 503 && refusal.Code == ErrorCodes.ServiceUnavailable && refusal.DetailString("reason") == PasswordChecksBusy;
                 if (busy && (attempt < maxRetries || busyUntilDeadline))
                 {
                     TimeSpan wait = DelayFor(attempt, refusal.RetryAfterSeconds, TimeSpan.FromMilliseconds(500));

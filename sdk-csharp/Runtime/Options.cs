@@ -140,7 +140,7 @@ namespace GameBackend
 
         /// <summary>
         /// At most this many sends of this call, whatever the reason to retry (1: sent once); default: the
-        /// client's <see cref="RetryOptions.Retries"/> + 1, and answers of 503 PASSWORD_CHECKS_BUSY retried
+        /// client's <see cref="RetryOptions.Retries"/> + 1, and answers of 503 SERVICE_UNAVAILABLE (reason password_checks_busy) retried
         /// until the deadline. At least 1.
         /// </summary>
         public int? MaxAttempts { get; set; }
@@ -152,7 +152,7 @@ namespace GameBackend
         /// <summary>The attempt about to be sent after the wait: 2 for the first retry.</summary>
         public int Attempt { get; internal set; }
 
-        /// <summary>Why: the answer's error code (RATE_LIMITED, SERVICE_UNAVAILABLE, IDEMPOTENCY_IN_PROGRESS, PASSWORD_CHECKS_BUSY, …) or NETWORK_ERROR when no answer arrived.</summary>
+        /// <summary>Why: the answer's error code (RATE_LIMITED, SERVICE_UNAVAILABLE, IDEMPOTENCY_IN_PROGRESS, …) or NETWORK_ERROR when no answer arrived.</summary>
         public string Reason { get; internal set; }
 
         /// <summary>The answer's HTTP status; 0 when no answer arrived.</summary>

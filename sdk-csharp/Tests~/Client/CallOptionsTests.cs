@@ -12,7 +12,7 @@ namespace GameBackend.Tests
 {
     /// <summary>
     /// CallOptions with a scripted transport: the caller's Idempotency-Key, the call's deadline, its
-    /// attempts, the Retrying event, PASSWORD_CHECKS_BUSY, and what the log hook is shown.
+    /// attempts, the Retrying event, 503 password_checks_busy, and what the log hook is shown.
     /// </summary>
     [TestFixture]
     public class CallOptionsTests
@@ -34,6 +34,12 @@ namespace GameBackend.Tests
 
         private static readonly string SessionJson = "{\"playerId\":\"" + PlayerId + "\",\"accessToken\":\"" + AccessToken + "\",\"refreshToken\":\""
             + RefreshToken + "\",\"expiresIn\":900,\"tokenType\":\"Bearer\",\"created\":true}";
+
+        /// <summary>The server's refusal when its password-hash queue is full (server/passwords.ts).</summary>
+        private static string Busy()
+        {
+            return "{\"error\":{\"code\":\"SERVICE_UNAVAILABLE\",\"message\":\"busy\",\"details\":{\"reason\":\"password_checks_busy\",\"retryAfterSeconds\":1}}}";
+        }
 
         private static string Error(string code)
         {
@@ -213,13 +219,13 @@ namespace GameBackend.Tests
             StringAssert.StartsWith("GET /leaderboards/high", events[0].Request);
         }
 
-        // ---- PASSWORD_CHECKS_BUSY
+        // ---- 503 password_checks_busy
 
         [Test]
-        public void A_login_answered_PASSWORD_CHECKS_BUSY_waits_each_Retry_After_and_retries_beyond_the_usual_3_retries()
+        public void A_login_answered_password_checks_busy_waits_each_Retry_After_and_retries_beyond_the_usual_3_retries()
         {
             ScriptedTransport transport = new ScriptedTransport();
-            for (int i = 0; i < 5; i++) transport.Then(503, Error("PASSWORD_CHECKS_BUSY"), "1");
+            for (int i = 0; i < 5; i++) transport.Then(503, Busy(), "1");
             transport.Then(200, SessionJson);
             RecordingDelay delay = new RecordingDelay();
             Session session = Run(Client(transport, delay, null, false).Auth.LoginAsync("a@example.com", Password));
@@ -230,34 +236,34 @@ namespace GameBackend.Tests
         }
 
         [Test]
-        public void A_register_answered_PASSWORD_CHECKS_BUSY_is_sent_again_although_a_register_is_never_resent_after_a_lost_answer()
+        public void A_register_answered_password_checks_busy_is_sent_again_although_a_register_is_never_resent_after_a_lost_answer()
         {
-            ScriptedTransport transport = new ScriptedTransport().Then(503, Error("PASSWORD_CHECKS_BUSY"), "1").Then(201, SessionJson);
+            ScriptedTransport transport = new ScriptedTransport().Then(503, Busy(), "1").Then(201, SessionJson);
             Session session = Run(Client(transport, null, null, false).Auth.RegisterAsync("a@example.com", Password));
             Assert.AreEqual(PlayerId, session.PlayerId);
             Assert.AreEqual(new[] { "POST /api/v1/auth/email/register", "POST /api/v1/auth/email/register" }, transport.Lines().ToArray());
         }
 
         [Test]
-        public void PASSWORD_CHECKS_BUSY_is_retried_only_while_the_waits_fit_in_the_deadline()
+        public void Password_checks_busy_is_retried_only_while_the_waits_fit_in_the_deadline()
         {
             ScriptedTransport transport = new ScriptedTransport();
-            for (int i = 0; i < 10; i++) transport.Then(503, Error("PASSWORD_CHECKS_BUSY"), "1");
+            for (int i = 0; i < 10; i++) transport.Then(503, Busy(), "1");
             RecordingDelay delay = new RecordingDelay();
             GameApiException error = ThrowsApi(() =>
                 Client(transport, delay, null, false).Auth.LoginAsync("a@example.com", Password, call: new CallOptions { Deadline = TimeSpan.FromSeconds(2.5) }));
-            Assert.AreEqual("PASSWORD_CHECKS_BUSY", error.Code);
+            Assert.AreEqual("SERVICE_UNAVAILABLE", error.Code);
             Assert.AreEqual(2, delay.Waits.Count, "1 s + 1 s fit in 2.5 s, a third does not");
             Assert.Less(delay.Waits.Sum(w => w.TotalMilliseconds), 2500);
             Assert.AreEqual(3, transport.Requests.Count);
         }
 
         [Test]
-        public void WithoutRetries_sends_a_login_answered_PASSWORD_CHECKS_BUSY_once()
+        public void WithoutRetries_sends_a_login_answered_password_checks_busy_once()
         {
-            ScriptedTransport transport = new ScriptedTransport().Then(503, Error("PASSWORD_CHECKS_BUSY"), "1");
+            ScriptedTransport transport = new ScriptedTransport().Then(503, Busy(), "1");
             GameApiException error = ThrowsApi(() => Client(transport, null, null, false).WithoutRetries().Auth.LoginAsync("a@example.com", Password));
-            Assert.AreEqual("PASSWORD_CHECKS_BUSY", error.Code);
+            Assert.AreEqual("SERVICE_UNAVAILABLE", error.Code);
             Assert.AreEqual(1, transport.Requests.Count);
         }
 
