@@ -19,17 +19,41 @@ namespace GameBackend
             Retries = retries;
         }
 
-        internal Task<Answer> Send(string method, string path, JsonNode body, AuthMode auth, bool resendable, CancellationToken cancellationToken,
-            Dictionary<string, string> headers = null)
+        internal Task<Answer> Send(string method, string path, JsonNode body, AuthMode auth, bool resendable, CallContext call,
+            CancellationToken cancellationToken, Dictionary<string, string> headers = null)
         {
             return Core.SendAsync(new RequestSpec { Method = method, Path = path, Body = body, Auth = auth, Resendable = resendable, Headers = headers },
-                Retries, cancellationToken);
+                call, cancellationToken);
         }
 
-        /// <summary>A fresh key per logical call, reused on its retries: a lost answer never spends or counts twice.</summary>
-        internal static Dictionary<string, string> Idempotent()
+        /// <summary>One logical call with <paramref name="options"/>: its deadline starts now.</summary>
+        internal CallContext Begin(CallOptions options)
         {
-            return new Dictionary<string, string> { { "Idempotency-Key", Guid.NewGuid().ToString() } };
+            return Core.NewCall(options, Retries);
+        }
+
+        /// <summary>
+        /// A call that sends an Idempotency-Key: the caller's (CallOptions.IdempotencyKey) or a fresh one,
+        /// the same on every retry, so a lost answer never spends or counts twice. The key is on the result
+        /// (<paramref name="stamp"/>) and on any GameApiException.
+        /// </summary>
+        internal async Task<T> SendIdempotent<T>(string path, JsonNode body, CallOptions options, CancellationToken cancellationToken,
+            Func<JsonNode, T> parse, Action<T, string> stamp)
+        {
+            CallContext call = Core.NewCall(options, Retries, true);
+            try
+            {
+                Answer answer = await Send("POST", path, body, AuthMode.Player, true, call, cancellationToken,
+                    new Dictionary<string, string> { { "Idempotency-Key", call.IdempotencyKey } });
+                T result = AnswerReader.Read(answer, parse);
+                stamp(result, call.IdempotencyKey);
+                return result;
+            }
+            catch (GameApiException error)
+            {
+                if (error.IdempotencyKey == null) error.IdempotencyKey = call.IdempotencyKey;
+                throw;
+            }
         }
 
         internal static Dictionary<string, string> VersionHeaders(long? ifVersion, bool createOnly)
@@ -101,7 +125,7 @@ namespace GameBackend
         }
     }
 
-    public sealed class AuthApi : ApiBase
+    public sealed class AuthApi : ApiBase, IAuthApi
     {
         internal AuthApi(ClientCore core, bool retries) : base(core, retries) { }
 
@@ -110,13 +134,13 @@ namespace GameBackend
         /// (also after logout) through the device secret. Upgrade it with RegisterAsync or IdpAsync to keep
         /// progress on other devices.
         /// </summary>
-        public async Task<Session> AnonymousAsync(CancellationToken cancellationToken = default(CancellationToken))
+        public async Task<Session> AnonymousAsync(CancellationToken cancellationToken = default(CancellationToken), CallOptions call = null)
         {
-            return await Core.SignInAsync(await Core.AnonymousAsync(Retries, cancellationToken));
+            return await Core.SignInAsync(await Core.AnonymousAsync(Begin(call), cancellationToken));
         }
 
         /// <summary>Forgets this device's secret (not the session): the next AnonymousAsync creates a new player.</summary>
-        public Task ForgetDeviceAsync(CancellationToken cancellationToken = default(CancellationToken))
+        public Task ForgetDeviceAsync(CancellationToken cancellationToken = default(CancellationToken), CallOptions call = null)
         {
             return Core.ForgetDeviceAsync(cancellationToken);
         }
@@ -126,27 +150,27 @@ namespace GameBackend
         /// the e-mail to that player instead (same PlayerId). Not resent after a lost answer.
         /// </summary>
         public async Task<Session> RegisterAsync(string email, string password, string displayName = null,
-            CancellationToken cancellationToken = default(CancellationToken))
+            CancellationToken cancellationToken = default(CancellationToken), CallOptions call = null)
         {
             JsonNode body = new RegisterBody { Email = email, Password = password, DisplayName = displayName }.ToJson();
-            return await Core.SignInAsync(await Send("POST", "/auth/email/register", body, AuthMode.Optional, false, cancellationToken));
+            return await Core.SignInAsync(await Send("POST", "/auth/email/register", body, AuthMode.Optional, false, Begin(call), cancellationToken));
         }
 
-        public async Task<Session> LoginAsync(string email, string password, CancellationToken cancellationToken = default(CancellationToken))
+        public async Task<Session> LoginAsync(string email, string password, CancellationToken cancellationToken = default(CancellationToken), CallOptions call = null)
         {
             JsonNode body = new LoginBody { Email = email, Password = password }.ToJson();
-            return await Core.SignInAsync(await Send("POST", "/auth/email/login", body, AuthMode.None, true, cancellationToken));
+            return await Core.SignInAsync(await Send("POST", "/auth/email/login", body, AuthMode.None, true, Begin(call), cancellationToken));
         }
 
         /// <summary>Signs in with an identity provider's ID token; while signed in, links that identity to the player.</summary>
-        public async Task<Session> IdpAsync(string provider, string token, CancellationToken cancellationToken = default(CancellationToken))
+        public async Task<Session> IdpAsync(string provider, string token, CancellationToken cancellationToken = default(CancellationToken), CallOptions call = null)
         {
             JsonNode body = new IdpBody { Provider = provider, Token = token }.ToJson();
-            return await Core.SignInAsync(await Send("POST", "/auth/idp", body, AuthMode.Optional, true, cancellationToken));
+            return await Core.SignInAsync(await Send("POST", "/auth/idp", body, AuthMode.Optional, true, Begin(call), cancellationToken));
         }
 
         /// <summary>Rotates the tokens now (calls do this by themselves when needed).</summary>
-        public async Task<Session> RefreshAsync(CancellationToken cancellationToken = default(CancellationToken))
+        public async Task<Session> RefreshAsync(CancellationToken cancellationToken = default(CancellationToken), CallOptions call = null)
         {
             await Core.ReadyAsync(cancellationToken);
             return await Core.RefreshAsync(null, cancellationToken);
@@ -157,63 +181,63 @@ namespace GameBackend
         /// as signed out; a network error throws (the server's session lives on) but the local session is
         /// forgotten all the same. The device secret stays: AnonymousAsync signs the same player in again.
         /// </summary>
-        public Task LogoutAsync(CancellationToken cancellationToken = default(CancellationToken))
+        public Task LogoutAsync(CancellationToken cancellationToken = default(CancellationToken), CallOptions call = null)
         {
-            return Core.LogoutAsync(Retries, cancellationToken);
+            return Core.LogoutAsync(Begin(call), cancellationToken);
         }
 
         /// <summary>
         /// E-mails a six-digit reset code to the address if it has an account; the answer is the same either
         /// way (nothing tells whether the address is registered).
         /// </summary>
-        public async Task RequestPasswordResetAsync(string email, CancellationToken cancellationToken = default(CancellationToken))
+        public async Task RequestPasswordResetAsync(string email, CancellationToken cancellationToken = default(CancellationToken), CallOptions call = null)
         {
-            await Send("POST", "/auth/email/password-reset", new PasswordResetBody { Email = email }.ToJson(), AuthMode.None, true, cancellationToken);
+            await Send("POST", "/auth/email/password-reset", new PasswordResetBody { Email = email }.ToJson(), AuthMode.None, true, Begin(call), cancellationToken);
         }
 
         /// <summary>Sets a new password with the e-mailed code and signs in; the player's other sessions end.</summary>
         public async Task<Session> ConfirmPasswordResetAsync(string email, string code, string newPassword,
-            CancellationToken cancellationToken = default(CancellationToken))
+            CancellationToken cancellationToken = default(CancellationToken), CallOptions call = null)
         {
             JsonNode body = new PasswordResetConfirmBody { Email = email, Code = code, Password = newPassword }.ToJson();
-            return await Core.SignInAsync(await Send("POST", "/auth/email/password-reset/confirm", body, AuthMode.None, false, cancellationToken));
+            return await Core.SignInAsync(await Send("POST", "/auth/email/password-reset/confirm", body, AuthMode.None, false, Begin(call), cancellationToken));
         }
 
         /// <summary>Confirms the player's e-mail address with the mailed code; answers the profile (EmailVerified true).</summary>
-        public async Task<PlayerProfile> VerifyEmailAsync(string code, CancellationToken cancellationToken = default(CancellationToken))
+        public async Task<PlayerProfile> VerifyEmailAsync(string code, CancellationToken cancellationToken = default(CancellationToken), CallOptions call = null)
         {
-            Answer answer = await Send("POST", "/auth/email/verify", new VerifyEmailBody { Code = code }.ToJson(), AuthMode.Player, false, cancellationToken);
+            Answer answer = await Send("POST", "/auth/email/verify", new VerifyEmailBody { Code = code }.ToJson(), AuthMode.Player, false, Begin(call), cancellationToken);
             return AnswerReader.Read(answer, PlayerProfile.FromJson);
         }
 
         /// <summary>Mails a new verification code (while the address is not verified).</summary>
-        public async Task ResendVerificationAsync(CancellationToken cancellationToken = default(CancellationToken))
+        public async Task ResendVerificationAsync(CancellationToken cancellationToken = default(CancellationToken), CallOptions call = null)
         {
-            await Send("POST", "/auth/email/verify/resend", null, AuthMode.Player, true, cancellationToken);
+            await Send("POST", "/auth/email/verify/resend", null, AuthMode.Player, true, Begin(call), cancellationToken);
         }
     }
 
-    public sealed class PlayersApi : ApiBase
+    public sealed class PlayersApi : ApiBase, IPlayersApi
     {
         internal PlayersApi(ClientCore core, bool retries) : base(core, retries) { }
 
         /// <summary>The signed-in player's own profile (HasEmail, EmailVerified, Providers, LastLoginAt set).</summary>
-        public async Task<PlayerProfile> MeAsync(CancellationToken cancellationToken = default(CancellationToken))
+        public async Task<PlayerProfile> MeAsync(CancellationToken cancellationToken = default(CancellationToken), CallOptions call = null)
         {
-            return AnswerReader.Read(await Send("GET", "/players/me", null, AuthMode.Player, true, cancellationToken), PlayerProfile.FromJson);
+            return AnswerReader.Read(await Send("GET", "/players/me", null, AuthMode.Player, true, Begin(call), cancellationToken), PlayerProfile.FromJson);
         }
 
         /// <summary>Sets (or with null clears) the display name.</summary>
-        public async Task<PlayerProfile> UpdateAsync(string displayName, CancellationToken cancellationToken = default(CancellationToken))
+        public async Task<PlayerProfile> UpdateAsync(string displayName, CancellationToken cancellationToken = default(CancellationToken), CallOptions call = null)
         {
             JsonNode body = new PatchProfileBody { DisplayName = displayName }.ToJson();
-            return AnswerReader.Read(await Send("PATCH", "/players/me", body, AuthMode.Player, true, cancellationToken), PlayerProfile.FromJson);
+            return AnswerReader.Read(await Send("PATCH", "/players/me", body, AuthMode.Player, true, Begin(call), cancellationToken), PlayerProfile.FromJson);
         }
 
         /// <summary>Another player's profile as others see it.</summary>
-        public async Task<PlayerProfile> GetAsync(string playerId, CancellationToken cancellationToken = default(CancellationToken))
+        public async Task<PlayerProfile> GetAsync(string playerId, CancellationToken cancellationToken = default(CancellationToken), CallOptions call = null)
         {
-            return AnswerReader.Read(await Send("GET", "/players/" + Seg("playerId", playerId), null, AuthMode.Player, true, cancellationToken),
+            return AnswerReader.Read(await Send("GET", "/players/" + Seg("playerId", playerId), null, AuthMode.Player, true, Begin(call), cancellationToken),
                 PlayerProfile.FromJson);
         }
 
@@ -222,16 +246,16 @@ namespace GameBackend
         /// account passes its password (a wrong one: INVALID_CREDENTIALS, nothing changes); an anonymous one
         /// passes none. Not resent after a lost answer.
         /// </summary>
-        public async Task DeleteAccountAsync(string password = null, CancellationToken cancellationToken = default(CancellationToken))
+        public async Task DeleteAccountAsync(string password = null, CancellationToken cancellationToken = default(CancellationToken), CallOptions call = null)
         {
-            await Send("DELETE", "/players/me", new DeleteAccountBody { Password = password }.ToJson(), AuthMode.Player, false, cancellationToken);
+            await Send("DELETE", "/players/me", new DeleteAccountBody { Password = password }.ToJson(), AuthMode.Player, false, Begin(call), cancellationToken);
             await Core.SetSessionAsync(null);
         }
 
         /// <summary>Everything the project holds about the signed-in player, as one JSON document (PlayerExport.Json).</summary>
-        public async Task<PlayerExport> ExportAsync(CancellationToken cancellationToken = default(CancellationToken))
+        public async Task<PlayerExport> ExportAsync(CancellationToken cancellationToken = default(CancellationToken), CallOptions call = null)
         {
-            return AnswerReader.Read(await Send("GET", "/players/me/export", null, AuthMode.Player, true, cancellationToken), PlayerExport.FromJson);
+            return AnswerReader.Read(await Send("GET", "/players/me/export", null, AuthMode.Player, true, Begin(call), cancellationToken), PlayerExport.FromJson);
         }
 
         /// <summary>
@@ -243,10 +267,10 @@ namespace GameBackend
         /// lately; RetryAfterSeconds says when to try again).
         /// </summary>
         public async Task<ReportAccepted> ReportAsync(string playerId, string reason, string note = null,
-            CancellationToken cancellationToken = default(CancellationToken))
+            CancellationToken cancellationToken = default(CancellationToken), CallOptions call = null)
         {
             JsonNode body = new ReportPlayerBody { Reason = reason, Note = note }.ToJson();
-            Answer answer = await Send("POST", "/players/" + Seg("playerId", playerId) + "/report", body, AuthMode.Player, true, cancellationToken);
+            Answer answer = await Send("POST", "/players/" + Seg("playerId", playerId) + "/report", body, AuthMode.Player, true, Begin(call), cancellationToken);
             return AnswerReader.Read(answer, ReportAccepted.FromJson);
         }
     }
@@ -286,24 +310,24 @@ namespace GameBackend
         }
     }
 
-    public sealed class DataApi : ApiBase
+    public sealed class DataApi : ApiBase, IDataApi
     {
         internal DataApi(ClientCore core, bool retries) : base(core, retries) { }
 
-        private Task<Answer> Read(string key, string playerId, CancellationToken cancellationToken)
+        private Task<Answer> Read(string key, string playerId, CallContext call, CancellationToken cancellationToken)
         {
-            return Send("GET", "/players/" + Seg("playerId", playerId ?? "me") + "/data/" + Seg("key", key), null, AuthMode.Player, true, cancellationToken);
+            return Send("GET", "/players/" + Seg("playerId", playerId ?? "me") + "/data/" + Seg("key", key), null, AuthMode.Player, true, call, cancellationToken);
         }
 
         /// <summary>One key of the player's data, or of another player's public data with <paramref name="playerId"/>.</summary>
-        public async Task<DataRecord> GetAsync(string key, string playerId = null, CancellationToken cancellationToken = default(CancellationToken))
+        public async Task<DataRecord> GetAsync(string key, string playerId = null, CancellationToken cancellationToken = default(CancellationToken), CallOptions call = null)
         {
-            return AnswerReader.Read(await Read(key, playerId, cancellationToken), DataRecord.FromJson);
+            return AnswerReader.Read(await Read(key, playerId, Begin(call), cancellationToken), DataRecord.FromJson);
         }
 
-        public async Task<List<DataRecord>> ListAsync(string playerId = null, CancellationToken cancellationToken = default(CancellationToken))
+        public async Task<List<DataRecord>> ListAsync(string playerId = null, CancellationToken cancellationToken = default(CancellationToken), CallOptions call = null)
         {
-            Answer answer = await Send("GET", "/players/" + Seg("playerId", playerId ?? "me") + "/data", null, AuthMode.Player, true, cancellationToken);
+            Answer answer = await Send("GET", "/players/" + Seg("playerId", playerId ?? "me") + "/data", null, AuthMode.Player, true, Begin(call), cancellationToken);
             return AnswerReader.ReadList(answer, DataRecord.FromJson);
         }
 
@@ -313,34 +337,37 @@ namespace GameBackend
         /// sends nothing. A conditional write is not resent after a lost answer.
         /// </summary>
         public async Task<DataRecord> SetAsync(string key, string valueJson, DataSetOptions options = null,
-            CancellationToken cancellationToken = default(CancellationToken))
+            CancellationToken cancellationToken = default(CancellationToken), CallOptions call = null)
         {
             string path = "/players/me/data/" + Seg("key", key);
             long? ifVersion = options != null ? options.IfVersion : null;
             bool createOnly = options != null && options.CreateOnly;
             JsonNode body = new PutPlayerDataBody { Value = valueJson, Visibility = options != null ? options.Visibility : null }.ToJson();
+            CallContext context = Begin(call);
             Answer answer = await WithConflictCopy(
-                () => Send("PUT", path, body, AuthMode.Player, !ifVersion.HasValue && !createOnly, cancellationToken, VersionHeaders(ifVersion, createOnly)),
-                () => Read(key, null, cancellationToken), false);
+                () => Send("PUT", path, body, AuthMode.Player, !ifVersion.HasValue && !createOnly, context, cancellationToken, VersionHeaders(ifVersion, createOnly)),
+                () => Read(key, null, context, cancellationToken), false);
             return AnswerReader.Read(answer, DataRecord.FromJson);
         }
 
         /// <summary>Deletes the key; with <paramref name="ifVersion"/>, only that version. Not resent after a lost answer.</summary>
-        public async Task DeleteAsync(string key, long? ifVersion = null, CancellationToken cancellationToken = default(CancellationToken))
+        public async Task DeleteAsync(string key, long? ifVersion = null, CancellationToken cancellationToken = default(CancellationToken), CallOptions call = null)
         {
             string path = "/players/me/data/" + Seg("key", key);
+            CallContext context = Begin(call);
             await WithConflictCopy(
-                () => Send("DELETE", path, null, AuthMode.Player, false, cancellationToken, VersionHeaders(ifVersion, false)),
-                () => Read(key, null, cancellationToken), false);
+                () => Send("DELETE", path, null, AuthMode.Player, false, context, cancellationToken, VersionHeaders(ifVersion, false)),
+                () => Read(key, null, context, cancellationToken), false);
         }
 
         /// <summary>All writes and deletes or none; any version mismatch fails the batch with every conflict in DetailsJson.</summary>
-        public async Task<List<DataRecord>> BatchAsync(DataBatch batch, CancellationToken cancellationToken = default(CancellationToken))
+        public async Task<List<DataRecord>> BatchAsync(DataBatch batch, CancellationToken cancellationToken = default(CancellationToken), CallOptions call = null)
         {
             if (batch == null) throw new ArgumentNullException("batch");
             JsonNode body = batch.Body.ToJson();
+            CallContext context = Begin(call);
             Answer answer = await WithConflictCopy(
-                () => Send("PATCH", "/players/me/data", body, AuthMode.Player, batch.Resendable, cancellationToken), null, false);
+                () => Send("PATCH", "/players/me/data", body, AuthMode.Player, batch.Resendable, context, cancellationToken), null, false);
             return AnswerReader.ReadList(answer, DataRecord.FromJson);
         }
     }
@@ -356,25 +383,25 @@ namespace GameBackend
         public string MetaJson { get; set; }
     }
 
-    public sealed class SavesApi : ApiBase
+    public sealed class SavesApi : ApiBase, ISavesApi
     {
         internal SavesApi(ClientCore core, bool retries) : base(core, retries) { }
 
-        private Task<Answer> Read(string key, CancellationToken cancellationToken)
+        private Task<Answer> Read(string key, CallContext call, CancellationToken cancellationToken)
         {
-            return Send("GET", "/saves/" + Seg("key", key), null, AuthMode.Player, true, cancellationToken);
+            return Send("GET", "/saves/" + Seg("key", key), null, AuthMode.Player, true, call, cancellationToken);
         }
 
         /// <summary>The player's save slots, without their data.</summary>
-        public async Task<List<SaveRecord>> ListAsync(CancellationToken cancellationToken = default(CancellationToken))
+        public async Task<List<SaveRecord>> ListAsync(CancellationToken cancellationToken = default(CancellationToken), CallOptions call = null)
         {
-            return AnswerReader.ReadList(await Send("GET", "/saves", null, AuthMode.Player, true, cancellationToken), SaveRecord.FromJson);
+            return AnswerReader.ReadList(await Send("GET", "/saves", null, AuthMode.Player, true, Begin(call), cancellationToken), SaveRecord.FromJson);
         }
 
         /// <summary>One save with its data (SaveRecord.Data, raw JSON).</summary>
-        public async Task<SaveRecord> GetAsync(string key, CancellationToken cancellationToken = default(CancellationToken))
+        public async Task<SaveRecord> GetAsync(string key, CancellationToken cancellationToken = default(CancellationToken), CallOptions call = null)
         {
-            return AnswerReader.Read(await Read(key, cancellationToken), SaveRecord.FromJson);
+            return AnswerReader.Read(await Read(key, Begin(call), cancellationToken), SaveRecord.FromJson);
         }
 
         /// <summary>
@@ -382,28 +409,30 @@ namespace GameBackend
         /// CurrentSave is the cloud save with its data. The answer carries the new version, not the data.
         /// </summary>
         public async Task<SaveRecord> PutAsync(string key, string dataJson, SavePutOptions options = null,
-            CancellationToken cancellationToken = default(CancellationToken))
+            CancellationToken cancellationToken = default(CancellationToken), CallOptions call = null)
         {
             string path = "/saves/" + Seg("key", key);
             long? ifVersion = options != null ? options.IfVersion : null;
             bool createOnly = options != null && options.CreateOnly;
             JsonNode body = new PutSaveBody { Data = dataJson, Meta = options != null ? options.MetaJson : null }.ToJson();
+            CallContext context = Begin(call);
             Answer answer = await WithConflictCopy(
-                () => Send("PUT", path, body, AuthMode.Player, !ifVersion.HasValue && !createOnly, cancellationToken, VersionHeaders(ifVersion, createOnly)),
-                () => Read(key, cancellationToken), true);
+                () => Send("PUT", path, body, AuthMode.Player, !ifVersion.HasValue && !createOnly, context, cancellationToken, VersionHeaders(ifVersion, createOnly)),
+                () => Read(key, context, cancellationToken), true);
             return AnswerReader.Read(answer, SaveRecord.FromJson);
         }
 
-        public async Task DeleteAsync(string key, long? ifVersion = null, CancellationToken cancellationToken = default(CancellationToken))
+        public async Task DeleteAsync(string key, long? ifVersion = null, CancellationToken cancellationToken = default(CancellationToken), CallOptions call = null)
         {
             string path = "/saves/" + Seg("key", key);
+            CallContext context = Begin(call);
             await WithConflictCopy(
-                () => Send("DELETE", path, null, AuthMode.Player, false, cancellationToken, VersionHeaders(ifVersion, false)),
-                () => Read(key, cancellationToken), true);
+                () => Send("DELETE", path, null, AuthMode.Player, false, context, cancellationToken, VersionHeaders(ifVersion, false)),
+                () => Read(key, context, cancellationToken), true);
         }
     }
 
-    public sealed class LeaderboardsApi : ApiBase
+    public sealed class LeaderboardsApi : ApiBase, ILeaderboardsApi
     {
         internal LeaderboardsApi(ClientCore core, bool retries) : base(core, retries) { }
 
@@ -412,65 +441,63 @@ namespace GameBackend
         /// <paramref name="metadataJson"/>: an optional JSON object kept with the entry.
         /// </summary>
         public async Task<LeaderboardEntry> SubmitAsync(string boardId, double score, string metadataJson = null,
-            CancellationToken cancellationToken = default(CancellationToken))
+            CancellationToken cancellationToken = default(CancellationToken), CallOptions call = null)
         {
             JsonNode body = new SubmitScoreBody { Score = score, Metadata = metadataJson }.ToJson();
-            Answer answer = await Send("POST", "/leaderboards/" + Seg("boardId", boardId) + "/scores", body, AuthMode.Player, true, cancellationToken,
-                Idempotent());
-            return AnswerReader.Read(answer, LeaderboardEntry.FromJson);
+            return await SendIdempotent("/leaderboards/" + Seg("boardId", boardId) + "/scores", body, call, cancellationToken,
+                LeaderboardEntry.FromJson, (entry, key) => entry.IdempotencyKey = key);
         }
 
         /// <summary>A page of the board (no sign-in needed).</summary>
         public async Task<LeaderboardPage> PageAsync(string boardId, int offset = 0, int limit = 25,
-            CancellationToken cancellationToken = default(CancellationToken))
+            CancellationToken cancellationToken = default(CancellationToken), CallOptions call = null)
         {
             string path = "/leaderboards/" + Seg("boardId", boardId) + Query("offset", offset, "limit", limit);
-            return AnswerReader.Read(await Send("GET", path, null, AuthMode.None, true, cancellationToken), LeaderboardPage.FromJson);
+            return AnswerReader.Read(await Send("GET", path, null, AuthMode.None, true, Begin(call), cancellationToken), LeaderboardPage.FromJson);
         }
 
         /// <summary>The player's own entry; <paramref name="range"/> (1–50) adds that many neighbours Above and Below.</summary>
-        public async Task<LeaderboardEntry> MeAsync(string boardId, int range = 0, CancellationToken cancellationToken = default(CancellationToken))
+        public async Task<LeaderboardEntry> MeAsync(string boardId, int range = 0, CancellationToken cancellationToken = default(CancellationToken), CallOptions call = null)
         {
             string path = "/leaderboards/" + Seg("boardId", boardId) + "/player" + Query("range", range > 0 ? (object)range : null);
-            return AnswerReader.Read(await Send("GET", path, null, AuthMode.Player, true, cancellationToken), LeaderboardEntry.FromJson);
+            return AnswerReader.Read(await Send("GET", path, null, AuthMode.Player, true, Begin(call), cancellationToken), LeaderboardEntry.FromJson);
         }
     }
 
-    public sealed class EconomyApi : ApiBase
+    public sealed class EconomyApi : ApiBase, IEconomyApi
     {
         internal EconomyApi(ClientCore core, bool retries) : base(core, retries) { }
 
-        public async Task<List<CurrencyBalance>> CurrenciesAsync(CancellationToken cancellationToken = default(CancellationToken))
+        public async Task<List<CurrencyBalance>> CurrenciesAsync(CancellationToken cancellationToken = default(CancellationToken), CallOptions call = null)
         {
-            return AnswerReader.ReadList(await Send("GET", "/economy/currencies", null, AuthMode.Player, true, cancellationToken), CurrencyBalance.FromJson);
+            return AnswerReader.ReadList(await Send("GET", "/economy/currencies", null, AuthMode.Player, true, Begin(call), cancellationToken), CurrencyBalance.FromJson);
         }
 
         /// <summary>Adds to a client-writable currency, once per call however often it is retried.</summary>
-        public Task<CurrencyChange> AddAsync(string currencyId, long amount, CancellationToken cancellationToken = default(CancellationToken))
+        public Task<CurrencyChange> AddAsync(string currencyId, long amount, CancellationToken cancellationToken = default(CancellationToken), CallOptions call = null)
         {
-            return Change("add", currencyId, amount, cancellationToken);
+            return Change("add", currencyId, amount, cancellationToken, call);
         }
 
         /// <summary>Subtracts from a client-writable currency, once per call however often it is retried.</summary>
-        public Task<CurrencyChange> SubtractAsync(string currencyId, long amount, CancellationToken cancellationToken = default(CancellationToken))
+        public Task<CurrencyChange> SubtractAsync(string currencyId, long amount, CancellationToken cancellationToken = default(CancellationToken), CallOptions call = null)
         {
-            return Change("subtract", currencyId, amount, cancellationToken);
+            return Change("subtract", currencyId, amount, cancellationToken, call);
         }
 
-        private async Task<CurrencyChange> Change(string direction, string currencyId, long amount, CancellationToken cancellationToken)
+        private Task<CurrencyChange> Change(string direction, string currencyId, long amount, CancellationToken cancellationToken, CallOptions call)
         {
             JsonNode body = new CurrencyAmountBody { Amount = amount }.ToJson();
-            Answer answer = await Send("POST", "/economy/currencies/" + Seg("currencyId", currencyId) + "/" + direction, body, AuthMode.Player, true,
-                cancellationToken, Idempotent());
-            return AnswerReader.Read(answer, CurrencyChange.FromJson);
+            return SendIdempotent("/economy/currencies/" + Seg("currencyId", currencyId) + "/" + direction, body, call, cancellationToken,
+                CurrencyChange.FromJson, (change, key) => change.IdempotencyKey = key);
         }
 
         /// <summary>All costs and rewards in one transaction; spends once per call however often it is retried.</summary>
-        public async Task<PurchaseResult> PurchaseAsync(string purchaseId, int quantity = 1, CancellationToken cancellationToken = default(CancellationToken))
+        public async Task<PurchaseResult> PurchaseAsync(string purchaseId, int quantity = 1, CancellationToken cancellationToken = default(CancellationToken), CallOptions call = null)
         {
             JsonNode body = new PurchaseBody { PurchaseId = purchaseId, Quantity = quantity == 1 ? (long?)null : quantity }.ToJson();
-            Answer answer = await Send("POST", "/economy/purchase", body, AuthMode.Player, true, cancellationToken, Idempotent());
-            return AnswerReader.Read(answer, PurchaseResult.FromJson);
+            return await SendIdempotent("/economy/purchase", body, call, cancellationToken,
+                PurchaseResult.FromJson, (result, key) => result.IdempotencyKey = key);
         }
 
         /// <summary>
@@ -487,7 +514,7 @@ namespace GameBackend
         /// <example>
         /// ReceiptResult result = await client.Economy.ValidateReceiptAsync(Receipt.Apple(jws));
         /// </example>
-        public async Task<ReceiptResult> ValidateReceiptAsync(Receipt receipt, CancellationToken cancellationToken = default(CancellationToken))
+        public async Task<ReceiptResult> ValidateReceiptAsync(Receipt receipt, CancellationToken cancellationToken = default(CancellationToken), CallOptions call = null)
         {
             if (receipt == null) throw new ArgumentNullException("receipt");
             Answer answer = await Core.SendAsync(new RequestSpec
@@ -498,7 +525,7 @@ namespace GameBackend
                 Auth = AuthMode.Player,
                 Resendable = true,
                 RetryServerErrors = true,
-            }, Retries, cancellationToken);
+            }, Begin(call), cancellationToken);
             return AnswerReader.Read(answer, ReceiptResult.FromJson);
         }
 
@@ -511,23 +538,23 @@ namespace GameBackend
         /// <paramref name="language"/>: ISO 639-1 code of the item description Steam shows (default "en").
         /// </summary>
         public async Task<SteamOrder> StartSteamOrderAsync(string productId, string steamId, string language = null,
-            CancellationToken cancellationToken = default(CancellationToken))
+            CancellationToken cancellationToken = default(CancellationToken), CallOptions call = null)
         {
             JsonNode body = new SteamOrderBody { ProductId = productId, SteamId = steamId, Language = language }.ToJson();
-            return AnswerReader.Read(await Send("POST", "/economy/receipts/steam", body, AuthMode.Player, false, cancellationToken), SteamOrder.FromJson);
+            return AnswerReader.Read(await Send("POST", "/economy/receipts/steam", body, AuthMode.Player, false, Begin(call), cancellationToken), SteamOrder.FromJson);
         }
 
-        public async Task<List<InventoryEntry>> InventoryAsync(CancellationToken cancellationToken = default(CancellationToken))
+        public async Task<List<InventoryEntry>> InventoryAsync(CancellationToken cancellationToken = default(CancellationToken), CallOptions call = null)
         {
-            return AnswerReader.ReadList(await Send("GET", "/economy/inventory", null, AuthMode.Player, true, cancellationToken), InventoryEntry.FromJson);
+            return AnswerReader.ReadList(await Send("GET", "/economy/inventory", null, AuthMode.Player, true, Begin(call), cancellationToken), InventoryEntry.FromJson);
         }
 
         /// <summary>The player's ledger, newest first; pass NextCursor back as <paramref name="cursor"/> for the next page.</summary>
         public async Task<EconomyTransactionPage> TransactionsAsync(string cursor = null, int limit = 25,
-            CancellationToken cancellationToken = default(CancellationToken))
+            CancellationToken cancellationToken = default(CancellationToken), CallOptions call = null)
         {
             string path = "/economy/transactions" + Query("cursor", cursor, "limit", limit);
-            return AnswerReader.Read(await Send("GET", path, null, AuthMode.Player, true, cancellationToken), EconomyTransactionPage.FromJson);
+            return AnswerReader.Read(await Send("GET", path, null, AuthMode.Player, true, Begin(call), cancellationToken), EconomyTransactionPage.FromJson);
         }
     }
 }

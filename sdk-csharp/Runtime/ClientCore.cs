@@ -1,5 +1,7 @@
 using System;
 using System.Collections.Generic;
+using System.Diagnostics;
+using System.Globalization;
 using System.Runtime.ExceptionServices;
 using System.Security.Cryptography;
 using System.Text;
@@ -46,6 +48,51 @@ namespace GameBackend
         public string ETag;
     }
 
+    /// <summary>One logical call: its deadline (started when the call was made), how often it may be sent, its Idempotency-Key.</summary>
+    internal sealed class CallContext
+    {
+        public readonly TimeSpan Deadline;
+        /// <summary>At most this many sends; null: the client's retries (and 503 SERVICE_UNAVAILABLE password_checks_busy until the deadline).</summary>
+        public readonly int? MaxAttempts;
+        /// <summary>Null for calls that send none.</summary>
+        public readonly string IdempotencyKey;
+        private readonly Stopwatch watch = Stopwatch.StartNew();
+        private long waitedTicks;
+
+        public CallContext(TimeSpan deadline, int? maxAttempts, string idempotencyKey)
+        {
+            Deadline = deadline;
+            MaxAttempts = maxAttempts;
+            IdempotencyKey = idempotencyKey;
+        }
+
+        public bool Unbounded
+        {
+            get { return Deadline == Timeout.InfiniteTimeSpan; }
+        }
+
+        /// <summary>
+        /// What is left of the deadline (Timeout.InfiniteTimeSpan when there is none): the time since the call
+        /// began, or the retry waits asked for when they add up to more (an injected IDelay that returns at
+        /// once still spends the call's time, as the waits it stands for would).
+        /// </summary>
+        public TimeSpan Remaining
+        {
+            get
+            {
+                if (Unbounded) return Timeout.InfiniteTimeSpan;
+                TimeSpan elapsed = watch.Elapsed;
+                TimeSpan waited = TimeSpan.FromTicks(Interlocked.Read(ref waitedTicks));
+                return Deadline - (waited > elapsed ? waited : elapsed);
+            }
+        }
+
+        public void Waited(TimeSpan wait)
+        {
+            Interlocked.Add(ref waitedTicks, wait.Ticks);
+        }
+    }
+
     /// <summary>
     /// What every call goes through: the session (restore, refresh single flight, caller check, device
     /// recovery), retries with backoff and Retry-After, errors. Mirrors sdk/src/transport.ts.
@@ -68,6 +115,8 @@ namespace GameBackend
         private readonly RetryOptions retry;
         private readonly TimeSpan margin;
         private readonly TimeSpan timeout;
+        private readonly TimeSpan deadline;
+        private readonly Action<GameLogLevel, string> log;
         private readonly bool devices;
         private readonly string clientVersion;
         private readonly string platform;
@@ -90,30 +139,33 @@ namespace GameBackend
 
         public event Action<Session> SessionChanged;
 
+        /// <summary>Raised before each retry's wait (GameClient.Retrying).</summary>
+        public event Action<RetryEvent> Retrying;
+
+        /// <summary>503 with this code: the server's password-hash queue is full; nothing was done, send it again after Retry-After.</summary>
+        internal const string PasswordChecksBusy = "password_checks_busy";
+
         public ClientCore(GameClientOptions options)
         {
             if (options == null) throw new ArgumentNullException("options");
-            if (string.IsNullOrEmpty(options.BaseUrl)) throw new ArgumentException("BaseUrl is required, e.g. \"https://game.example.com\".", "options");
-            if (string.IsNullOrEmpty(options.ApiKey)) throw new ArgumentException("ApiKey is required: a client key of the project (gb_client_…).", "options");
-            if (options.ApiKey.StartsWith("gb_server_", StringComparison.Ordinal))
+            api = CheckBaseUrl(options.BaseUrl) + "/api/v1";
+            apiKey = CheckApiKey(options.ApiKey);
+            timeout = CheckSpan(options.Timeout, "Timeout", "how long one attempt may wait for its answer");
+            deadline = CheckSpan(options.Deadline, "Deadline", "how long one call may take, its retries included");
+            retry = options.Retry ?? new RetryOptions();
+            if (retry.Retries < 0) throw new ArgumentException("Retry.Retries must be 0 or more; it is " + retry.Retries + ".", "options");
+            if (retry.BaseDelay < TimeSpan.Zero || retry.MaxDelay < TimeSpan.Zero)
             {
-                throw new ArgumentException(
-                    "This is a server key (gb_server_…), which can act as any player of the project; never ship it in a game. Use a client key (gb_client_…).",
-                    "options");
+                throw new ArgumentException("Retry.BaseDelay and Retry.MaxDelay cannot be negative.", "options");
             }
-            api = options.BaseUrl.TrimEnd('/') + "/api/v1";
-            apiKey = options.ApiKey;
+            log = options.Log;
             sessionKey = string.IsNullOrEmpty(options.SessionKey) ? "game-backend.session" : options.SessionKey;
             deviceKey = sessionKey + ".device";
             store = options.SessionStore ?? Defaults.Store();
             transport = options.Transport ?? Defaults.Transport();
             delay = options.Delay ?? Defaults.Delay();
             clock = options.Clock ?? (() => DateTimeOffset.UtcNow);
-            retry = options.Retry ?? new RetryOptions();
             margin = TimeSpan.FromSeconds(Math.Max(0, options.RefreshMarginSeconds));
-            timeout = options.Timeout == Timeout.InfiniteTimeSpan ? Timeout.InfiniteTimeSpan
-                : options.Timeout <= TimeSpan.Zero ? TimeSpan.FromSeconds(30)
-                : options.Timeout > MaxTimeout ? MaxTimeout : options.Timeout;
             devices = options.DeviceSecret;
             clientVersion = Clean(options.ClientVersion ?? Defaults.ClientVersion());
             platform = Clean(options.Platform ?? Defaults.Platform());
@@ -124,6 +176,114 @@ namespace GameBackend
         public Session Session
         {
             get { lock (gate) return session; }
+        }
+
+        // ---- Options, checked when the client is made (a mistake there fails at once, not as a later NETWORK_ERROR)
+
+        private static string CheckBaseUrl(string baseUrl)
+        {
+            if (string.IsNullOrEmpty(baseUrl)) throw new ArgumentException("BaseUrl is required, e.g. \"https://game.example.com\".", "options");
+            Uri parsed;
+            if (!Uri.TryCreate(baseUrl.Trim(), UriKind.Absolute, out parsed) || (parsed.Scheme != "http" && parsed.Scheme != "https")
+                || string.IsNullOrEmpty(parsed.Host) || baseUrl.Trim() != baseUrl)
+            {
+                throw new ArgumentException("BaseUrl must be an absolute http:// or https:// URL, e.g. \"https://game.example.com\" or \"http://192.168.1.20:3000\"; \""
+                    + baseUrl + "\" is not.", "options");
+            }
+            if (!string.IsNullOrEmpty(parsed.Query) || !string.IsNullOrEmpty(parsed.Fragment))
+            {
+                throw new ArgumentException("BaseUrl is the server's origin (and path), without a query or fragment; \"" + baseUrl + "\" has one.", "options");
+            }
+            return baseUrl.TrimEnd('/');
+        }
+
+        private static string CheckApiKey(string key)
+        {
+            if (string.IsNullOrEmpty(key)) throw new ArgumentException("ApiKey is required: a client key of the project (gb_client_…).", "options");
+            if (key.EndsWith("\n", StringComparison.Ordinal) || key.EndsWith("\r", StringComparison.Ordinal))
+            {
+                throw new ArgumentException("ApiKey ends with a newline (read from a file or an environment variable?): trim it.", "options");
+            }
+            for (int i = 0; i < key.Length; i++)
+            {
+                char c = key[i];
+                if (char.IsWhiteSpace(c) || char.IsControl(c))
+                {
+                    throw new ArgumentException("ApiKey contains " + (char.IsWhiteSpace(c) ? "whitespace" : "a control character") + " at position " + i
+                        + ": a key is one word (gb_client_…), copy it again.", "options");
+                }
+            }
+            if (key.StartsWith("gb_server_", StringComparison.Ordinal))
+            {
+                throw new ArgumentException(
+                    "This is a server key (gb_server_…), which can act as any player of the project; never ship it in a game. Use a client key (gb_client_…).",
+                    "options");
+            }
+            return key;
+        }
+
+        private static TimeSpan CheckSpan(TimeSpan value, string name, string what)
+        {
+            if (value == Timeout.InfiniteTimeSpan) return value;
+            if (value <= TimeSpan.Zero)
+            {
+                throw new ArgumentException(name + " (" + what + ") must be positive, or Timeout.InfiniteTimeSpan; it is " + value + ".", "options");
+            }
+            return value > MaxTimeout ? MaxTimeout : value;
+        }
+
+        /// <summary>The context of one call made with <paramref name="options"/>; <paramref name="idempotent"/>: it sends an Idempotency-Key.</summary>
+        public CallContext NewCall(CallOptions options, bool retries, bool idempotent = false)
+        {
+            TimeSpan limit = deadline;
+            int? maxAttempts = retries ? (int?)null : 1;
+            string key = null;
+            if (options != null)
+            {
+                if (options.Deadline.HasValue)
+                {
+                    if (options.Deadline.Value != Timeout.InfiniteTimeSpan && options.Deadline.Value <= TimeSpan.Zero)
+                    {
+                        throw new ArgumentOutOfRangeException("options", "CallOptions.Deadline must be positive, or Timeout.InfiniteTimeSpan; it is " + options.Deadline.Value + ".");
+                    }
+                    limit = options.Deadline.Value > MaxTimeout ? MaxTimeout : options.Deadline.Value;
+                }
+                if (options.MaxAttempts.HasValue)
+                {
+                    if (options.MaxAttempts.Value < 1) throw new ArgumentOutOfRangeException("options", "CallOptions.MaxAttempts must be 1 or more; it is " + options.MaxAttempts.Value + ".");
+                    maxAttempts = retries ? options.MaxAttempts.Value : 1;
+                }
+                if (idempotent && options.IdempotencyKey != null) key = CheckIdempotencyKey(options.IdempotencyKey);
+            }
+            if (idempotent && key == null) key = NewIdempotencyKey();
+            return new CallContext(limit, maxAttempts, key);
+        }
+
+        /// <summary>1–255 visible ASCII characters, as the server takes them (anything else would be its 400).</summary>
+        internal static string CheckIdempotencyKey(string key)
+        {
+            if (key.Length == 0 || key.Length > 255)
+            {
+                throw new ArgumentException("CallOptions.IdempotencyKey must be 1–255 characters; it has " + key.Length + ". Nothing was sent.", "options");
+            }
+            foreach (char c in key)
+            {
+                if (c < 0x21 || c > 0x7e)
+                {
+                    throw new ArgumentException("CallOptions.IdempotencyKey must be visible ASCII characters (no spaces, no line breaks); use GameClient.NewIdempotencyKey(). Nothing was sent.", "options");
+                }
+            }
+            return key;
+        }
+
+        /// <summary>32 lower-case hex characters of 128 random bits.</summary>
+        public static string NewIdempotencyKey()
+        {
+            byte[] bytes = new byte[16];
+            lock (SecureRandom) SecureRandom.GetBytes(bytes);
+            StringBuilder key = new StringBuilder(32);
+            foreach (byte b in bytes) key.Append(b.ToString("x2", CultureInfo.InvariantCulture));
+            return key.ToString();
         }
 
         public Task ReadyAsync(CancellationToken cancellationToken)
@@ -296,12 +456,55 @@ namespace GameBackend
             return TimeSpan.FromMilliseconds(Math.Max(floor.TotalMilliseconds, random * ceiling));
         }
 
-        public async Task<Answer> SendAsync(RequestSpec spec, bool retries, CancellationToken cancellationToken)
+        /// <summary>
+        /// Sends one request of <paramref name="call"/> within its deadline: past it (a hung attempt, a
+        /// refresh, the waits) the call throws TIMEOUT; a retry whose wait would outlast it is not made.
+        /// </summary>
+        public async Task<Answer> SendAsync(RequestSpec spec, CallContext call, CancellationToken cancellationToken)
+        {
+            string line = spec.Method + " " + spec.Path;
+            try
+            {
+                if (call.Unbounded) return await SendWithinAsync(spec, call, cancellationToken, line);
+                TimeSpan left = call.Remaining;
+                if (left <= TimeSpan.Zero) throw DeadlinePassed(call, line, null);
+                using (CancellationTokenSource within = CancellationTokenSource.CreateLinkedTokenSource(cancellationToken))
+                {
+                    within.CancelAfter(left);
+                    try
+                    {
+                        return await SendWithinAsync(spec, call, within.Token, line);
+                    }
+                    catch (OperationCanceledException error) when (!cancellationToken.IsCancellationRequested && within.IsCancellationRequested)
+                    {
+                        throw DeadlinePassed(call, line, error);
+                    }
+                }
+            }
+            catch (GameApiException error)
+            {
+                if (error.IdempotencyKey == null) error.IdempotencyKey = call.IdempotencyKey;
+                Log(GameLogLevel.Error, line + " failed: " + error);
+                throw;
+            }
+        }
+
+        private static GameApiException DeadlinePassed(CallContext call, string line, Exception inner)
+        {
+            return new GameApiException(0, ErrorCodes.Timeout,
+                "No answer to " + line + " within the call's deadline of " + call.Deadline.TotalSeconds.ToString(CultureInfo.InvariantCulture)
+                + " s (retries included)." + (call.IdempotencyKey != null ? " It may have been applied: send it again with the same IdempotencyKey." : ""),
+                null, null, null, inner);
+        }
+
+        private async Task<Answer> SendWithinAsync(RequestSpec spec, CallContext call, CancellationToken cancellationToken, string line)
         {
             await Until(ready, cancellationToken);
             string url = api + spec.Path;
             string body = spec.Body == null ? null : spec.Body.ToJson();
-            int maxRetries = retries ? Math.Max(0, retry.Retries) : 0;
+            int maxRetries = call.MaxAttempts.HasValue ? call.MaxAttempts.Value - 1 : Math.Max(0, retry.Retries);
+            // 503 SERVICE_UNAVAILABLE password_checks_busy is retried until the deadline, unless the call limits its attempts or retries are off.
+            bool busyUntilDeadline = !call.MaxAttempts.HasValue && maxRetries > 0;
             int attempt = 0;
             bool refreshed = false;
             // A player call belongs to the player signed in when it was made, whatever happens meanwhile.
@@ -333,12 +536,19 @@ namespace GameBackend
                 }
                 if (token != null) headers["Authorization"] = "Bearer " + token;
 
+                // Each attempt gets at most what is left of the call's deadline.
+                TimeSpan left = call.Remaining;
+                TimeSpan attemptTimeout = left == Timeout.InfiniteTimeSpan || (timeout != Timeout.InfiniteTimeSpan && timeout <= left) ? timeout : left;
+                if (attemptTimeout != Timeout.InfiniteTimeSpan && attemptTimeout <= TimeSpan.Zero) throw DeadlinePassed(call, line, null);
+                if (log != null) Log(GameLogLevel.Debug, "→ " + line + " attempt " + (attempt + 1) + Redaction.Headers(headers) + (body != null ? " " + Redaction.Body(spec.Body, true) : ""));
+                Stopwatch took = Stopwatch.StartNew();
+
                 ApiResponse response = null;
                 Exception lost = null;
                 try
                 {
                     response = await transport.SendAsync(
-                        new ApiRequest { Method = spec.Method, Url = url, Headers = headers, Body = body }, timeout, cancellationToken);
+                        new ApiRequest { Method = spec.Method, Url = url, Headers = headers, Body = body }, attemptTimeout, cancellationToken);
                     if (response == null) throw new InvalidOperationException("The transport returned no response.");
                 }
                 catch (OperationCanceledException)
@@ -352,12 +562,17 @@ namespace GameBackend
                 }
                 if (lost != null)
                 {
+                    if (!call.Unbounded && call.Remaining <= TimeSpan.Zero) throw DeadlinePassed(call, line, lost);
                     // What no retry mends (a URL the platform refuses, a misconfigured transport) fails at once.
                     bool mendable = !(lost is InvalidOperationException || lost is ArgumentException || lost is NotSupportedException);
                     if (spec.Resendable && mendable && attempt < maxRetries)
                     {
-                        await delay.DelayAsync(DelayFor(attempt++, null, TimeSpan.Zero), cancellationToken);
-                        continue;
+                        TimeSpan backoff = DelayFor(attempt, null, TimeSpan.Zero);
+                        if (Fits(call, backoff))
+                        {
+                            await WaitToRetry(call, line, ++attempt, ErrorCodes.NetworkError, 0, backoff, cancellationToken);
+                            continue;
+                        }
                     }
                     throw new GameApiException(0, ErrorCodes.NetworkError, "The game backend could not be reached: " + lost.Message, null, null, null, lost);
                 }
@@ -376,6 +591,15 @@ namespace GameBackend
                     }
                 }
                 string requestId = response.Header("x-request-id");
+                if (log != null)
+                {
+                    Log(GameLogLevel.Info, "← " + line + " " + response.Status + " in " + ((long)took.Elapsed.TotalMilliseconds).ToString(CultureInfo.InvariantCulture)
+                        + " ms" + (requestId != null ? " (request " + requestId + ")" : ""));
+                    if (!string.IsNullOrEmpty(response.Body))
+                    {
+                        Log(GameLogLevel.Debug, "← " + line + " body " + (json != null ? Redaction.Body(json, false) : Redaction.Text(response.Body)));
+                    }
+                }
                 // 304: a conditional GET's "what you have is current" (If-None-Match).
                 if ((response.Status >= 200 && response.Status < 300) || response.Status == 304)
                 {
@@ -396,17 +620,76 @@ namespace GameBackend
                 }
                 bool inProgress = refusal.Code == ErrorCodes.IdempotencyInProgress;
                 bool serverError = spec.RetryServerErrors && response.Status >= 500;
-                if ((response.Status == 429 || response.Status == 503 || inProgress || serverError) && attempt < maxRetries)
+                // The server's password-hash queue was full: nothing was done, so even a call that is never resent may go again.
+                bool busy = response.Status == 503 && refusal.Code == ErrorCodes.ServiceUnavailable && refusal.DetailString("reason") == PasswordChecksBusy;
+                if (busy && (attempt < maxRetries || busyUntilDeadline))
+                {
+                    TimeSpan wait = DelayFor(attempt, refusal.RetryAfterSeconds, TimeSpan.FromMilliseconds(500));
+                    if (Fits(call, wait))
+                    {
+                        await WaitToRetry(call, line, ++attempt, refusal.Code, response.Status, wait, cancellationToken);
+                        continue;
+                    }
+                }
+                else if ((response.Status == 429 || response.Status == 503 || inProgress || serverError) && attempt < maxRetries)
                 {
                     // The first attempt is still running on the server: give it time to finish.
-                    TimeSpan wait = DelayFor(attempt++, refusal.RetryAfterSeconds, inProgress ? TimeSpan.FromSeconds(1) : TimeSpan.Zero);
-                    if (wait <= retry.MaxDelay + retry.BaseDelay)
+                    TimeSpan wait = DelayFor(attempt, refusal.RetryAfterSeconds, inProgress ? TimeSpan.FromSeconds(1) : TimeSpan.Zero);
+                    if (wait <= retry.MaxDelay + retry.BaseDelay && Fits(call, wait))
                     {
-                        await delay.DelayAsync(wait, cancellationToken);
+                        await WaitToRetry(call, line, ++attempt, refusal.Code, response.Status, wait, cancellationToken);
                         continue;
                     }
                 }
                 throw refusal;
+            }
+        }
+
+        /// <summary>Whether a retry after <paramref name="wait"/> still has time for its attempt: a wait never outlasts the deadline.</summary>
+        private static bool Fits(CallContext call, TimeSpan wait)
+        {
+            return call.Unbounded || wait < call.Remaining;
+        }
+
+        private async Task WaitToRetry(CallContext call, string line, int attempt, string reason, int status, TimeSpan wait, CancellationToken cancellationToken)
+        {
+            call.Waited(wait);
+            RetryEvent retrying = new RetryEvent { Attempt = attempt + 1, Reason = reason, Status = status, Delay = wait, Request = line };
+            Log(GameLogLevel.Warning, "Retrying " + retrying);
+            Action<RetryEvent> handlers = Retrying;
+            if (handlers != null)
+            {
+                try
+                {
+                    handlers(retrying);
+                }
+                catch (Exception)
+                {
+                    // A listener's failure is not the call's.
+                }
+            }
+            await delay.DelayAsync(wait, cancellationToken);
+        }
+
+        /// <summary>One line to the game's log hook, with the API key and the session's tokens blanked out however they got in.</summary>
+        internal void Log(GameLogLevel level, string message)
+        {
+            Action<GameLogLevel, string> sink = log;
+            if (sink == null) return;
+            try
+            {
+                Session current = Session;
+                message = Redaction.Literal(message, apiKey);
+                if (current != null)
+                {
+                    message = Redaction.Literal(message, current.AccessToken);
+                    message = Redaction.Literal(message, current.RefreshToken);
+                }
+                sink(level, "[GameBackend] " + message);
+            }
+            catch (Exception)
+            {
+                // A failing log hook must not fail the call.
             }
         }
 
@@ -535,7 +818,7 @@ namespace GameBackend
                     Body = new RefreshBody { RefreshToken = before.RefreshToken }.ToJson(),
                     Auth = AuthMode.None,
                     Resendable = true,
-                }, true, CancellationToken.None);
+                }, NewCall(null, true), CancellationToken.None);
                 Session next = SessionFrom(answer);
                 // Signed out or into another account while this refresh ran: theirs stands, these tokens are dropped.
                 if (!AdoptIf(before, next))
@@ -590,7 +873,7 @@ namespace GameBackend
             return device;
         }
 
-        private Task<Answer> SignInWithDevice(string secret, bool retries, CancellationToken cancellationToken)
+        private Task<Answer> SignInWithDevice(string secret, CallContext call, CancellationToken cancellationToken)
         {
             return SendAsync(new RequestSpec
             {
@@ -599,11 +882,11 @@ namespace GameBackend
                 Body = new AnonymousBody { DeviceSecret = secret }.ToJson(),
                 Auth = AuthMode.None,
                 Resendable = true,
-            }, retries, cancellationToken);
+            }, call, cancellationToken);
         }
 
         /// <summary>POST /auth/anonymous with this device's secret (made and stored before its first use, so a resend carries the same).</summary>
-        public async Task<Answer> AnonymousAsync(bool retries, CancellationToken cancellationToken)
+        public async Task<Answer> AnonymousAsync(CallContext call, CancellationToken cancellationToken)
         {
             await Until(ready, cancellationToken);
             if (!devices)
@@ -611,7 +894,7 @@ namespace GameBackend
                 return await SendAsync(new RequestSpec
                 {
                     Method = "POST", Path = "/auth/anonymous", Body = new AnonymousBody().ToJson(), Auth = AuthMode.None, Resendable = true,
-                }, retries, cancellationToken);
+                }, call, cancellationToken);
             }
             string fresh = NewDeviceSecret();
             DeviceCredential device = await LoadDeviceAsync();
@@ -619,7 +902,7 @@ namespace GameBackend
             Answer answer = null;
             try
             {
-                answer = await SignInWithDevice(device.Secret, retries, cancellationToken);
+                answer = await SignInWithDevice(device.Secret, call, cancellationToken);
             }
             catch (GameApiException error)
             {
@@ -629,7 +912,7 @@ namespace GameBackend
             if (answer == null)
             {
                 device = await SaveDeviceAsync(new DeviceCredential(fresh, null));
-                answer = await SignInWithDevice(device.Secret, retries, cancellationToken);
+                answer = await SignInWithDevice(device.Secret, call, cancellationToken);
             }
             SessionAnswer body = AnswerReader.Read(answer, SessionAnswer.FromJson);
             await SaveDeviceAsync(new DeviceCredential(device.Secret, body.PlayerId));
@@ -649,7 +932,7 @@ namespace GameBackend
             if (device == null || device.PlayerId != before.PlayerId) return null;
             try
             {
-                Answer answer = await SignInWithDevice(device.Secret, true, CancellationToken.None);
+                Answer answer = await SignInWithDevice(device.Secret, NewCall(null, true), CancellationToken.None);
                 Session next = SessionFrom(answer);
                 if (next.PlayerId != before.PlayerId)
                 {
@@ -668,7 +951,7 @@ namespace GameBackend
         }
 
         /// <summary>Ends the session on the server and forgets it here (see AuthApi.LogoutAsync).</summary>
-        public async Task LogoutAsync(bool retries, CancellationToken cancellationToken)
+        public async Task LogoutAsync(CallContext call, CancellationToken cancellationToken)
         {
             await Until(ready, cancellationToken);
             Exception failure = null;
@@ -676,7 +959,7 @@ namespace GameBackend
             {
                 if (Session != null)
                 {
-                    await SendAsync(new RequestSpec { Method = "POST", Path = "/auth/logout", Auth = AuthMode.Player, Resendable = true }, retries, cancellationToken);
+                    await SendAsync(new RequestSpec { Method = "POST", Path = "/auth/logout", Auth = AuthMode.Player, Resendable = true }, call, cancellationToken);
                 }
             }
             catch (GameApiException error)

@@ -121,7 +121,7 @@ namespace GameBackend
     }
 
     /// <summary>Remote config: the values the project's operators set for this player (GET /config).</summary>
-    public sealed class ConfigApi : ApiBase
+    public sealed class ConfigApi : ApiBase, IConfigApi
     {
         internal const string StoreName = "config";
 
@@ -136,8 +136,9 @@ namespace GameBackend
         /// error, or a 5xx after the retries) this answers those values with Stale = true; with nothing
         /// kept it throws as any call does.
         /// </summary>
-        public async Task<RemoteConfig> GetAsync(CancellationToken cancellationToken = default(CancellationToken))
+        public async Task<RemoteConfig> GetAsync(CancellationToken cancellationToken = default(CancellationToken), CallOptions call = null)
         {
+            CallContext context = Begin(call);
             await Core.ReadyAsync(cancellationToken);
             Session session = Core.Session;
             string playerId = session != null ? session.PlayerId : null;
@@ -153,7 +154,7 @@ namespace GameBackend
             Answer answer = null;
             try
             {
-                answer = await Send("GET", "/config", null, AuthMode.Player, true, cancellationToken, headers);
+                answer = await Send("GET", "/config", null, AuthMode.Player, true, context, cancellationToken, headers);
             }
             catch (GameApiException error)
             {

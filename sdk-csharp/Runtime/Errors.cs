@@ -11,6 +11,13 @@ namespace GameBackend
 
         /// <summary>The server answered something that is not the contract's JSON (a proxy's or captive portal's page).</summary>
         public const string UnexpectedResponse = "UNEXPECTED_RESPONSE";
+
+        /// <summary>
+        /// The call's deadline passed (<see cref="GameClientOptions.Deadline"/>, <see cref="CallOptions.Deadline"/>)
+        /// before it was answered, its retries included. Status 0. A call with an Idempotency-Key may have
+        /// been applied: send it again with the same key (the exception's IdempotencyKey).
+        /// </summary>
+        public const string Timeout = "TIMEOUT";
     }
 
     /// <summary>
@@ -34,6 +41,14 @@ namespace GameBackend
         /// <summary>From Retry-After on 429 and 503.</summary>
         public int? RetryAfterSeconds { get; private set; }
 
+        /// <summary>
+        /// The Idempotency-Key the call sent (Economy.AddAsync, SubtractAsync, PurchaseAsync,
+        /// Leaderboards.SubmitAsync), or null. After a failure that is not a refusal (NETWORK_ERROR,
+        /// TIMEOUT, a 5xx) the change may have been applied: call again with
+        /// <c>new CallOptions { IdempotencyKey = error.IdempotencyKey }</c> and it is applied at most once.
+        /// </summary>
+        public string IdempotencyKey { get; internal set; }
+
         public GameApiException(int status, string code, string message, string detailsJson = null, string requestId = null,
             int? retryAfterSeconds = null, Exception inner = null)
             : base(message, inner)
@@ -49,6 +64,7 @@ namespace GameBackend
         protected GameApiException(GameApiException source, string message)
             : this(source.Status, source.Code, message ?? source.Message, source.DetailsJson, source.RequestId, source.RetryAfterSeconds, source)
         {
+            IdempotencyKey = source.IdempotencyKey;
         }
 
         /// <summary>A string member of the details ("reason", say), or null.</summary>

@@ -16,7 +16,7 @@ namespace GameBackend
     /// if (client.Session == null) await client.Auth.AnonymousAsync();
     /// await client.Leaderboards.SubmitAsync("high-scores", 4200);
     /// </example>
-    public sealed class GameClient
+    public sealed class GameClient : IGameClient
     {
         private readonly ClientCore core;
 
@@ -57,6 +57,39 @@ namespace GameBackend
         {
             add { core.SessionChanged += value; }
             remove { core.SessionChanged -= value; }
+        }
+
+        /// <summary>
+        /// Raised before each retry's wait: which attempt comes, why (the error code, or NETWORK_ERROR) and
+        /// after how long. On the thread the call continues on (the synchronisation context it was made on).
+        /// </summary>
+        public event Action<RetryEvent> Retrying
+        {
+            add { core.Retrying += value; }
+            remove { core.Retrying -= value; }
+        }
+
+        /// <summary>
+        /// A new Idempotency-Key (32 hex characters of 128 random bits) for <see cref="CallOptions.IdempotencyKey"/>.
+        /// Make it before the call and keep it with what the player buys until the call answers, so a
+        /// retry after a crash or a restart sends the same key and is applied at most once.
+        /// </summary>
+        public static string NewIdempotencyKey()
+        {
+            return ClientCore.NewIdempotencyKey();
+        }
+
+        IAuthApi IGameClient.Auth { get { return Auth; } }
+        IPlayersApi IGameClient.Players { get { return Players; } }
+        IDataApi IGameClient.Data { get { return Data; } }
+        ISavesApi IGameClient.Saves { get { return Saves; } }
+        ILeaderboardsApi IGameClient.Leaderboards { get { return Leaderboards; } }
+        IEconomyApi IGameClient.Economy { get { return Economy; } }
+        IConfigApi IGameClient.Config { get { return Config; } }
+
+        IGameClient IGameClient.WithoutRetries()
+        {
+            return WithoutRetries();
         }
 
         /// <summary>Completes once the stored session is restored (every call waits for it too).</summary>

@@ -37,6 +37,7 @@ namespace GameBackend
             RefreshMarginSeconds = 30;
             DeviceSecret = true;
             Timeout = TimeSpan.FromSeconds(30);
+            Deadline = TimeSpan.FromSeconds(30);
         }
 
         /// <summary>The backend's origin, e.g. "https://game.example.com"; the SDK adds /api/v1.</summary>
@@ -81,8 +82,92 @@ namespace GameBackend
         /// <summary>Sent as X-Platform (ios, android, webgl, windows, macos, linux, …). Default: Unity's platform, else the OS.</summary>
         public string Platform { get; set; }
 
-        /// <summary>How long one attempt may wait for its answer. Default 30 s.</summary>
+        /// <summary>How long one attempt may wait for its answer. Default 30 s; positive, or Timeout.InfiniteTimeSpan.</summary>
         public TimeSpan Timeout { get; set; }
+
+        /// <summary>
+        /// How long one call may take in all, its retries and the waits between them included (each
+        /// attempt gets at most what is left). Past it the call throws GameApiException with Code
+        /// <see cref="ErrorCodes.Timeout"/>. Default 30 s; positive, or Timeout.InfiniteTimeSpan;
+        /// <see cref="CallOptions.Deadline"/> sets it per call.
+        /// </summary>
+        public TimeSpan Deadline { get; set; }
+
+        /// <summary>
+        /// Receives the SDK's log lines (level, message): each request and its outcome, retries, failures.
+        /// Passwords, tokens, refresh tokens, device secrets, codes, receipts and the API key are replaced by
+        /// "[redacted]" before a line gets here. Default none. In Unity:
+        /// <c>Log = (level, message) =&gt; { if (level &gt;= GameLogLevel.Warning) Debug.LogWarning(message); }</c>.
+        /// An exception it throws is ignored.
+        /// </summary>
+        public Action<GameLogLevel, string> Log { get; set; }
+    }
+
+    /// <summary>How much a log line of <see cref="GameClientOptions.Log"/> matters.</summary>
+    public enum GameLogLevel
+    {
+        /// <summary>Each request as sent (headers and body, redacted) and each answer's body (redacted).</summary>
+        Debug = 0,
+        /// <summary>Each answer: method, path, status, time taken, request id.</summary>
+        Info = 1,
+        /// <summary>A retry: why, after how long.</summary>
+        Warning = 2,
+        /// <summary>A call that failed (the exception the caller gets).</summary>
+        Error = 3,
+    }
+
+    /// <summary>
+    /// Options of one call, the optional last parameter of every API method:
+    /// <c>await client.Economy.PurchaseAsync("buy-potion", call: new CallOptions { IdempotencyKey = key })</c>.
+    /// An object may be reused for several calls; the SDK never changes it.
+    /// </summary>
+    public sealed class CallOptions
+    {
+        /// <summary>
+        /// For the calls that send an Idempotency-Key (Economy.AddAsync, SubtractAsync, PurchaseAsync,
+        /// Leaderboards.SubmitAsync; ignored by the others): this key instead of a fresh one. Crash-safe
+        /// purchases: make one with <see cref="GameClient.NewIdempotencyKey"/>, keep it (PlayerPrefs, a file)
+        /// with what the player is buying before the call, pass it again after a restart or a failure, and
+        /// drop it once the call answered; the server applies one key once (and answers its first result
+        /// again for 24 hours), so the player never pays twice. 1–255 visible ASCII characters (no spaces);
+        /// anything else throws ArgumentException and sends nothing. The key used (this one or the fresh
+        /// one) is on the result's and the exception's IdempotencyKey.
+        /// </summary>
+        public string IdempotencyKey { get; set; }
+
+        /// <summary>This call's overall deadline instead of <see cref="GameClientOptions.Deadline"/>; positive, or Timeout.InfiniteTimeSpan.</summary>
+        public TimeSpan? Deadline { get; set; }
+
+        /// <summary>
+        /// At most this many sends of this call, whatever the reason to retry (1: sent once); default: the
+        /// client's <see cref="RetryOptions.Retries"/> + 1, and answers of 503 SERVICE_UNAVAILABLE (reason password_checks_busy) retried
+        /// until the deadline. At least 1.
+        /// </summary>
+        public int? MaxAttempts { get; set; }
+    }
+
+    /// <summary>What <see cref="GameClient.Retrying"/> tells about one retry, before its wait.</summary>
+    public sealed class RetryEvent
+    {
+        /// <summary>The attempt about to be sent after the wait: 2 for the first retry.</summary>
+        public int Attempt { get; internal set; }
+
+        /// <summary>Why: the answer's error code (RATE_LIMITED, SERVICE_UNAVAILABLE, IDEMPOTENCY_IN_PROGRESS, …) or NETWORK_ERROR when no answer arrived.</summary>
+        public string Reason { get; internal set; }
+
+        /// <summary>The answer's HTTP status; 0 when no answer arrived.</summary>
+        public int Status { get; internal set; }
+
+        /// <summary>How long the SDK waits before the attempt.</summary>
+        public TimeSpan Delay { get; internal set; }
+
+        /// <summary>The request's method and path under /api/v1 ("POST /economy/purchase").</summary>
+        public string Request { get; internal set; }
+
+        public override string ToString()
+        {
+            return Request + ": attempt " + Attempt + " in " + ((long)Delay.TotalMilliseconds) + " ms after " + Reason + (Status != 0 ? " (" + Status + ")" : "");
+        }
     }
 
     internal static class Platforms

@@ -19,6 +19,9 @@ public sealed class GameBackendQuickstart : MonoBehaviour
     [Tooltip("The server's origin, without /api/v1 (an Android device or emulator cannot reach your computer as localhost).")]
     [SerializeField] private string baseUrl = "http://localhost:3000";
 
+    /// <summary>Where the key of a purchase not answered yet is kept (one pending purchase at a time here).</summary>
+    private const string PendingPurchaseKey = "game-backend.pending-purchase";
+
     [Tooltip("A client key (gb_client_…). Never ship a server key (gb_server_…) in a game.")]
     [SerializeField] private string clientKey = "";
 
@@ -83,14 +86,25 @@ public sealed class GameBackendQuickstart : MonoBehaviour
             foreach (LeaderboardEntry above in mine.Above) Debug.Log("  above: #" + above.Rank + " " + above.Score.ToString(CultureInfo.InvariantCulture));
             foreach (LeaderboardEntry below in mine.Below) Debug.Log("  below: #" + below.Rank + " " + below.Score.ToString(CultureInfo.InvariantCulture));
 
-            // 5. A purchase: 10 coins for a potion. Retries reuse one Idempotency-Key: never bought twice.
+            // 5. A purchase: 10 coins for a potion. Its Idempotency-Key is kept in PlayerPrefs until an answer
+            //    arrives, so a purchase interrupted by a crash or a quit is sent again with the same key on the
+            //    next start and is never bought twice.
+            string key = PlayerPrefs.GetString(PendingPurchaseKey, "");
+            if (key == "")
+            {
+                key = GameClient.NewIdempotencyKey();
+                PlayerPrefs.SetString(PendingPurchaseKey, key);
+                PlayerPrefs.Save();
+            }
             try
             {
-                PurchaseResult bought = await client.Economy.PurchaseAsync(purchaseId, 1, ct);
+                PurchaseResult bought = await client.Economy.PurchaseAsync(purchaseId, 1, ct, new CallOptions { IdempotencyKey = key });
+                PlayerPrefs.DeleteKey(PendingPurchaseKey);
                 Debug.Log("bought " + purchaseId + ", transaction " + bought.TransactionId);
             }
             catch (GameApiException e) when (e.Code == ErrorCodes.InsufficientFunds)
             {
+                PlayerPrefs.DeleteKey(PendingPurchaseKey); // refused: nothing was spent
                 Debug.Log("not enough coins for " + purchaseId);
             }
             foreach (CurrencyBalance currency in await client.Economy.CurrenciesAsync(ct))

@@ -29,76 +29,6 @@ namespace GameBackend.Tests
         private const string PageJson = "{\"id\":\"high\",\"name\":\"High\",\"sortOrder\":\"desc\",\"total\":0,\"offset\":0,\"limit\":10,"
             + "\"resetsAt\":null,\"period\":\"all\",\"rewards\":[],\"entries\":[]}";
 
-        /// <summary>Answers from a script, in order, on a thread-pool thread (as a real socket would), and records each request.</summary>
-        private sealed class ScriptedTransport : IHttpTransport
-        {
-            public readonly ConcurrentQueue<Func<ApiRequest, ApiResponse>> Script = new ConcurrentQueue<Func<ApiRequest, ApiResponse>>();
-            public readonly List<ApiRequest> Requests = new List<ApiRequest>();
-
-            /// <summary>Answers for one "METHOD /path" (checked before the script's order).</summary>
-            public readonly Dictionary<string, Func<ApiRequest, ApiResponse>> Routes = new Dictionary<string, Func<ApiRequest, ApiResponse>>();
-
-            public ScriptedTransport On(string line, int status, string body)
-            {
-                Routes[line] = request => new ApiResponse { Status = status, Headers = new Dictionary<string, string>(), Body = body };
-                return this;
-            }
-
-            public ScriptedTransport Then(int status, string body, string retryAfter = null)
-            {
-                Script.Enqueue(request =>
-                {
-                    Dictionary<string, string> headers = new Dictionary<string, string>();
-                    if (retryAfter != null) headers["retry-after"] = retryAfter;
-                    return new ApiResponse { Status = status, Headers = headers, Body = body };
-                });
-                return this;
-            }
-
-            public readonly List<TimeSpan> Timeouts = new List<TimeSpan>();
-            public Exception Refusal;
-
-            public Task<ApiResponse> SendAsync(ApiRequest request, TimeSpan timeout, CancellationToken cancellationToken)
-            {
-                lock (Requests)
-                {
-                    Requests.Add(request);
-                    Timeouts.Add(timeout);
-                }
-                if (Refusal != null) throw Refusal;
-                Func<ApiRequest, ApiResponse> next;
-                if (Routes.TryGetValue(request.Method + " " + new Uri(request.Url).AbsolutePath, out next)) return Task.Run(() => next(request));
-                if (!Script.TryDequeue(out next)) throw new InvalidOperationException("No scripted answer for " + request.Method + " " + request.Url);
-                return Task.Run(() => next(request));
-            }
-
-            public List<string> Lines()
-            {
-                List<string> lines = new List<string>();
-                lock (Requests)
-                {
-                    foreach (ApiRequest request in Requests) lines.Add(request.Method + " " + new Uri(request.Url).AbsolutePath);
-                }
-                return lines;
-            }
-        }
-
-        /// <summary>Records the waits asked for and returns at once, or waits for cancellation when told to.</summary>
-        private sealed class RecordingDelay : IDelay
-        {
-            public readonly List<TimeSpan> Waits = new List<TimeSpan>();
-            public bool Hang;
-
-            public Task DelayAsync(TimeSpan delay, CancellationToken cancellationToken)
-            {
-                lock (Waits) Waits.Add(delay);
-                if (!Hang) return Task.FromResult(0);
-                TaskCompletionSource<bool> never = new TaskCompletionSource<bool>();
-                cancellationToken.Register(() => never.TrySetCanceled());
-                return never.Task;
-            }
-        }
-
         /// <summary>One thread that runs what is posted to it, in order: a stand-in for Unity's main thread.</summary>
         private sealed class MainThread : SynchronizationContext, IDisposable
         {
@@ -319,12 +249,13 @@ namespace GameBackend.Tests
         }
 
         [Test]
-        public void An_infinite_Timeout_reaches_the_transport_as_infinite()
+        public void An_infinite_Timeout_and_Deadline_reach_the_transport_as_infinite()
         {
             ScriptedTransport transport = new ScriptedTransport().Then(200, PageJson);
             GameClient client = new GameClient(new GameClientOptions
             {
                 BaseUrl = "http://game.test", ApiKey = "gb_client_test", Transport = transport, Timeout = Timeout.InfiniteTimeSpan,
+                Deadline = Timeout.InfiniteTimeSpan,
             });
             client.Leaderboards.PageAsync("high").GetAwaiter().GetResult();
             Assert.AreEqual(Timeout.InfiniteTimeSpan, transport.Timeouts[0]);

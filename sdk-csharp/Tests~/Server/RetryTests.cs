@@ -54,6 +54,29 @@ namespace GameBackend.Tests
         }
 
         [Test]
+        public void A_purchase_sent_again_after_a_restart_with_the_key_kept_from_a_lost_answer_spends_once_and_answers_the_first_purchase()
+        {
+            var rec = new RecordingTransport();
+            MemorySessionStore store = new MemorySessionStore();
+            GameClient before = Fixtures.Client(project, o => { o.BaseUrl = proxy.BaseUrl; o.Transport = rec; o.SessionStore = store; });
+            string playerId = Run(() => before.Auth.AnonymousAsync()).PlayerId;
+            // The game keeps the key with the pending purchase before it calls, then loses the answer (and, say, crashes).
+            string key = GameClient.NewIdempotencyKey();
+            proxy.DropNextAnswers(1);
+            GameApiException lost = ThrowsApi(0, "NETWORK_ERROR",
+                () => before.Economy.PurchaseAsync("buy-potion", call: new CallOptions { IdempotencyKey = key, MaxAttempts = 1 }));
+            Assert.AreEqual(key, lost.IdempotencyKey);
+
+            GameClient after = Fixtures.Client(project, o => { o.Transport = rec; o.SessionStore = store; });
+            PurchaseResult result = Run(() => after.Economy.PurchaseAsync("buy-potion", call: new CallOptions { IdempotencyKey = key }));
+
+            Assert.AreEqual(key, result.IdempotencyKey);
+            CollectionAssert.AreEqual(new[] { key, key }, rec.To("/api/v1/economy/purchase").Select(e => e.IdempotencyKey).ToList());
+            Assert.AreEqual(1, Fixtures.LedgerKinds(project, playerId).Count(k => k == "PURCHASE"), "one purchase in the ledger");
+            Assert.AreEqual(90, Run(() => after.Economy.CurrenciesAsync())[0].Balance);
+        }
+
+        [Test]
         public void A_currency_add_whose_answer_is_dropped_is_retried_with_the_same_key_and_applied_once()
         {
             var rec = new RecordingTransport();
