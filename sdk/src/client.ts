@@ -396,7 +396,7 @@ export function createClient(options: ClientOptions) {
      * overrides and experiments applied), `assignments` (experiment id → variant id) and `version`.
      * Cheap to call at every start and on resume: the SDK sends the last answer's ETag and a `304`
      * answers the kept values without a body. The last answer is kept in `storage` (per player), so
-     * when the server cannot be reached (a network error, or a 5xx after the retries) this resolves
+     * when the server cannot be reached (a network error, a TIMEOUT, or a 5xx after the retries) this resolves
      * with those values and `stale: true`; with nothing kept it rejects as any call does.
      */
     get: async (call?: CallOptions): Promise<ConfigAnswer> => {
@@ -424,7 +424,7 @@ export function createClient(options: ClientOptions) {
         if (fresh && playerId) kept = await t.keep("config", { playerId, etag, config: fresh });
         return { ...(fresh ?? (known as Kept).config), stale: false };
       } catch (error) {
-        if (known && error instanceof GameApiError && (error.code === "NETWORK_ERROR" || error.status >= 500)) {
+        if (known && error instanceof GameApiError && (error.code === "NETWORK_ERROR" || error.code === "TIMEOUT" || error.status >= 500)) {
           return { ...known.config, stale: true };
         }
         throw error;
