@@ -5,8 +5,10 @@ import path from "node:path";
 import { gzipSync } from "node:zlib";
 import { rolldown } from "rolldown";
 
-// 5 KiB until remote config (ETag round trip, values kept offline, typed getter) and reports added 0.3 KiB.
-export const SIZE_BUDGET_BYTES = 5.4 * 1024;
+// 5 KiB until remote config (ETag round trip, values kept offline, typed getter) and reports added 0.3 KiB;
+// 5.4 KiB until issue 51 added 0.75 KiB: createClient's option checks with their messages, the per-call
+// deadline (TIMEOUT), caller-supplied Idempotency-Keys on answers and errors, busy password-check retries.
+export const SIZE_BUDGET_BYTES = 6.15 * 1024;
 
 export async function measureSize() {
   const bundle = await rolldown({ input: path.resolve(import.meta.dirname, "../dist/index.js"), logLevel: "silent" });

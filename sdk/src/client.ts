@@ -1,6 +1,14 @@
 import { type ConflictCopy, GameApiError, VersionConflictError } from "./errors.js";
 import type { Session } from "./session.js";
-import { type CallOptions, type ClientOptions, createTransport, idempotencyKey, type RequestSpec, type Transport } from "./transport.js";
+import {
+  type CallOptions,
+  type ClientOptions,
+  createTransport,
+  type IdempotentCallOptions,
+  type RequestSpec,
+  type Transport,
+  type WithIdempotencyKey,
+} from "./transport.js";
 import type {
   ApiPath,
   ConfigAnswer,
@@ -78,11 +86,12 @@ const GONE = new Set<string>(["KEY_NOT_FOUND", "SAVE_NOT_FOUND"]);
 
 export function createClient(options: ClientOptions) {
   const t: Transport = createTransport(options);
-  const send = <P extends ApiPath, M extends Method>(spec: RequestSpec<P, M>, call?: CallOptions): Promise<SuccessOf<P, M>> =>
+  const send = <P extends ApiPath, M extends Method>(spec: RequestSpec<P, M>, call?: IdempotentCallOptions): Promise<SuccessOf<P, M>> =>
     t.send(spec, call);
   const player = { auth: "player", resendable: true } as const;
   const once = { auth: "player", resendable: false } as const;
-  const idempotent = () => ({ auth: "player", resendable: true, headers: { "Idempotency-Key": idempotencyKey() } }) as const;
+  /** Sends the call's `idempotencyKey` (or a new one) as Idempotency-Key, the same on every retry; the answer carries it. */
+  const idempotent = { auth: "player", resendable: true, idempotent: true } as const;
 
   const auth = {
     /**
@@ -267,23 +276,26 @@ export function createClient(options: ClientOptions) {
   };
 
   const leaderboards = {
-    /** Submits once per call: retries reuse the call's Idempotency-Key, so a lost answer never counts twice. */
+    /**
+     * Submits once per call: retries reuse the call's Idempotency-Key, so a lost answer never counts
+     * twice; pass your own `idempotencyKey` to make it once across calls (see `economy.purchase`).
+     */
     submit: (
       boardId: string,
       score: number,
       opts?: { metadata?: Record<string, unknown> },
-      call?: CallOptions,
-    ): Promise<SubmitScoreResult> =>
+      call?: IdempotentCallOptions,
+    ): Promise<WithIdempotencyKey<SubmitScoreResult>> =>
       send(
         {
           method: "post",
           path: "/leaderboards/{id}/scores",
           params: { id: boardId },
           body: opts?.metadata ? { score, metadata: opts.metadata } : { score },
-          ...idempotent(),
+          ...idempotent,
         },
         call,
-      ),
+      ) as Promise<WithIdempotencyKey<SubmitScoreResult>>,
     page: (boardId: string, opts?: { offset?: number; limit?: number }, call?: CallOptions): Promise<LeaderboardPage> =>
       send({ method: "get", path: "/leaderboards/{id}", params: { id: boardId }, query: opts, auth: "none", resendable: true }, call),
     /** The player's own entry; `range` adds that many neighbours above and below. */
@@ -293,33 +305,43 @@ export function createClient(options: ClientOptions) {
 
   const change =
     (direction: "add" | "subtract") =>
-    (currencyId: string, amount: number, call?: CallOptions): Promise<CurrencyChange> =>
+    (currencyId: string, amount: number, call?: IdempotentCallOptions): Promise<WithIdempotencyKey<CurrencyChange>> =>
       send(
         {
           method: "post",
           path: direction === "add" ? "/economy/currencies/{id}/add" : "/economy/currencies/{id}/subtract",
           params: { id: currencyId },
           body: { amount },
-          ...idempotent(),
+          ...idempotent,
         },
         call,
-      );
+      ) as Promise<WithIdempotencyKey<CurrencyChange>>;
 
   const economy = {
     currencies: (call?: CallOptions): Promise<CurrencyBalance[]> => send({ method: "get", path: "/economy/currencies", ...player }, call),
     add: change("add"),
     subtract: change("subtract"),
-    /** All costs and rewards in one transaction; spends once per call however often it is retried. */
-    purchase: (purchaseId: string, opts?: { quantity?: number }, call?: CallOptions): Promise<PurchaseResult> =>
+    /**
+     * All costs and rewards in one transaction; spends once per call however often it is retried.
+     * Crash-safe: make a key with `newIdempotencyKey()`, keep it with the pending purchase, pass it
+     * as `{ idempotencyKey }` (also on the next start, after a crash or a TIMEOUT): the server spends
+     * once per key and answers every repeat with the first result. The answer's and the error's
+     * `idempotencyKey` is the key sent.
+     */
+    purchase: (
+      purchaseId: string,
+      opts?: { quantity?: number },
+      call?: IdempotentCallOptions,
+    ): Promise<WithIdempotencyKey<PurchaseResult>> =>
       send(
         {
           method: "post",
           path: "/economy/purchase",
           body: opts?.quantity === undefined ? { purchaseId } : { purchaseId, quantity: opts.quantity },
-          ...idempotent(),
+          ...idempotent,
         },
         call,
-      ),
+      ) as Promise<WithIdempotencyKey<PurchaseResult>>,
     /**
      * Redeems a real-money store purchase: the server verifies it with the store and grants the
      * store product's rewards once per store transaction. The receipt is its own idempotency key
@@ -374,7 +396,7 @@ export function createClient(options: ClientOptions) {
      * overrides and experiments applied), `assignments` (experiment id → variant id) and `version`.
      * Cheap to call at every start and on resume: the SDK sends the last answer's ETag and a `304`
      * answers the kept values without a body. The last answer is kept in `storage` (per player), so
-     * when the server cannot be reached (a network error, or a 5xx after the retries) this resolves
+     * when the server cannot be reached (a network error, a TIMEOUT, or a 5xx after the retries) this resolves
      * with those values and `stale: true`; with nothing kept it rejects as any call does.
      */
     get: async (call?: CallOptions): Promise<ConfigAnswer> => {
@@ -402,7 +424,7 @@ export function createClient(options: ClientOptions) {
         if (fresh && playerId) kept = await t.keep("config", { playerId, etag, config: fresh });
         return { ...(fresh ?? (known as Kept).config), stale: false };
       } catch (error) {
-        if (known && error instanceof GameApiError && (error.code === "NETWORK_ERROR" || error.status >= 500)) {
+        if (known && error instanceof GameApiError && (error.code === "NETWORK_ERROR" || error.code === "TIMEOUT" || error.status >= 500)) {
           return { ...known.config, stale: true };
         }
         throw error;

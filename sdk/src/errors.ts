@@ -2,10 +2,11 @@ import type { ApiErrorCode, PlayerDataRecord, Save } from "./types.js";
 
 /**
  * Codes the SDK itself produces: the server could not be reached (after the retries), it
- * answered something that is not the contract's JSON (a proxy's HTML page, say), or the call's
- * AbortSignal fired (`cause` is the signal's reason).
+ * answered something that is not the contract's JSON (a proxy's HTML page, say), the call's
+ * AbortSignal fired (`cause` is the signal's reason), or the call's deadline (`deadlineMs`)
+ * passed before an answer (`details.deadlineMs`).
  */
-export type ClientErrorCode = "NETWORK_ERROR" | "UNEXPECTED_RESPONSE" | "ABORTED";
+export type ClientErrorCode = "NETWORK_ERROR" | "UNEXPECTED_RESPONSE" | "ABORTED" | "TIMEOUT";
 export type ErrorCode = ApiErrorCode | ClientErrorCode;
 
 export type ErrorInit = {
@@ -15,6 +16,7 @@ export type ErrorInit = {
   details?: Record<string, unknown>;
   requestId?: string | null;
   retryAfterSeconds?: number | null;
+  idempotencyKey?: string | null;
   cause?: unknown;
 };
 
@@ -29,6 +31,12 @@ export class GameApiError extends Error {
   readonly requestId: string | null;
   /** From Retry-After on 429 and 503. */
   readonly retryAfterSeconds: number | null;
+  /**
+   * The Idempotency-Key the call sent (`leaderboards.submit`, `economy.add` / `subtract` /
+   * `purchase`); null for other calls. Whether or not the change happened (a lost answer, a
+   * timeout), calling again with `{ idempotencyKey }` set to it applies it at most once.
+   */
+  readonly idempotencyKey: string | null;
 
   constructor(init: ErrorInit) {
     super(init.message, init.cause === undefined ? undefined : { cause: init.cause });
@@ -37,6 +45,7 @@ export class GameApiError extends Error {
     this.details = init.details ?? {};
     this.requestId = init.requestId ?? null;
     this.retryAfterSeconds = init.retryAfterSeconds ?? null;
+    this.idempotencyKey = init.idempotencyKey ?? null;
   }
 }
 

@@ -14,7 +14,14 @@ export {
   VersionConflictError,
 } from "./errors.js";
 export { memoryStorage, type Session, type SessionStorage } from "./session.js";
-export type { CallOptions, ClientOptions, RetryOptions } from "./transport.js";
+export {
+  type CallOptions,
+  type ClientOptions,
+  type IdempotentCallOptions,
+  newIdempotencyKey,
+  type RetryOptions,
+  type WithIdempotencyKey,
+} from "./transport.js";
 export type {
   ApiErrorCode,
   AppleReceipt,

@@ -22,6 +22,11 @@ export type ClientOptions = {
   storageKey?: string;
   /** Retries of network errors, 429, 503 and in-progress idempotent calls; `false` turns them off. */
   retry?: RetryOptions | false;
+  /**
+   * Each call's deadline in ms, covering all its attempts and the waits between them; past it the
+   * call rejects with TIMEOUT (a call's `deadlineMs` overrides it). Default 30,000.
+   */
+  deadlineMs?: number;
   /** A fetch implementation. Default: the platform's. */
   fetch?: typeof fetch;
   /** Refresh this many seconds before the access token expires. Default 30. */
@@ -41,7 +46,26 @@ export type ClientOptions = {
 };
 
 /** The last, optional argument of every call. */
-export type CallOptions = { retry?: false; signal?: AbortSignal };
+export type CallOptions = {
+  retry?: false;
+  signal?: AbortSignal;
+  /** This call's deadline in ms (all attempts and waits); past it the call rejects with TIMEOUT. Default: the client's. */
+  deadlineMs?: number;
+};
+
+/** The last argument of the calls that send an Idempotency-Key. */
+export type IdempotentCallOptions = CallOptions & {
+  /**
+   * The Idempotency-Key to send (1–255 visible ASCII characters) instead of a new one. Make it with
+   * `newIdempotencyKey()` and keep it with the pending change before calling: sent again with the
+   * same key (after a crash, a lost answer, a TIMEOUT) within 24 hours, the change is applied at
+   * most once and the server answers the first result.
+   */
+  idempotencyKey?: string;
+};
+
+/** The answer of a call that sent an Idempotency-Key, with the key it sent as a non-enumerable `idempotencyKey`. */
+export type WithIdempotencyKey<T> = T & { readonly idempotencyKey: string };
 
 type Auth = "none" | "player" | "optional";
 
@@ -55,6 +79,8 @@ export type RequestSpec<P extends ApiPath, M extends Method> = {
   auth: Auth;
   /** Safe to send again after a lost answer: GET/PUT/DELETE, or carrying an Idempotency-Key. */
   resendable: boolean;
+  /** Sends an Idempotency-Key: the call's `idempotencyKey`, or a new one; the same on every retry. */
+  idempotent?: boolean;
   /**
    * Also retry any 5xx (not only 503): for calls whose body is itself the idempotency key, such as
    * a store receipt, which the server answers the same however often it arrives.
@@ -65,6 +91,44 @@ export type RequestSpec<P extends ApiPath, M extends Method> = {
 };
 
 const RETRYABLE_STATUS = new Set([429, 503]);
+
+/** What the server accepts as an Idempotency-Key. */
+const KEY_PATTERN = /^[\x21-\x7e]{1,255}$/;
+
+/** A refusal before anything is sent, shaped as the server's own VALIDATION_ERROR. */
+function invalid(path: string, message: string): GameApiError {
+  return new GameApiError({ status: 400, code: "VALIDATION_ERROR", message, details: { issues: [{ path, message }] } });
+}
+
+/** Fails fast on options that would otherwise surface later as a NETWORK_ERROR or a 401. */
+function checkOptions(o: ClientOptions): void {
+  const fail = (message: string) => {
+    throw new TypeError(`createClient: ${message}`);
+  };
+  const url = String(o.baseUrl);
+  if (!/^https?:\/\/[^\s/?#]+(\/[^\s?#]*)?$/i.test(url)) {
+    const problem = /^[a-z][\w+.-]*:\/\//i.test(url) ? "" : " (it has no scheme)";
+    fail(`baseUrl "${url}" is not an absolute http(s) URL${problem}, e.g. "https://game.example.com".`);
+  }
+  const key = String(o.apiKey ?? "");
+  if (!/^[\x21-\x7e]+$/.test(key)) {
+    fail(`apiKey ${key ? (/\n$/.test(key) ? "ends with a newline" : "has whitespace or a control character") : "is empty"}.`);
+  }
+  const r = o.retry || {};
+  const numbers = {
+    "retry.retries": r.retries,
+    "retry.baseDelayMs": r.baseDelayMs,
+    "retry.maxDelayMs": r.maxDelayMs,
+    refreshMarginSeconds: o.refreshMarginSeconds,
+  };
+  for (const [name, value] of Object.entries(numbers)) {
+    if (value !== undefined && !(finite(value) && value >= 0)) fail(`${name} must be a finite number, 0 or more, not ${value}.`);
+  }
+  if (o.deadlineMs !== undefined && !validDeadline(o.deadlineMs)) fail(`deadlineMs must be a finite number above 0, not ${o.deadlineMs}.`);
+}
+
+const finite = (value: unknown): value is number => typeof value === "number" && Number.isFinite(value);
+const validDeadline = (value: unknown): boolean => finite(value) && value > 0;
 
 export type Transport = ReturnType<typeof createTransport>;
 
@@ -84,13 +148,13 @@ function newDeviceSecret(): string | null {
 function segment(name: string, value: unknown): string {
   const text = String(value);
   if (text === "" || text === "." || text === "..") {
-    const message = `${JSON.stringify(text)} cannot be a ${name}: a URL would rewrite it. Nothing was sent.`;
-    throw new GameApiError({ status: 400, code: "VALIDATION_ERROR", message, details: { issues: [{ path: `params.${name}`, message }] } });
+    throw invalid(`params.${name}`, `${JSON.stringify(text)} cannot be a ${name}: a URL would rewrite it. Nothing was sent.`);
   }
   return encodeURIComponent(text);
 }
 
 export function createTransport(options: ClientOptions) {
+  checkOptions(options);
   if (options.apiKey.startsWith("gb_server_")) {
     throw new Error(
       "createClient: this is a server key (gb_server_…), which can act as any player of the project; never ship it in a game. Use a client key (gb_client_…).",
@@ -106,6 +170,7 @@ export function createTransport(options: ClientOptions) {
   const baseDelayMs = retry?.baseDelayMs ?? 200;
   const maxDelayMs = retry?.maxDelayMs ?? 5_000;
   const marginMs = (options.refreshMarginSeconds ?? 30) * 1000;
+  const deadlineMs = options.deadlineMs ?? 30_000;
   const devices = options.deviceSecret !== false;
   const listeners = new Set<(session: Session | null) => void>();
   const identity: Record<string, string> = {};
@@ -182,19 +247,65 @@ export function createTransport(options: ClientOptions) {
     return Math.max(floorMs, Math.random() * Math.min(maxDelayMs, baseDelayMs * 2 ** attempt));
   }
 
+  /**
+   * One call: its Idempotency-Key chosen (and kept on the answer and on the error), and one
+   * deadline over all its attempts, refreshes and waits.
+   */
   async function send<P extends ApiPath, M extends Method>(
     spec: RequestSpec<P, M>,
-    call: CallOptions | undefined,
+    call: IdempotentCallOptions | undefined,
   ): Promise<SuccessOf<P, M>> {
-    await ready;
+    const ms = call?.deadlineMs ?? deadlineMs;
+    if (!validDeadline(ms)) throw invalid("deadlineMs", `deadlineMs must be a finite number above 0, not ${ms}.`);
+    const key = spec.idempotent ? (call?.idempotencyKey ?? newIdempotencyKey()) : null;
+    if (key !== null && !KEY_PATTERN.test(key)) {
+      throw invalid("headers.idempotency-key", "idempotencyKey must be 1–255 visible ASCII characters. Nothing was sent.");
+    }
+    const outer = call?.signal;
+    const controller = new AbortController();
+    const cancel = () => controller.abort(outer?.reason);
+    if (outer?.aborted) cancel();
+    outer?.addEventListener("abort", cancel, { once: true });
+    let late = false;
+    const timer = setTimeout(() => {
+      late = true;
+      controller.abort();
+    }, ms);
+    try {
+      const body = await attempts(spec, { ...call, signal: controller.signal }, key, Date.now() + ms);
+      if (key !== null && typeof body === "object" && body !== null) Object.defineProperty(body, "idempotencyKey", { value: key });
+      return body;
+    } catch (error) {
+      let failure = error;
+      if (late && !outer?.aborted && error instanceof GameApiError && error.code === "ABORTED") {
+        failure = new GameApiError({ status: 0, code: "TIMEOUT", message: `No answer within ${ms} ms.`, details: { deadlineMs: ms } });
+      }
+      if (key !== null && failure instanceof GameApiError) (failure as { idempotencyKey: string | null }).idempotencyKey = key;
+      throw failure;
+    } finally {
+      clearTimeout(timer);
+      outer?.removeEventListener("abort", cancel);
+    }
+  }
+
+  async function attempts<P extends ApiPath, M extends Method>(
+    spec: RequestSpec<P, M>,
+    call: CallOptions & { signal: AbortSignal },
+    key: string | null,
+    deadline: number,
+  ): Promise<SuccessOf<P, M>> {
+    await untilAborted(ready, call.signal);
     const target = url(spec);
-    const maxRetries = call?.retry === false ? 0 : retries;
+    const maxRetries = call.retry === false ? 0 : retries;
+    /** A wait that would outlast the deadline is not taken: the call fails now with what it has. */
+    const fits = (wait: number) => wait < deadline - Date.now();
     let attempt = 0;
     let refreshed = false;
     // A player call belongs to the player signed in when it was made, whatever happens meanwhile.
     const caller = spec.auth === "player" ? session?.playerId : undefined;
     for (;;) {
       const headers: Record<string, string> = { Accept: "application/json", "X-API-Key": options.apiKey, ...identity, ...spec.headers };
+      if (key !== null) headers["Idempotency-Key"] = key;
       if (spec.body !== undefined) headers["Content-Type"] = "application/json";
       let token: string | undefined;
       if (spec.auth === "player") token = (await validSession(call, caller)).accessToken;
@@ -208,14 +319,15 @@ export function createTransport(options: ClientOptions) {
           method: spec.method.toUpperCase(),
           headers,
           body: spec.body === undefined ? undefined : JSON.stringify(spec.body),
-          signal: call?.signal,
+          signal: call.signal,
         });
         // A connection lost while the body streams in is a lost answer too.
         body = await readBody(response);
       } catch (cause) {
-        if (call?.signal?.aborted) throw aborted(call.signal);
-        if (spec.resendable && attempt < maxRetries) {
-          await sleep(delayFor(attempt++, null), call?.signal);
+        if (call.signal.aborted) throw aborted(call.signal);
+        const wait = delayFor(attempt, null);
+        if (spec.resendable && attempt++ < maxRetries && fits(wait)) {
+          await sleep(wait, call.signal);
           continue;
         }
         throw new GameApiError({ status: 0, code: "NETWORK_ERROR", message: "The game backend could not be reached.", cause });
@@ -237,11 +349,22 @@ export function createTransport(options: ClientOptions) {
       }
       const inProgress = error.code === "IDEMPOTENCY_IN_PROGRESS";
       const serverError = spec.retryServerErrors === true && response.status >= 500;
-      if ((RETRYABLE_STATUS.has(response.status) || inProgress || serverError) && attempt < maxRetries) {
+      // The server's password-hashing queue is full: it refused before doing anything, so any call
+      // (a sign-in, a registration, a password reset) is sent again after Retry-After, as often as
+      // the deadline allows.
+      const busy =
+        response.status === 503 && (error.code === ("PASSWORD_CHECKS_BUSY" as string) || error.details.reason === "password_checks_busy");
+      if (busy && maxRetries > 0) {
+        const wait = delayFor(0, Math.max(1, error.retryAfterSeconds ?? 1));
+        if (fits(wait)) {
+          await sleep(wait, call.signal);
+          continue;
+        }
+      } else if ((RETRYABLE_STATUS.has(response.status) || inProgress || serverError) && attempt < maxRetries) {
         // The first attempt is still running on the server: give it time to finish.
         const wait = delayFor(attempt++, error.retryAfterSeconds, inProgress ? 1_000 : 0);
-        if (wait <= maxDelayMs + baseDelayMs) {
-          await sleep(wait, call?.signal);
+        if (wait <= maxDelayMs + baseDelayMs && fits(wait)) {
+          await sleep(wait, call.signal);
           continue;
         }
       }
@@ -489,8 +612,12 @@ function sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
   });
 }
 
-/** A fresh key per logical call, reused on its retries. Uniqueness matters here, not secrecy. */
-export function idempotencyKey(): string {
+/**
+ * A new Idempotency-Key: a UUID (or 32 hex digits without `crypto.randomUUID`). Make one before a
+ * change that must happen once (a purchase), keep it with the pending change, and pass it as the
+ * call's `idempotencyKey` on every try, also after a restart. Uniqueness matters here, not secrecy.
+ */
+export function newIdempotencyKey(): string {
   const c = (globalThis as { crypto?: Crypto }).crypto;
   if (c?.randomUUID) return c.randomUUID();
   const bytes = new Uint8Array(16);

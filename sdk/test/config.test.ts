@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { TestProject } from "@/e2e/support/fixtures";
 import { type TcpProxy, tcpProxy } from "@/e2e/support/tcp-proxy";
 import { pool } from "@/server/db";
-import { baseUrl, client, gameProject, recordingFetch } from "./support";
+import { baseUrl, client, gameProject, recordingFetch, silentServer } from "./support";
 
 /**
  * config.get against the real server: the ETag round trip, the values kept in storage and answered
@@ -91,6 +91,20 @@ describe("config.get", () => {
       expect(offline.config.value("shop.discount", 0)).toBe(15);
     } finally {
       await proxy.restore();
+    }
+  });
+
+  it("a server that never answers within the deadline answers the kept values, marked stale", async () => {
+    const storage = memoryStorage();
+    const online = client(project.clientKey, { storage });
+    await online.auth.anonymous();
+    const fresh = await online.config.get();
+    const hung = await silentServer();
+    try {
+      const kept = await client(project.clientKey, { baseUrl: hung.url, storage, deadlineMs: 200 }).config.get();
+      expect(kept).toEqual({ ...fresh, stale: true });
+    } finally {
+      await hung.close();
     }
   });
 

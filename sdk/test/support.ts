@@ -1,3 +1,4 @@
+import { createServer, type Socket } from "node:net";
 import { createClient, type GameClient } from "@game-backend/client";
 import { inject } from "vitest";
 import { makeProject, type TestProject } from "@/e2e/support/fixtures";
@@ -16,6 +17,8 @@ export type Exchange = {
   retryAfter: string | null;
   ifNoneMatch: string | null;
   etag: string | null;
+  /** An error answer's `error.details.reason`, if any. */
+  reason: string | null;
 };
 
 /** A fetch that records every exchange the SDK makes (the requests still go to the real server). */
@@ -34,12 +37,21 @@ export function recordingFetch(): { fetch: typeof fetch; log: Exchange[] } {
       retryAfter: null,
       ifNoneMatch: headers.get("if-none-match"),
       etag: null,
+      reason: null,
     };
     try {
       const response = await fetch(input, init);
       entry.status = response.status;
       entry.retryAfter = response.headers.get("retry-after");
       entry.etag = response.headers.get("etag");
+      if (!response.ok)
+        entry.reason =
+          ((
+            await response
+              .clone()
+              .json()
+              .catch(() => null)
+          )?.error?.details?.reason as string) ?? null;
       return response;
     } finally {
       entry.endedAt = Date.now();
@@ -87,5 +99,30 @@ export function asyncStorage() {
     getItem: async (k: string) => items.get(k) ?? null,
     setItem: async (k: string, v: string) => void items.set(k, v),
     removeItem: async (k: string) => void items.delete(k),
+  };
+}
+
+/** A backend that accepts connections and never answers (a hung server), and how many connections it got. */
+export async function silentServer(): Promise<{ url: string; connections: () => number; close: () => Promise<void> }> {
+  const sockets = new Set<Socket>();
+  let connections = 0;
+  const server = createServer((socket) => {
+    connections++;
+    sockets.add(socket);
+    socket.on("close", () => sockets.delete(socket));
+    socket.on("error", () => socket.destroy());
+    socket.resume();
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const address = server.address();
+  const port = typeof address === "object" && address ? address.port : 0;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    connections: () => connections,
+    close: () =>
+      new Promise<void>((resolve) => {
+        for (const s of sockets) s.destroy();
+        server.close(() => resolve());
+      }),
   };
 }
