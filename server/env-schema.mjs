@@ -94,10 +94,14 @@ export const ZEnv = z.object({
    * than the machine has, whatever the sign-in traffic.
    */
   PASSWORD_HASH_CONCURRENCY: z.coerce.number().int().min(1).max(64).optional(),
-  /** Password checks waiting for a hashing slot per process; beyond it they are refused (503, Retry-After). */
-  PASSWORD_HASH_QUEUE: z.coerce.number().int().min(0).max(10_000).default(8),
+  /**
+   * The most password checks waiting for a hashing slot per process (a hard cap); fewer are let
+   * in when the measured hashing speed could not start them within PASSWORD_HASH_MAX_WAIT_MS.
+   * Beyond either they are refused (503, Retry-After).
+   */
+  PASSWORD_HASH_QUEUE: z.coerce.number().int().min(0).max(10_000).default(500),
   /** A password check still waiting for a slot after this long is refused (503) instead of hashing late. */
-  PASSWORD_HASH_MAX_WAIT_MS: z.coerce.number().int().min(10).max(60_000).default(2_000),
+  PASSWORD_HASH_MAX_WAIT_MS: z.coerce.number().int().min(10).max(60_000).default(5_000),
   /** The launcher's worker count (read here only to share the cores among hashing slots; unset: one per core). */
   WEB_CONCURRENCY: z
     .string()
@@ -207,6 +211,12 @@ export const ZEnv = z.object({
   /** One attempt at a store's API; 5xx and timeouts are retried STORE_RETRIES times, then 503 STORE_UNAVAILABLE. */
   STORE_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(10_000),
   STORE_RETRIES: z.coerce.number().int().min(0).max(5).default(2),
+  /**
+   * The most units one store receipt may grant (StoreKit sells 1–10 of a product at once; Google
+   * Play's multi-quantity purchases are capped per product in Play Console). A receipt naming
+   * more is refused (RECEIPT_INVALID) before anything is granted.
+   */
+  STORE_MAX_QUANTITY: z.coerce.number().int().min(1).max(100).default(10),
   /** How often each project's refunds are fetched from Google (voided purchases) and Steam (GetReport CHARGEBACK); 0: never. */
   STORE_REFUND_POLL_MINUTES: z.coerce.number().int().min(0).max(1_440).default(60),
   /** Let identity providers' JWKS URLs point at private/loopback addresses (development, tests). */

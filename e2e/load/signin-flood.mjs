@@ -118,6 +118,8 @@ async function main() {
       UPSTASH_REDIS_REST_URL: undefined,
       UPSTASH_REDIS_REST_TOKEN: undefined,
       TRUST_PROXY: "true",
+      // On DATABASE_URL a production start seeds the demo project only when asked.
+      SEED_DEMO: "true",
       API_KEY_CACHE_TTL_SECONDS: "1",
       LOG_LEVEL: "warn",
     });

@@ -27,6 +27,8 @@ export type LoginAttempt = {
    * address (per /64 for IPv6) in the last 30 days. Asked lazily (a database query), remembered.
    */
   isKnown: () => Promise<boolean>;
+  /** The client address's subject (per /64 for IPv6): the hashing queue's fair share is per source. */
+  source: string;
 };
 type Budget = LoginAttempt["taken"][number];
 
@@ -138,11 +140,11 @@ export async function beginLoginAttempt(o: { projectId: string; email: string; i
   // Password checks are being refused (a flood): a stranger is refused before its budgets.
   if (hashGateFull() && !(await isKnown())) refuseStranger();
   try {
-    return { taken: await takeLoginBudgets(o, isKnown), isKnown };
+    return { taken: await takeLoginBudgets(o, isKnown), isKnown, source: ipSubject(o.ip) };
   } catch (error) {
     // The store is down or missed RATE_LIMIT_CREDENTIAL_TIMEOUT_MS: strangers are refused (503),
     // a known good client goes on to the (bounded) password check, counted in no budget.
-    if (storeDown(error) && (await isKnown())) return { taken: [], isKnown };
+    if (storeDown(error) && (await isKnown())) return { taken: [], isKnown, source: ipSubject(o.ip) };
     throw error;
   }
 }
@@ -207,10 +209,10 @@ export async function countRegistration(o: { projectId: string; ip: string }): P
  */
 export async function checkPassword(
   attempt: LoginAttempt,
-  check: (o: { isKnown: () => Promise<boolean> }) => Promise<boolean>,
+  check: (o: { isKnown: () => Promise<boolean>; source: string }) => Promise<boolean>,
 ): Promise<boolean> {
   try {
-    return await check({ isKnown: attempt.isKnown });
+    return await check({ isKnown: attempt.isKnown, source: attempt.source });
   } catch (error) {
     if (storeDown(error)) await giveBack(attempt.taken);
     throw error;

@@ -3,6 +3,7 @@ import { AppError } from "../../errors";
 import type { ClientInfo } from "../../identity/client-info";
 import { assertNotBanned } from "../../identity/player";
 import { dummyPasswordHash, hashPassword, verifyPassword } from "../../passwords";
+import { ipSubject } from "../../ratelimit/ip";
 import { beginLoginAttempt, checkPassword, countRegistration, loginSucceeded } from "../../ratelimit/login";
 import { withEvents } from "../webhooks/emit";
 import { emitEvent } from "../webhooks/events";
@@ -26,7 +27,7 @@ export async function registerWithEmail(o: {
   ip?: string;
 }): Promise<SessionDto> {
   if (o.ip !== undefined) await countRegistration({ projectId: o.projectId, ip: o.ip });
-  const passwordHash = await hashPassword(o.password);
+  const passwordHash = await hashPassword(o.password, { source: o.ip === undefined ? undefined : ipSubject(o.ip) });
   try {
     // The player (or the link), its verification mail and its session commit with their events.
     return await withEvents(o.projectId, async (emitting) => {
