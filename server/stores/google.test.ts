@@ -153,6 +153,25 @@ describe("verifyProduct", () => {
     expect((await refusal(client().verifyProduct("gems_100", ""))).code).toBe("RECEIPT_INVALID");
     expect(fake.requests.length).toBe(before);
   });
+
+  it.each([".", ".."])(
+    "refuses the dot segment %s as a purchase token or product id with RECEIPT_INVALID without asking Google",
+    async (dots) => {
+      const before = fake.requests.length;
+      expect((await refusal(client().verifyProduct("gems_100", dots))).code).toBe("RECEIPT_INVALID");
+      expect((await refusal(client().verifyProduct(dots, newToken()))).code).toBe("RECEIPT_INVALID");
+      expect(fake.requests.length).toBe(before);
+    },
+  );
+
+  it("encodes a token's slashes and dots inside one segment", async () => {
+    const before = fake.requests.length;
+    await refusal(client().verifyProduct("gems_100", "../../x"));
+    const asked = fake.requests.slice(before).filter((r) => r.path.startsWith("/androidpublisher/"));
+    expect(asked.map((r) => r.path)).toEqual([
+      "/androidpublisher/v3/applications/com.example.game/purchases/products/gems_100/tokens/..%2F..%2Fx",
+    ]);
+  });
 });
 
 describe("credentials", () => {

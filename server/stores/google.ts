@@ -290,6 +290,20 @@ export function googlePlay(o: GooglePlayOptions): GooglePlay {
     });
   }
 
+  /**
+   * One path segment of the outbound URL: encoded, and never a dot segment. encodeURIComponent
+   * leaves `.` alone, and a URL parser resolves a `..` segment by walking up one, so a token
+   * `..` would have asked Google about another resource of the application.
+   */
+  function segment(value: string): string {
+    if (value === "." || value === "..")
+      throw new AppError("RECEIPT_INVALID", {
+        message: "A Google Play product id or purchase token cannot be . or ..",
+        details: { store: "google" },
+      });
+    return encodeURIComponent(value);
+  }
+
   function productPath(productId: string, purchaseToken: string): string {
     if (productId === "" || purchaseToken === "" || purchaseToken.length > MAX_TOKEN_LENGTH || productId.length > MAX_TOKEN_LENGTH) {
       throw new AppError("RECEIPT_INVALID", {
@@ -297,7 +311,7 @@ export function googlePlay(o: GooglePlayOptions): GooglePlay {
         details: { store: "google" },
       });
     }
-    return `${app}/purchases/products/${encodeURIComponent(productId)}/tokens/${encodeURIComponent(purchaseToken)}`;
+    return `${app}/purchases/products/${segment(productId)}/tokens/${segment(purchaseToken)}`;
   }
 
   async function verifyProduct(productId: string, purchaseToken: string): Promise<GooglePlayPurchase> {
