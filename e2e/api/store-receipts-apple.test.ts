@@ -67,6 +67,23 @@ describe("an App Store purchase", () => {
     expect(await gemsOf(player)).toBe(500);
   });
 
+  it("of 10 units (StoreKit's most) grants ten times the rewards", async () => {
+    const player = await anonymousPlayer(project.clientKey);
+    const res = await redeem(player, appleReceipt({ productId: "com.example.game.gems500", quantity: 10 }).body);
+    expect(res.status, res.text).toBe(200);
+    expect(await gemsOf(player)).toBe(5000);
+  });
+
+  it("of 11 units (above STORE_MAX_QUANTITY, default 10) is 422 RECEIPT_INVALID and grants nothing", async () => {
+    const player = await anonymousPlayer(project.clientKey);
+    const receipt = appleReceipt({ productId: "com.example.game.gems500", quantity: 11 });
+    const res = await redeem(player, receipt.body);
+    expectError(res, 422, "RECEIPT_INVALID");
+    expect(res.body).toMatchObject({ error: { details: { quantity: 11, max: 10 } } });
+    expect(await gemsOf(player)).toBe(0);
+    expect((await rowsOf(receipt.transactionId)).map((r) => r.status)).toEqual(["rejected"]);
+  });
+
   it("sent again by its player answers the first result with replayed: true and grants nothing more", async () => {
     const player = await anonymousPlayer(project.clientKey);
     const receipt = appleReceipt({ productId: "com.example.game.gems500" });

@@ -2,6 +2,7 @@ import { createHash, randomBytes } from "node:crypto";
 import type { PlayerActor } from "../../actor";
 import { uuidv7 } from "../../crypto";
 import { pool, transaction } from "../../db";
+import { env } from "../../env";
 import { AppError } from "../../errors";
 import { logger } from "../../log";
 import { countStoreReceipt } from "../../metrics";
@@ -119,6 +120,12 @@ async function verify(
   seen.transactionId = verified.transactionId;
   const product = config.byStoreId[body.store].get(verified.productId);
   if (!product) throw new AppError("RECEIPT_WRONG_PRODUCT", { details: { productId: verified.productId } });
+  const maxQuantity = env().STORE_MAX_QUANTITY;
+  if (verified.quantity > maxQuantity)
+    throw new AppError("RECEIPT_INVALID", {
+      message: `A store receipt grants at most ${maxQuantity} units of a product; this one names ${verified.quantity}.`,
+      details: { store: body.store, quantity: verified.quantity, max: maxQuantity },
+    });
   return { verified, product };
 }
 
