@@ -200,6 +200,27 @@ describe("password reset", () => {
     expect(smtp.mails.filter((m) => m.to === unknown)).toEqual([]);
   });
 
+  it("a player whose timed ban has ended gets a reset code and resets the password", async () => {
+    const { email, session } = await verified();
+    await sql.query("UPDATE players SET banned_at = now() - interval '2 days', banned_until = now() - interval '1 day' WHERE id = $1", [
+      session.playerId,
+    ]);
+    const code = await resetCode(email);
+    const res = await call("POST", "/auth/email/password-reset/confirm", { body: { email, code, password: "after the ban ended" } });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+  });
+
+  it("a player banned now gets no reset code", async () => {
+    const { email, session } = await verified();
+    await sql.query("UPDATE players SET banned_at = now(), banned_until = now() + interval '1 day' WHERE id = $1", [session.playerId]);
+    const since = smtp.mails.length;
+    expect((await call("POST", "/auth/email/password-reset", { body: { email } })).status).toBe(202);
+    const { email: other } = await verified();
+    await resetCode(other);
+    await jobsDone("account-email");
+    expect(smtp.mails.slice(since).filter((m) => m.to === email)).toEqual([]);
+  });
+
   it("an unverified address gets no reset code by default", async () => {
     const { email } = await register();
     const since = smtp.mails.length;

@@ -2,9 +2,11 @@ import type { PlayerActor } from "../../actor";
 import { prisma, transaction } from "../../db";
 import { AppError } from "../../errors";
 import type { ClientInfo } from "../../identity/client-info";
+import { isBanned } from "../../identity/player";
 import { queueEmail } from "../../mailer";
 import { hashPassword } from "../../passwords";
 import { enqueue, handle, QUEUES } from "../../queue";
+import { ipSubject } from "../../ratelimit/ip";
 import { beginLoginAttempt, countCodeRequest, loginSucceeded } from "../../ratelimit/login";
 import { getProfile } from "../profiles";
 import type { OwnProfile } from "../profiles/schemas";
@@ -40,9 +42,18 @@ export async function requestPasswordReset(o: { projectId: string; email: string
 async function sendResetCode(job: ResetRequest): Promise<void> {
   const player = await prisma().player.findUnique({
     where: { projectId_email: { projectId: job.projectId, email: job.email } },
-    select: { id: true, email: true, emailVerifiedAt: true, bannedAt: true, project: { select: { resetUnverifiedEmail: true } } },
+    select: {
+      id: true,
+      email: true,
+      emailVerifiedAt: true,
+      bannedAt: true,
+      bannedUntil: true,
+      banReason: true,
+      project: { select: { resetUnverifiedEmail: true } },
+    },
   });
-  if (!player?.email || player.bannedAt) return;
+  // A ban in force sends no code; a timed ban that has ended does not block the reset.
+  if (!player?.email || isBanned(player)) return;
   if (!player.emailVerifiedAt && !player.project.resetUnverifiedEmail) return;
   await mailCode({ projectId: job.projectId, playerId: player.id, purpose: "PASSWORD_RESET", email: player.email });
 }
@@ -66,6 +77,8 @@ export async function confirmPasswordReset(o: {
     select: { id: true },
   });
   if (!player) throw new AppError("INVALID_CODE");
+  // Hashed before the code is used: a hashing gate that refuses (503, busy) leaves the code for the retry.
+  const passwordHash = await hashPassword(o.password, { source: ipSubject(o.ip) });
   const sent = await consumeCode({
     projectId: o.projectId,
     playerId: player.id,
@@ -74,7 +87,6 @@ export async function confirmPasswordReset(o: {
     address: o.email,
   });
   if (sent.email !== o.email) throw new AppError("INVALID_CODE");
-  const passwordHash = await hashPassword(o.password);
   await transaction(async () => {
     const changed = await prisma().player.updateMany({
       where: { id: player.id, projectId: o.projectId, email: o.email },
