@@ -191,6 +191,15 @@ describe("DELETE /players/me", () => {
     expect(await prisma().player.count({ where: { id: p.playerId } })).toBe(0);
   });
 
+  it("a server key acting as a banned player deletes it (a data-subject right), though other calls for it stay refused", async () => {
+    const p = await anonymousPlayer(project.clientKey);
+    await pool().query("UPDATE players SET banned_at = now() WHERE id = $1", [p.playerId]);
+    const acting = { key: project.serverKey, headers: { "X-Player-Id": p.playerId } };
+    expectError(await api("GET", "/api/v1/players/me/data", acting), 403, "PLAYER_BANNED");
+    expect((await api("DELETE", "/api/v1/players/me", acting)).status).toBe(204);
+    expect(await prisma().player.count({ where: { id: p.playerId } })).toBe(0);
+  });
+
   it("deleting another player's account is 403 FORBIDDEN and changes nothing", async () => {
     const p = await anonymousPlayer(project.clientKey);
     const victim = await anonymousPlayer(project.clientKey);
@@ -523,6 +532,16 @@ describe("GET /players/me/export", () => {
 
   it("another player's export is 403 FORBIDDEN", async () => {
     expectError(await api("GET", `/api/v1/players/${p.playerId}/export`, as(other)), 403, "FORBIDDEN");
+  });
+
+  it("a server key acting as a banned player gets its export (a data-subject right)", async () => {
+    const banned = await anonymousPlayer(project.clientKey);
+    await pool().query("UPDATE players SET banned_at = now() WHERE id = $1", [banned.playerId]);
+    const res = await api<Export>("GET", "/api/v1/players/me/export", {
+      key: project.serverKey,
+      headers: { "X-Player-Id": banned.playerId },
+    });
+    expect(res.status, res.text).toBe(200);
   });
 
   it("a server key acting as the player gets the same export", async () => {

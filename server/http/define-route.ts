@@ -50,6 +50,11 @@ export type RouteSpec<A extends AuthMode, P, Q, B> = {
   /** Honours Idempotency-Key (player requests): see server/http/idempotency.ts. */
   idempotent?: boolean;
   maxBodyBytes?: number;
+  /**
+   * A data-subject right (export, deletion): a server key acting as a banned player (X-Player-Id)
+   * may call it. A ban ends the player's own sessions, so the studio's server or its support acts.
+   */
+  bannedMayAct?: boolean;
 };
 
 export type RouteContext<A extends AuthMode, P, Q, B> = {
@@ -87,7 +92,7 @@ export function defineRoute<
           try {
             const ip = clientIp(req);
             const keyed = spec.auth === "none" ? null : await authenticateKey(req, ip, headers, spec.credential === true, seen);
-            const player = keyed ? await authenticatePlayer(req, spec.auth, keyed) : null;
+            const player = keyed ? await authenticatePlayer(req, spec.auth, keyed, spec.bannedMayAct === true) : null;
             seen.playerId = player?.playerId ?? null;
             const key = keyed?.key;
             const url = new URL(req.url);
@@ -187,14 +192,19 @@ function bearerToken(req: Request): string | null {
   return match[1];
 }
 
-async function authenticatePlayer(req: Request, mode: AuthMode, { key, claims }: KeyedRequest): Promise<PlayerCaller | null> {
+async function authenticatePlayer(
+  req: Request,
+  mode: AuthMode,
+  { key, claims }: KeyedRequest,
+  bannedMayAct: boolean,
+): Promise<PlayerCaller | null> {
   const actingAs = req.headers.get("x-player-id");
   if (actingAs !== null && key.kind !== "SERVER") {
     throw new AppError("FORBIDDEN", { message: "Only a server key may act as a player with X-Player-Id." });
   }
   if (mode === "none" || mode === "key") return null;
   if (actingAs !== null) {
-    const { playerId } = await authenticateActingPlayer(actingAs, key.projectId);
+    const { playerId } = await authenticateActingPlayer(actingAs, key.projectId, { bannedMayAct });
     return { playerId, sessionId: null, viaServerKey: true };
   }
   const token = bearerToken(req);

@@ -76,7 +76,11 @@ async function loadSession(sessionId: string, projectId: string, playerId: strin
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** A server key acting as one of its project's players through X-Player-Id. */
-export async function authenticateActingPlayer(playerId: string, projectId: string): Promise<{ playerId: string }> {
+export async function authenticateActingPlayer(
+  playerId: string,
+  projectId: string,
+  o: { bannedMayAct?: boolean } = {},
+): Promise<{ playerId: string }> {
   if (!UUID.test(playerId)) {
     throw new AppError("VALIDATION_ERROR", {
       details: { issues: [{ path: "headers.x-player-id", message: "Must be a player id (UUID)." }] },
@@ -89,6 +93,6 @@ export async function authenticateActingPlayer(playerId: string, projectId: stri
   });
   const row = rows[0];
   if (!row) throw new AppError("PLAYER_NOT_FOUND");
-  assertNotBanned({ bannedAt: row.banned_at, bannedUntil: row.banned_until, banReason: row.ban_reason });
+  if (!o.bannedMayAct) assertNotBanned({ bannedAt: row.banned_at, bannedUntil: row.banned_until, banReason: row.ban_reason });
   return { playerId: playerId.toLowerCase() };
 }

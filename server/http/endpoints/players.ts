@@ -40,6 +40,7 @@ export const deleteAccountEndpoint = endpoint({
   auth: "player",
   params: ZPlayerParams,
   body: ZDeleteAccountBody,
+  bannedMayAct: true,
   doc: {
     operationId: "deletePlayerAccount",
     tags,
@@ -50,7 +51,7 @@ export const deleteAccountEndpoint = endpoint({
       "A player with a password (an e-mail account) sends it as `{password}`: missing or wrong is 401 INVALID_CREDENTIALS and " +
       "nothing changes; wrong passwords count against the e-mail login's failure budgets (429 with `details.scope` " +
       "`login-account-ip`, `login-ip` or `login-account`, 503 when the rate-limit store is down). A player without one sends no body (or `{}`). A server key acting as the player (X-Player-Id) needs no " +
-      "password. Only the caller's own account (`me` or their id); another player's is 403 FORBIDDEN. A request of the player " +
+      "password, also when the player is banned (a data-subject right: a ban ends the player's own sessions). Only the caller's own account (`me` or their id); another player's is 403 FORBIDDEN. A request of the player " +
       "still running when the deletion commits answers 404 PLAYER_NOT_FOUND and writes nothing. The project may keep the " +
       "ledger rows for its accounts, detached from the player (keepLedgerOfDeletedPlayers, set by operators).",
     bodyOptional: true,
@@ -64,6 +65,7 @@ export const exportAccountEndpoint = endpoint({
   path: "/players/{id}/export",
   auth: "player",
   params: ZPlayerParams,
+  bannedMayAct: true,
   doc: {
     operationId: "exportPlayerData",
     tags,
@@ -73,7 +75,8 @@ export const exportAccountEndpoint = endpoint({
       "leaderboard entries of current and archived periods, balances, inventory, the whole ledger, the sessions and the " +
       "experiment assignments — never a " +
       "password hash, token or token hash. Only the caller's own (`me` or their id); another player's is 403 FORBIDDEN. " +
-      "Operators download the same document from the player's page in the dashboard.",
+      "A server key acting as the player (X-Player-Id) gets it also when the player is banned (a data-subject right: a ban ends " +
+      "the player's own sessions). Operators download the same document from the player's page in the dashboard.",
     ok: { status: 200, description: "The export.", schema: ZPlayerExport },
     errors: ["FORBIDDEN"],
   },
