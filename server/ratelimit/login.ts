@@ -191,7 +191,7 @@ export async function loginSucceeded(attempt: LoginAttempt, o: { playerId: strin
  * Registrations per client IP (REGISTRATIONS_PER_IP per LOGIN_FAILURE_WINDOW_SECONDS): each
  * hashes a password, and EMAIL_TAKEN answers tell which addresses exist. Fails closed.
  */
-export async function countRegistration(o: { projectId: string; ip: string }): Promise<void> {
+export async function countRegistration(o: { projectId: string; ip: string }): Promise<{ giveBack: () => Promise<void> }> {
   const budget = {
     policy: "register-ip",
     limit: env().REGISTRATIONS_PER_IP,
@@ -200,6 +200,8 @@ export async function countRegistration(o: { projectId: string; ip: string }): P
   };
   const r = await take(budget, 1);
   if (!r.allowed) throw refused(budget, r.resetMs, "Too many registrations from this address; try again later.");
+  // A registration the hashing gate refused (503, nothing done) is no registration: its retry must not pay twice.
+  return { giveBack: () => giveBack([budget]) };
 }
 
 /**

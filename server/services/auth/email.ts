@@ -26,8 +26,13 @@ export async function registerWithEmail(o: {
   /** The client address, for the per-IP registration budget; absent for operator/system calls. */
   ip?: string;
 }): Promise<SessionDto> {
-  if (o.ip !== undefined) await countRegistration({ projectId: o.projectId, ip: o.ip });
-  const passwordHash = await hashPassword(o.password, { source: o.ip === undefined ? undefined : ipSubject(o.ip) });
+  const counted = o.ip === undefined ? null : await countRegistration({ projectId: o.projectId, ip: o.ip });
+  const passwordHash = await hashPassword(o.password, { source: o.ip === undefined ? undefined : ipSubject(o.ip) }).catch(
+    async (error: unknown) => {
+      await counted?.giveBack();
+      throw error;
+    },
+  );
   try {
     // The player (or the link), its verification mail and its session commit with their events.
     return await withEvents(o.projectId, async (emitting) => {
