@@ -24,7 +24,8 @@ export const ZEnv = z.object({
   /**
    * A request header your proxy or CDN sets to the client's two-letter country (`cf-ipcountry`
    * behind Cloudflare): recorded on the player at sign-in and refresh for remote config audiences.
-   * Unset: no country is recorded (a client's own header is never trusted by default).
+   * Unset: no country is recorded (a client's own header is never trusted by default). Read only
+   * with TRUST_PROXY: without a proxy of yours in front, the header is the client's own.
    */
   CLIENT_COUNTRY_HEADER: z
     .string()

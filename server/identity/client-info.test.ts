@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { clientInfo, releaseOf } from "./client-info";
+import { clientInfo, releaseOf, trustedCountryHeader } from "./client-info";
 
 /** What sign-in and refresh record about the client: good values kept, anything else ignored (null), never refused. */
 describe("clientInfo", () => {
@@ -23,6 +23,16 @@ describe("clientInfo", () => {
     expect(of({ "cf-ipcountry": "fr" }, "cf-ipcountry")).toMatchObject({ country: "FR" });
     expect(of({ "cf-ipcountry": "XX" }, "cf-ipcountry")).toMatchObject({ country: null });
     expect(of({ "cf-ipcountry": "FRA" }, "cf-ipcountry")).toMatchObject({ country: null });
+  });
+});
+
+describe("trustedCountryHeader", () => {
+  it("is the configured header behind a trusted proxy", () => {
+    expect(trustedCountryHeader({ CLIENT_COUNTRY_HEADER: "cf-ipcountry", TRUST_PROXY: true })).toBe("cf-ipcountry");
+  });
+
+  it("is none without TRUST_PROXY: the client would choose its own country", () => {
+    expect(trustedCountryHeader({ CLIENT_COUNTRY_HEADER: "cf-ipcountry", TRUST_PROXY: false })).toBeUndefined();
   });
 });
 

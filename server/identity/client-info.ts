@@ -11,8 +11,17 @@ const VERSION = /^[0-9A-Za-z._+-]{1,32}$/;
 const PLATFORM = /^[a-z0-9_-]{1,32}$/;
 const COUNTRY = /^[A-Za-z]{2}$/;
 
-/** `countryHeader`: the header the operator's proxy sets (CLIENT_COUNTRY_HEADER); none, no country. */
-export function clientInfo(headers: Headers, countryHeader = env().CLIENT_COUNTRY_HEADER): ClientInfo {
+/**
+ * The country header to read: CLIENT_COUNTRY_HEADER, and only behind a trusted proxy
+ * (TRUST_PROXY). Without one, the header comes from the client itself, which would pick its own
+ * country (and so its remote config audiences): it is ignored.
+ */
+export function trustedCountryHeader(e: { CLIENT_COUNTRY_HEADER?: string; TRUST_PROXY: boolean } = env()): string | undefined {
+  return e.TRUST_PROXY ? e.CLIENT_COUNTRY_HEADER : undefined;
+}
+
+/** `countryHeader`: the header the operator's proxy sets (trustedCountryHeader); none, no country. */
+export function clientInfo(headers: Headers, countryHeader = trustedCountryHeader()): ClientInfo {
   const version = headers.get("x-client-version")?.trim() ?? "";
   const platform = headers.get("x-platform")?.trim() ?? "";
   const country = countryHeader ? (headers.get(countryHeader)?.trim() ?? "") : "";
