@@ -69,6 +69,8 @@ describe("POST /auth/anonymous with a deviceSecret", () => {
     ["a space", `${"A".repeat(42)} `],
     ["a number", 12345],
     ["null", null],
+    ["one symbol 43 times (too little randomness)", "a".repeat(43)],
+    ["a short word repeated (too little randomness)", "secret".repeat(8)],
   ])("a malformed secret (%s) is 400 VALIDATION_ERROR and creates nobody", async (_, deviceSecret) => {
     const local = await makeProject();
     const res = await anonymous({ deviceSecret }, local.clientKey);

@@ -18,9 +18,19 @@ export type SessionDto = z.infer<typeof ZSession>;
  * 32–96 random bytes as base64url without padding: 43–128 characters of A–Z a–z 0–9 `-` `_`.
  * Compared as sent (its SHA-256), never decoded.
  */
+/**
+ * 43 random base64url characters have fewer than 16 different ones with probability ~6e-14: a
+ * secret that does is hand-made ("aaaa…", a short word repeated), not random, and refused. A check
+ * against obvious mistakes, not a proof of randomness.
+ */
+const MIN_DISTINCT_SYMBOLS = 16;
+
 export const ZDeviceSecret = z
   .string()
   .regex(/^[A-Za-z0-9_-]{43,128}$/, "43–128 characters of A–Z, a–z, 0–9, '-' and '_' (base64url of 32+ random bytes, no padding).")
+  .refine((secret) => new Set(secret).size >= MIN_DISTINCT_SYMBOLS, {
+    message: `Too little randomness: at least ${MIN_DISTINCT_SYMBOLS} different characters (a secret from a cryptographic random generator has about 30).`,
+  })
   .meta({
     description:
       "A secret the device generated once and keeps (32–96 random bytes, base64url without padding: 43–128 characters). " +
