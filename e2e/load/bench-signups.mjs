@@ -11,8 +11,7 @@
 import { randomBytes } from "node:crypto";
 import http from "node:http";
 import os from "node:os";
-import pg from "pg";
-import { ensureBuild, startProduct, unlimitDemo } from "./lib.mjs";
+import { ensureBuild, startProxiedProduct } from "./lib.mjs";
 
 const BURST = Number(process.env.SIGNUP_BURST ?? 150);
 const CONCURRENCY = Number(process.env.SIGNUP_CONCURRENCY ?? 50);
@@ -63,28 +62,8 @@ function register(base, apiKey, i) {
 const percentile = (sorted, q) => (sorted.length ? sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] : Number.NaN);
 
 async function runSide(side) {
-  const adminUrl = new URL(process.env.DATABASE_URL ?? "postgresql://postgres@127.0.0.1:5432/postgres");
-  const dbName = `bench_signups_${randomBytes(4).toString("hex")}`;
-  const admin = new pg.Client({ connectionString: adminUrl.toString() });
-  await admin.connect();
-  await admin.query(`CREATE DATABASE ${dbName}`);
-  const dbUrl = new URL(adminUrl);
-  dbUrl.pathname = `/${dbName}`;
-  let product;
+  const product = await startProxiedProduct("bench_signups", side.env);
   try {
-    product = await startProduct({
-      DATABASE_URL: dbUrl.toString(),
-      REDIS_URL: undefined,
-      UPSTASH_REDIS_REST_URL: undefined,
-      UPSTASH_REDIS_REST_TOKEN: undefined,
-      TRUST_PROXY: "true",
-      // On DATABASE_URL a production start seeds the demo project only when asked.
-      SEED_DEMO: "true",
-      API_KEY_CACHE_TTL_SECONDS: "1",
-      LOG_LEVEL: "warn",
-      ...side.env,
-    });
-    await unlimitDemo(product);
     const { apiKey } = product.demo;
     // One registration first: the app's routes are compiled and its pools open before timing.
     await register(product.baseUrl, apiKey, 65_000);
@@ -120,9 +99,7 @@ async function runSide(side) {
       max: ok.at(-1) ?? Number.NaN,
     };
   } finally {
-    await product?.stop();
-    await admin.query(`DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`).catch(() => undefined);
-    await admin.end();
+    await product.stop();
   }
 }
 

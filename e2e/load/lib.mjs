@@ -1,7 +1,7 @@
 // Shared pieces of the benchmark scripts: start the product the way `npm start` does and drive
 // load with autocannon. Loopback only, bounded in time.
 import { spawnSync } from "node:child_process";
-import { createHash } from "node:crypto";
+import { createHash, randomBytes } from "node:crypto";
 import { chmodSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import http from "node:http";
 import { tmpdir } from "node:os";
@@ -81,6 +81,51 @@ export async function startProduct(extraEnv = {}, nodeArgs = []) {
       if (!keepDataDir) rmSync(dataDir, { recursive: true, force: true });
     },
   };
+}
+
+/**
+ * The production build behind a proxy of ours (TRUST_PROXY: each request names its client in
+ * X-Forwarded-For) with the in-process limiter, on its own fresh database of the local Postgres
+ * (DATABASE_URL's server, default 127.0.0.1:5432) with the demo project seeded and unlimited.
+ * `stop()` stops it and drops the database.
+ */
+export async function startProxiedProduct(prefix, extraEnv = {}) {
+  const adminUrl = new URL(process.env.DATABASE_URL ?? "postgresql://postgres@127.0.0.1:5432/postgres");
+  const dbName = `${prefix}_${randomBytes(4).toString("hex")}`;
+  const admin = new pg.Client({ connectionString: adminUrl.toString() });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE ${dbName}`);
+  const dbUrl = new URL(adminUrl);
+  dbUrl.pathname = `/${dbName}`;
+  const drop = async () => {
+    await admin.query(`DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`).catch(() => undefined);
+    await admin.end();
+  };
+  try {
+    const product = await startProduct({
+      DATABASE_URL: dbUrl.toString(),
+      REDIS_URL: undefined,
+      UPSTASH_REDIS_REST_URL: undefined,
+      UPSTASH_REDIS_REST_TOKEN: undefined,
+      TRUST_PROXY: "true",
+      // On DATABASE_URL a production start seeds the demo project only when asked.
+      SEED_DEMO: "true",
+      API_KEY_CACHE_TTL_SECONDS: "1",
+      LOG_LEVEL: "warn",
+      ...extraEnv,
+    });
+    await unlimitDemo(product);
+    return {
+      ...product,
+      stop: async () => {
+        await product.stop();
+        await drop();
+      },
+    };
+  } catch (error) {
+    await drop();
+    throw error;
+  }
 }
 
 /** Lifts the budget of the demo key's project so load is not cut off by its own plan. */

@@ -13,8 +13,7 @@
 // dropped at the end.
 import { randomBytes } from "node:crypto";
 import http from "node:http";
-import pg from "pg";
-import { ensureBuild, startProduct, unlimitDemo } from "./lib.mjs";
+import { ensureBuild, startProxiedProduct } from "./lib.mjs";
 
 const DURATION_S = Number(process.env.FLOOD_DURATION_S ?? 30);
 const FLOOD_RATE = Number(process.env.FLOOD_RATE ?? 16);
@@ -98,13 +97,6 @@ const percentile = (sorted, q) => (sorted.length ? sorted[Math.min(sorted.length
 const count = (map, key) => map.set(key, (map.get(key) ?? 0) + 1);
 
 async function main() {
-  const adminUrl = new URL(process.env.DATABASE_URL ?? "postgresql://postgres@127.0.0.1:5432/postgres");
-  const dbName = `signin_flood_${randomBytes(4).toString("hex")}`;
-  const admin = new pg.Client({ connectionString: adminUrl.toString() });
-  await admin.connect();
-  await admin.query(`CREATE DATABASE ${dbName}`);
-  const dbUrl = new URL(adminUrl);
-  dbUrl.pathname = `/${dbName}`;
   let product;
   const cutOff = setTimeout(() => {
     log(`run limit of ${RUN_LIMIT_MS / 60_000} min reached: stopping`);
@@ -112,18 +104,7 @@ async function main() {
   }, RUN_LIMIT_MS);
   try {
     ensureBuild();
-    product = await startProduct({
-      DATABASE_URL: dbUrl.toString(),
-      REDIS_URL: undefined,
-      UPSTASH_REDIS_REST_URL: undefined,
-      UPSTASH_REDIS_REST_TOKEN: undefined,
-      TRUST_PROXY: "true",
-      // On DATABASE_URL a production start seeds the demo project only when asked.
-      SEED_DEMO: "true",
-      API_KEY_CACHE_TTL_SECONDS: "1",
-      LOG_LEVEL: "warn",
-    });
-    await unlimitDemo(product);
+    product = await startProxiedProduct("signin_flood");
     const base = product.baseUrl;
     const { apiKey, operatorEmail, operatorPassword } = product.demo;
     const workers = process.env.WEB_CONCURRENCY ?? "default (one per core)";
@@ -248,8 +229,6 @@ async function main() {
   } finally {
     clearTimeout(cutOff);
     await product?.stop();
-    await admin.query(`DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`).catch(() => undefined);
-    await admin.end();
   }
 }
 
