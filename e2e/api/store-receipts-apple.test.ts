@@ -124,6 +124,59 @@ describe("an App Store purchase", () => {
   });
 });
 
+describe("the same App Store app set up in two projects of the instance", () => {
+  let second: TestProject;
+  beforeAll(async () => {
+    second = await makeProject();
+    await createCurrency({ projectId: second.projectId, input: { id: "gems", name: "Gems", clientWritable: false } });
+    await createItem({ projectId: second.projectId, input: { id: "vip-pass", name: "VIP pass" } });
+    await sellOnAppleAs(second.projectId, await newOperator("OWNER", second.projectId));
+  });
+  const redeemIn = (p: TestProject, player: TestPlayer, body: unknown) =>
+    api<Receipt>("POST", "/api/v1/economy/receipts", { key: p.clientKey, token: player.accessToken, body });
+  const grantedRows = async (transactionId: string) =>
+    Number(
+      (
+        await pool().query<{ n: string }>(
+          "SELECT count(*) AS n FROM store_transactions WHERE store = 'apple' AND store_transaction_id = $1 AND status = 'granted'",
+          [transactionId],
+        )
+      ).rows[0]?.n,
+    );
+
+  it("refuses a production purchase granted in the other project: 409 RECEIPT_ALREADY_USED, kept as rejected", async () => {
+    const receipt = appleReceipt({ productId: "com.example.game.gems500" });
+    expect((await redeemIn(project, await anonymousPlayer(project.clientKey), receipt.body)).status).toBe(200);
+    const player = await anonymousPlayer(second.clientKey);
+    const res = await redeemIn(second, player, receipt.body);
+    expectError(res, 409, "RECEIPT_ALREADY_USED");
+    expect(res.body).toMatchObject({ error: { details: { scope: "instance" } } });
+    expect(await grantedRows(receipt.transactionId)).toBe(1);
+    const kept = await pool().query<{ status: string; refusal: string }>(
+      "SELECT status, refusal FROM store_transactions WHERE project_id = $1 AND store_transaction_id = $2",
+      [second.projectId, receipt.transactionId],
+    );
+    expect(kept.rows).toEqual([{ status: "rejected", refusal: "RECEIPT_ALREADY_USED" }]);
+  });
+
+  it("grants a production purchase sent to both projects at once in one of them only", async () => {
+    const receipt = appleReceipt({ productId: "com.example.game.gems500" });
+    const players = [await anonymousPlayer(project.clientKey), await anonymousPlayer(second.clientKey)];
+    const answers = await Promise.all(
+      Array.from({ length: 10 }, (_, i) => redeemIn(i % 2 ? second : project, players[i % 2] as TestPlayer, receipt.body)),
+    );
+    expect(answers.map((a) => a.status).sort()).toEqual([...Array(5).fill(200), ...Array(5).fill(409)]);
+    expect(await grantedRows(receipt.transactionId)).toBe(1);
+  });
+
+  it("grants a sandbox purchase in each project (no money moves; a staging copy tests with it)", async () => {
+    const receipt = appleReceipt({ productId: "com.example.game.gems500", environment: "Sandbox" });
+    expect((await redeemIn(project, await anonymousPlayer(project.clientKey), receipt.body)).status).toBe(200);
+    expect((await redeemIn(second, await anonymousPlayer(second.clientKey), receipt.body)).status).toBe(200);
+    expect(await grantedRows(receipt.transactionId)).toBe(2);
+  });
+});
+
 describe("a refused App Store receipt grants nothing and is kept as rejected", () => {
   it("for a product no store product sells: 422 RECEIPT_WRONG_PRODUCT", async () => {
     const player = await anonymousPlayer(project.clientKey);

@@ -144,7 +144,8 @@ export const receiptEndpoint = endpoint({
       "Steam once the player approved it in the overlay. The store product's rewards × the store's quantity go through the " +
       "ledger (kind `store_purchase`; a currency's maximum does not refuse a paid grant). Exactly once per store transaction " +
       "id: the same receipt again answers the first result with `replayed: true` to its player and 409 RECEIPT_ALREADY_USED " +
-      "to another player, so a client retries with the same receipt safely (no Idempotency-Key needed). Refusals grant nothing: " +
+      "to another player (and to a player of another project of this server for a production purchase: one grant per real " +
+      'purchase per server, `details.scope: "instance"`), so a client retries with the same receipt safely (no Idempotency-Key needed). Refusals grant nothing: ' +
       "422 RECEIPT_INVALID (malformed, forged, unknown), RECEIPT_EXPIRED, RECEIPT_WRONG_APP, RECEIPT_WRONG_ENVIRONMENT, " +
       "RECEIPT_WRONG_PRODUCT (no store product has this store id), RECEIPT_CANCELLED (cancelled, refunded or revoked at the " +
       "store), STORE_NOT_CONFIGURED; 409 RECEIPT_PENDING (not paid yet: send it again later); 503 STORE_UNAVAILABLE (the " +

@@ -1,4 +1,5 @@
 import { createHash, randomBytes } from "node:crypto";
+import type pg from "pg";
 import type { PlayerActor } from "../../actor";
 import { uuidv7 } from "../../crypto";
 import { pool, transaction } from "../../db";
@@ -165,6 +166,29 @@ async function rowBy(
   return rows[0];
 }
 
+/**
+ * One grant per production purchase per instance: the same store app (bundle id, package name,
+ * Steam app) set up in two projects — a copy of the game's project, a second tenant claiming the
+ * app — would otherwise grant one real purchase in each. Serialized across projects on an
+ * instance-wide lock of the store transaction (taken after the project's own, always in that
+ * order), so two projects receiving the receipt at once grant it once. Sandbox purchases move no
+ * money and stay per project (a staging project may test with the same sandbox account).
+ */
+async function assertNotGrantedElsewhere(client: pg.PoolClient, projectId: string, v: VerifiedPurchase): Promise<void> {
+  await client.query("SELECT pg_advisory_xact_lock(hashtextextended($1, 0))", [`store-instance:${v.store}:${v.transactionId}`]);
+  const { rowCount } = await client.query(
+    `SELECT 1 FROM store_transactions
+      WHERE store = $1 AND store_transaction_id = $2 AND environment = 'production' AND status <> 'rejected' AND project_id <> $3 LIMIT 1`,
+    [v.store, v.transactionId, projectId],
+  );
+  if (rowCount)
+    throw new AppError("RECEIPT_ALREADY_USED", {
+      message:
+        "This purchase was already granted in another project on this server: a store app set up in two projects grants each real purchase once.",
+      details: { store: v.store, transactionId: v.transactionId, scope: "instance" },
+    });
+}
+
 async function grantOnce(o: {
   actor: PlayerActor;
   verified: VerifiedPurchase;
@@ -185,6 +209,7 @@ async function grantOnce(o: {
         message: `The store refunded or revoked this purchase before its receipt arrived (${held.reason}); nothing was granted.`,
         details: { store: v.store, transactionId: v.transactionId, reason: held.reason, reversedAt: held.reversedAt.toISOString() },
       });
+    if (v.environment === "production") await assertNotGrantedElsewhere(client, projectId, v);
     const claimed = await client.query<{ id: string }>(
       `INSERT INTO store_transactions (id, project_id, store, store_transaction_id, original_transaction_id, store_product_id, product_id,
               player_id, status, environment, quantity, price_micros, currency, purchased_at, evidence, purchase_token_sha256)
