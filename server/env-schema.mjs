@@ -248,6 +248,10 @@ export const ZEnv = z.object({
    * housekeeping (an event with a pending delivery never is): a replay reaches this far back.
    */
   WEBHOOK_RETENTION_DAYS: z.coerce.number().int().min(1).max(3_650).default(30),
+  /** A refused store receipt (kept so support sees what was sent and why) is deleted this long after it was refused. */
+  REJECTED_RECEIPT_RETENTION_DAYS: z.coerce.number().int().min(1).max(3_650).default(90),
+  /** A resolved player report is deleted this long after it was resolved (appeals reach this far back). */
+  RESOLVED_REPORT_RETENTION_DAYS: z.coerce.number().int().min(1).max(3_650).default(365),
   /** How often each process looks for due webhook deliveries written elsewhere (its own are sent at once). */
   WEBHOOK_POLL_MS: z.coerce.number().int().min(50).max(60_000).default(1_000),
   /**

@@ -2,6 +2,7 @@ import { transaction } from "./db";
 import { pruneIdempotencyKeys } from "./http/idempotency";
 import { logger } from "./log";
 import { handle, QUEUES } from "./queue";
+import { pruneSupportRecords } from "./services/retention";
 import { pruneWebhookOutbox } from "./services/webhooks/retention";
 import { pruneUsage } from "./usage";
 
@@ -13,7 +14,8 @@ import { pruneUsage } from "./usage";
  * Idempotency-Key records are deleted after their 24 hours; the health view's counts per
  * server/usage.ts (minute rows 2 hours, hour rows 8 days, active-player days 32 days). Webhook
  * events and finished deliveries after WEBHOOK_RETENTION_DAYS (server/services/webhooks/retention.ts),
- * in short batches outside the auth tables' transaction.
+ * in short batches outside the auth tables' transaction; rejected store receipts and resolved
+ * player reports after their retention (server/services/retention.ts), likewise.
  */
 export const RETENTION_DAYS = 7;
 const MAINTENANCE_LOCK = 72707370;
@@ -44,5 +46,8 @@ export function registerHousekeeping(): void {
     const w = await pruneWebhookOutbox();
     if (w.deliveries || w.events)
       logger("maintenance").info(w, `pruned ${w.events} webhook events, ${w.deliveries} finished webhook deliveries`);
+    const s = await pruneSupportRecords();
+    if (s.rejectedReceipts || s.resolvedReports)
+      logger("maintenance").info(s, `pruned ${s.rejectedReceipts} rejected store receipts, ${s.resolvedReports} resolved player reports`);
   });
 }

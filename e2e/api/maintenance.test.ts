@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { pool, prisma } from "@/server/db";
 import { pruneAuthTables } from "@/server/maintenance";
+import { pruneSupportRecords } from "@/server/services/retention";
 import { eventId } from "@/server/services/webhooks/events";
 import { pruneWebhookOutbox } from "@/server/services/webhooks/retention";
 import { anonymousPlayer, makeProject } from "../support/fixtures";
@@ -131,5 +132,59 @@ describe("webhook outbox retention", () => {
     await pruneWebhookOutbox({ now: new Date(Date.now() + 11 * DAY), retentionDays: 30 });
     expect(await existing("webhook_events", [old])).toEqual([]);
     expect(await existing("webhook_deliveries", [done])).toEqual([]);
+  });
+});
+
+describe("support records' retention", () => {
+  const DAY = 86_400_000;
+  const now = new Date();
+  const ago = (days: number) => new Date(now.getTime() - days * DAY);
+  const receipt = async (projectId: string, status: string, updatedAt: Date) => {
+    const id = crypto.randomUUID();
+    await pool().query(
+      `INSERT INTO store_transactions (id, project_id, store, store_transaction_id, status, refusal, created_at, updated_at)
+       VALUES ($1, $2, 'apple', $3, $4, CASE WHEN $4 = 'rejected' THEN 'RECEIPT_INVALID' END, $5, $5)`,
+      [id, projectId, `t-${id}`, status, updatedAt],
+    );
+    return id;
+  };
+  const report = async (projectId: string, reporterId: string, targetId: string, resolvedAt: Date | null) => {
+    const id = crypto.randomUUID();
+    await pool().query(
+      `INSERT INTO player_reports (id, project_id, reporter_id, target_id, reason, status, resolution, resolved_at, created_at, updated_at)
+       VALUES ($1, $2, $3, $4, 'cheating', $5, $6, $7, $8, $8)`,
+      [id, projectId, reporterId, targetId, resolvedAt ? "resolved" : "open", resolvedAt ? "dismissed" : null, resolvedAt, ago(400)],
+    );
+    return id;
+  };
+  const left = async (table: "store_transactions" | "player_reports", ids: string[]) =>
+    (await pool().query<{ id: string }>(`SELECT id::text AS id FROM ${table} WHERE id::text = ANY($1::text[])`, [ids])).rows
+      .map((r) => r.id)
+      .sort();
+
+  it("deletes rejected receipts refused longer ago than the retention, in batches, and keeps granted ones and younger refusals", async () => {
+    const { projectId } = await makeProject();
+    const oldRejected = [await receipt(projectId, "rejected", ago(91)), await receipt(projectId, "rejected", ago(200))];
+    const youngRejected = await receipt(projectId, "rejected", ago(89));
+    const oldGranted = await receipt(projectId, "granted", ago(400));
+    const pruned = await pruneSupportRecords({ now, rejectedReceiptDays: 90, resolvedReportDays: 365, batchSize: 1 });
+    expect(pruned.rejectedReceipts).toBeGreaterThanOrEqual(2);
+    expect(await left("store_transactions", [...oldRejected, youngRejected, oldGranted])).toEqual([youngRejected, oldGranted].sort());
+  });
+
+  it("deletes reports resolved longer ago than the retention and keeps open reports however old, and younger resolutions", async () => {
+    const { clientKey, projectId } = await makeProject();
+    const [pa, pb, pc, pd] = (await Promise.all([1, 2, 3, 4].map(() => anonymousPlayer(clientKey)))).map((p) => p.playerId) as [
+      string,
+      string,
+      string,
+      string,
+    ];
+    const oldResolved = await report(projectId, pa, pb, ago(366));
+    const youngResolved = await report(projectId, pa, pc, ago(364));
+    const openOld = await report(projectId, pa, pd, null);
+    const pruned = await pruneSupportRecords({ now, rejectedReceiptDays: 90, resolvedReportDays: 365 });
+    expect(pruned.resolvedReports).toBeGreaterThanOrEqual(1);
+    expect(await left("player_reports", [oldResolved, youngResolved, openOld])).toEqual([youngResolved, openOld].sort());
   });
 });

@@ -1,5 +1,5 @@
-import { pool } from "../../db";
 import { env } from "../../env";
+import { deleteInBatches } from "../retention";
 
 /**
  * The outbox's retention, run by the hourly housekeeping (server/maintenance.ts). Older than
@@ -20,7 +20,7 @@ export async function pruneWebhookOutbox(o: { now?: Date; retentionDays?: number
   const days = o.retentionDays ?? env().WEBHOOK_RETENTION_DAYS;
   const cutoff = new Date((o.now ?? new Date()).getTime() - days * 86_400_000);
   const batch = o.batchSize ?? PRUNE_BATCH;
-  const deliveries = await inBatches(
+  const deliveries = await deleteInBatches(
     batch,
     `DELETE FROM webhook_deliveries WHERE id IN (
        SELECT id FROM webhook_deliveries
@@ -30,7 +30,7 @@ export async function pruneWebhookOutbox(o: { now?: Date; retentionDays?: number
   );
   // Locking the event (FOR UPDATE) conflicts with the key-share lock a resend's or replay's new
   // delivery takes on it, so an event being given a delivery right now is skipped, not cascaded.
-  const events = await inBatches(
+  const events = await deleteInBatches(
     batch,
     `DELETE FROM webhook_events WHERE id IN (
        SELECT e.id FROM webhook_events e
@@ -40,13 +40,4 @@ export async function pruneWebhookOutbox(o: { now?: Date; retentionDays?: number
     cutoff,
   );
   return { deliveries, events };
-}
-
-async function inBatches(batch: number, sql: string, cutoff: Date): Promise<number> {
-  let total = 0;
-  for (;;) {
-    const { rowCount } = await pool().query(sql, [cutoff, batch]);
-    total += rowCount ?? 0;
-    if ((rowCount ?? 0) < batch) return total;
-  }
 }
