@@ -84,6 +84,15 @@ describe("an App Store purchase", () => {
     expect((await rowsOf(receipt.transactionId)).map((r) => r.status)).toEqual(["rejected"]);
   });
 
+  it("of a non-consumable in 2 units is 422 RECEIPT_INVALID (owned once) and grants nothing", async () => {
+    const player = await anonymousPlayer(project.clientKey);
+    const receipt = appleReceipt({ productId: "com.example.game.vip", quantity: 2 });
+    const res = await redeem(player, receipt.body);
+    expectError(res, 422, "RECEIPT_INVALID");
+    expect(res.body).toMatchObject({ error: { details: { quantity: 2, max: 1, kind: "non_consumable" } } });
+    expect((await rowsOf(receipt.transactionId)).map((r) => r.status)).toEqual(["rejected"]);
+  });
+
   it("sent again by its player answers the first result with replayed: true and grants nothing more", async () => {
     const player = await anonymousPlayer(project.clientKey);
     const receipt = appleReceipt({ productId: "com.example.game.gems500" });

@@ -121,11 +121,15 @@ async function verify(
   seen.transactionId = verified.transactionId;
   const product = config.byStoreId[body.store].get(verified.productId);
   if (!product) throw new AppError("RECEIPT_WRONG_PRODUCT", { details: { productId: verified.productId } });
-  const maxQuantity = env().STORE_MAX_QUANTITY;
+  // A non-consumable is owned once: a receipt for more than one unit of it is not one a store issues.
+  const maxQuantity = product.kind === "non_consumable" ? 1 : env().STORE_MAX_QUANTITY;
   if (verified.quantity > maxQuantity)
     throw new AppError("RECEIPT_INVALID", {
-      message: `A store receipt grants at most ${maxQuantity} units of a product; this one names ${verified.quantity}.`,
-      details: { store: body.store, quantity: verified.quantity, max: maxQuantity },
+      message:
+        product.kind === "non_consumable"
+          ? `A non-consumable product is bought one at a time; this receipt names ${verified.quantity}.`
+          : `A store receipt grants at most ${maxQuantity} units of a product; this one names ${verified.quantity}.`,
+      details: { store: body.store, quantity: verified.quantity, max: maxQuantity, kind: product.kind },
     });
   return { verified, product };
 }
