@@ -1481,7 +1481,7 @@ namespace GameBackend
     internal sealed class AnonymousBody
     {
         /// <summary>
-        /// A secret the device generated once and keeps (32–96 random bytes, base64url without padding: 43–128 characters). Stored only as its SHA-256. Must come from a cryptographic random generator: whoever presents it signs in as its player.
+        /// A secret the device generated once and keeps (32–96 random bytes, base64url without padding: 43–128 characters). Stored only as its SHA-256. Must come from a cryptographic random generator: whoever presents it signs in as its player. A secret of fewer than 16 different characters (`aaaa…`, a word repeated) is refused as made by hand.
         /// Optional: left out when null.
         /// </summary>
         public string DeviceSecret { get; set; }

@@ -31,7 +31,7 @@ export const signInAnonymouslyEndpoint = endpoint({
       "is how an anonymous player gets back. Two calls with one new secret at once create one player. A banned player gets " +
       "403 PLAYER_BANNED; a player that has since signed up with an e-mail or an identity provider gets 409 " +
       "ACCOUNT_ALREADY_LINKED (sign in with that account); a deleted player's secret creates a new player. A malformed " +
-      "secret is 400 VALIDATION_ERROR and changes nothing.",
+      "secret, or one of fewer than 16 different characters (made by hand, not random), is 400 VALIDATION_ERROR and changes nothing.",
     bodyOptional: true,
     ok: { status: 200, description: "The player's session.", schema: ZSession },
     errors: ["PLAYER_BANNED", "ACCOUNT_ALREADY_LINKED"],

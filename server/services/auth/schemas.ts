@@ -34,7 +34,8 @@ export const ZDeviceSecret = z
   .meta({
     description:
       "A secret the device generated once and keeps (32–96 random bytes, base64url without padding: 43–128 characters). " +
-      "Stored only as its SHA-256. Must come from a cryptographic random generator: whoever presents it signs in as its player.",
+      "Stored only as its SHA-256. Must come from a cryptographic random generator: whoever presents it signs in as its player. " +
+      "A secret of fewer than 16 different characters (`aaaa…`, a word repeated) is refused as made by hand.",
     example: "q3Zb1sV0r0cQm8q6mS1m4a2n9Yx7Kp0H2d5Jt8LwXeA",
   });
 
