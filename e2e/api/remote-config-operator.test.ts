@@ -242,6 +242,39 @@ describe("config as code", () => {
     expect(await versionOf(target.project.projectId)).toBeGreaterThan(0);
   });
 
+  it("the dry run warns about an audience created or changed with a player data rule (only server-written values match), and refuses nothing", async () => {
+    const s = await setup();
+    const projectId = s.project.projectId;
+    await rcOf(s.owner).upsertAudience({ projectId, id: "fr", name: "France", rules: { all: [{ field: "country", in: ["FR"] }] }, reason });
+    const doc = await exportConfigAs(ctx(s.owner), { projectId });
+    const plan = await dryRunImportAs(ctx(s.owner), {
+      projectId,
+      document: {
+        ...doc,
+        audiences: [
+          {
+            id: "fr",
+            name: "France",
+            description: "",
+            rules: {
+              all: [
+                { field: "country", in: ["FR"] },
+                { field: "data", key: "verified-rank", eq: "gold" },
+              ],
+            },
+          },
+          { id: "gold", name: "Gold", description: "", rules: { all: [{ field: "data", key: "tier", eq: "gold" }] } },
+        ],
+      },
+    });
+    expect(plan.refusals).toEqual([]);
+    expect(plan.warnings.map((w) => [w.kind, w.id, "dataKeys" in w ? w.dataKeys : null])).toEqual([
+      ["audiences", "fr", ["verified-rank"]],
+      ["audiences", "gold", ["tier"]],
+    ]);
+    expect(plan.warnings[0]?.message).toContain("matches only values written with a server key");
+  });
+
   it("an override naming an unknown audience is refused; deleting an audience in use is refused (IN_USE)", async () => {
     const s = await setup();
     const projectId = s.project.projectId;

@@ -232,6 +232,33 @@ async function lowerMaxWarnings(projectId: string, diff: ConfigDiff): Promise<Wa
   return warnings;
 }
 
+/**
+ * An audience created or changed with a rule on player data: said in the plan, because the rule
+ * matches only values the server wrote (a key the game's client writes itself never puts a player
+ * in the audience: a player cannot join an audience by writing its own data).
+ */
+function dataRuleWarnings(diff: ConfigDiff): Warning[] {
+  const rulesOf = (rules: unknown) => (rules as { all?: Array<{ field?: string; key?: string }> } | null)?.all ?? [];
+  const touched = [
+    ...diff.audiences.created.map((c) => ({ id: c.id, rules: c.after.rules })),
+    ...diff.audiences.changed.flatMap((c) => c.fields.filter((f) => f.field === "rules").map((f) => ({ id: c.id, rules: f.after }))),
+  ];
+  touched.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+  return touched.flatMap(({ id, rules }) => {
+    const dataKeys = [...new Set(rulesOf(rules).flatMap((r) => (r.field === "data" && typeof r.key === "string" ? [r.key] : [])))];
+    if (dataKeys.length === 0) return [];
+    return [
+      {
+        kind: "audiences" as const,
+        id,
+        field: "rules" as const,
+        dataKeys,
+        message: `Its rule on player data (${dataKeys.join(", ")}) matches only values written with a server key; values players write themselves never match.`,
+      },
+    ];
+  });
+}
+
 /** Lines of created or changed purchases must name currencies and items of the resulting configuration, once per side. */
 function purchaseRefusals(doc: ConfigDocument, diff: ConfigDiff): Refusal[] {
   const refusals: Refusal[] = [];
@@ -463,7 +490,8 @@ async function planImport(o: { projectId: string; document: ConfigDocument }): P
   ].sort((a, b) => CONFIG_KINDS.indexOf(a.kind) - CONFIG_KINDS.indexOf(b.kind) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
   const changes = CONFIG_KINDS.reduce((n, k) => n + diff[k].created.length + diff[k].changed.length + diff[k].deleted.length, 0);
   const diffHash = createHash("sha256").update(JSON.stringify(diff)).digest("base64url").slice(0, 22);
-  return { diff, refusals, warnings: await lowerMaxWarnings(o.projectId, diff), changes, diffHash, remote };
+  const warnings = [...(await lowerMaxWarnings(o.projectId, diff)), ...dataRuleWarnings(diff)];
+  return { diff, refusals, warnings, changes, diffHash, remote };
 }
 
 /** The dry run an admin asks for before importing (the same role as the import: it reads what only admins change). */

@@ -206,12 +206,15 @@ export type KindDiff = z.infer<typeof ZKindDiff>;
 export type ConfigDiff = Record<ConfigKind, KindDiff>;
 export type Refusal = { kind: ConfigKind; id: string; action: "create" | "change" | "delete"; code: string; message: string };
 /** Not refused, but worth a look before applying: a lowered max below what players already hold (they keep it; they can only spend down). */
-export type Warning = {
-  kind: "currencies" | "items";
-  id: string;
-  field: "maxBalance" | "maxStack";
-  max: number;
-  players: number;
-  message: string;
-};
+export type Warning =
+  | {
+      kind: "currencies" | "items";
+      id: string;
+      field: "maxBalance" | "maxStack";
+      max: number;
+      players: number;
+      message: string;
+    }
+  /** An audience rule on player data keys: it matches only values a server key wrote (players' own writes never count). */
+  | { kind: "audiences"; id: string; field: "rules"; dataKeys: string[]; message: string };
 export type ImportPlan = { diff: ConfigDiff; refusals: Refusal[]; warnings: Warning[]; changes: number; diffHash: string };
