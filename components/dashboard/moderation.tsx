@@ -114,7 +114,7 @@ export function Moderation({ projectId }: { projectId: string }) {
                 <td className="px-2 py-2">
                   {g.reports} <span className="text-zinc-500">({g.reporters === 1 ? "1 reporter" : `${g.reporters} reporters`})</span>
                 </td>
-                <td className="max-w-72 px-2 py-2">
+                <td className="min-w-48 max-w-72 px-2 py-2">
                   <span className="font-semibold" data-testid="moderation-weight">
                     {g.weight}
                   </span>
