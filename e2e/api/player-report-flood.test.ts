@@ -121,11 +121,12 @@ describe("the limit per address", () => {
     expect((await report(own, extra, ts[0]?.playerId ?? "", "2001:db8:51:5::1")).status).toBe(202);
   });
 
-  it("40 filings at once from one address: exactly 30 are stored, the others refused", async () => {
+  it("40 filings at once from one address by 40 accounts against 40 players: exactly 30 are stored, the others refused", async () => {
     const own = await makeProject();
-    const [reps, ts] = [await players(own, 4), await players(own, 10)];
+    // No reporter or reported player in common: only the address's lock keeps the count and the insert apart.
+    const [reps, ts] = [await players(own, 40), await players(own, 40)];
     const at = newAddress();
-    const answers = await Promise.all(reps.flatMap((r) => ts.map((t) => untilAnswered(() => report(own, r, t.playerId, at)))));
+    const answers = await Promise.all(reps.map((r, i) => untilAnswered(() => report(own, r, ts[i]?.playerId ?? "", at))));
     const statuses = answers.map((a) => a.status).sort();
     expect(statuses).toEqual([...Array(30).fill(202), ...Array(10).fill(429)]);
     for (const refused of answers.filter((a) => a.status === 429))
@@ -179,6 +180,17 @@ describe("the limit per reported player", () => {
     expect(again.status, again.text).toBe(202);
     expect(await reportsOfProject(project)).toBe(21);
     expect(await eventsOfProject(project)).toBe(21);
+  });
+
+  it("40 new accounts at once, each from its own address, against one player: exactly 20 are stored", async () => {
+    const own = await makeProject();
+    const [target] = await players(own, 1);
+    const reps = await players(own, 40);
+    const answers = await Promise.all(reps.map((r) => untilAnswered(() => report(own, r, target?.playerId ?? "", newAddress()))));
+    expect(answers.map((a) => a.status).sort()).toEqual([...Array(20).fill(202), ...Array(20).fill(429)]);
+    for (const refused of answers.filter((a) => a.status === 429))
+      expect((refused.body as unknown as Refusal).error.details.scope).toBe("player-reports-target");
+    expect(await reportsOfProject(own)).toBe(20);
   });
 
   it("another player is unaffected", async () => {
