@@ -14,7 +14,7 @@ import { When } from "./when";
 
 const SORTS = [
   ["newest", "Newest report first"],
-  ["most", "Most reported first"],
+  ["most", "Most independent reporters first"],
 ] as const;
 type Sort = (typeof SORTS)[number][0];
 
@@ -93,6 +93,7 @@ export function Moderation({ projectId }: { projectId: string }) {
             head={[
               "Player",
               "Reports",
+              "Counted as",
               "Reasons",
               "Latest note",
               "Latest",
@@ -112,6 +113,14 @@ export function Moderation({ projectId }: { projectId: string }) {
                 </td>
                 <td className="px-2 py-2">
                   {g.reports} <span className="text-zinc-500">({g.reporters === 1 ? "1 reporter" : `${g.reporters} reporters`})</span>
+                </td>
+                <td className="min-w-48 max-w-72 px-2 py-2">
+                  <span className="font-semibold" data-testid="moderation-weight">
+                    {g.weight}
+                  </span>
+                  <p className="text-xs text-zinc-500" data-testid="moderation-why">
+                    {g.why}
+                  </p>
                 </td>
                 <td className="px-2 py-2">{g.reasons.map((r) => `${r.reason} ×${r.count}`).join(", ")}</td>
                 <td className="max-w-64 break-words px-2 py-2">{g.latestNote ?? <span className="text-zinc-500">—</span>}</td>

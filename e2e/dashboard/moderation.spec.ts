@@ -1,6 +1,7 @@
 import { expect, type Page, test } from "@playwright/test";
+import { sql } from "./live-support";
 import { seriousAxeFindings, shoot } from "./support";
-import { type MadePlayer, projectWithKeys, registeredPlayer } from "./support-players";
+import { anonymousPlayer, type MadePlayer, projectWithKeys, registeredPlayer } from "./support-players";
 
 /**
  * The moderation queue with reports filed through the game API: players report a cheater and a
@@ -62,4 +63,45 @@ test("an admin reviews the most-reported player in the queue, bans them from it,
   await expect(rows.first()).toContainText("Chatty");
   expect(await seriousAxeFindings(page)).toEqual([]);
   await shoot(page, "moderation-banned");
+});
+
+test("a flood of new accounts from one address is counted as 1 and ranks below three established reporters from three addresses", async ({
+  page,
+}) => {
+  const { projectId, clientKey } = await projectWithKeys(page, "Report flood");
+  const stamp = Date.now();
+  const flooded = await registeredPlayer(page.request, clientKey, { email: `flooded-${stamp}@example.com`, displayName: "Flooded" });
+  const cheater = await registeredPlayer(page.request, clientKey, { email: `wallhack-${stamp}@example.com`, displayName: "Wallhack" });
+  const veterans = [];
+  for (let i = 0; i < 3; i++) veterans.push(await anonymousPlayer(page.request, clientKey));
+  for (const v of veterans) await report(page, clientKey, v, cheater, "cheating");
+  // Accounts two days old, each having filed from an address of its own: the dashboard suite's
+  // server trusts no proxy, so every request of the spec comes from 127.0.0.1 and is given its
+  // (keyed-hash) address here.
+  const ids = veterans.map((v) => v.playerId);
+  await sql("UPDATE players SET created_at = now() - interval '2 days' WHERE id = ANY($1)", [ids]);
+  await sql("UPDATE player_reports SET reporter_address_hash = decode(md5(random()::text), 'hex') WHERE reporter_id = ANY($1)", [ids]);
+  // Then twelve fresh accounts from the one address report the other player.
+  for (let i = 0; i < 12; i++) await report(page, clientKey, await anonymousPlayer(page.request, clientKey), flooded, "cheating");
+
+  await page.goto(`/projects/${projectId}/moderation`);
+  const rows = page.getByTestId("moderation-row");
+  await expect(rows).toHaveCount(2);
+  // Newest first: the flood came last.
+  await expect(rows.first()).toContainText("Flooded");
+  await page.getByLabel("Order").selectOption("most");
+  await expect(page).toHaveURL(/sort=most/);
+  await expect(rows.first()).toContainText("Wallhack");
+  await expect(rows.first().getByTestId("moderation-weight")).toHaveText("3");
+  await expect(rows.first().getByTestId("moderation-why")).toHaveText(
+    "3 reports from 3 reporters, counted as 3: 3 established accounts from 3 addresses",
+  );
+  await expect(rows.nth(1)).toContainText("Flooded");
+  await expect(rows.nth(1)).toContainText("12 (12 reporters)");
+  await expect(rows.nth(1).getByTestId("moderation-weight")).toHaveText("1");
+  await expect(rows.nth(1).getByTestId("moderation-why")).toHaveText(
+    "12 reports from 12 reporters, counted as 1: 12 new accounts from 1 address",
+  );
+  expect(await seriousAxeFindings(page)).toEqual([]);
+  await shoot(page, "moderation-flood");
 });

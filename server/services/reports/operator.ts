@@ -8,7 +8,7 @@ import { currentPeriod } from "../leaderboards/entries";
 import { putPlayerData } from "../player-data";
 import { banPlayerAs } from "../players/commands";
 import { reportReasonsOf, writeReportReasons } from "./index";
-import { type QueueFilter, type ReportResolution, WARNING_KEY } from "./schemas";
+import { NEW_ACCOUNT_SECONDS, type QueueFilter, type ReportResolution, WARNING_KEY } from "./schemas";
 
 /**
  * The moderation queue: open player reports grouped by reported player, and what operators do
@@ -18,56 +18,123 @@ import { type QueueFilter, type ReportResolution, WARNING_KEY } from "./schemas"
  */
 type Target = { projectId: string; playerId: string };
 
+/** Reporters of one kind in a case: how many, from how many recorded addresses, how many with none recorded. */
+export type ReporterCount = { reporters: number; addresses: number; unrecorded: number };
+
 export type QueueGroup = {
   playerId: string;
   displayName: string | null;
   banned: boolean;
   reports: number;
   reporters: number;
+  /**
+   * What the "most" order ranks by (docs/operating/moderation.md): established reporters count one
+   * per address (one each when no address was recorded), and all new-account reporters together
+   * count as one.
+   */
+  weight: number;
+  /** Reporters whose account was at least NEW_ACCOUNT_SECONDS old when they filed. */
+  established: ReporterCount;
+  /** Reporters whose account was younger than that. */
+  newAccounts: ReporterCount;
+  /** The weight in words: "248 reports from 248 reporters, counted as 1: 248 new accounts from 1 address". */
+  why: string;
   reasons: Array<{ reason: string; count: number }>;
   latestNote: string | null;
   latestAt: string;
 };
 
+const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
+
+function describeKind(kind: string, c: ReporterCount): string | null {
+  if (c.reporters === 0) return null;
+  const from = [
+    ...(c.addresses > 0 ? [`from ${plural(c.addresses, "address", "addresses")}`] : []),
+    ...(c.unrecorded > 0 ? [`${c.unrecorded} with no recorded address`] : []),
+  ];
+  return [plural(c.reporters, `${kind} account`), from.join(", ")].filter(Boolean).join(" ");
+}
+
+/** The sentence the queue shows under a case's count (its parts are QueueGroup's fields). */
+export function rankingWhy(g: Pick<QueueGroup, "reports" | "reporters" | "weight" | "established" | "newAccounts">): string {
+  const parts = [describeKind("established", g.established), describeKind("new", g.newAccounts)].filter(Boolean);
+  return `${plural(g.reports, "report")} from ${plural(g.reporters, "reporter")}, counted as ${g.weight}: ${parts.join("; ")}`;
+}
+
+/**
+ * One statement over the queue index (player_reports_queue) and the players' primary key: whether
+ * each reporter was new when they filed (their account's age at the report's created_at, which a
+ * repeat does not move), then per reported player the counts the weight is made of.
+ */
 async function moderationQueue(f: QueueFilter): Promise<{ groups: QueueGroup[]; reasons: string[] }> {
-  const order = f.sort === "most" ? "reports DESC, latest_at DESC" : "latest_at DESC, reports DESC";
+  const order = f.sort === "most" ? "weight DESC, reports DESC, latest_at DESC" : "latest_at DESC, reports DESC";
   const { rows } = await pool().query<{
     player_id: string;
     display_name: string | null;
     banned: boolean;
     reports: number;
     reporters: number;
+    weight: number;
+    established_reporters: number;
+    established_addresses: number;
+    established_unrecorded: number;
+    new_reporters: number;
+    new_addresses: number;
+    new_unrecorded: number;
     reasons: Record<string, number>;
     latest_note: string | null;
     latest_at: Date;
   }>(
-    `SELECT r.target_id AS player_id, p.display_name, p.banned_at IS NOT NULL AS banned,
-            count(*)::int AS reports, count(DISTINCT r.reporter_id)::int AS reporters,
+    `WITH open AS (
+       SELECT r.target_id, r.reporter_id, r.note, r.updated_at, r.reporter_address_hash AS address,
+              rp.created_at > r.created_at - make_interval(secs => $4) AS fresh
+         FROM player_reports r JOIN players rp ON rp.id = r.reporter_id
+        WHERE r.project_id = $1 AND r.status = 'open' AND ($2::text IS NULL OR r.reason = $2)
+     )
+     SELECT o.target_id AS player_id, p.display_name, p.banned_at IS NOT NULL AS banned,
+            count(*)::int AS reports, count(DISTINCT o.reporter_id)::int AS reporters,
+            (count(DISTINCT o.address) FILTER (WHERE NOT o.fresh)
+              + count(DISTINCT o.reporter_id) FILTER (WHERE NOT o.fresh AND o.address IS NULL)
+              + (bool_or(o.fresh))::int)::int AS weight,
+            count(DISTINCT o.reporter_id) FILTER (WHERE NOT o.fresh)::int AS established_reporters,
+            count(DISTINCT o.address) FILTER (WHERE NOT o.fresh)::int AS established_addresses,
+            count(DISTINCT o.reporter_id) FILTER (WHERE NOT o.fresh AND o.address IS NULL)::int AS established_unrecorded,
+            count(DISTINCT o.reporter_id) FILTER (WHERE o.fresh)::int AS new_reporters,
+            count(DISTINCT o.address) FILTER (WHERE o.fresh)::int AS new_addresses,
+            count(DISTINCT o.reporter_id) FILTER (WHERE o.fresh AND o.address IS NULL)::int AS new_unrecorded,
             (SELECT jsonb_object_agg(reason, n) FROM (SELECT reason, count(*)::int AS n FROM player_reports x
-               WHERE x.project_id = $1 AND x.target_id = r.target_id AND x.status = 'open' GROUP BY reason) g) AS reasons,
-            (array_agg(r.note ORDER BY r.updated_at DESC) FILTER (WHERE r.note IS NOT NULL))[1] AS latest_note,
-            max(r.updated_at) AS latest_at
-       FROM player_reports r JOIN players p ON p.id = r.target_id AND p.project_id = r.project_id
-      WHERE r.project_id = $1 AND r.status = 'open' AND ($2::text IS NULL OR r.reason = $2)
-      GROUP BY r.target_id, p.display_name, p.banned_at
+               WHERE x.project_id = $1 AND x.target_id = o.target_id AND x.status = 'open' GROUP BY reason) g) AS reasons,
+            (array_agg(o.note ORDER BY o.updated_at DESC) FILTER (WHERE o.note IS NOT NULL))[1] AS latest_note,
+            max(o.updated_at) AS latest_at
+       FROM open o JOIN players p ON p.id = o.target_id AND p.project_id = $1
+      GROUP BY o.target_id, p.display_name, p.banned_at
       ORDER BY ${order}
       LIMIT $3`,
-    [f.projectId, f.reason ?? null, f.limit],
+    [f.projectId, f.reason ?? null, f.limit, NEW_ACCOUNT_SECONDS],
   );
   return {
     reasons: await reportReasonsOf(f.projectId),
-    groups: rows.map((r) => ({
-      playerId: r.player_id,
-      displayName: r.display_name,
-      banned: r.banned,
-      reports: r.reports,
-      reporters: r.reporters,
-      reasons: Object.entries(r.reasons ?? {})
-        .map(([reason, count]) => ({ reason, count }))
-        .sort((a, b) => b.count - a.count || a.reason.localeCompare(b.reason)),
-      latestNote: r.latest_note,
-      latestAt: r.latest_at.toISOString(),
-    })),
+    groups: rows.map((r) => {
+      const counts = {
+        reports: r.reports,
+        reporters: r.reporters,
+        weight: r.weight,
+        established: { reporters: r.established_reporters, addresses: r.established_addresses, unrecorded: r.established_unrecorded },
+        newAccounts: { reporters: r.new_reporters, addresses: r.new_addresses, unrecorded: r.new_unrecorded },
+      };
+      return {
+        playerId: r.player_id,
+        displayName: r.display_name,
+        banned: r.banned,
+        ...counts,
+        why: rankingWhy(counts),
+        reasons: Object.entries(r.reasons ?? {})
+          .map(([reason, count]) => ({ reason, count }))
+          .sort((a, b) => b.count - a.count || a.reason.localeCompare(b.reason)),
+        latestNote: r.latest_note,
+        latestAt: r.latest_at.toISOString(),
+      };
+    }),
   };
 }
 

@@ -9,6 +9,21 @@ export const MAX_NOTE_CHARS = 500;
 
 /** How many new reports one player may file per window (a repeat of an open report does not count). */
 export const REPORT_LIMIT = { limit: 10, windowSeconds: 3600 } as const;
+/**
+ * How many new reports one address (IPv6: one /64) may file in a project per window, whoever the
+ * reporters are: fresh accounts are free to make, an address is not. 30 is three players at their
+ * own limit behind one household or LAN-party router; a flood from one address stops there.
+ */
+export const REPORT_ADDRESS_LIMIT = { limit: 30, windowSeconds: 3600 } as const;
+/**
+ * How many new reports from new accounts (NEW_ACCOUNT_SECONDS) one player may receive per window.
+ * The queue counts all new-account reporters of a player as one, so a 21st such report adds
+ * nothing to its ranking: refusing it costs no signal and bounds a flood from many addresses.
+ * Reporters with established accounts are never refused by this limit.
+ */
+export const REPORT_TARGET_LIMIT = { limit: 20, windowSeconds: 3600 } as const;
+/** An account younger than this when it files a report is a new account (the limit above, the queue's weight). */
+export const NEW_ACCOUNT_SECONDS = 24 * 3600;
 
 export const ZReportReason = z.string().regex(REASON_PATTERN, "Reasons match ^[a-z0-9_-]{1,32}$.").meta({
   description: "One of the project's report reasons (default: cheating, abuse, offensive_name, spam, other).",

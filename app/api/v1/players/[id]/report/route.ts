@@ -5,7 +5,7 @@ import { reportPlayer } from "@/server/services/reports";
 
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
   POST: defineRoute(reportPlayerEndpoint, async ({ caller, player, params, body }) => {
-    const report = await reportPlayer({ actor: actorOf(caller, player), targetId: playerRef(params.id, player), ...body });
+    const report = await reportPlayer({ actor: actorOf(caller, player), targetId: playerRef(params.id, player), ...body, ip: caller.ip });
     return new Reply(202, report);
   }),
 });
