@@ -15,6 +15,7 @@ import { registerBanExpiry } from "./services/players/ban-expiry";
 import { startScheduler } from "./services/schedules/scheduler";
 import { registerStoreRefundPolls } from "./services/store/refund-poll-job";
 import { startDispatcher } from "./services/webhooks/delivery";
+import { storeTrustWarnings } from "./stores/trust-warnings";
 
 /**
  * Runs once per server process before the first request (instrumentation.ts). With the
@@ -31,6 +32,8 @@ export async function bootstrap(): Promise<void> {
   if (first || applied.length > 0) {
     log.info({ applied }, `database migrated (${applied.length ? `applied ${applied.join(", ")}` : "up to date"})`);
   }
+  // A test Apple root or a fake store's address: loud, once, so no production server trusts them unaware.
+  if (first) for (const warning of storeTrustWarnings(config)) log.warn(warning);
   // The job queue's workers, in every process: each job runs once wherever it is taken.
   registerEmailDelivery();
   registerOperatorEmail();

@@ -62,4 +62,6 @@ export function startFakeGooglePlay(options: {
   clientEmail?: string;
   voidedPageSize?: number;
   accessTokenSeconds?: number;
+  /** The loopback port to listen on; 0 (the default): a free one. */
+  port?: number;
 }): Promise<FakeGooglePlay>;

@@ -63,11 +63,18 @@ const STATUS_NAMES = {
 };
 
 /**
- * Starts the fake on 127.0.0.1 and a free port. It trusts JWT assertions signed by `publicKeyPem`
+ * Starts the fake on 127.0.0.1 and `port` (a free one by default). It trusts JWT assertions signed by `publicKeyPem`
  * (and issued by `clientEmail`, when given) and serves the purchases of `packageName`.
  * `voidedPageSize`: voided purchases per page (Google's default and maximum is 1,000).
  */
-export async function startFakeGooglePlay({ publicKeyPem, packageName, clientEmail, voidedPageSize = 1000, accessTokenSeconds = 3599 }) {
+export async function startFakeGooglePlay({
+  publicKeyPem,
+  packageName,
+  clientEmail,
+  voidedPageSize = 1000,
+  accessTokenSeconds = 3599,
+  port = 0,
+}) {
   const publicKey = await importSPKI(publicKeyPem, "RS256");
   /** purchase token → ProductPurchase fields (plus the package and product it was bought in). */
   const purchases = new Map();
@@ -85,7 +92,7 @@ export async function startFakeGooglePlay({ publicKeyPem, packageName, clientEma
       });
     });
     server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => resolve(`http://127.0.0.1:${server.address().port}`));
+    server.listen(port, "127.0.0.1", () => resolve(`http://127.0.0.1:${server.address().port}`));
   });
   const tokenUrl = `${url}/token`;
 

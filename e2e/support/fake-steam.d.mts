@@ -43,4 +43,11 @@ export type FakeSteam = {
   close(): Promise<void>;
 };
 
-export function startFakeSteam(options: { apiKey: string; appId: string; clock?: () => Date; transIdStart?: bigint }): Promise<FakeSteam>;
+export function startFakeSteam(options: {
+  apiKey: string;
+  appId: string;
+  clock?: () => Date;
+  transIdStart?: bigint;
+  /** The loopback port to listen on; 0 (the default): a free one. */
+  port?: number;
+}): Promise<FakeSteam>;

@@ -26,10 +26,10 @@ const REPORT_TYPES = new Set(["GAMESALES", "STEAMSTORESALES", "SETTLEMENT", "CHA
 const rfc3339 = (date) => `${date.toISOString().slice(0, 19)}Z`;
 
 /**
- * Starts the fake on 127.0.0.1 and a free port. `clock` gives the time the fake stamps on orders
+ * Starts the fake on 127.0.0.1 and `port` (a free one by default). `clock` gives the time the fake stamps on orders
  * (tests that page through GetReport move it forward). `transIdStart` numbers Steam's transids.
  */
-export async function startFakeSteam({ apiKey, appId, clock = () => new Date(), transIdStart = 7_000_000_000_000_000_000n }) {
+export async function startFakeSteam({ apiKey, appId, clock = () => new Date(), transIdStart = 7_000_000_000_000_000_000n, port = 0 }) {
   /** orderid → order, per interface. */
   const orders = new Map(INTERFACES.map((name) => [name, new Map()]));
   /** Everything the fake received, in order (the key too: this is a test double). */
@@ -227,12 +227,15 @@ export async function startFakeSteam({ apiKey, appId, clock = () => new Date(), 
     send(res, 200, answer);
   });
 
-  await new Promise((resolve) => server.listen(0, "127.0.0.1", resolve));
+  await new Promise((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(port, "127.0.0.1", resolve);
+  });
   const address = server.address();
-  const port = typeof address === "object" && address ? address.port : 0;
+  const bound = typeof address === "object" && address ? address.port : 0;
 
   return {
-    url: `http://127.0.0.1:${port}`,
+    url: `http://127.0.0.1:${bound}`,
     requests,
     /** The player approves in the overlay (MicroTxnAuthorizationResponse_t with m_bAuthorized = 1). */
     approve(orderId) {
