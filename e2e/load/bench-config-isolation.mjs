@@ -3,23 +3,28 @@
 // unlimited) with two projects:
 //   - "big": the demo project with a config at the Enterprise cap — 2,000 json keys of ~500 bytes,
 //     a ~1 MB answer (written with SQL, as a full project would be) — polled by BIG_PLAYERS players
-//     at full speed (closed loop), either fetching the whole answer (200) or revalidating it with
-//     If-None-Match (304);
+//     (in a process of its own), either fetching the whole answer (200) or revalidating it with
+//     If-None-Match (304), at BIG_RATE requests/s (open loop) and then as fast as it answers;
 //   - "small": a project of its own with 5 keys, polled by SMALL_PLAYERS players at SMALL_RATE
 //     requests/s (open loop, so its latency is measured at a fixed rate, not at saturation).
 // Per side (the answer cache on, as shipped; CONFIG_ANSWER_CACHE_BYTES=0, every answer serialised
-// and hashed per request, as before): small alone, small while big is polled for 200s, small while
-// big is polled for 304s. Prints small's p50/p99 and rate, and big's rate and statuses.
+// and hashed per request, as before): small alone, then beside each of big's four loads. Prints
+// small's p50/p99 and rate, big's rate and statuses, and the app's CPU (not Postgres's).
 // Everything runs on this machine: the app, Postgres and this load generator share its cores.
 // Loopback only; each run lasts DURATION seconds, the whole bench is cut off after 15 minutes.
+
+import { fork } from "node:child_process";
 import { createHash, randomBytes, randomUUID } from "node:crypto";
 import os from "node:os";
-import { ensureBuild, load, paced, startProxiedProduct } from "./lib.mjs";
+import { fileURLToPath } from "node:url";
+import { ensureBuild, load, paced, processCpuMs, startProxiedProduct } from "./lib.mjs";
 
 const DURATION = Number(process.env.CONFIG_BENCH_DURATION ?? 10);
 const BIG_PLAYERS = Number(process.env.CONFIG_BENCH_BIG_PLAYERS ?? 32);
 const SMALL_PLAYERS = Number(process.env.CONFIG_BENCH_SMALL_PLAYERS ?? 8);
 const SMALL_RATE = Number(process.env.CONFIG_BENCH_SMALL_RATE ?? 100);
+/** Big's fixed rate in the paced phases (open loop); the other phases poll it as fast as it answers. */
+const BIG_RATE = Number(process.env.CONFIG_BENCH_BIG_RATE ?? 40);
 const BIG_KEYS = 2_000;
 const RUN_LIMIT_MS = 15 * 60_000;
 const ALL_SIDES = [
@@ -113,6 +118,22 @@ async function etagsOf(base, key, tokens) {
   return tags;
 }
 
+/**
+ * Big's load in a process of its own: reading ~50 MB/s of answers would otherwise hold up the
+ * event loop that times small's requests, and small's latency would be the load generator's.
+ */
+function bigLoad(base, key, tokens, etags, rate) {
+  return new Promise((resolve, reject) => {
+    const child = fork(fileURLToPath(import.meta.url), [], { env: { ...process.env, CONFIG_BENCH_ROLE: "big" } });
+    child.once("message", (r) => {
+      resolve(r);
+      child.kill();
+    });
+    child.once("error", reject);
+    child.send({ base, key, tokens, etags, rate, duration: DURATION });
+  });
+}
+
 async function runSide(side) {
   const product = await startProxiedProduct("bench_config", side.env);
   try {
@@ -130,19 +151,30 @@ async function runSide(side) {
     await paced(base, configSpec(small.key, smallTokens), { duration: 2, rate: SMALL_RATE, slots: SMALL_PLAYERS });
 
     const smallRun = () => paced(base, configSpec(small.key, smallTokens), { duration: DURATION, rate: SMALL_RATE, slots: SMALL_PLAYERS });
+    // The app's CPU (the launcher and its workers, not Postgres) over a phase, per second.
+    const measured = async (run) => {
+      const cpu0 = processCpuMs(product.pid, { exclude: "postgres" });
+      const t0 = performance.now();
+      const out = await run();
+      return { ...out, appCpu: (processCpuMs(product.pid, { exclude: "postgres" }) - cpu0) / ((performance.now() - t0) / 1000) };
+    };
     const rows = [];
     log(`${side.name}: small alone`);
-    rows.push({ phase: "small alone", small: await smallRun(), big: null });
-    for (const [phase, etags] of [
-      ["small + big polled for 200s", null],
-      ["small + big revalidated (304s)", bigTags.map((t) => t.etag)],
+    rows.push(await measured(async () => ({ phase: "small alone", small: await smallRun(), big: null })));
+    const tags = bigTags.map((t) => t.etag);
+    for (const [phase, etags, rate] of [
+      [`small + big revalidated (304s) at ${BIG_RATE}/s`, tags, BIG_RATE],
+      [`small + big fetched (200s) at ${BIG_RATE}/s`, null, BIG_RATE],
+      ["small + big revalidated (304s) at full speed", tags, null],
+      ["small + big fetched (200s) at full speed", null, null],
     ]) {
       log(`${side.name}: ${phase}`);
-      const [s, b] = await Promise.all([
-        smallRun(),
-        load(base, configSpec(big.key, bigTokens, etags), { duration: DURATION, connections: BIG_PLAYERS }),
-      ]);
-      rows.push({ phase, small: s, big: b });
+      rows.push(
+        await measured(async () => {
+          const [s, b] = await Promise.all([smallRun(), bigLoad(base, big.key, bigTokens, etags, rate)]);
+          return { phase, small: s, big: b };
+        }),
+      );
     }
     return { side: side.name, bigBytes: bigTags[0].bytes, rows };
   } finally {
@@ -165,21 +197,31 @@ async function main() {
       .map(([code, n]) => `${code}×${n}`)
       .join(", ");
   console.log(
-    `\nsmall: ${SMALL_PLAYERS} players, GET /config at ${SMALL_RATE}/s (open loop); big: ${BIG_PLAYERS} players at full speed, a ${results[0]?.bigBytes} byte answer; ${DURATION} s each; ${os.availableParallelism()} cores, Node ${process.versions.node}\n`,
+    `\nsmall: ${SMALL_PLAYERS} players, GET /config at ${SMALL_RATE}/s (open loop); big: ${BIG_PLAYERS} players, at ${BIG_RATE}/s then at full speed, a ${results[0]?.bigBytes} byte answer; ${DURATION} s each; ${os.availableParallelism()} cores, Node ${process.versions.node}\n`,
   );
-  console.log("| answer cache | phase | small p50 | small p99 | small req/s | small errors | big req/s | big statuses | big MB/s |");
-  console.log("|---|---|---:|---:|---:|---:|---:|---|---:|");
+  console.log(
+    "| answer cache | phase | small p50 | small p99 | small req/s | small errors | big req/s | big p50 | big statuses | big MB/s | app CPU ms/s | app CPU ms per request (both) |",
+  );
+  console.log("|---|---|---:|---:|---:|---:|---:|---:|---|---:|---:|---:|");
   for (const r of results)
     for (const row of r.rows) {
       const b = row.big;
       const mbs = b ? ((b.statuses[200] ?? 0) * r.bigBytes) / DURATION / 1e6 : null;
       console.log(
-        `| ${r.side} | ${row.phase} | ${ms(row.small.p50)} | ${ms(row.small.p99)} | ${row.small.rate.toFixed(0)} | ${row.small.errors} | ${b ? b.rps.toFixed(0) : "–"} | ${b ? statuses(b.statuses) : "–"} | ${mbs === null ? "–" : mbs.toFixed(0)} |`,
+        `| ${r.side} | ${row.phase} | ${ms(row.small.p50)} | ${ms(row.small.p99)} | ${row.small.rate.toFixed(0)} | ${row.small.errors} | ${b ? b.rps.toFixed(0) : "–"} | ${b ? ms(b.p50) : "–"} | ${b ? statuses(b.statuses) : "–"} | ${mbs === null ? "–" : mbs.toFixed(0)} | ${row.appCpu.toFixed(0)} | ${b ? (row.appCpu / (b.rps + row.small.rate)).toFixed(2) : "–"} |`,
       );
     }
 }
 
-main().catch((error) => {
-  console.error(error);
-  process.exit(1);
-});
+if (process.env.CONFIG_BENCH_ROLE === "big")
+  process.once("message", ({ base, key, tokens, etags, rate, duration }) =>
+    (rate
+      ? paced(base, configSpec(key, tokens, etags), { duration, rate, slots: tokens.length }).then((r) => ({ ...r, rps: r.rate }))
+      : load(base, configSpec(key, tokens, etags), { duration, connections: tokens.length })
+    ).then((r) => process.send(r)),
+  );
+else
+  main().catch((error) => {
+    console.error(error);
+    process.exit(1);
+  });
