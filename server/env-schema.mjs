@@ -22,6 +22,17 @@ export const ZEnv = z.object({
    */
   DEFINITION_CACHE_TTL_MS: z.coerce.number().int().min(0).max(60_000).default(2_000),
   /**
+   * The memory each process gives GET /config's serialised answers (with their ETags), kept per
+   * definitions snapshot and what decided the answer (the overrides that applied, the experiment
+   * assignments), least recently used out first. 0: every answer is serialised and hashed anew.
+   */
+  CONFIG_ANSWER_CACHE_BYTES: z.coerce
+    .number()
+    .int()
+    .min(0)
+    .max(4 * 1024 ** 3)
+    .default(32 * 1024 ** 2),
+  /**
    * A request header your proxy or CDN sets to the client's two-letter country (`cf-ipcountry`
    * behind Cloudflare): recorded on the player at sign-in and refresh for remote config audiences.
    * Unset: no country is recorded (a client's own header is never trusted by default). Read only

@@ -10,13 +10,18 @@ export class Reply {
   ) {}
 }
 
+/** A JSON body already serialised (a cached answer): sent as it is, not stringified again. */
+export class JsonText {
+  constructor(readonly text: string) {}
+}
+
 export const noContent = (headers?: Record<string, string>) => new Reply(204, null, headers);
 /** 202 `{}`: accepted, the work (an e-mail) happens after the answer. */
 export const accepted = () => new Reply(202, {});
 
 export function jsonResponse(status: number, body: unknown, headers: Record<string, string>): Response {
   if (status === 204 || body === null) return new Response(null, { status, headers });
-  return new Response(JSON.stringify(body), {
+  return new Response(body instanceof JsonText ? body.text : JSON.stringify(body), {
     status,
     headers: {
       "Content-Type": "application/json; charset=utf-8",

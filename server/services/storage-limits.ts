@@ -10,8 +10,9 @@ export function serialise(value: unknown, limitBytes: number): { text: string; b
   return { text, bytes };
 }
 
-export function limitExceeded(limit: string, max: number, current: number): AppError {
-  return new AppError("LIMIT_EXCEEDED", { details: { limit, max, current } });
+/** `message`: says which limit and why (the default is the error table's). */
+export function limitExceeded(limit: string, max: number, current: number, message?: string): AppError {
+  return new AppError("LIMIT_EXCEEDED", { message, details: { limit, max, current } });
 }
 
 /**

@@ -15,11 +15,13 @@ import {
   listLeaderboards,
   updateLeaderboard,
 } from "../leaderboards/definitions";
+import { lockedPlan, planOf } from "../remote-config/caps";
 import {
   applyRemoteConfigChanges,
   exportRemoteConfig,
   REMOTE_CONFIG_KINDS,
   type RemoteConfigKind,
+  remoteConfigCapRefusals,
   remoteConfigEntries,
   remoteConfigRefusals,
 } from "../remote-config/config-as-code";
@@ -455,7 +457,9 @@ async function providerRefusals(doc: ConfigDocument, diff: ConfigDiff): Promise<
 
 /** What importing `document` into the project would change, and what of it the services would refuse. Changes nothing. */
 type Planned = ImportPlan & { remote: ReturnType<typeof remoteConfigEntries> };
-async function planImport(o: { projectId: string; document: ConfigDocument }): Promise<Planned> {
+async function planImport(o: { projectId: string; document: ConfigDocument; lock?: true }): Promise<Planned> {
+  // Applying, the project's row is locked as the dashboard's remote config changes lock it: the caps hold between them.
+  const plan = o.lock ? await lockedPlan(o.projectId) : await planOf(o.projectId);
   const current = await exportConfig({ projectId: o.projectId });
   const document = { ...o.document, leaderboards: o.document.leaderboards.map(withBoardDefaults) };
   const hooks = webhookEntries(current.webhooks ?? [], document.webhooks);
@@ -487,6 +491,7 @@ async function planImport(o: { projectId: string; document: ConfigDocument }): P
     ...(await providerRefusals(o.document, diff)),
     ...webhookRefusals(hooks.current.length, diff.webhooks),
     ...remoteConfigRefusals(remote, diff),
+    ...remoteConfigCapRefusals(plan, remote),
   ].sort((a, b) => CONFIG_KINDS.indexOf(a.kind) - CONFIG_KINDS.indexOf(b.kind) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
   const changes = CONFIG_KINDS.reduce((n, k) => n + diff[k].created.length + diff[k].changed.length + diff[k].deleted.length, 0);
   const diffHash = createHash("sha256").update(JSON.stringify(diff)).digest("base64url").slice(0, 22);
@@ -543,7 +548,7 @@ export async function applyImportAs(
     audited: (plan) => onBehalf !== undefined || plan.changes > 0,
     after: (plan) => ({ ...onBehalf?.note, importId, diff: plan.diff, changes: plan.changes }),
     run: async (actor, _before, audit) => {
-      const { remote, ...plan } = await planImport({ projectId, document: doc });
+      const { remote, ...plan } = await planImport({ projectId, document: doc, lock: true });
       if (o.expectDiffHash !== undefined && plan.diffHash !== o.expectDiffHash) {
         throw new AppError("VERSION_CONFLICT", {
           message: "The project changed since this diff was computed; review the new diff.",
@@ -554,7 +559,7 @@ export async function applyImportAs(
       if (first) {
         throw new AppError(first.code as ErrorCode, {
           message: `Nothing was applied: ${plan.refusals.length} change(s) refused (${first.kind} "${first.id}": ${first.message}).`,
-          details: { refusals: plan.refusals },
+          details: { ...first.details, refusals: plan.refusals },
         });
       }
       const { diff } = plan;

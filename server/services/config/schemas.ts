@@ -204,7 +204,15 @@ export const ZKindDiff = z.object({
 });
 export type KindDiff = z.infer<typeof ZKindDiff>;
 export type ConfigDiff = Record<ConfigKind, KindDiff>;
-export type Refusal = { kind: ConfigKind; id: string; action: "create" | "change" | "delete"; code: string; message: string };
+/** `details`: the error's own details when the import is refused for it (LIMIT_EXCEEDED: `{ limit, max, current }`). */
+export type Refusal = {
+  kind: ConfigKind;
+  id: string;
+  action: "create" | "change" | "delete";
+  code: string;
+  message: string;
+  details?: Record<string, unknown>;
+};
 /** Not refused, but worth a look before applying: a lowered max below what players already hold (they keep it; they can only spend down). */
 export type Warning =
   | {

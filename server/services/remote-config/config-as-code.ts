@@ -1,8 +1,10 @@
 import { z } from "zod";
 import { uuidv7 } from "../../crypto";
 import { pool } from "../../db";
+import type { PlanName } from "../../ratelimit/plans";
 import { ZJsonValue } from "../json-value";
 import { readRemoteConfig } from "./definitions";
+import { CONFIG_CAPS, type ConfigShape, capBreach, configFootprint } from "./limits";
 import {
   type ConfigType,
   canonicalJson,
@@ -109,7 +111,14 @@ type KindDiff = {
   changed: Array<{ id: string; fields: Array<{ field: string; before: unknown; after: unknown }> }>;
   deleted: Array<{ id: string }>;
 };
-type Refusal = { kind: RemoteConfigKind; id: string; action: "create" | "change" | "delete"; code: string; message: string };
+type Refusal = {
+  kind: RemoteConfigKind;
+  id: string;
+  action: "create" | "change" | "delete";
+  code: string;
+  message: string;
+  details?: Record<string, unknown>;
+};
 
 const byId = <T extends { id: string }>(list: T[]) => [...list].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
 /** Highest priority first, stable: the document's order decides among equals. */
@@ -173,6 +182,40 @@ export function remoteConfigEntries(
 }
 
 const NEXT_STATUS: Record<ExperimentStatus, ExperimentStatus[]> = { draft: ["running", "stopped"], running: ["stopped"], stopped: [] };
+
+/** The caps' view of one side of the entries (as shapeOfDefs for the stored definitions: stopped experiments do not count). */
+function shapeOfEntries(keys: Entry[], experiments: Entry[]): ConfigShape {
+  const live = (experiments as unknown as ConfigExperiment[]).filter((e) => e.status !== "stopped");
+  return {
+    keys: (keys as unknown as Array<{ id: string; default: unknown; overrides: ConfigOverride[] }>).map((k) => ({
+      key: k.id,
+      values: [
+        k.default,
+        ...k.overrides.map((o) => o.value),
+        ...live.flatMap((e) => e.variants.flatMap((v) => (k.id in v.values ? [v.values[k.id]] : []))),
+      ],
+    })),
+    experiments: live.map((e) => ({ id: e.id, variantIds: e.variants.map((v) => v.id) })),
+  };
+}
+
+/**
+ * The plan's caps (./limits.ts) on the project as the import would leave it, by the rule the
+ * dashboard's changes follow: over a cap only if the import does not grow that measure. One
+ * refusal, so the import is refused as a whole and changes nothing.
+ */
+export function remoteConfigCapRefusals(
+  plan: PlanName,
+  entries: Record<RemoteConfigKind, { current: Entry[]; desired: Entry[] }>,
+): Refusal[] {
+  const caps = CONFIG_CAPS[plan];
+  const before = configFootprint(shapeOfEntries(entries.remoteConfig.current, entries.experiments.current), caps);
+  const after = configFootprint(shapeOfEntries(entries.remoteConfig.desired, entries.experiments.desired), caps);
+  const breach = capBreach(plan, before, after);
+  if (!breach) return [];
+  const { limit, max, current, message } = breach;
+  return [{ kind: "remoteConfig", id: limit, action: "change", code: "LIMIT_EXCEEDED", message, details: { limit, max, current } }];
+}
 
 /**
  * What the services would refuse: an override or experiment naming an audience the result does

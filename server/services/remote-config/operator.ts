@@ -5,6 +5,7 @@ import { validationError } from "../../validation";
 import { type OperatorContext, runCommand, viewerRead } from "../command";
 import type { JsonValue } from "../json-value";
 import { audienceSql, Params } from "./audience-sql";
+import { checkCaps, lockedPlan, shapeOfDefs } from "./caps";
 import {
   type AudienceDef,
   type ExperimentDef,
@@ -70,11 +71,22 @@ async function bumpVersion(projectId: string): Promise<void> {
   await pool().query("UPDATE projects SET remote_config_version = remote_config_version + 1 WHERE id = $1", [projectId]);
 }
 
-/** The shape every change shares: admins, the reason in the audit row, the version bumped, the cache dropped. */
+/**
+ * The shape every change shares: admins, the reason in the audit row, the version bumped, the cache
+ * dropped. `capped`: a change that can grow the config (a key, an override, an experiment's
+ * variants) is held to the plan's caps (./caps.ts), comparing the definitions before and after it.
+ */
 function change<T, B>(
   ctx: OperatorContext,
   o: { projectId: string; reason: string },
-  c: { action: string; target: string | ((r: T) => string); before?: () => Promise<B>; run: () => Promise<T>; after?: (r: T) => unknown },
+  c: {
+    action: string;
+    target: string | ((r: T) => string);
+    before?: () => Promise<B>;
+    run: () => Promise<T>;
+    after?: (r: T) => unknown;
+    capped?: true;
+  },
 ): Promise<T> {
   return runCommand(ctx, {
     projectId: o.projectId,
@@ -83,7 +95,10 @@ function change<T, B>(
     target: c.target,
     before: c.before,
     run: async () => {
+      const plan = c.capped ? await lockedPlan(o.projectId) : null;
+      const before = plan ? shapeOfDefs(await readRemoteConfig(o.projectId)) : null;
       const result = await c.run();
+      if (plan && before) checkCaps(plan, before, shapeOfDefs(await readRemoteConfig(o.projectId)));
       await bumpVersion(o.projectId);
       return result;
     },
@@ -140,6 +155,7 @@ export const upsertKeyAs = (ctx: OperatorContext, o: { projectId: string; reason
   change(ctx, o, {
     action: "remote_config.key.upsert",
     target: o.key,
+    capped: true,
     before: () => keyDtoOrNull(o.projectId, o.key),
     run: () =>
       upsertKey({ projectId: o.projectId, input: { key: o.key, type: o.type, defaultValue: o.defaultValue, description: o.description } }),
@@ -217,6 +233,7 @@ export const createOverrideAs = (ctx: OperatorContext, o: { projectId: string; r
   return change(ctx, o, {
     action: "remote_config.override.create",
     target: (r: OverrideDto) => r.id,
+    capped: true,
     run: () => createOverride({ projectId, input }),
   });
 };
@@ -234,6 +251,7 @@ export const updateOverrideAs = (ctx: OperatorContext, o: { projectId: string; i
   return change(ctx, o, {
     action: "remote_config.override.update",
     target: id,
+    capped: true,
     before: async () => overrideDto(await overrideOf(projectId, id)),
     run: () => updateOverride({ projectId, id, patch }),
   });
@@ -390,6 +408,7 @@ export const upsertExperimentAs = (ctx: OperatorContext, o: { projectId: string;
   return change(ctx, o, {
     action: "remote_config.experiment.upsert",
     target: o.id,
+    capped: true,
     before: () => experimentDtoOrNull(projectId, o.id),
     run: () => upsertExperiment({ projectId, input }),
   });

@@ -1,18 +1,18 @@
-import { createHash } from "node:crypto";
 import type { PlayerActor } from "../../actor";
+import { cachedAnswer } from "./answer-cache";
 import { type RemoteConfigDefs, remoteConfigDefs } from "./definitions";
 import { isLive, recordAssignments, resolveConfig } from "./resolve";
 import type { ConfigResponse } from "./schemas";
 
 /**
  * GET /config: the signed-in player's values and experiment assignments, with a strong ETag (a
- * hash of the answer) so a client polls with If-None-Match for a 304. Definitions come from the
+ * hash of the answer's bytes) so a client polls with If-None-Match for a 304. Definitions come from the
  * per-process cache: a project without audience overrides or running experiments answers without
  * any query; otherwise one statement evaluates the audiences (and reads stored assignments), and
  * a first exposure to a running experiment stores the assignment (then, when an audience in use
  * names an experiment, evaluates again, so the new assignment counts in this very answer).
  */
-export async function playerConfig(o: { actor: PlayerActor; now?: Date }): Promise<{ body: ConfigResponse; etag: string }> {
+export async function playerConfig(o: { actor: PlayerActor; now?: Date }): Promise<{ body: ConfigResponse; text: string; etag: string }> {
   const { projectId, playerId } = o.actor;
   const defs = await remoteConfigDefs(projectId);
   const now = o.now ?? new Date();
@@ -30,7 +30,8 @@ export async function playerConfig(o: { actor: PlayerActor; now?: Date }): Promi
     r = await resolveConfig({ projectId, playerId, defs, now });
   }
   const body: ConfigResponse = { values: r.values, assignments: r.assignments, version: defs.version };
-  return { body, etag: configEtag(body) };
+  // The same decisions in the same snapshot: the same bytes, serialised and hashed once (./answer-cache.ts).
+  return { body, ...cachedAnswer(defs, r, body) };
 }
 
 /** A live override or running experiment is for an audience with an experiment rule. */
@@ -41,9 +42,6 @@ function namesAnExperiment(defs: RemoteConfigDefs, now: Date): boolean {
   ];
   return audienceIds.some((id) => id !== null && defs.audiences.get(id)?.rules.all.some((rule) => rule.field === "experiment"));
 }
-
-export const configEtag = (body: ConfigResponse) =>
-  `"${createHash("sha256").update(JSON.stringify(body)).digest("base64url").slice(0, 27)}"`;
 
 /** If-None-Match holds this ETag (a list, or *). */
 export function notModified(ifNoneMatch: string | null, etag: string): boolean {

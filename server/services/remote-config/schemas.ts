@@ -2,6 +2,7 @@ import { z } from "zod";
 import { ZEconomyId } from "../economy/schemas";
 import { type JsonValue, ZJsonValue } from "../json-value";
 import { zLabel } from "../labels";
+import { MAX_VALUE_BYTES } from "./limits";
 
 /**
  * Remote config: typed keys with a default, overrides for audiences (rules over what the backend
@@ -26,7 +27,8 @@ export type ConfigType = (typeof CONFIG_TYPES)[number];
 export const ZConfigType = z.enum(CONFIG_TYPES);
 
 export const MAX_STRING_BYTES = 4 * 1024;
-export const MAX_JSON_BYTES = 16 * 1024;
+/** The largest plan's value cap; a project's own plan may allow less (./limits.ts, checked when it is written). */
+export const MAX_JSON_BYTES = MAX_VALUE_BYTES;
 
 /** Why `value` is not a value of `type` (null: it is). */
 export function valueProblem(type: ConfigType, value: unknown): string | null {
@@ -40,7 +42,9 @@ export function valueProblem(type: ConfigType, value: unknown): string | null {
       return typeof value === "boolean" ? null : "Expected true or false.";
     case "json":
       if (value === undefined) return "Expected a JSON value.";
-      return Buffer.byteLength(JSON.stringify(value), "utf8") > MAX_JSON_BYTES ? "A JSON value is at most 16 KiB." : null;
+      return Buffer.byteLength(JSON.stringify(value), "utf8") > MAX_JSON_BYTES
+        ? `A JSON value is at most ${MAX_JSON_BYTES / 1024} KiB.`
+        : null;
   }
 }
 
