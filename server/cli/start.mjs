@@ -6,6 +6,7 @@
 // node:cluster workers (one per core by default) — and on Ctrl-C / SIGTERM closes the server(s)
 // and stops Postgres cleanly. Migrations, the demo seed and the banner run inside Next
 // (instrumentation.ts).
+import "./node-version.mjs";
 import { spawnSync } from "node:child_process";
 import cluster from "node:cluster";
 import { createHash } from "node:crypto";
