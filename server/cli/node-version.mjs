@@ -4,11 +4,18 @@
 // `npm start` and `npm test` run on it whatever the system's Node is.
 export const MINIMUM_NODE_MAJOR = 24;
 
-const major = Number(process.versions.node.split(".")[0]);
-if (major < MINIMUM_NODE_MAJOR) {
-  process.stderr.write(
-    `game-backend needs Node.js ${MINIMUM_NODE_MAJOR} or newer; this is ${process.version} (${process.execPath}). ` +
-      `Run it through npm (npm start, npm test: npm install provides Node ${MINIMUM_NODE_MAJOR} on Linux x64), or install Node ${MINIMUM_NODE_MAJOR}.\n`,
+/** The one line to print for this Node version, or null when it is supported. */
+export function nodeVersionProblem(version = process.version, execPath = process.execPath) {
+  const major = Number(version.replace(/^v/, "").split(".")[0]);
+  if (major >= MINIMUM_NODE_MAJOR) return null;
+  return (
+    `game-backend needs Node.js ${MINIMUM_NODE_MAJOR} or newer; this is ${version} (${execPath}). ` +
+    `Run it through npm (npm start, npm test: npm install provides Node ${MINIMUM_NODE_MAJOR} on Linux x64), or install Node ${MINIMUM_NODE_MAJOR}.`
   );
+}
+
+const problem = nodeVersionProblem();
+if (problem) {
+  process.stderr.write(`${problem}\n`);
   process.exit(1);
 }
