@@ -15,7 +15,10 @@ export function nodeVersionProblem(version = process.version, execPath = process
 }
 
 const problem = nodeVersionProblem();
-if (problem) {
+// ALLOW_UNSUPPORTED_NODE=1: start anyway, for measuring one runtime against another (the
+// performance report's Node 20 column); nothing else is tested on an older Node.
+if (problem && process.env.ALLOW_UNSUPPORTED_NODE === "1") process.stderr.write(`${problem} Starting anyway (ALLOW_UNSUPPORTED_NODE=1).\n`);
+else if (problem) {
   process.stderr.write(`${problem}\n`);
   process.exit(1);
 }
