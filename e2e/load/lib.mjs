@@ -35,7 +35,8 @@ export function ensureBuild() {
  * on a fresh embedded Postgres, or on DATABASE_URL when the caller's environment sets it (and
  * REDIS_URL for the limiter likewise) — waits until it is ready, and returns its demo.json.
  */
-export async function startProduct(extraEnv = {}, nodeArgs = []) {
+/** `launch.execPath`: the Node.js binary that runs the server (default: this one's); `launch.cwd`: the checkout (default: this one). */
+export async function startProduct(extraEnv = {}, nodeArgs = [], launch = {}) {
   // DATABASE_URL and DATA_DIR may come with extraEnv (one database, or one data directory — and
   // so one demo project — for several starts in turn); otherwise from the caller's environment.
   const given = (name) => (Object.hasOwn(extraEnv, name) ? extraEnv[name] : process.env[name]) || undefined;
@@ -54,7 +55,7 @@ export async function startProduct(extraEnv = {}, nodeArgs = []) {
   // Output to a file in the data directory, as a deployment writes to a file or a log collector:
   // reading it through a pipe would cost the load generator's process (same cores) per line.
   const logFile = path.join(dataDir, `app-${process.pid}-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 6)}.log`);
-  const app = await launchApp({ env, nodeArgs, logFile });
+  const app = await launchApp({ env, nodeArgs, logFile, execPath: launch.execPath, cwd: launch.cwd });
   const demo = JSON.parse(readFileSync(path.join(dataDir, "demo.json"), "utf8"));
   const secrets = JSON.parse(readFileSync(path.join(dataDir, "secrets.json"), "utf8"));
   const databaseUrl =
@@ -89,7 +90,7 @@ export async function startProduct(extraEnv = {}, nodeArgs = []) {
  * (DATABASE_URL's server, default 127.0.0.1:5432) with the demo project seeded and unlimited.
  * `stop()` stops it and drops the database.
  */
-export async function startProxiedProduct(prefix, extraEnv = {}) {
+export async function startProxiedProduct(prefix, extraEnv = {}, launch = {}) {
   const adminUrl = new URL(process.env.DATABASE_URL ?? "postgresql://postgres@127.0.0.1:5432/postgres");
   const dbName = `${prefix}_${randomBytes(4).toString("hex")}`;
   const admin = new pg.Client({ connectionString: adminUrl.toString() });
@@ -102,18 +103,22 @@ export async function startProxiedProduct(prefix, extraEnv = {}) {
     await admin.end();
   };
   try {
-    const product = await startProduct({
-      DATABASE_URL: dbUrl.toString(),
-      REDIS_URL: undefined,
-      UPSTASH_REDIS_REST_URL: undefined,
-      UPSTASH_REDIS_REST_TOKEN: undefined,
-      TRUST_PROXY: "true",
-      // On DATABASE_URL a production start seeds the demo project only when asked.
-      SEED_DEMO: "true",
-      API_KEY_CACHE_TTL_SECONDS: "1",
-      LOG_LEVEL: "warn",
-      ...extraEnv,
-    });
+    const product = await startProduct(
+      {
+        DATABASE_URL: dbUrl.toString(),
+        REDIS_URL: undefined,
+        UPSTASH_REDIS_REST_URL: undefined,
+        UPSTASH_REDIS_REST_TOKEN: undefined,
+        TRUST_PROXY: "true",
+        // On DATABASE_URL a production start seeds the demo project only when asked.
+        SEED_DEMO: "true",
+        API_KEY_CACHE_TTL_SECONDS: "1",
+        LOG_LEVEL: "warn",
+        ...extraEnv,
+      },
+      [],
+      launch,
+    );
     await unlimitDemo(product);
     return {
       ...product,

@@ -13,6 +13,10 @@ export type StartedApp = {
 export function launchApp(options?: {
   env?: Record<string, string | undefined>;
   nodeArgs?: string[];
+  /** The Node.js binary that runs the launcher (default: this process's). */
+  execPath?: string;
+  /** The checkout whose launcher runs (default: this one). */
+  cwd?: string;
   /** The launcher's own arguments: `["--dev"]` is `npm run dev`. */
   args?: string[];
   timeoutMs?: number;

@@ -42,15 +42,23 @@ function bindable(port) {
  * pipe this process reads: a benchmark then does not charge its own reading of the access lines
  * (on the same cores as the load generator) to the app.
  */
-export async function launchApp({ env = {}, nodeArgs = [], args = [], timeoutMs = 600_000, logFile } = {}) {
+export async function launchApp({
+  env = {},
+  nodeArgs = [],
+  args = [],
+  timeoutMs = 600_000,
+  logFile,
+  execPath = process.execPath,
+  cwd = root,
+} = {}) {
   const port = Number(env.PORT || (await freePort()));
   const childEnv = {};
   for (const [name, value] of Object.entries({ ...process.env, PORT: String(port), HOST: "127.0.0.1", ...env })) {
     if (value !== undefined && value !== "") childEnv[name] = value;
   }
   const logFd = logFile ? openSync(logFile, "a") : undefined;
-  const child = spawn(process.execPath, [...nodeArgs, "server/cli/start.mjs", ...args], {
-    cwd: root,
+  const child = spawn(execPath, [...nodeArgs, "server/cli/start.mjs", ...args], {
+    cwd,
     env: childEnv,
     // The IPC channel carries the launcher's "ready" (server/cli/start.mjs, announceReady), whatever LOG_LEVEL is.
     stdio: ["ignore", logFd ?? "pipe", logFd ?? "pipe", "ipc"],
