@@ -90,7 +90,11 @@ function clientWentAway(cause: unknown): never {
  * the error-shaped Response to answer with.
  */
 export async function boundedRequest(req: Request, limitBytes: number): Promise<NextRequest | Response> {
-  if (req.method === "GET" || req.method === "HEAD") return new NextRequest(req);
+  // From its parts, not `new NextRequest(req)`: on Node 24 the incoming request is not of the
+  // runtime's own Request class, and copying it threw "Cannot read private member #state" (a 500
+  // on every GET of next-auth and tRPC).
+  if (req.method === "GET" || req.method === "HEAD")
+    return new NextRequest(req.url, { method: req.method, headers: req.headers, signal: req.signal });
   try {
     const body = await readText(req, limitBytes);
     return new NextRequest(req.url, { method: req.method, headers: req.headers, body });
