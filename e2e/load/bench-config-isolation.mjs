@@ -17,7 +17,7 @@ import { fork } from "node:child_process";
 import { createHash, randomBytes, randomUUID } from "node:crypto";
 import os from "node:os";
 import { fileURLToPath } from "node:url";
-import { ensureBuild, load, paced, processCpuMs, startProxiedProduct } from "./lib.mjs";
+import { load, paced, processCpuMs, runSides, startProxiedProduct } from "./lib.mjs";
 
 const DURATION = Number(process.env.CONFIG_BENCH_DURATION ?? 10);
 const BIG_PLAYERS = Number(process.env.CONFIG_BENCH_BIG_PLAYERS ?? 32);
@@ -183,14 +183,7 @@ async function runSide(side) {
 }
 
 async function main() {
-  const cutOff = setTimeout(() => {
-    log(`run limit of ${RUN_LIMIT_MS / 60_000} min reached: stopping`);
-    process.exit(2);
-  }, RUN_LIMIT_MS);
-  ensureBuild();
-  const results = [];
-  for (const side of SIDES) results.push(await runSide(side));
-  clearTimeout(cutOff);
+  const results = await runSides("bench-config-isolation", SIDES, runSide, { limitMs: RUN_LIMIT_MS });
   const ms = (v) => (Number.isFinite(v) ? `${v.toFixed(1)} ms` : "–");
   const statuses = (s) =>
     Object.entries(s)

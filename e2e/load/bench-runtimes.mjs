@@ -11,7 +11,7 @@
 //   RUNTIME_ROUNDS=2 RUNTIME_DURATION=5 RUNTIME_SCENARIOS=key-limit-reply,data-get,config,data-put,score-submit
 // Loopback only; the whole run is cut off after 20 minutes.
 import { execFileSync } from "node:child_process";
-import { ensureBuild, load, processCpuMs, startProxiedProduct } from "./lib.mjs";
+import { load, processCpuMs, runSides, startProxiedProduct } from "./lib.mjs";
 import { scenarios } from "./scenarios.mjs";
 
 const ROUNDS = Number(process.env.RUNTIME_ROUNDS ?? 2);
@@ -37,16 +37,15 @@ const chosen = NAMES.map((name) => {
   return s;
 });
 const log = (m) => process.stderr.write(`[bench-runtimes] ${m}\n`);
-setTimeout(() => {
-  log("run limit reached");
-  process.exit(2);
-}, RUN_LIMIT_MS).unref();
 
-ensureBuild();
+/** Round 1: each runtime in turn, then round 2 likewise (ABAB…). */
+const sides = Array.from({ length: ROUNDS }, (_, r) => RUNTIMES.map((runtime, i) => ({ round: r + 1, runtime, i }))).flat();
 /** results[scenario][runtime] = [{ rps, cpuUs }] per round */
 const results = Object.fromEntries(chosen.map((s) => [s.name, RUNTIMES.map(() => [])]));
-for (let round = 1; round <= ROUNDS; round++) {
-  for (const [i, runtime] of RUNTIMES.entries()) {
+await runSides(
+  "bench-runtimes",
+  sides,
+  async ({ round, runtime, i }) => {
     log(`round ${round}: ${runtime.label}`);
     const product = await startProxiedProduct("bench_runtimes", runtime.env, { execPath: runtime.execPath, cwd: runtime.cwd });
     try {
@@ -65,8 +64,9 @@ for (let round = 1; round <= ROUNDS; round++) {
     } finally {
       await product.stop();
     }
-  }
-}
+  },
+  { limitMs: RUN_LIMIT_MS },
+);
 
 const fmt = (xs, key, digits = 0) => xs.map((x) => x[key].toFixed(digits)).join(" / ");
 const mean = (xs, key) => xs.reduce((n, x) => n + x[key], 0) / xs.length;

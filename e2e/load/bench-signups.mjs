@@ -11,7 +11,7 @@
 import { randomBytes } from "node:crypto";
 import http from "node:http";
 import os from "node:os";
-import { ensureBuild, startProxiedProduct } from "./lib.mjs";
+import { runSides, startProxiedProduct } from "./lib.mjs";
 
 const BURST = Number(process.env.SIGNUP_BURST ?? 150);
 const CONCURRENCY = Number(process.env.SIGNUP_CONCURRENCY ?? 50);
@@ -104,17 +104,15 @@ async function runSide(side) {
 }
 
 async function main() {
-  const cutOff = setTimeout(() => {
-    log(`run limit of ${RUN_LIMIT_MS / 60_000} min reached: stopping`);
-    process.exit(2);
-  }, RUN_LIMIT_MS);
-  ensureBuild();
-  const rows = [];
-  for (const side of SIDES) {
-    log(`${side.name}: ${BURST} registrations, ${CONCURRENCY} at once`);
-    rows.push(await runSide(side));
-  }
-  clearTimeout(cutOff);
+  const rows = await runSides(
+    "bench-signups",
+    SIDES,
+    (side) => {
+      log(`${side.name}: ${BURST} registrations, ${CONCURRENCY} at once`);
+      return runSide(side);
+    },
+    { limitMs: RUN_LIMIT_MS },
+  );
   const ms = (v) => (Number.isFinite(v) ? `${Math.round(v)} ms` : "–");
   console.log(
     `\n${BURST} e-mail registrations, at most ${CONCURRENCY} at once, each from its own address; ${os.availableParallelism()} cores, Node ${process.versions.node}\n`,

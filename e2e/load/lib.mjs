@@ -31,6 +31,23 @@ export function ensureBuild() {
 }
 
 /**
+ * The frame of a benchmark that compares sides (configurations, runtimes, rounds of them): builds
+ * once, runs `run(side)` for each side in turn, and stops the whole process (exit 2) when the
+ * run takes longer than `limitMs`. Returns what `run` answered, in side order.
+ */
+export async function runSides(name, sides, run, { limitMs }) {
+  const cutOff = setTimeout(() => {
+    process.stderr.write(`[${name}] run limit of ${limitMs / 60_000} min reached: stopping\n`);
+    process.exit(2);
+  }, limitMs);
+  ensureBuild();
+  const results = [];
+  for (const side of sides) results.push(await run(side));
+  clearTimeout(cutOff);
+  return results;
+}
+
+/**
  * Starts `node server/cli/start.mjs` (what `npm start` runs) in a temporary data directory —
  * on a fresh embedded Postgres, or on DATABASE_URL when the caller's environment sets it (and
  * REDIS_URL for the limiter likewise) — waits until it is ready, and returns its demo.json.

@@ -21,21 +21,29 @@ export async function pruneSupportRecords(
   const batch = o.batchSize ?? PRUNE_BATCH;
   const receiptsBefore = new Date(now - (o.rejectedReceiptDays ?? env().REJECTED_RECEIPT_RETENTION_DAYS) * 86_400_000);
   const reportsBefore = new Date(now - (o.resolvedReportDays ?? env().RESOLVED_REPORT_RETENTION_DAYS) * 86_400_000);
-  const rejectedReceipts = await deleteInBatches(
+  const rejectedReceipts = await pruneOlderThan(
     batch,
-    `DELETE FROM store_transactions WHERE id IN (
-       SELECT id FROM store_transactions WHERE status = 'rejected' AND updated_at < $1
-        ORDER BY updated_at LIMIT $2 FOR UPDATE SKIP LOCKED)`,
+    { table: "store_transactions", status: "rejected", at: "updated_at" },
     receiptsBefore,
   );
-  const resolvedReports = await deleteInBatches(
-    batch,
-    `DELETE FROM player_reports WHERE id IN (
-       SELECT id FROM player_reports WHERE status = 'resolved' AND resolved_at < $1
-        ORDER BY resolved_at LIMIT $2 FOR UPDATE SKIP LOCKED)`,
-    reportsBefore,
-  );
+  const resolvedReports = await pruneOlderThan(batch, { table: "player_reports", status: "resolved", at: "resolved_at" }, reportsBefore);
   return { rejectedReceipts, resolvedReports };
+}
+
+/** The kinds of record retention deletes: fixed names, never input (they are spliced into the statement). */
+type Prunable =
+  | { table: "store_transactions"; status: "rejected"; at: "updated_at" }
+  | { table: "player_reports"; status: "resolved"; at: "resolved_at" };
+
+/** Deletes the rows of `kind` whose time is before `cutoff`, oldest first, `batch` rows a statement. */
+function pruneOlderThan(batch: number, kind: Prunable, cutoff: Date): Promise<number> {
+  return deleteInBatches(
+    batch,
+    `DELETE FROM ${kind.table} WHERE id IN (
+       SELECT id FROM ${kind.table} WHERE status = '${kind.status}' AND ${kind.at} < $1
+        ORDER BY ${kind.at} LIMIT $2 FOR UPDATE SKIP LOCKED)`,
+    cutoff,
+  );
 }
 
 /** Runs `sql` (parameters: the cutoff, the batch size) until a batch deletes fewer than `batch` rows. */
