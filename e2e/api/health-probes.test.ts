@@ -1,10 +1,12 @@
 import { mkdtempSync, rmSync } from "node:fs";
+import http from "node:http";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { baseUrl } from "../support/api";
-import { makeProject } from "../support/fixtures";
+import { anonymousPlayer, makeProject } from "../support/fixtures";
 import { type StartedApp, startApp } from "../support/global-setup";
+import { logLine } from "../support/launch.mjs";
 
 /**
  * Liveness and readiness as a load balancer or Kubernetes uses them. The database-down case is
@@ -51,6 +53,80 @@ describe("liveness and readiness", () => {
     const signIn = await fetch(`${app.baseUrl}/api/v1/auth/anonymous`, { method: "POST", headers: { "X-API-Key": project.clientKey } });
     expect(signIn.status).toBe(200);
     expect((await fetch(`${app.baseUrl}/api/health/live`)).status).toBe(200);
+    expect(await app.exited).toBe(0);
+  }, 60_000);
+});
+
+/**
+ * A request that is running when SIGTERM arrives finishes: here without SHUTDOWN_DELAY_SECONDS,
+ * so the server stops accepting at once while the request's body is still on its way. The
+ * client sends the headers with `Expect: 100-continue` and waits for the 100 (the server has
+ * the request), then the signal, then — once the launcher says it is shutting down and the port
+ * takes no new connection — the body.
+ */
+describe("stopping with a request in flight", () => {
+  const dataDir = mkdtempSync(path.join(tmpdir(), "gb-drain-"));
+  let app: StartedApp;
+  beforeAll(async () => {
+    app = await startApp({
+      DATABASE_URL: inject("databaseUrl"),
+      JWT_SECRET: inject("jwtSecret"),
+      DATA_DIR: dataDir,
+      SEED_DEMO: "false",
+      SHUTDOWN_DELAY_SECONDS: "0",
+    });
+  });
+  afterAll(async () => {
+    await app?.stop();
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it("a data PUT whose body arrives after SIGTERM is stored and answered, the connection closed, and the process exits 0", async () => {
+    const project = await makeProject();
+    const player = await anonymousPlayer(project.clientKey);
+    const body = JSON.stringify({ value: { level: 7 } });
+    const { port } = new URL(app.baseUrl);
+    const answer = new Promise<{ status: number; connection: string | undefined; text: string }>((resolve, reject) => {
+      const req = http.request(
+        {
+          host: "127.0.0.1",
+          port,
+          method: "PUT",
+          path: `/api/v1/players/${player.playerId}/data/drain-check`,
+          headers: {
+            "X-API-Key": project.clientKey,
+            Authorization: `Bearer ${player.accessToken}`,
+            "Content-Type": "application/json",
+            "Content-Length": Buffer.byteLength(body),
+            Expect: "100-continue",
+          },
+        },
+        (res) => {
+          let text = "";
+          res.setEncoding("utf8");
+          res.on("data", (c) => {
+            text += c;
+          });
+          res.on("end", () => resolve({ status: res.statusCode ?? 0, connection: res.headers.connection, text }));
+        },
+      );
+      req.on("error", reject);
+      req.once("continue", async () => {
+        try {
+          app.child.kill("SIGTERM");
+          await logLine(app, "the launcher's shutdown line", (l) => l.msg === "SIGTERM: shutting down", 20_000);
+          // The server no longer accepts: a new connection is refused while this request runs.
+          await expect(fetch(`${app.baseUrl}/api/health/live`)).rejects.toThrow();
+          req.end(body);
+        } catch (error) {
+          reject(error);
+        }
+      });
+      req.flushHeaders();
+    });
+    const res = await answer;
+    expect([res.status, res.connection]).toEqual([201, "close"]);
+    expect(JSON.parse(res.text)).toMatchObject({ key: "drain-check", value: { level: 7 } });
     expect(await app.exited).toBe(0);
   }, 60_000);
 });

