@@ -31,7 +31,7 @@ const BREAKING: Array<[RegExp, string]> = [
 /** The SQL without comments, so a comment that mentions DROP TABLE does not count. */
 const withoutComments = (sql: string) => sql.replace(/--[^\n]*/g, "").replace(/\/\*[\s\S]*?\*\//g, "");
 
-export function breakingStatements(sql: string): string[] {
+function breakingStatements(sql: string): string[] {
   if (/^\s*--\s*contract:/im.test(sql)) return [];
   const code = withoutComments(sql);
   return BREAKING.filter(([pattern]) => pattern.test(code)).map(([, why]) => why);
