@@ -31,7 +31,7 @@ export default defineConfig({
         resolve: { alias },
         test: {
           name: "unit",
-          include: ["server/**/*.test.ts", "components/**/*.test.ts", "deploy/**/*.test.ts"],
+          include: ["server/**/*.test.ts", "components/**/*.test.ts", "deploy/*.test.ts"],
           setupFiles: ["e2e/support/unit-env.ts"],
           // A project does not inherit the root's timeouts: without these a unit test got vitest's 5 s,
           // which the rank-bucket test (hundreds of statements on a scratch database) ran past under load.

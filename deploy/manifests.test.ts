@@ -82,10 +82,9 @@ const list = (value: Json | undefined): Json[] => (Array.isArray(value) ? value 
 let workDir = "";
 beforeAll(() => {
   workDir = mkdtempSync(path.join(tmpdir(), "gb-deploy-"));
-  cpSync(path.join(ROOT, "deploy"), path.join(workDir, "deploy"), {
-    recursive: true,
-    filter: (source) => !/(^|\/)(secrets\.env|\.env)$/.test(source),
-  });
+  for (const dir of ["deploy/k8s", "deploy/compose"]) {
+    cpSync(path.join(ROOT, dir), path.join(workDir, dir), { recursive: true, filter: (source) => !/\/(secrets\.env|\.env)$/.test(source) });
+  }
   const init = run("sh", [path.join(workDir, "deploy/k8s/overlays/dev/init-secrets.sh")]);
   if (init.status !== 0) throw new Error(`init-secrets.sh failed: ${init.stderr}`);
 });
@@ -323,6 +322,8 @@ describe.skipIf(!required(kubectl, "kubectl", "apt-get install -y kubernetes-cli
     expect(migrate?.command).toBeUndefined();
     expect(migrate?.image).toBe(containers(deployment)[0]?.image);
     expect(["Never", "OnFailure"]).toContain(podSpec(job).restartPolicy);
+    // The app's pods wait for it: they refuse a schema that is not theirs instead of migrating.
+    expect(appConfig(objects(overlay)).MIGRATIONS).toBe("check");
     const databaseUrl = (workload: K8sObject) =>
       at(
         list(containers(workload)[0]?.env).find((e) => at(e, "name") === "DATABASE_URL"),
@@ -330,6 +331,7 @@ describe.skipIf(!required(kubectl, "kubectl", "apt-get install -y kubernetes-cli
         "secretKeyRef",
       );
     expect(databaseUrl(job)).toEqual(databaseUrl(deployment));
+    expect(list(migrate?.env).map((e) => at(e, "name"))).toEqual(["DATABASE_URL"]);
   });
 
   it.each(OVERLAYS)("%s: the grace period outlasts SHUTDOWN_DELAY_SECONDS plus the launcher's drain", (overlay) => {
@@ -480,8 +482,10 @@ describe.skipIf(!required(dockerCompose, "docker-compose", "apt-get install -y -
       for (const name of ["postgres", "redis", "app"]) expect(services[name]?.healthcheck, name).toBeDefined();
     });
 
-    it("migrate is the app's image with the migrate command", () => {
+    it("migrate is the app's image with the migrate command, and the app refuses to start on a schema that is not its own", () => {
       expect([services.migrate?.command].flat()).toEqual(["migrate"]);
+      expect(Object.keys(obj(services.migrate?.environment))).toEqual(["DATABASE_URL"]);
+      expect(at(services.app, "environment", "MIGRATIONS")).toBe("check");
       expect(services.migrate?.image).toBe(services.app?.image);
       expect(at(services.migrate, "build", "context")).toBe(at(services.app, "build", "context"));
     });
