@@ -40,13 +40,18 @@ function findTool(name: string): string | null {
   return null;
 }
 
-/** Absent tools: a failure under CI (.ci/run installs them), a skip with the fix elsewhere. */
-function required(tool: string | null, what: string, install: string): boolean {
-  if (tool) return true;
-  const message = `[deploy] ${what} not found: ${install}`;
-  if (process.env.CI) throw new Error(`${message} (CI must run this check; .ci/run installs it)`);
-  console.warn(`${message}; skipped`);
+type Tool = { path: string | null; what: string; install: string };
+
+/** A tool's checks run under CI whatever (a missing tool fails them: .ci/run installs it), elsewhere only with the tool. */
+function runsWith(tool: Tool): boolean {
+  if (tool.path || process.env.CI) return true;
+  console.warn(`[deploy] ${tool.what} not found (${tool.install}): its checks are skipped`);
   return false;
+}
+
+function need(tool: Tool): string {
+  if (tool.path) return tool.path;
+  throw new Error(`[deploy] ${tool.what} not found: ${tool.install} (CI runs these checks; .ci/run installs it)`);
 }
 
 function run(command: string, args: string[], options: { cwd?: string; env?: NodeJS.ProcessEnv } = {}) {
@@ -61,11 +66,20 @@ function kubectlMinor(kubectl: string): number | null {
   return minor === undefined ? null : Number(minor);
 }
 
-const kubectl = findTool("kubectl");
+const kubectlPath = findTool("kubectl");
+const kubectl: Tool = { path: kubectlPath, what: "kubectl", install: "apt-get install -y kubernetes-client" };
 /** kubectl 1.20 (Debian 12's kubernetes-client): LEGACY_KUBECTL, or the kubectl on PATH if it is that one. */
-const legacyKubectl = process.env.LEGACY_KUBECTL || (kubectl && kubectlMinor(kubectl) === 20 ? kubectl : null);
-const dockerCompose = findTool("docker-compose");
-const haproxy = findTool("haproxy");
+const legacyKubectl: Tool = {
+  path: process.env.LEGACY_KUBECTL || (kubectlPath && kubectlMinor(kubectlPath) === 20 ? kubectlPath : null),
+  what: "kubectl 1.20 (LEGACY_KUBECTL)",
+  install: "apt-get download kubernetes-client; dpkg -x kubernetes-client_*.deb DIR; LEGACY_KUBECTL=DIR/usr/bin/kubectl",
+};
+const dockerCompose: Tool = {
+  path: findTool("docker-compose"),
+  what: "docker-compose",
+  install: "apt-get install -y --no-install-recommends docker-compose",
+};
+const haproxy: Tool = { path: findTool("haproxy"), what: "haproxy", install: "apt-get install -y haproxy" };
 
 const at = (value: Json | undefined, ...keys: (string | number)[]): Json | undefined => {
   let current = value;
@@ -203,11 +217,11 @@ function dockerfileRuntime(): { workdir?: string; user?: string } | null {
   };
 }
 
-describe.skipIf(!required(kubectl, "kubectl", "apt-get install -y kubernetes-client"))("Kubernetes manifests (deploy/k8s)", () => {
+describe.skipIf(!runsWith(kubectl))("Kubernetes manifests (deploy/k8s)", () => {
   const rendered = new Map<string, { objects: K8sObject[]; stderr: string }>();
   const objects = (overlay: string) => rendered.get(overlay)?.objects ?? [];
   beforeAll(() => {
-    for (const overlay of OVERLAYS) rendered.set(overlay, render(kubectl ?? "kubectl", overlay));
+    for (const overlay of OVERLAYS) rendered.set(overlay, render(need(kubectl), overlay));
   });
 
   it.each(OVERLAYS)("%s renders with no warning but the deprecations kubectl 1.20 compatibility costs", (overlay) => {
@@ -411,123 +425,112 @@ describe.skipIf(!required(kubectl, "kubectl", "apt-get install -y kubernetes-cli
     expect(String(appConfig(all).PUBLIC_URL)).toMatch(/^https:\/\//);
   });
 
-  it.each(OVERLAYS)("%s: kubectl 1.20's kustomize (Debian 12's kubernetes-client) renders the same objects", (overlay) => {
-    if (
-      !required(
-        legacyKubectl,
-        "kubectl 1.20 (LEGACY_KUBECTL)",
-        "apt-get download kubernetes-client && dpkg -x it; LEGACY_KUBECTL=…/usr/bin/kubectl",
-      )
-    )
-      return;
-    // Generated names differ by their hash (another algorithm), and 1.20 adds empty maps.
-    const normalise = (objects: K8sObject[]) =>
-      JSON.parse(JSON.stringify(objects).replace(/"(game-backend)-[a-z0-9]{10}"/g, '"$1-<hash>"'), (key, value) =>
-        (key === "annotations" || key === "labels") && Object.keys(value).length === 0 ? undefined : value,
-      );
-    const sort = (objects: K8sObject[]) =>
-      [...objects].sort((a, b) => `${a.kind}/${a.metadata.name}`.localeCompare(`${b.kind}/${b.metadata.name}`));
-    expect(normalise(sort(render(legacyKubectl ?? "kubectl", overlay).objects))).toEqual(normalise(sort(objects(overlay))));
-  });
+  it.skipIf(!runsWith(legacyKubectl)).each(OVERLAYS)(
+    "%s: kubectl 1.20's kustomize (Debian 12's kubernetes-client) renders the same objects",
+    (overlay) => {
+      // Generated names differ by their hash (another algorithm), and 1.20 adds empty maps.
+      const normalise = (objects: K8sObject[]) =>
+        JSON.parse(JSON.stringify(objects).replace(/"(game-backend)-[a-z0-9]{10}"/g, '"$1-<hash>"'), (key, value) =>
+          (key === "annotations" || key === "labels") && Object.keys(value).length === 0 ? undefined : value,
+        );
+      const sort = (objects: K8sObject[]) =>
+        [...objects].sort((a, b) => `${a.kind}/${a.metadata.name}`.localeCompare(`${b.kind}/${b.metadata.name}`));
+      expect(normalise(sort(render(need(legacyKubectl), overlay).objects))).toEqual(normalise(sort(objects(overlay))));
+    },
+  );
 });
 
-describe.skipIf(!required(dockerCompose, "docker-compose", "apt-get install -y --no-install-recommends docker-compose"))(
-  "Compose (deploy/compose)",
-  () => {
-    const composeDir = () => path.join(workDir, "deploy/compose");
-    const config = (envFile?: string) =>
-      run(dockerCompose ?? "docker-compose", ["--env-file", envFile ?? path.join(composeDir(), ".env"), "config"], {
-        cwd: composeDir(),
-        // Only .env speaks: a variable of the caller's environment must not fill a gap.
-        env: { PATH: process.env.PATH, HOME: process.env.HOME, NODE_ENV: process.env.NODE_ENV },
-      });
-    let services: Record<string, Obj> = {};
-    beforeAll(() => {
-      const init = run("sh", [path.join(composeDir(), "init-env.sh")]);
-      if (init.status !== 0) throw new Error(`init-env.sh failed: ${init.stderr}`);
-      const resolved = config();
-      if (resolved.status !== 0) throw new Error(`docker-compose config failed: ${resolved.stderr}`);
-      services = obj(at(parseYaml(resolved.stdout) as Json, "services")) as Record<string, Obj>;
+describe.skipIf(!runsWith(dockerCompose))("Compose (deploy/compose)", () => {
+  const composeDir = () => path.join(workDir, "deploy/compose");
+  const config = (envFile?: string) =>
+    run(need(dockerCompose), ["--env-file", envFile ?? path.join(composeDir(), ".env"), "config"], {
+      cwd: composeDir(),
+      // Only .env speaks: a variable of the caller's environment must not fill a gap.
+      env: { PATH: process.env.PATH, HOME: process.env.HOME, NODE_ENV: process.env.NODE_ENV },
     });
+  let services: Record<string, Obj> = {};
+  beforeAll(() => {
+    const init = run("sh", [path.join(composeDir(), "init-env.sh")]);
+    if (init.status !== 0) throw new Error(`init-env.sh failed: ${init.stderr}`);
+    const resolved = config();
+    if (resolved.status !== 0) throw new Error(`docker-compose config failed: ${resolved.stderr}`);
+    services = obj(at(parseYaml(resolved.stdout) as Json, "services")) as Record<string, Obj>;
+  });
 
-    it("init-env.sh writes .env private, with every secret Compose needs, and keeps an existing one", () => {
-      const envFile = path.join(composeDir(), ".env");
-      expect(statSync(envFile).mode & 0o077).toBe(0);
-      const before = readFileSync(envFile, "utf8");
-      for (const name of COMPOSE_SECRETS) expect(before).toMatch(new RegExp(`^${name}=[A-Za-z0-9]{32,}$`, "m"));
-      expect(run("sh", [path.join(composeDir(), "init-env.sh")]).status).toBe(0);
-      expect(readFileSync(envFile, "utf8")).toBe(before);
-    });
+  it("init-env.sh writes .env private, with every secret Compose needs, and keeps an existing one", () => {
+    const envFile = path.join(composeDir(), ".env");
+    expect(statSync(envFile).mode & 0o077).toBe(0);
+    const before = readFileSync(envFile, "utf8");
+    for (const name of COMPOSE_SECRETS) expect(before).toMatch(new RegExp(`^${name}=[A-Za-z0-9]{32,}$`, "m"));
+    expect(run("sh", [path.join(composeDir(), "init-env.sh")]).status).toBe(0);
+    expect(readFileSync(envFile, "utf8")).toBe(before);
+  });
 
-    it("brings up Postgres and Redis on volumes, the migrate step, the app and the proxy", () => {
-      expect(Object.keys(services).sort()).toEqual(["app", "migrate", "postgres", "proxy", "redis"]);
-      expect(String(list(services.postgres?.volumes)[0])).toMatch(/^postgres-data:\/var\/lib\/postgresql\/data/);
-      expect(String(list(services.redis?.volumes)[0])).toMatch(/^redis-data:\/data/);
-    });
+  it("brings up Postgres and Redis on volumes, the migrate step, the app and the proxy", () => {
+    expect(Object.keys(services).sort()).toEqual(["app", "migrate", "postgres", "proxy", "redis"]);
+    expect(String(list(services.postgres?.volumes)[0])).toMatch(/^postgres-data:\/var\/lib\/postgresql\/data/);
+    expect(String(list(services.redis?.volumes)[0])).toMatch(/^redis-data:\/data/);
+  });
 
-    it("starts each service only after what it needs is healthy, and the app only after migrate succeeded", () => {
-      const conditions = Object.fromEntries(
-        Object.entries(services).map(([name, service]) => [
-          name,
-          Object.fromEntries(Object.entries(obj(service.depends_on)).map(([dependency, value]) => [dependency, at(value, "condition")])),
-        ]),
-      );
-      expect(conditions).toEqual({
-        postgres: {},
-        redis: {},
-        migrate: { postgres: "service_healthy" },
-        app: { postgres: "service_healthy", redis: "service_healthy", migrate: "service_completed_successfully" },
-        proxy: { app: "service_healthy" },
-      });
-      for (const name of ["postgres", "redis", "app"]) expect(services[name]?.healthcheck, name).toBeDefined();
-    });
-
-    it("migrate is the app's image with the migrate command, and the app refuses to start on a schema that is not its own", () => {
-      expect([services.migrate?.command].flat()).toEqual(["migrate"]);
-      expect(Object.keys(obj(services.migrate?.environment))).toEqual(["DATABASE_URL"]);
-      expect(at(services.app, "environment", "MIGRATIONS")).toBe("check");
-      expect(services.migrate?.image).toBe(services.app?.image);
-      expect(at(services.migrate, "build", "context")).toBe(at(services.app, "build", "context"));
-    });
-
-    it("the app can be scaled (no host port of its own), is checked on its readiness route, and stops within its grace period", () => {
-      expect(services.app?.ports).toBeUndefined();
-      const check = list(at(services.app, "healthcheck", "test")).join(" ");
-      const route = /127\.0\.0\.1:3000(\/api\/[\w/]+)/.exec(check)?.[1];
-      expect(route).toBe("/api/health/ready");
-      expect(isAppRoute(String(route))).toBe(true);
-      const grace = Number(/^(\d+)s$/.exec(String(services.app?.stop_grace_period))?.[1]);
-      const delay = Number(at(services.app, "environment", "SHUTDOWN_DELAY_SECONDS"));
-      expect(grace).toBeGreaterThan(delay + launcherStopSeconds());
-    });
-
-    it("no secret has a default in the file: only settings do", () => {
-      const file = readFileSync(path.join(ROOT, "deploy/compose/docker-compose.yml"), "utf8");
-      const withDefault = new Set([...file.matchAll(/\$\{(\w+):?-/g)].map((m) => m[1]));
-      expect([...withDefault].sort()).toEqual(COMPOSE_SETTINGS_WITH_DEFAULTS);
-      const interpolated = new Set([...file.matchAll(/\$\{(\w+)/g)].map((m) => m[1]));
-      for (const name of COMPOSE_SECRETS) expect(interpolated, name).toContain(name);
-    });
-
-    it.each(COMPOSE_SECRETS)("without %s in .env Compose refuses to start and says to run init-env.sh", (name) => {
-      const partial = path.join(composeDir(), `.env.without-${name}`);
-      const lines = readFileSync(path.join(composeDir(), ".env"), "utf8").split("\n");
-      writeFileSync(partial, lines.filter((line) => !line.startsWith(`${name}=`)).join("\n"));
-      const result = config(partial);
-      expect(result.status).not.toBe(0);
-      expect(result.stderr).toContain("run ./init-env.sh");
-    });
-
-    it.skipIf(!required(haproxy, "haproxy", "apt-get install -y haproxy"))(
-      "HAProxy accepts the proxy's config, which balances every app replica on its readiness route",
-      () => {
-        const file = path.join(ROOT, "deploy/compose/haproxy.cfg");
-        const checked = run(haproxy ?? "haproxy", ["-c", "-f", file]);
-        expect(checked.status, checked.stderr + checked.stdout).toBe(0);
-        const cfg = readFileSync(file, "utf8");
-        expect(cfg).toMatch(/^\s*option httpchk GET \/api\/health\/ready$/m);
-        expect(cfg).toMatch(/^\s*server-template app \d+ app:3000 .*resolvers docker/m);
-      },
+  it("starts each service only after what it needs is healthy, and the app only after migrate succeeded", () => {
+    const conditions = Object.fromEntries(
+      Object.entries(services).map(([name, service]) => [
+        name,
+        Object.fromEntries(Object.entries(obj(service.depends_on)).map(([dependency, value]) => [dependency, at(value, "condition")])),
+      ]),
     );
-  },
-);
+    expect(conditions).toEqual({
+      postgres: {},
+      redis: {},
+      migrate: { postgres: "service_healthy" },
+      app: { postgres: "service_healthy", redis: "service_healthy", migrate: "service_completed_successfully" },
+      proxy: { app: "service_healthy" },
+    });
+    for (const name of ["postgres", "redis", "app"]) expect(services[name]?.healthcheck, name).toBeDefined();
+  });
+
+  it("migrate is the app's image with the migrate command, and the app refuses to start on a schema that is not its own", () => {
+    expect([services.migrate?.command].flat()).toEqual(["migrate"]);
+    expect(Object.keys(obj(services.migrate?.environment))).toEqual(["DATABASE_URL"]);
+    expect(at(services.app, "environment", "MIGRATIONS")).toBe("check");
+    expect(services.migrate?.image).toBe(services.app?.image);
+    expect(at(services.migrate, "build", "context")).toBe(at(services.app, "build", "context"));
+  });
+
+  it("the app can be scaled (no host port of its own), is checked on its readiness route, and stops within its grace period", () => {
+    expect(services.app?.ports).toBeUndefined();
+    const check = list(at(services.app, "healthcheck", "test")).join(" ");
+    const route = /127\.0\.0\.1:3000(\/api\/[\w/]+)/.exec(check)?.[1];
+    expect(route).toBe("/api/health/ready");
+    expect(isAppRoute(String(route))).toBe(true);
+    const grace = Number(/^(\d+)s$/.exec(String(services.app?.stop_grace_period))?.[1]);
+    const delay = Number(at(services.app, "environment", "SHUTDOWN_DELAY_SECONDS"));
+    expect(grace).toBeGreaterThan(delay + launcherStopSeconds());
+  });
+
+  it("no secret has a default in the file: only settings do", () => {
+    const file = readFileSync(path.join(ROOT, "deploy/compose/docker-compose.yml"), "utf8");
+    const withDefault = new Set([...file.matchAll(/\$\{(\w+):?-/g)].map((m) => m[1]));
+    expect([...withDefault].sort()).toEqual(COMPOSE_SETTINGS_WITH_DEFAULTS);
+    const interpolated = new Set([...file.matchAll(/\$\{(\w+)/g)].map((m) => m[1]));
+    for (const name of COMPOSE_SECRETS) expect(interpolated, name).toContain(name);
+  });
+
+  it.each(COMPOSE_SECRETS)("without %s in .env Compose refuses to start and says to run init-env.sh", (name) => {
+    const partial = path.join(composeDir(), `.env.without-${name}`);
+    const lines = readFileSync(path.join(composeDir(), ".env"), "utf8").split("\n");
+    writeFileSync(partial, lines.filter((line) => !line.startsWith(`${name}=`)).join("\n"));
+    const result = config(partial);
+    expect(result.status).not.toBe(0);
+    expect(result.stderr).toContain("run ./init-env.sh");
+  });
+
+  it.skipIf(!runsWith(haproxy))("HAProxy accepts the proxy's config, which balances every app replica on its readiness route", () => {
+    const file = path.join(ROOT, "deploy/compose/haproxy.cfg");
+    const checked = run(need(haproxy), ["-c", "-f", file]);
+    expect(checked.status, checked.stderr + checked.stdout).toBe(0);
+    const cfg = readFileSync(file, "utf8");
+    expect(cfg).toMatch(/^\s*option httpchk GET \/api\/health\/ready$/m);
+    expect(cfg).toMatch(/^\s*server-template app \d+ app:3000 .*resolvers docker/m);
+  });
+});
