@@ -528,6 +528,17 @@ describe.skipIf(!runsWith(dockerCompose))("Compose (deploy/compose)", () => {
     expect(grace).toBeGreaterThan(delay + launcherStopSeconds());
   });
 
+  it("the app and migrate run on a read-only root filesystem, without capabilities, writable where the app writes", () => {
+    for (const name of ["app", "migrate"]) {
+      const service = services[name];
+      expect(service?.read_only, name).toBe(true);
+      expect(service?.cap_drop, name).toEqual(["ALL"]);
+      expect(service?.security_opt, name).toContain("no-new-privileges:true");
+    }
+    const tmpfs = list(services.app?.tmpfs).map((mount) => String(mount).split(":")[0]);
+    expect(tmpfs).toEqual(expect.arrayContaining([String(at(services.app, "environment", "DATA_DIR")), "/tmp"]));
+  });
+
   it("no secret has a default in the file: only settings do", () => {
     const file = readFileSync(path.join(ROOT, "deploy/compose/docker-compose.yml"), "utf8");
     const withDefault = new Set([...file.matchAll(/\$\{(\w+):?-/g)].map((m) => m[1]));
