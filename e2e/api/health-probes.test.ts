@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import http from "node:http";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -36,6 +36,11 @@ describe("liveness and readiness", () => {
     expect([live.status, await live.json()]).toEqual([200, { status: "ok", uptimeSeconds: expect.any(Number) }]);
     expect([ready.status, await ready.json()]).toEqual([200, { status: "ready", database: { ok: true, latencyMs: expect.any(Number) } }]);
     expect(ready.headers.get("cache-control")).toBe("no-store");
+  });
+
+  it("a production start on its own database with JWT_SECRET writes no secrets file into its data directory", () => {
+    // The container image runs with a read-only root and DATA_DIR on an empty volume.
+    expect(existsSync(path.join(dataDir, "secrets.json"))).toBe(false);
   });
 
   it("after SIGTERM readiness answers 503 draining while game requests are still served, then the process exits 0", async () => {

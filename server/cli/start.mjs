@@ -638,16 +638,16 @@ async function startupHealthy(url) {
 
 async function main() {
   const workers = webConcurrency();
-  const secrets = loadSecrets(dataDir);
   // Next's types make NODE_ENV read-only for the app; the launcher is what sets it.
   /** @type {Record<string, string | undefined>} */ (process.env).NODE_ENV = dev ? "development" : "production";
   process.env.DATA_DIR = dataDir;
   const embeddedDefault = config.DATABASE_URL === undefined;
   // Generated secrets are for the embedded default and development only; production with
   // your own database must set JWT_SECRET (server/env.ts refuses to start without it).
-  if (embeddedDefault || dev) {
-    process.env.JWT_SECRET ??= secrets.jwtSecret;
-  }
+  // A production start on its own database writes no secrets file (its data directory may be
+  // read-only or an empty volume: the container image).
+  const secrets = embeddedDefault || dev ? loadSecrets(dataDir) : undefined;
+  if (secrets) process.env.JWT_SECRET ??= secrets.jwtSecret;
   // The demo (an instance admin with a known password, API keys) is for trying the product: a
   // production start on your own database seeds it only when asked with SEED_DEMO=true. (Whether
   // it is set, not its value: the schema's default is the embedded default's.)
@@ -672,7 +672,7 @@ async function main() {
   let embedded;
   if (embeddedDefault) {
     releaseDataDir = claimDataDir();
-    const started = await startEmbeddedPostgres(secrets.postgresPassword);
+    const started = await startEmbeddedPostgres(/** @type {NonNullable<typeof secrets>} */ (secrets).postgresPassword);
     embedded = started.embedded;
     process.env.DATABASE_URL = started.url;
   }
