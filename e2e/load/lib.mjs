@@ -2,7 +2,7 @@
 // load with autocannon. Loopback only, bounded in time.
 import { spawnSync } from "node:child_process";
 import { createHash, randomBytes } from "node:crypto";
-import { chmodSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { chmodSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import http from "node:http";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -74,7 +74,9 @@ export async function startProduct(extraEnv = {}, nodeArgs = [], launch = {}) {
   const logFile = path.join(dataDir, `app-${process.pid}-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 6)}.log`);
   const app = await launchApp({ env, nodeArgs, logFile, execPath: launch.execPath, cwd: launch.cwd });
   const demo = JSON.parse(readFileSync(path.join(dataDir, "demo.json"), "utf8"));
-  const secrets = JSON.parse(readFileSync(path.join(dataDir, "secrets.json"), "utf8"));
+  // Written only for the embedded Postgres (and development): not on DATABASE_URL with JWT_SECRET.
+  const secretsFile = path.join(dataDir, "secrets.json");
+  const secrets = existsSync(secretsFile) ? JSON.parse(readFileSync(secretsFile, "utf8")) : {};
   const databaseUrl =
     databaseUrlGiven ||
     `postgresql://postgres:${encodeURIComponent(secrets.postgresPassword)}@127.0.0.1:${env.EMBEDDED_POSTGRES_PORT}/game`;
