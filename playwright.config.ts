@@ -32,11 +32,12 @@ export default defineConfig({
   // The dashboard's specs, and the SDK's in-browser specs beside its other tests.
   testDir: ".",
   testMatch: ["e2e/dashboard/**/*.spec.ts", "sdk/test/**/*.spec.ts"],
-  outputDir: "test-results/playwright",
+  // One of each per shard when `npm test` runs the suite in shards (e2e/support/test-all.mjs).
+  outputDir: process.env.E2E_OUTPUT_DIR ?? "test-results/playwright",
   timeout: 120_000,
   workers: 1,
   fullyParallel: false,
-  reporter: [["list"], ["html", { outputFolder: "playwright-report", open: "never" }]],
+  reporter: [["list"], ["html", { outputFolder: process.env.E2E_REPORT_DIR ?? "playwright-report", open: "never" }]],
   use: {
     baseURL: `http://127.0.0.1:${port}`,
     trace: "retain-on-failure",
