@@ -174,6 +174,19 @@ function ensureBuild() {
 }
 
 /**
+ * In production Next gets the configuration the build was made with (.next/required-server-files.json,
+ * resolved and validated by `next build`, which ensureBuild ran on the current next.config.ts), as
+ * Next's own standalone server does, instead of compiling next.config.ts again at every start: no
+ * TypeScript compiler (SWC) or bundler is loaded to serve, so the container image carries neither.
+ * Set before the workers are forked, which inherit it.
+ */
+function passBuiltConfig() {
+  const file = path.join(root, ".next", "required-server-files.json");
+  const { config } = /** @type {{ config: object }} */ (JSON.parse(readFileSync(file, "utf8")));
+  process.env.__NEXT_PRIVATE_STANDALONE_CONFIG = JSON.stringify(config);
+}
+
+/**
  * MIGRATIONS=check, before anything starts: one line and false when the database's schema is not
  * this version's (server/schema-verdict.mjs), a warning when a newer version's migrations are
  * there too. The runner's status query is the server's own (server/migrate.ts, by Node's type
@@ -673,6 +686,7 @@ async function main() {
   ensureClient();
   if (!dev) ensureBuild();
   if (buildOnly) return;
+  if (!dev) passBuiltConfig();
 
   /** @type {EmbeddedPostgres | undefined} */
   let embedded;
