@@ -14,7 +14,7 @@ export const ZEnv = z.object({
    * start applies nothing and refuses when one of this version's migrations is missing, failed or
    * changed (run `npm run migrate`, the image's `migrate`, first); migrations the database has
    * and this version does not know (a newer version's, during a rolling upgrade) only warn.
-   * server/schema-at-start.ts says why.
+   * server/schema-verdict.mjs says why.
    */
   MIGRATIONS: z.enum(["apply", "check"]).default("apply"),
   /**
