@@ -27,15 +27,6 @@ RUN npm run postinstall \
 
 # ---- run: the base, tini, and the runtime files; no compilers, dev dependencies or secrets.
 FROM ${BASE}
-ARG VERSION=0.1.0
-ARG REVISION=unknown
-ARG CREATED=unknown
-LABEL org.opencontainers.image.title="game-backend" \
-      org.opencontainers.image.description="Self-hostable game backend: player auth, data, leaderboards, economy, store receipts, dashboard" \
-      org.opencontainers.image.licenses="Apache-2.0" \
-      org.opencontainers.image.version="${VERSION}" \
-      org.opencontainers.image.revision="${REVISION}" \
-      org.opencontainers.image.created="${CREATED}"
 RUN apt-get update \
  && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends tini \
  && rm -rf /var/lib/apt/lists/* /var/cache/apt/*.bin /var/log/apt /var/log/dpkg.log \
@@ -57,3 +48,13 @@ EXPOSE 3000
 HEALTHCHECK --interval=10s --timeout=5s --start-period=120s --retries=3 CMD ["node", "server/cli/healthcheck.mjs"]
 ENTRYPOINT ["/usr/bin/tini", "--", "/usr/local/bin/game-backend"]
 CMD ["serve"]
+# Last: a new revision or date changes only this metadata, not the layers above.
+ARG VERSION=0.1.0
+ARG REVISION=unknown
+ARG CREATED=unknown
+LABEL org.opencontainers.image.title="game-backend" \
+      org.opencontainers.image.description="Self-hostable game backend: player auth, data, leaderboards, economy, store receipts, dashboard" \
+      org.opencontainers.image.licenses="Apache-2.0" \
+      org.opencontainers.image.version="${VERSION}" \
+      org.opencontainers.image.revision="${REVISION}" \
+      org.opencontainers.image.created="${CREATED}"
