@@ -27,6 +27,10 @@ const nextConfig: NextConfig = {
   // should not pay for it again.
   typescript: { ignoreBuildErrors: true },
   poweredByHeader: false,
+  // No page uses next/image, so /_next/image answers 404 instead of resizing whatever URL it is
+  // given (CPU per request, and a cache it would write into .next at run time; the container
+  // image is read-only there and carries no sharp).
+  images: { unoptimized: true },
   // JSON answers here are small; gzip cost more CPU than it saved (measured). Compress at a proxy if you need it.
   compress: false,
   // Under /api a trailing slash is just an unknown path (JSON 404), never a redirect.

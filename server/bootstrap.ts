@@ -6,9 +6,9 @@ import { logger } from "./log";
 import { registerEmailDelivery } from "./mailer";
 import { registerOperatorEmail } from "./mailer/operator";
 import { registerHousekeeping } from "./maintenance";
-import { migrate } from "./migrate";
 import { startWorkers } from "./queue";
 import { limiterKind, limiterReady } from "./ratelimit";
+import { prepareSchema } from "./schema-at-start";
 import { registerAccountEmailJobs } from "./services/auth/account-email";
 import { registerPeriodCloses } from "./services/leaderboards/close-job";
 import { registerBanExpiry } from "./services/players/ban-expiry";
@@ -20,18 +20,15 @@ import { storeTrustWarnings } from "./stores/trust-warnings";
 /**
  * Runs once per server process before the first request (instrumentation.ts). With the
  * launcher's workers, worker 0 runs it first and alone (the launcher starts the others once it
- * is healthy): it applies the migrations and seeds the demo. The others find the database
- * migrated. Scheduled jobs (housekeeping, period closes) run on the queue, once per cluster.
+ * is healthy): it applies the migrations (or, with MIGRATIONS=check, checks them:
+ * server/schema-at-start.ts) and seeds the demo. The others find the database migrated. Scheduled jobs (housekeeping, period closes) run on the queue, once per cluster.
  */
 export async function bootstrap(): Promise<void> {
   const config = env();
   const log = logger("boot");
   const worker = config.GAME_BACKEND_WORKER_INDEX;
   const first = worker === undefined || worker === 0;
-  const applied = await migrate(pool());
-  if (first || applied.length > 0) {
-    log.info({ applied }, `database migrated (${applied.length ? `applied ${applied.join(", ")}` : "up to date"})`);
-  }
+  await prepareSchema({ mode: config.MIGRATIONS, pool: pool(), log, first });
   // A test Apple root or a fake store's address: loud, once, so no production server trusts them unaware.
   if (first) for (const warning of storeTrustWarnings(config)) log.warn(warning);
   // The job queue's workers, in every process: each job runs once wherever it is taken.

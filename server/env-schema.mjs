@@ -10,6 +10,14 @@ export const ZEnv = z.object({
   DATABASE_URL: z.string().url(),
   DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(200).default(10),
   /**
+   * `apply`: a start applies the pending migrations itself (npm start's one command). `check`: a
+   * start applies nothing and refuses when one of this version's migrations is missing, failed or
+   * changed (run `npm run migrate`, the image's `migrate`, first); migrations the database has
+   * and this version does not know (a newer version's, during a rolling upgrade) only warn.
+   * server/schema-verdict.mjs says why.
+   */
+  MIGRATIONS: z.enum(["apply", "check"]).default("apply"),
+  /**
    * A statement sent on a transaction's connection while another of that transaction still runs
    * (Promise.all inside transaction()): `throw` refuses it with an error naming the rule, `warn`
    * lets it run (pg queues it) and logs a warning once per call site, `off` checks nothing (no cost

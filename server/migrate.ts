@@ -73,6 +73,37 @@ export async function migrate(pool: pg.Pool, dir = MIGRATIONS_DIR): Promise<stri
   }
 }
 
+/**
+ * The database against this build's migrations, read without changing anything (no bookkeeping
+ * table is created, no lock is taken: a migration still running elsewhere is invisible until it
+ * commits, so it reads as pending). `unknown`: applied there, absent here — a newer version
+ * migrated the database (its expand step) while this one still runs.
+ */
+export type MigrationStatus = { pending: string[]; failed: string[]; changed: string[]; unknown: string[] };
+
+export async function migrationStatus(pool: pg.Pool, dir = MIGRATIONS_DIR): Promise<MigrationStatus> {
+  const migrations = await readMigrations(dir);
+  const { rows } = await pool.query<{ exists: boolean }>(`SELECT to_regclass('"_prisma_migrations"') IS NOT NULL AS exists`);
+  const applied = rows[0]?.exists
+    ? (
+        await pool.query<AppliedRow>(
+          `SELECT migration_name, checksum, finished_at, rolled_back_at FROM "_prisma_migrations" WHERE rolled_back_at IS NULL`,
+        )
+      ).rows
+    : [];
+  const byName = new Map(applied.map((r) => [r.migration_name, r]));
+  const known = new Set(migrations.map((m) => m.name));
+  const status: MigrationStatus = { pending: [], failed: [], changed: [], unknown: [] };
+  for (const migration of migrations) {
+    const row = byName.get(migration.name);
+    if (!row) status.pending.push(migration.name);
+    else if (!row.finished_at) status.failed.push(migration.name);
+    else if (row.checksum !== migration.checksum) status.changed.push(migration.name);
+  }
+  status.unknown = [...new Set(applied.map((r) => r.migration_name).filter((name) => !known.has(name)))].sort();
+  return status;
+}
+
 /** Whether the migration already ran (false: it must run now); throws when its state forbids starting. */
 function isDone(migration: Migration, row: AppliedRow | undefined): boolean {
   if (!row) return false;

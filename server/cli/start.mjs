@@ -5,7 +5,8 @@
 // serves Next on PORT — in this process (WEB_CONCURRENCY=1, `npm run dev`) or in WEB_CONCURRENCY
 // node:cluster workers (one per core by default) — and on Ctrl-C / SIGTERM closes the server(s)
 // and stops Postgres cleanly. Migrations, the demo seed and the banner run inside Next
-// (instrumentation.ts).
+// (instrumentation.ts); with MIGRATIONS=check the launcher refuses a schema that is not this
+// version's before it starts anything.
 import "./node-version.mjs";
 import { spawnSync } from "node:child_process";
 import cluster from "node:cluster";
@@ -20,6 +21,7 @@ import { parseEnv, ZLauncherEnv } from "../env-schema.mjs";
 import { FixedWindowCounters } from "../fixed-window.mjs";
 import { isPrimaryMessage, isWorkerMessage, shared } from "../launcher-contract.mjs";
 import { logger } from "../log.mjs";
+import { schemaVerdict } from "../schema-verdict.mjs";
 import { primaryMetrics, workerMetrics } from "./cluster-metrics.mjs";
 import { answerClientError, answerConnect, answerUpgrade, configureEdge, guardRequest } from "./edge.mjs";
 import { sharedBuffersMb } from "./embedded-postgres.mjs";
@@ -169,6 +171,44 @@ function ensureBuild() {
   run(process.execPath, ["sdk/scripts/build.mjs"]);
   run(process.execPath, ["node_modules/next/dist/bin/next", "build"], { ...process.env, NODE_ENV: "production" });
   writeFileSync(stamp, fingerprint);
+}
+
+/**
+ * In production Next gets the configuration the build was made with (.next/required-server-files.json,
+ * resolved and validated by `next build`, which ensureBuild ran on the current next.config.ts), as
+ * Next's own standalone server does, instead of compiling next.config.ts again at every start: no
+ * TypeScript compiler (SWC) or bundler is loaded to serve, so the container image carries neither.
+ * Set before the workers are forked, which inherit it.
+ */
+function passBuiltConfig() {
+  const file = path.join(root, ".next", "required-server-files.json");
+  const { config } = /** @type {{ config: object }} */ (JSON.parse(readFileSync(file, "utf8")));
+  process.env.__NEXT_PRIVATE_STANDALONE_CONFIG = JSON.stringify(config);
+}
+
+/**
+ * MIGRATIONS=check, before anything starts: one line and false when the database's schema is not
+ * this version's (server/schema-verdict.mjs), a warning when a newer version's migrations are
+ * there too. The runner's status query is the server's own (server/migrate.ts, by Node's type
+ * stripping; through a variable so the type checker takes its types from the cast).
+ */
+async function schemaIsThisVersions() {
+  const runner = "../migrate.ts";
+  const { migrationStatus } = /** @type {typeof import("../migrate")} */ (await import(runner));
+  const { default: pg } = await import("pg");
+  const pool = new pg.Pool({ connectionString: process.env.DATABASE_URL, max: 1, connectionTimeoutMillis: 10_000 });
+  try {
+    const verdict = schemaVerdict(await migrationStatus(pool, path.join(root, "prisma", "migrations")));
+    if ("refuse" in verdict) logError(verdict.refuse);
+    else if ("warn" in verdict) logWarn(verdict.warn);
+    else log(verdict.ok);
+    return !("refuse" in verdict);
+  } catch (error) {
+    logError(`MIGRATIONS=check: the database schema could not be read: ${error instanceof Error ? error.message : String(error)}`);
+    return false;
+  } finally {
+    await pool.end().catch(() => {});
+  }
 }
 
 /**
@@ -667,6 +707,7 @@ async function main() {
   ensureClient();
   if (!dev) ensureBuild();
   if (buildOnly) return;
+  if (!dev) passBuiltConfig();
 
   /** @type {EmbeddedPostgres | undefined} */
   let embedded;
@@ -675,6 +716,11 @@ async function main() {
     const started = await startEmbeddedPostgres(/** @type {NonNullable<typeof secrets>} */ (secrets).postgresPassword);
     embedded = started.embedded;
     process.env.DATABASE_URL = started.url;
+  }
+  if (config.MIGRATIONS === "check" && !(await schemaIsThisVersions())) {
+    if (embedded) await stopPostgres(embedded);
+    launcher().flush();
+    process.exit(1);
   }
   if (workers > 1) return runPrimary({ workers, embedded, publicUrl });
 
