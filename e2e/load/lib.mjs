@@ -73,10 +73,18 @@ export async function startProduct(extraEnv = {}, nodeArgs = [], launch = {}) {
   // reading it through a pipe would cost the load generator's process (same cores) per line.
   const logFile = path.join(dataDir, `app-${process.pid}-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 6)}.log`);
   const app = await launchApp({ env, nodeArgs, logFile, execPath: launch.execPath, cwd: launch.cwd });
-  const demo = JSON.parse(readFileSync(path.join(dataDir, "demo.json"), "utf8"));
-  // Written only for the embedded Postgres (and development): not on DATABASE_URL with JWT_SECRET.
-  const secretsFile = path.join(dataDir, "secrets.json");
-  const secrets = existsSync(secretsFile) ? JSON.parse(readFileSync(secretsFile, "utf8")) : {};
+  let demo;
+  let secrets;
+  try {
+    demo = JSON.parse(readFileSync(path.join(dataDir, "demo.json"), "utf8"));
+    // Written only for the embedded Postgres (and development): not on DATABASE_URL with JWT_SECRET.
+    const secretsFile = path.join(dataDir, "secrets.json");
+    secrets = existsSync(secretsFile) ? JSON.parse(readFileSync(secretsFile, "utf8")) : {};
+  } catch (error) {
+    // Not left running when its files are not what the bench expects (a run once left one behind).
+    await app.stop();
+    throw error;
+  }
   const databaseUrl =
     databaseUrlGiven ||
     `postgresql://postgres:${encodeURIComponent(secrets.postgresPassword)}@127.0.0.1:${env.EMBEDDED_POSTGRES_PORT}/game`;
