@@ -285,7 +285,7 @@ describe.skipIf(missing.length > 0)("two instances behind HAProxy, on PgBouncer 
     for (const o of fromA.own) expect(o.rank).toBe(truth.indexOf(o.playerId) + 1);
   }, 60_000);
 
-  it("no errors under load: ~6 s of mixed reads and writes through HAProxy answer only 2xx (or 429), never 5xx", async () => {
+  it("no errors under load: 250 mixed reads and writes (50 of each kind, 3 at a time each) through HAProxy answer only 2xx (or 429), never 5xx", async () => {
     const project = await services.makeProject();
     await services.createLeaderboard({
       projectId: project.projectId,
@@ -303,7 +303,8 @@ describe.skipIf(missing.length > 0)("two instances behind HAProxy, on PgBouncer 
       expect(put.status).toBe(201);
       sessions.push({ accessToken: token });
     }
-    const result = await mixedLoad(deployment.baseUrl, { key: project.clientKey, sessions, board: "load", duration: 6 });
+    // A number of requests, not a time: on a busy machine 6 s once held only 182.
+    const result = await mixedLoad(deployment.baseUrl, { key: project.clientKey, sessions, board: "load", amount: 50 });
     console.log(
       `[deployment] mixed load through HAProxy: ${result.requests} requests, statuses ${JSON.stringify(result.statuses)}, socket errors ${result.errors}, time-outs ${result.timeouts}`,
     );
@@ -311,7 +312,7 @@ describe.skipIf(missing.length > 0)("two instances behind HAProxy, on PgBouncer 
     const unexpected = Object.entries(result.statuses).filter(([code]) => !(code.startsWith("2") || code === "429"));
     expect(unexpected).toEqual([]);
     expect({ errors: result.errors, timeouts: result.timeouts }).toEqual({ errors: 0, timeouts: 0 });
-    expect(result.requests).toBeGreaterThan(200);
+    expect(result.requests).toBeGreaterThanOrEqual(250);
     for (const instance of deployment.instances) expect(instance.output()).not.toMatch(/unhandled error|prepared statement/);
   }, 60_000);
 });

@@ -319,13 +319,13 @@ export async function withDeployment(options, body) {
 }
 
 /**
- * Mixed reads and writes at once against `baseUrl` for `duration` seconds: five autocannon runs in
+ * Mixed reads and writes at once against `baseUrl` for `duration` seconds (or `amount` requests of each kind): five autocannon runs in
  * parallel, each connection acting as one of `sessions` (players of the project of `key`, each
  * with a `profile` data key and an entry on `board`): data GET, data PUT, score POST (a random
  * score), leaderboard page GET, anonymous sign-in POST. Returns every status counted, plus
  * socket errors and time-outs, in total and per run.
  */
-export async function mixedLoad(baseUrl, { key, sessions, board, duration = 6, connectionsPerRun = 3 }) {
+export async function mixedLoad(baseUrl, { key, sessions, board, duration = 6, amount, connectionsPerRun = 3 }) {
   const json = { "Content-Type": "application/json" };
   const perPlayer = (extra = {}) => {
     let next = 0;
@@ -353,7 +353,8 @@ export async function mixedLoad(baseUrl, { key, sessions, board, duration = 6, c
   };
   const results = await Promise.all(
     Object.entries(runs).map(async ([name, spec]) => {
-      const r = await autocannon({ connections: connectionsPerRun, duration, ...spec });
+      // `amount`: this many requests per run, however long they take (a test on a busy machine); else `duration` seconds.
+      const r = await autocannon({ connections: connectionsPerRun, ...(amount ? { amount } : { duration }), ...spec });
       const statuses = Object.fromEntries(Object.entries(r.statusCodeStats ?? {}).map(([code, st]) => [code, Number(st.count)]));
       return { name, requests: r.requests.total, statuses, errors: r.errors, timeouts: r.timeouts };
     }),
