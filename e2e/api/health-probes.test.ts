@@ -9,29 +9,46 @@ import { type StartedApp, startApp } from "../support/global-setup";
 import { logLine } from "../support/launch.mjs";
 
 /**
- * Liveness and readiness as a load balancer or Kubernetes uses them. The database-down case is
- * in database-outage.test.ts; here, draining: after SIGTERM, with SHUTDOWN_DELAY_SECONDS, the
- * instance keeps serving while readiness says 503, so traffic can move away before it closes.
+ * An instance of its own for this describe (the suite's shared app must not be stopped), on the
+ * suite's database, with `shutdownDelaySeconds`; `app()` is it once started, `dataDir` its DATA_DIR.
  */
-describe("liveness and readiness", () => {
-  const dataDir = mkdtempSync(path.join(tmpdir(), "gb-probes-"));
-  let app: StartedApp;
+function ownInstance(prefix: string, shutdownDelaySeconds: number) {
+  const dataDir = mkdtempSync(path.join(tmpdir(), prefix));
+  let app: StartedApp | undefined;
   beforeAll(async () => {
     app = await startApp({
       DATABASE_URL: inject("databaseUrl"),
       JWT_SECRET: inject("jwtSecret"),
       DATA_DIR: dataDir,
       SEED_DEMO: "false",
-      // Long enough that the checks after SIGTERM fit in the delay on a busy machine (3 s did not).
-      SHUTDOWN_DELAY_SECONDS: "10",
+      SHUTDOWN_DELAY_SECONDS: String(shutdownDelaySeconds),
     });
   });
   afterAll(async () => {
     await app?.stop();
     rmSync(dataDir, { recursive: true, force: true });
   });
+  return {
+    dataDir,
+    app: (): StartedApp => {
+      if (!app) throw new Error("the instance did not start");
+      return app;
+    },
+  };
+}
+
+/**
+ * Liveness and readiness as a load balancer or Kubernetes uses them. The database-down case is
+ * in database-outage.test.ts; here, draining: after SIGTERM, with SHUTDOWN_DELAY_SECONDS, the
+ * instance keeps serving while readiness says 503, so traffic can move away before it closes.
+ */
+describe("liveness and readiness", () => {
+  // A delay long enough that the checks after SIGTERM fit in it on a busy machine (3 s did not).
+  const instance = ownInstance("gb-probes-", 10);
+  const { dataDir } = instance;
 
   it("a running instance is live and ready", async () => {
+    const app = instance.app();
     const [live, ready] = await Promise.all([fetch(`${app.baseUrl}/api/health/live`), fetch(`${app.baseUrl}/api/health/ready`)]);
     expect([live.status, await live.json()]).toEqual([200, { status: "ok", uptimeSeconds: expect.any(Number) }]);
     expect([ready.status, await ready.json()]).toEqual([200, { status: "ready", database: { ok: true, latencyMs: expect.any(Number) } }]);
@@ -44,6 +61,7 @@ describe("liveness and readiness", () => {
   });
 
   it("after SIGTERM readiness answers 503 draining while game requests are still served, then the process exits 0", async () => {
+    const app = instance.app();
     const project = await makeProject();
     const agent = { keepalive: true };
     app.child.kill("SIGTERM");
@@ -70,23 +88,10 @@ describe("liveness and readiness", () => {
  * takes no new connection — the body.
  */
 describe("stopping with a request in flight", () => {
-  const dataDir = mkdtempSync(path.join(tmpdir(), "gb-drain-"));
-  let app: StartedApp;
-  beforeAll(async () => {
-    app = await startApp({
-      DATABASE_URL: inject("databaseUrl"),
-      JWT_SECRET: inject("jwtSecret"),
-      DATA_DIR: dataDir,
-      SEED_DEMO: "false",
-      SHUTDOWN_DELAY_SECONDS: "0",
-    });
-  });
-  afterAll(async () => {
-    await app?.stop();
-    rmSync(dataDir, { recursive: true, force: true });
-  });
+  const instance = ownInstance("gb-drain-", 0);
 
   it("a data PUT whose body arrives after SIGTERM is stored and answered, the connection closed, and the process exits 0", async () => {
+    const app = instance.app();
     const project = await makeProject();
     const player = await anonymousPlayer(project.clientKey);
     const body = JSON.stringify({ value: { level: 7 } });

@@ -38,5 +38,12 @@ export function withDeployment<T>(options: DeploymentOptions, body: (deployment:
 export type LoadCounts = { requests: number; statuses: Record<string, number>; errors: number; timeouts: number };
 export function mixedLoad(
   baseUrl: string,
-  o: { key: string; sessions: Array<{ accessToken: string }>; board: string; duration?: number; amount?: number; connectionsPerRun?: number },
+  o: {
+    key: string;
+    sessions: Array<{ accessToken: string }>;
+    board: string;
+    duration?: number;
+    amount?: number;
+    connectionsPerRun?: number;
+  },
 ): Promise<LoadCounts & { runs: Array<LoadCounts & { name: string }> }>;
