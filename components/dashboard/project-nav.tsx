@@ -60,16 +60,16 @@ export function ProjectNav() {
         <span className="rounded bg-zinc-100 px-2 py-0.5 text-xs text-zinc-700">{role.toLowerCase()}</span>
       </div>
       <nav aria-label="Project" className="border-b border-zinc-200">
-        {/* Fits one line at 1280 px (13 tabs: 2 px between icon and label, about 10 px to spare); wraps on a phone rather than scrolling: every page stays in sight. */}
+        {/* Fits one line at 1280 px in DejaVu Sans, the widest common Linux UI font (13 tabs at 13 px: about 13 px to spare; at 14 px the last tab wrapped); wraps on a phone rather than scrolling: every page stays in sight. */}
         <div className="flex flex-wrap">
           {TABS.map(([key, label, path, Icon]) => (
             <Link
               key={label}
               href={`/projects/${projectId}${path}`}
               aria-current={segment === key ? "page" : undefined}
-              className={`inline-flex items-center gap-0.5 px-1 py-2 text-sm ${segment === key ? "-mb-px border-b-2 border-zinc-900 font-medium" : "text-zinc-600 hover:text-zinc-900"}`}
+              className={`inline-flex items-center gap-0.5 px-1 py-2 text-[13px] ${segment === key ? "-mb-px border-b-2 border-zinc-900 font-medium" : "text-zinc-600 hover:text-zinc-900"}`}
             >
-              <Icon className="size-4" aria-hidden />
+              <Icon className="size-3.5" aria-hidden />
               {label}
             </Link>
           ))}
