@@ -98,9 +98,22 @@ async function registerWorkers(): Promise<void> {
     await b.schedule(queue, cron, {}, { tz: "UTC", retryLimit: 2, retryDelay: 30, expireInSeconds: 15 * 60 });
   }
   for (const [queue, handler] of holder.__gameBackendQueueHandlers ?? []) {
-    await b.work(queue, { pollingIntervalSeconds: env().QUEUE_POLL_SECONDS, batchSize: 1, includeMetadata: true }, async ([job]) => {
-      if (job) await handler(job.data, { retryCount: job.retryCount, retryLimit: job.retryLimit });
-    });
+    let worker = "";
+    worker = await b.work(
+      queue,
+      { pollingIntervalSeconds: env().QUEUE_POLL_SECONDS, batchSize: 1, includeMetadata: true },
+      async ([job]) => {
+        if (!job) return;
+        try {
+          await handler(job.data, { retryCount: job.retryCount, retryLimit: job.retryLimit });
+        } finally {
+          // pg-boss waits the polling interval after every fetch, a job found or not: one job per
+          // QUEUE_POLL_SECONDS (2 s), so ten sign-ups' codes took 20 s to go out. A queue that had a
+          // job may have more: the next fetch comes at once, and only an empty one waits.
+          if (worker) b.notifyWorker(worker);
+        }
+      },
+    );
   }
 }
 
