@@ -35,8 +35,11 @@ const isTyping = (target: EventTarget | null) =>
   target instanceof HTMLElement && (target.isContentEditable || ["INPUT", "TEXTAREA", "SELECT"].includes(target.tagName));
 
 /**
- * The play field: a canvas drawn every animation frame, the HUD above it, and `children` laid
- * over it (the lobby and the results). Mouse and finger move the catcher to where they point;
+ * The play field: a canvas drawn every animation frame while a round runs, the HUD above it, and
+ * `children` laid over it (the lobby and the results). In the lobby, the results and a pause the
+ * field is drawn once when something changes (its size, the skin, a round starting or ending) and
+ * then nothing: a title screen redrawn 60 times a second cost a phone's battery what a round does
+ * (and a whole core in headless Chromium). Mouse and finger move the catcher to where they point;
  * arrow keys or A/D move it at a fixed speed. The round pauses when the tab or window loses focus.
  */
 export function GameCanvas({
@@ -60,6 +63,8 @@ export function GameCanvas({
   const pausedRef = useRef(false);
   const settingsRef = useRef(settings);
   const onEndRef = useRef(onEnd);
+  /** Draws the next frame (and keeps drawing while a round moves); set by the animation loop. */
+  const wakeRef = useRef<() => void>(() => {});
   const [played, setHud] = useState<Hud | null>(null);
   const hud: Hud = played ?? { ...idle, score: 0, multiplier: 1 };
   const [paused, setPausedState] = useState(false);
@@ -70,10 +75,15 @@ export function GameCanvas({
     settingsRef.current = settings;
     onEndRef.current = onEnd;
   });
+  // A new skin (or reduced motion) shows on the still field too.
+  useEffect(() => {
+    if (settings) wakeRef.current();
+  }, [settings]);
 
   const setPaused = useCallback((value: boolean) => {
     pausedRef.current = value;
     setPausedState(value);
+    wakeRef.current();
     if (!value) canvasRef.current?.focus();
   }, []);
 
@@ -86,19 +96,23 @@ export function GameCanvas({
     setPausedState(false);
     setHud(hudOf(round));
     setLive(true);
+    wakeRef.current();
     canvasRef.current?.focus();
     if (settingsRef.current.sound) playSound("start");
   }, [play]);
 
-  // One animation loop for the component's life: steps the round (unless paused) and draws.
+  // One animation loop for the component's life: steps the round (unless paused) and draws; it
+  // asks for the next frame only while the round moves, and `wake` starts it again.
   useEffect(() => {
     let frame = 0;
-    let last = performance.now();
+    let last: number | null = null;
     let shown = "";
+    const moving = () => roundRef.current !== null && !roundRef.current.over && !pausedRef.current;
     const tick = (now: number) => {
-      frame = requestAnimationFrame(tick);
-      const dt = Math.min(0.05, (now - last) / 1000);
-      last = now;
+      frame = moving() ? requestAnimationFrame(tick) : 0;
+      // The first frame after a still spell steps nothing: the round does not jump ahead by the pause.
+      const dt = last === null ? 0 : Math.min(0.05, (now - last) / 1000);
+      last = frame ? now : null;
       const canvas = canvasRef.current;
       const ctx = canvas?.getContext("2d");
       if (!canvas || !ctx) return;
@@ -137,8 +151,18 @@ export function GameCanvas({
         reducedMotion: settingsRef.current.reducedMotion,
       });
     };
-    frame = requestAnimationFrame(tick);
-    return () => cancelAnimationFrame(frame);
+    const wake = () => {
+      if (!frame) frame = requestAnimationFrame(tick);
+    };
+    wakeRef.current = wake;
+    const resized = new ResizeObserver(wake);
+    if (canvasRef.current) resized.observe(canvasRef.current);
+    wake();
+    return () => {
+      cancelAnimationFrame(frame);
+      resized.disconnect();
+      wakeRef.current = () => {};
+    };
   }, []);
 
   // Keys move the catcher while a round runs (not while the player types in a form).
