@@ -13,8 +13,13 @@ const SHOTS = path.join(import.meta.dirname, "../../test-results/screenshots");
 /** Toasts are hidden while a screenshot is taken: they would cover the page's bottom-right corner. */
 const NO_TOASTS = "[data-sonner-toaster] { display: none !important; }";
 
-/** A full-page screenshot at the page's size and one at a phone's (390 × 844). */
+/**
+ * With SCREENSHOTS=1 (`npm run e2e:screenshots`), a full-page screenshot at the page's size and one
+ * at a phone's (390 × 844); otherwise nothing. They are for a person to look at and assert nothing,
+ * and in `npm test` their 236 full-page captures and relayouts were Chromium CPU on a CPU-bound run.
+ */
 export async function shoot(page: Page, name: string): Promise<void> {
+  if (process.env.SCREENSHOTS !== "1") return;
   mkdirSync(SHOTS, { recursive: true });
   await page.screenshot({ path: path.join(SHOTS, `${name}.png`), fullPage: true, style: NO_TOASTS });
   const wide = page.viewportSize();
