@@ -1,5 +1,5 @@
 import { expect, type Page, test } from "@playwright/test";
-import { openProject, signIn } from "./support";
+import { openProject, signInWithForm } from "./support";
 
 /**
  * Every page is served with a nonce-based Content-Security-Policy and the other browser security
@@ -39,7 +39,7 @@ test("the proxy does not run on the API: a game API answer carries no page CSP",
 
 test("signing in, the projects page, a project and the sample game run with no CSP violation", async ({ page }) => {
   const violations = recordViolations(page);
-  await signIn(page);
+  await signInWithForm(page);
   await openProject(page, "Demo Game");
   await expect(page).toHaveURL(/\/projects\/[0-9a-f-]{36}/);
   await page.goto("/play");

@@ -1,7 +1,7 @@
 import { mkdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import AxeBuilder from "@axe-core/playwright";
-import { type Browser, expect, type Page } from "@playwright/test";
+import { type Browser, type Cookie, expect, type Page } from "@playwright/test";
 import { E2E_DATA_DIR } from "../../playwright.config";
 
 /** What every dashboard spec needs: the seeded operator, sign-in, screenshots, keys and projects. */
@@ -30,13 +30,38 @@ export async function shoot(page: Page, name: string): Promise<void> {
   if (wide) await page.setViewportSize(wide);
 }
 
-/** Signs in through the real form (the seeded operator unless told otherwise). */
-export async function signIn(page: Page, email = demo().operatorEmail, password = demo().operatorPassword): Promise<void> {
+/** Signs in through the real form (the seeded operator unless told otherwise); lands on Projects. */
+export async function signInWithForm(page: Page, email = demo().operatorEmail, password = demo().operatorPassword): Promise<void> {
   await page.goto("/login");
   await page.getByLabel("E-mail").fill(email);
   await page.getByLabel("Password").fill(password);
   await page.getByRole("button", { name: "Sign in" }).click();
   await expect(page.getByRole("heading", { name: "Projects", exact: true })).toBeVisible();
+}
+
+/** Each operator's session cookies from their first sign-in in this worker, by e-mail. */
+const sessions = new Map<string, Cookie[]>();
+
+/**
+ * Signed in as the operator (the seeded one unless told otherwise), on Projects. The first time
+ * in a worker through the form; after that the page's fresh context gets that session's cookies
+ * (a form sign-in is two page loads and a password hash, over a second of CPU, 50 times in the
+ * suite). A session that no longer works (signed out, revoked, operator removed) lands on the
+ * form, and the form is used again. Specs about signing in itself use signInWithForm.
+ */
+export async function signIn(page: Page, email = demo().operatorEmail, password = demo().operatorPassword): Promise<void> {
+  const saved = sessions.get(email);
+  if (saved) {
+    await page.context().addCookies(saved);
+    await page.goto("/projects");
+    const projects = page.getByRole("heading", { name: "Projects", exact: true });
+    await projects.or(page.getByLabel("E-mail")).first().waitFor();
+    if (await projects.isVisible()) return;
+    sessions.delete(email);
+    await page.context().clearCookies();
+  }
+  await signInWithForm(page, email, password);
+  sessions.set(email, await page.context().cookies());
 }
 
 /** On the projects page: creates a project (which opens it) and returns its id. */
